@@ -1,0 +1,59 @@
+package dev.waitroom.testsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.sql.DriverManager;
+import org.junit.jupiter.api.Test;
+
+class RealStoresTests {
+
+    @Test
+    void postgresAnswersAndDatabasesAreCreatedOnce() throws Exception {
+        String url = RealStores.postgresJdbcUrl("support_check");
+        assertThat(RealStores.postgresJdbcUrl("support_check")).isEqualTo(url);
+        try (var c = DriverManager.getConnection(url, RealStores.postgresUser(), RealStores.postgresPassword());
+             var rs = c.createStatement().executeQuery("SELECT current_database(), version()")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo("support_check");
+            assertThat(rs.getString(2)).startsWith("PostgreSQL");
+        }
+    }
+
+    @Test
+    void rejectsDatabaseNamesThatAreNotIdentifiers() {
+        assertThatThrownBy(() -> RealStores.postgresJdbcUrl("x; DROP DATABASE postgres"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void redisKeepsItsDataAcrossARestart() throws Exception {
+        assertThat(redis("SET", "wr:{support}:k", "kept")).isEqualTo("+OK");
+        RealStores.stopRedis();
+        assertThatThrownBy(() -> redis("PING")).isInstanceOf(java.io.IOException.class);
+        RealStores.startRedis();
+        assertThat(redis("GET", "wr:{support}:k")).isEqualTo("$4");
+    }
+
+    /** A minimal RESP exchange: enough to prove a real Redis answers, without a client library. */
+    private static String redis(String... command) throws Exception {
+        try (Socket socket = new Socket(RealStores.redisHost(), RealStores.redisPort())) {
+            socket.setSoTimeout(2000);
+            StringBuilder request = new StringBuilder("*" + command.length + "\r\n");
+            for (String part : command) {
+                request.append('$').append(part.getBytes(StandardCharsets.UTF_8).length).append("\r\n")
+                        .append(part).append("\r\n");
+            }
+            OutputStream out = socket.getOutputStream();
+            out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            var in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            return in.readLine();
+        }
+    }
+}
