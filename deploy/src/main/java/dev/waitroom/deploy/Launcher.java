@@ -1,0 +1,173 @@
+package dev.waitroom.deploy;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code ./waitroom run [--demo]} starts the whole waiting room; {@code ./waitroom stop} stops a running one;
+ * {@code ./waitroom reset} deletes its data (queue, grants, orders, secrets).
+ */
+public final class Launcher {
+
+    private Launcher() {
+    }
+
+    public static void main(String[] args) {
+        List<String> arguments = List.of(args);
+        String command = arguments.isEmpty() ? "run" : arguments.get(0);
+        Path repoRoot = Path.of(System.getProperty("waitroom.root", ".")).toAbsolutePath().normalize();
+        Path dataDir = Path.of(System.getenv().getOrDefault("WAITROOM_DATA_DIR", repoRoot.resolve(".waitroom").toString()))
+                .toAbsolutePath().normalize();
+        try {
+            int code = switch (command) {
+                case "run" -> run(repoRoot, dataDir, arguments.contains("--demo"));
+                case "stop" -> stop(dataDir);
+                case "reset" -> reset(dataDir);
+                default -> {
+                    System.err.println("usage: waitroom run [--demo] | stop | reset");
+                    yield 64;
+                }
+            };
+            System.exit(code);
+        } catch (LocalStack.StackException e) {
+            System.err.println("waitroom: " + e.getMessage());
+            System.exit(2);
+        } catch (IOException e) {
+            System.err.println("waitroom: " + e);
+            System.exit(2);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            System.exit(130);
+        }
+    }
+
+    private static int run(Path repoRoot, Path dataDir, boolean demo) throws IOException, InterruptedException {
+        Files.createDirectories(dataDir);
+        Path pidFile = dataDir.resolve("launcher.pid");
+        Optional<ProcessHandle> running = readPid(pidFile).flatMap(ProcessHandle::of).filter(ProcessHandle::isAlive);
+        if (running.isPresent()) {
+            throw new LocalStack.StackException("a Waitroom is already running (pid " + running.get().pid()
+                    + "); stop it with ./waitroom stop");
+        }
+        StackConfig config = StackConfig.defaults(repoRoot, dataDir,
+                StackConfig.ExternalStores.fromEnvironment(System.getenv()));
+        System.out.println("waitroom: starting PostgreSQL, Redis and four services (data in " + dataDir + ") ...");
+        LocalStack stack = LocalStack.start(config);
+        Files.writeString(pidFile, String.valueOf(ProcessHandle.current().pid()));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.out.println("\nwaitroom: stopping ...");
+            stack.close();
+            try {
+                Files.deleteIfExists(pidFile);
+            } catch (IOException ignored) {
+                // the next run checks whether the pid is alive
+            }
+            System.out.println("waitroom: stopped, nothing left running");
+            stopped.countDown();
+        }, "waitroom-stop"));
+        if (demo) {
+            createDemoEvent(stack);
+        }
+        printBanner(stack, demo);
+        stopped.await();
+        return 0;
+    }
+
+    private static void printBanner(LocalStack stack, boolean demo) {
+        StackConfig c = stack.config();
+        System.out.println();
+        System.out.println("Waitroom is running.");
+        if (demo) {
+            System.out.println("  waiting room:   " + stack.gatewayUrl() + "/events/demo");
+        } else {
+            System.out.println("  gateway:        " + stack.gatewayUrl() + " (create an event: see README, or run with --demo)");
+        }
+        System.out.println("  ops token:      WAITROOM_OPS_TOKEN in " + stack.secrets().file());
+        System.out.println("  logs:           " + c.logs() + "/{gateway-service,queue-service,admission-coordinator,booking-service}.log");
+        System.out.println("  services:       gateway " + c.gatewayPort() + ", queue " + c.queuePort() + ", coordinator "
+                + c.coordinatorPort() + ", booking " + c.bookingPort() + " (only the gateway is meant for visitors)");
+        System.out.println("  stop:           Ctrl-C here, or ./waitroom stop");
+    }
+
+    /** A demo event that opens in two minutes, with a pre-sale group forming now and seats to buy. */
+    static void createDemoEvent(LocalStack stack) throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newHttpClient();
+        String base = stack.gatewayUrl();
+        String opens = java.time.Instant.now().plusSeconds(120).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        String event = """
+                {"eventId":"demo","name":"Demo concert","opensAt":"%s","maxActiveSessions":50,
+                 "maxAdmissionsPerSecond":2,"offerTtlSeconds":60,"sessionTtlSeconds":300,"sessionMaxSeconds":900,
+                 "presaleOrdering":"RANDOM","identityScope":"BROWSER","expiredOfferPolicy":"REQUEUE_ONCE",
+                 "afterPurchase":"RELEASE"}""".formatted(opens);
+        HttpResponse<String> created = send(http, "POST", base + "/admin/events", event, stack.secrets().opsToken());
+        if (created.statusCode() != 201 && created.statusCode() != 409) {
+            throw new LocalStack.StackException("demo event not created: HTTP " + created.statusCode() + " " + created.body());
+        }
+        String inventory = """
+                {"categories":[{"name":"Floor","seats":200,"priceCents":8900},
+                               {"name":"Balcony","seats":300,"priceCents":5900}]}""";
+        HttpResponse<String> seats = send(http, "PUT", base + "/admin/events/demo/inventory", inventory,
+                stack.secrets().opsToken());
+        if (seats.statusCode() / 100 != 2) {
+            throw new LocalStack.StackException("demo inventory not created: HTTP " + seats.statusCode() + " " + seats.body());
+        }
+        System.out.println("waitroom: demo event 'demo' " + (created.statusCode() == 201 ? "created; it opens at " + opens
+                : "already exists"));
+    }
+
+    static HttpResponse<String> send(HttpClient http, String method, String url, String body, String opsToken)
+            throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(20))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + opsToken)
+                .method(method, HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static int stop(Path dataDir) throws IOException, InterruptedException {
+        Optional<ProcessHandle> launcher = readPid(dataDir.resolve("launcher.pid")).flatMap(ProcessHandle::of);
+        if (launcher.isEmpty() || !launcher.get().isAlive()) {
+            System.out.println("waitroom: not running");
+            return 0;
+        }
+        launcher.get().destroy();
+        try {
+            launcher.get().onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new LocalStack.StackException("the launcher (pid " + launcher.get().pid() + ") did not stop within 60 s");
+        }
+        System.out.println("waitroom: stopped");
+        return 0;
+    }
+
+    private static int reset(Path dataDir) throws IOException, InterruptedException {
+        stop(dataDir);
+        if (Files.exists(dataDir)) {
+            try (var paths = Files.walk(dataDir)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        System.out.println("waitroom: data removed (" + dataDir + ")");
+        return 0;
+    }
+
+    private static Optional<Long> readPid(Path pidFile) {
+        try {
+            return Files.exists(pidFile) ? Optional.of(Long.parseLong(Files.readString(pidFile).trim())) : Optional.empty();
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+}

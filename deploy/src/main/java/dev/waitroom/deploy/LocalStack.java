@@ -1,0 +1,317 @@
+package dev.waitroom.deploy;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import redis.embedded.RedisServer;
+
+/**
+ * The whole waiting room on one machine: PostgreSQL and Redis (embedded unless external ones are given), then the
+ * four services as separate processes, each checked healthy before the stack counts as started.
+ */
+final class LocalStack implements AutoCloseable {
+
+    /** Start order: stores' clients first, the edge last. */
+    static final List<String> SERVICES = List.of("queue-service", "admission-coordinator", "booking-service",
+            "gateway-service");
+    private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(180);
+
+    private final StackConfig config;
+    private final Secrets secrets;
+    private final Map<String, Process> processes = new LinkedHashMap<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private EmbeddedPostgres postgres;
+    private RedisServer redis;
+
+    private LocalStack(StackConfig config, Secrets secrets) {
+        this.config = config;
+        this.secrets = secrets;
+    }
+
+    static LocalStack start(StackConfig config) throws IOException, InterruptedException {
+        Files.createDirectories(config.logs());
+        LocalStack stack = new LocalStack(config, Secrets.loadOrGenerate(config.dataDir()));
+        try {
+            stack.checkPortsFree();
+            stack.startStores();
+            for (String service : SERVICES) {
+                stack.startService(service);
+            }
+            for (String service : SERVICES) {
+                stack.awaitHealthy(service);
+            }
+            return stack;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            stack.close();
+            throw e;
+        }
+    }
+
+    private void checkPortsFree() {
+        Map<String, Integer> wanted = new LinkedHashMap<>(config.servicePorts());
+        if (config.external().postgresHostPort() == null) {
+            wanted.put("embedded PostgreSQL", config.postgresPort());
+        }
+        if (config.external().redisHost() == null) {
+            wanted.put("embedded Redis", config.redisPort());
+        }
+        List<String> busy = new ArrayList<>();
+        wanted.forEach((what, port) -> {
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.setReuseAddress(true);
+                socket.bind(new InetSocketAddress("127.0.0.1", port));
+            } catch (IOException e) {
+                busy.add(what + " needs port " + port);
+            }
+        });
+        if (!busy.isEmpty()) {
+            throw new StackException("ports already in use: " + String.join("; ", busy)
+                    + ". Stop what holds them (is another Waitroom running? try `./waitroom stop`).");
+        }
+    }
+
+    private void startStores() throws IOException {
+        if (config.external().postgresHostPort() == null) {
+            Path pgData = config.dataDir().resolve("postgres");
+            Files.createDirectories(pgData);
+            try {
+                postgres = EmbeddedPostgres.builder()
+                        .setDataDirectory(pgData)
+                        .setCleanDataDirectory(false)
+                        .setPort(config.postgresPort())
+                        .setServerConfig("max_connections", "200")
+                        .setOutputRedirector(ProcessBuilder.Redirect.appendTo(config.logs().resolve("postgres.log").toFile()))
+                        .start();
+            } catch (IOException e) {
+                throw new StackException("embedded PostgreSQL did not start (see " + config.logs().resolve("postgres.log")
+                        + "): " + e.getMessage());
+            }
+        }
+        for (String database : List.of("coordinator", "booking")) {
+            createDatabaseIfMissing(database);
+        }
+        if (config.external().redisHost() == null) {
+            Path redisDir = config.dataDir().resolve("redis");
+            Files.createDirectories(redisDir);
+            try {
+                redis = RedisServer.newRedisServer()
+                        .bind("127.0.0.1")
+                        .port(config.redisPort())
+                        .setting("appendonly yes")
+                        .setting("appendfsync everysec")
+                        .setting("dir " + redisDir.toAbsolutePath())
+                        .setting("logfile " + config.logs().resolve("redis.log").toAbsolutePath())
+                        .onShutdownForceStop(true)
+                        .build();
+                redis.start();
+            } catch (IOException | RuntimeException e) {
+                throw new StackException("embedded Redis did not start on port " + config.redisPort() + ": " + e.getMessage());
+            }
+        }
+    }
+
+    private void createDatabaseIfMissing(String database) {
+        try (var connection = DriverManager.getConnection(jdbcUrl("postgres"), postgresUser(), postgresPassword());
+             var statement = connection.createStatement()) {
+            try (var rs = statement.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + database + "'")) {
+                if (rs.next()) {
+                    return;
+                }
+            }
+            statement.execute("CREATE DATABASE " + database);
+        } catch (SQLException e) {
+            throw new StackException("cannot create database " + database + " on " + jdbcUrl("postgres") + ": " + e.getMessage());
+        }
+    }
+
+    String jdbcUrl(String database) {
+        String hostPort = config.external().postgresHostPort() != null
+                ? config.external().postgresHostPort() : "127.0.0.1:" + config.postgresPort();
+        return "jdbc:postgresql://" + hostPort + "/" + database;
+    }
+
+    private String postgresUser() {
+        return config.external().postgresUser();
+    }
+
+    private String postgresPassword() {
+        return config.external().postgresHostPort() == null ? "" : config.external().postgresPassword();
+    }
+
+    private String redisHost() {
+        return config.external().redisHost() != null ? config.external().redisHost() : "127.0.0.1";
+    }
+
+    private int redisPort() {
+        return config.external().redisPort() != null ? config.external().redisPort() : config.redisPort();
+    }
+
+    Map<String, String> environmentFor(String service) {
+        Map<String, String> env = new LinkedHashMap<>(secrets.asEnvironment());
+        env.put("SERVER_PORT", String.valueOf(config.servicePorts().get(service)));
+        env.put("WAITROOM_QUEUE_URL", "http://127.0.0.1:" + config.queuePort());
+        env.put("WAITROOM_COORDINATOR_URL", "http://127.0.0.1:" + config.coordinatorPort());
+        env.put("WAITROOM_BOOKING_URL", "http://127.0.0.1:" + config.bookingPort());
+        env.put("SPRING_DATA_REDIS_HOST", redisHost());
+        env.put("SPRING_DATA_REDIS_PORT", String.valueOf(redisPort()));
+        env.put("SPRING_DATASOURCE_USERNAME", postgresUser());
+        env.put("SPRING_DATASOURCE_PASSWORD", postgresPassword());
+        if (service.equals("admission-coordinator")) {
+            env.put("SPRING_DATASOURCE_URL", jdbcUrl("coordinator"));
+        } else if (service.equals("booking-service")) {
+            env.put("SPRING_DATASOURCE_URL", jdbcUrl("booking"));
+        }
+        // Local http: cookies cannot be Secure or the browser drops them.
+        env.put("WAITROOM_GATEWAY_SECURECOOKIES", "false");
+        return env;
+    }
+
+    private void startService(String service) throws IOException {
+        Path jar = serviceJar(service);
+        Path log = config.logs().resolve(service + ".log");
+        List<String> command = List.of(javaExecutable(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
+                "-Xmx384m", "-jar", jar.toString());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(config.dataDir().toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
+        builder.environment().putAll(environmentFor(service));
+        processes.put(service, builder.start());
+    }
+
+    private Path serviceJar(String service) throws IOException {
+        Path target = config.repoRoot().resolve(service).resolve("target");
+        if (Files.isDirectory(target)) {
+            try (Stream<Path> files = Files.list(target)) {
+                var jar = files.filter(p -> p.getFileName().toString().matches(service + "-[^-]+.*\\.jar"))
+                        .filter(p -> !p.getFileName().toString().endsWith("-plain.jar")
+                                && !p.getFileName().toString().endsWith("-sources.jar"))
+                        .findFirst();
+                if (jar.isPresent()) {
+                    return jar.get();
+                }
+            }
+        }
+        throw new StackException(service + " is not built (no jar in " + target + "); run ./mvnw -DskipTests package");
+    }
+
+    private static String javaExecutable() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private void awaitHealthy(String service) throws InterruptedException {
+        int port = config.servicePorts().get(service);
+        URI health = URI.create("http://127.0.0.1:" + port + "/actuator/health");
+        Instant deadline = Instant.now().plus(HEALTH_TIMEOUT);
+        Process process = processes.get(service);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new StackException(service + " exited with code " + process.exitValue() + "; last lines of "
+                        + logOf(service) + ":\n" + tail(logOf(service), 25));
+            }
+            try {
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200 && response.body().contains("\"UP\"")) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(250);
+        }
+        throw new StackException(service + " was not healthy within " + HEALTH_TIMEOUT.toSeconds() + " s; see " + logOf(service));
+    }
+
+    Path logOf(String service) {
+        return config.logs().resolve(service + ".log");
+    }
+
+    static String tail(Path file, int lines) {
+        try {
+            List<String> all = Files.readAllLines(file);
+            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    Map<String, Process> processes() {
+        return Map.copyOf(processes);
+    }
+
+    StackConfig config() {
+        return config;
+    }
+
+    Secrets secrets() {
+        return secrets;
+    }
+
+    String gatewayUrl() {
+        return "http://127.0.0.1:" + config.gatewayPort();
+    }
+
+    /** Stops the services (gateway first), then the stores. Safe to call twice. */
+    @Override
+    public void close() {
+        List<String> reversed = new ArrayList<>(processes.keySet());
+        java.util.Collections.reverse(reversed);
+        for (String service : reversed) {
+            Process p = processes.get(service);
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroy();
+        }
+        for (String service : reversed) {
+            Process p = processes.get(service);
+            try {
+                if (!p.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)) {
+                    p.destroyForcibly().waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (redis != null) {
+            try {
+                redis.stop();
+            } catch (IOException | RuntimeException e) {
+                System.err.println("warning: embedded Redis did not stop cleanly: " + e.getMessage());
+            }
+            redis = null;
+        }
+        if (postgres != null) {
+            try {
+                postgres.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            postgres = null;
+        }
+    }
+
+    /** A failure the person starting the stack can act on; printed without a stack trace. */
+    static final class StackException extends RuntimeException {
+        StackException(String message) {
+            super(message);
+        }
+    }
+}

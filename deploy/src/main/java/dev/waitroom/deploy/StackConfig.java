@@ -1,0 +1,54 @@
+package dev.waitroom.deploy;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Where the local stack lives and which ports it takes. External stores are used when their addresses are given.
+ *
+ * @param repoRoot the checkout, where each service's built jar is found
+ * @param dataDir  Postgres data, Redis append-only file, secrets and logs
+ */
+record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, int coordinatorPort,
+                   int bookingPort, int postgresPort, int redisPort, ExternalStores external) {
+
+    /** External stores given by environment variables; null fields mean "start the embedded one". */
+    record ExternalStores(String postgresHostPort, String postgresUser, String postgresPassword,
+                          String redisHost, Integer redisPort) {
+
+        static ExternalStores fromEnvironment(Map<String, String> env) {
+            String redis = env.get("WAITROOM_REDIS_HOSTPORT");
+            String redisHost = null;
+            Integer redisPort = null;
+            if (redis != null && !redis.isBlank()) {
+                int colon = redis.lastIndexOf(':');
+                redisHost = redis.substring(0, colon);
+                redisPort = Integer.parseInt(redis.substring(colon + 1));
+            }
+            return new ExternalStores(blankToNull(env.get("WAITROOM_POSTGRES_HOSTPORT")),
+                    env.getOrDefault("WAITROOM_POSTGRES_USER", "postgres"),
+                    env.getOrDefault("WAITROOM_POSTGRES_PASSWORD", ""), redisHost, redisPort);
+        }
+
+        static ExternalStores none() {
+            return new ExternalStores(null, "postgres", "", null, null);
+        }
+
+        private static String blankToNull(String value) {
+            return value == null || value.isBlank() ? null : value;
+        }
+    }
+
+    static StackConfig defaults(Path repoRoot, Path dataDir, ExternalStores external) {
+        return new StackConfig(repoRoot, dataDir, 8080, 8081, 8082, 8083, 15432, 16379, external);
+    }
+
+    Map<String, Integer> servicePorts() {
+        return Map.of("gateway-service", gatewayPort, "queue-service", queuePort,
+                "admission-coordinator", coordinatorPort, "booking-service", bookingPort);
+    }
+
+    Path logs() {
+        return dataDir.resolve("logs");
+    }
+}

@@ -1,0 +1,214 @@
+package dev.waitroom.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.CookieManager;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Starts the launcher's real stack (embedded PostgreSQL and Redis, the four service jars as processes), walks a
+ * visitor through the whole journey over HTTP through the gateway, then stops it and checks nothing is left.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class LocalStackTests {
+
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+    private static LocalStack stack;
+    private static Path dataDir;
+
+    @BeforeAll
+    static void startStack() throws Exception {
+        dataDir = Files.createTempDirectory("waitroom-stack-test");
+        int[] ports = freePorts(6);
+        StackConfig config = new StackConfig(Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize(),
+                dataDir, ports[0], ports[1], ports[2], ports[3], ports[4], ports[5], StackConfig.ExternalStores.none());
+        stack = LocalStack.start(config);
+    }
+
+    @AfterAll
+    static void stopStack() {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void everyServiceReportsHealthyAndExposesPrometheus() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        for (Map.Entry<String, Integer> service : stack.config().servicePorts().entrySet()) {
+            HttpResponse<String> health = http.send(get("http://127.0.0.1:" + service.getValue() + "/actuator/health"),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).as(service.getKey()).isEqualTo(200);
+            assertThat(health.body()).as(service.getKey()).contains("\"UP\"");
+            HttpResponse<String> prometheus = http.send(get("http://127.0.0.1:" + service.getValue() + "/actuator/prometheus"),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(prometheus.statusCode()).as(service.getKey()).isEqualTo(200);
+            assertThat(prometheus.body()).as(service.getKey()).contains("jvm_memory_used_bytes");
+        }
+    }
+
+    @Test
+    @Order(2)
+    void aVisitorWaitsIsAdmittedHoldsASeatAndPays() throws Exception {
+        String eventId = "e2e-" + UUID.randomUUID().toString().substring(0, 8);
+        String ops = stack.secrets().opsToken();
+        HttpClient admin = HttpClient.newHttpClient();
+        String base = stack.gatewayUrl();
+        String event = """
+                {"eventId":"%s","name":"End to end","opensAt":null,"maxActiveSessions":2,"maxAdmissionsPerSecond":5,
+                 "offerTtlSeconds":60,"sessionTtlSeconds":120,"sessionMaxSeconds":600,"presaleOrdering":"RANDOM",
+                 "identityScope":"BROWSER","expiredOfferPolicy":"REQUEUE_ONCE","afterPurchase":"RELEASE"}"""
+                .formatted(eventId);
+        assertThat(Launcher.send(admin, "POST", base + "/admin/events", event, ops).statusCode()).isEqualTo(201);
+        assertThat(Launcher.send(admin, "PUT", base + "/admin/events/" + eventId + "/inventory",
+                "{\"categories\":[{\"name\":\"Floor\",\"seats\":5,\"priceCents\":5000}]}", ops).statusCode() / 100).isEqualTo(2);
+
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        HttpResponse<String> page = browser.send(get(base + "/events/" + eventId), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).containsIgnoringCase("<html");
+
+        HttpResponse<String> joined = browser.send(post(base + "/events/" + eventId + "/queue", "{}"),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(joined.statusCode()).as(joined.body()).isIn(200, 201);
+        HttpResponse<String> again = browser.send(post(base + "/events/" + eventId + "/queue", "{}"),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(again.statusCode()).as("a second join returns the same entry").isEqualTo(200);
+        assertThat(JSON.readTree(again.body()).path("receipt").asString())
+                .isEqualTo(JSON.readTree(joined.body()).path("receipt").asString());
+
+        // Without an admission token the shop is closed, whatever the route.
+        assertThat(browser.send(get(base + "/events/" + eventId + "/shop/seats"), HttpResponse.BodyHandlers.ofString())
+                .statusCode()).isEqualTo(401);
+
+        await().atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            HttpResponse<String> status = browser.send(get(base + "/events/" + eventId + "/queue/status"),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(status.statusCode()).isEqualTo(200);
+            assertThat(JSON.readTree(status.body()).path("state").asString()).isEqualTo("OFFERED");
+        });
+
+        HttpResponse<String> claim = browser.send(post(base + "/events/" + eventId + "/admission/claim", "{}"),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(claim.statusCode()).as(claim.body()).isEqualTo(200);
+        String token = JSON.readTree(claim.body()).path("token").asString();
+        assertThat(token).isNotBlank();
+
+        HttpResponse<String> seats = browser.send(withToken(get(base + "/events/" + eventId + "/shop/seats"), token),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(seats.statusCode()).as(seats.body()).isEqualTo(200);
+        String seatId = firstSeatId(JSON.readTree(seats.body()));
+
+        HttpResponse<String> hold = browser.send(withToken(post(base + "/events/" + eventId + "/shop/holds",
+                "{\"seatIds\":[\"" + seatId + "\"]}"), token), HttpResponse.BodyHandlers.ofString());
+        assertThat(hold.statusCode()).as(hold.body()).isIn(200, 201);
+        String holdId = firstText(JSON.readTree(hold.body()), "holdId", "id");
+
+        HttpResponse<String> order = browser.send(withToken(post(base + "/events/" + eventId + "/shop/orders",
+                "{\"holdId\":\"" + holdId + "\"}"), token), HttpResponse.BodyHandlers.ofString());
+        assertThat(order.statusCode()).as(order.body()).isIn(200, 201, 202);
+        String orderId = firstText(JSON.readTree(order.body()), "orderId", "id");
+
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            HttpResponse<String> status = browser.send(withToken(get(base + "/events/" + eventId + "/shop/orders/" + orderId),
+                    token), HttpResponse.BodyHandlers.ofString());
+            assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
+            assertThat(JSON.readTree(status.body()).path("state").asString()).isIn("PAID", "COMPLETED", "CONFIRMED");
+        });
+    }
+
+    @Test
+    @Order(3)
+    void internalRoutesAreNotReachableThroughTheGateway() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        for (String path : List.of("/internal/events/x/counts", "/actuator/env", "/events/x/../../internal/health")) {
+            HttpResponse<String> response = http.send(get(stack.gatewayUrl() + path), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(path).isIn(400, 401, 403, 404);
+        }
+        HttpResponse<String> admin = http.send(get(stack.gatewayUrl() + "/admin/events/x"), HttpResponse.BodyHandlers.ofString());
+        assertThat(admin.statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    @Order(99)
+    void stopsCleanlyLeavingNoProcessAndNoPortBehind() {
+        List<ProcessHandle> handles = new ArrayList<>();
+        stack.processes().values().forEach(p -> {
+            handles.add(p.toHandle());
+            p.descendants().forEach(handles::add);
+        });
+        stack.close();
+        stack = null;
+        assertThat(handles).allSatisfy(h -> assertThat(h.isAlive()).as("pid " + h.pid()).isFalse());
+    }
+
+    private static String firstSeatId(JsonNode seats) {
+        JsonNode list = seats.isArray() ? seats : seats.path("seats");
+        assertThat(list.isArray() && !list.isEmpty()).as("seats: " + seats).isTrue();
+        return firstText(list.get(0), "seatId", "id");
+    }
+
+    private static String firstText(JsonNode node, String... names) {
+        for (String name : names) {
+            if (node.hasNonNull(name)) {
+                return node.get(name).asString();
+            }
+        }
+        throw new AssertionError("none of " + List.of(names) + " in " + node);
+    }
+
+    private static HttpRequest get(String url) {
+        return HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build();
+    }
+
+    private static HttpRequest post(String url, String json) {
+        return HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build();
+    }
+
+    private static HttpRequest withToken(HttpRequest request, String token) {
+        return HttpRequest.newBuilder(request, (name, value) -> true).header("Authorization", "Bearer " + token).build();
+    }
+
+    private static int[] freePorts(int count) throws IOException {
+        int[] ports = new int[count];
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                ServerSocket socket = new ServerSocket();
+                socket.bind(new InetSocketAddress("127.0.0.1", 0));
+                held.add(socket);
+                ports[i] = socket.getLocalPort();
+            }
+        } finally {
+            for (ServerSocket socket : held) {
+                socket.close();
+            }
+        }
+        return ports;
+    }
+}
