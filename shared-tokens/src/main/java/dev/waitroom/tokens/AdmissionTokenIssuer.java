@@ -7,6 +7,7 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.Ed25519Signer;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import dev.waitroom.tokens.internal.AdmissionJwtParser;
 import java.util.Date;
 import java.util.Objects;
 
@@ -16,9 +17,9 @@ import java.util.Objects;
  */
 public final class AdmissionTokenIssuer {
 
-    public static final String TYPE = "wr-admission+jwt";
-    public static final String ISSUER = "waitroom";
-    public static final String AUDIENCE = "waitroom-shop";
+    public static final String TYPE = AdmissionJwtParser.TYPE;
+    public static final String ISSUER = AdmissionJwtParser.ISSUER;
+    public static final String AUDIENCE = AdmissionJwtParser.AUDIENCE;
 
     private final Ed25519Signer signer;
     private final JWSHeader header;

@@ -91,20 +91,24 @@ final class CompactMac {
         if (!isBase64Url(token, second + 1, third)) {
             throw new TokenRejectedException(RejectionReason.MALFORMED, "bad payload encoding");
         }
-        byte[] presented;
-        try {
-            presented = DECODER.decode(macText);
-        } catch (IllegalArgumentException e) {
-            throw new TokenRejectedException(RejectionReason.MALFORMED, "bad MAC encoding");
-        }
+        byte[] presented = decodeCanonical(macText, "MAC");
         byte[] expected = key.mac(token.substring(0, third));
         if (!MessageDigest.isEqual(expected, presented)) {
             throw new TokenRejectedException(RejectionReason.BAD_SIGNATURE, "MAC mismatch");
         }
+        return decodeCanonical(token.substring(second + 1, third), "payload");
+    }
+
+    /** Only the one canonical spelling is accepted, so a token has exactly one string form. */
+    private static byte[] decodeCanonical(String text, String part) {
         try {
-            return DECODER.decode(token.substring(second + 1, third));
+            byte[] bytes = DECODER.decode(text);
+            if (!ENCODER.encodeToString(bytes).equals(text)) {
+                throw new TokenRejectedException(RejectionReason.MALFORMED, "non-canonical " + part + " encoding");
+            }
+            return bytes;
         } catch (IllegalArgumentException e) {
-            throw new TokenRejectedException(RejectionReason.MALFORMED, "bad payload encoding");
+            throw new TokenRejectedException(RejectionReason.MALFORMED, "bad " + part + " encoding");
         }
     }
 

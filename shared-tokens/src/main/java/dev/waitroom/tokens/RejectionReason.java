@@ -4,7 +4,7 @@ package dev.waitroom.tokens;
  * Why a token, ticket or cookie was refused. Stable: services map these to problem types and metrics.
  */
 public enum RejectionReason {
-    /** Not the expected shape: wrong segment count, bad base64, not JSON, a claim of the wrong type. */
+    /** Not the expected shape: wrong segment count, bad or non-canonical base64, not JSON, a claim of the wrong type, a key id with characters outside {@code [A-Za-z0-9_-]}. */
     MALFORMED,
     /** Longer than the format allows; refused before any parsing. */
     TOO_LARGE,
@@ -12,7 +12,7 @@ public enum RejectionReason {
     UNSUPPORTED_ALGORITHM,
     /** Wrong {@code typ} header, or a token of another kind (a visitor cookie offered as a ticket). */
     WRONG_TYPE,
-    /** Missing, invalid or unknown key id (also: a key that was retired and removed). */
+    /** A key id that is not (or no longer) published: also a key that was retired and removed. */
     UNKNOWN_KEY,
     /** Signature or MAC does not match. */
     BAD_SIGNATURE,

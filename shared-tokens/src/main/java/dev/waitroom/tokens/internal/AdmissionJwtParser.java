@@ -78,10 +78,14 @@ public final class AdmissionJwtParser {
         if (token.length() - secondDot - 1 != SIGNATURE_CHARS) {
             throw reject(RejectionReason.BAD_SIGNATURE, "wrong signature length");
         }
+        String signature = token.substring(secondDot + 1);
+        if (!isCanonicalSignature(signature)) {
+            throw reject(RejectionReason.MALFORMED, "non-canonical signature encoding");
+        }
         byte[] signingInput = token.substring(0, secondDot).getBytes(StandardCharsets.US_ASCII);
         boolean valid;
         try {
-            valid = verifier.verify(EDDSA_HEADER, signingInput, new Base64URL(token.substring(secondDot + 1)));
+            valid = verifier.verify(EDDSA_HEADER, signingInput, new Base64URL(signature));
         } catch (JOSEException | RuntimeException e) {
             valid = false;
         }
@@ -196,6 +200,22 @@ public final class AdmissionJwtParser {
         } catch (IllegalArgumentException | ParseException e) {
             throw reject(RejectionReason.MALFORMED, part + " is not a JSON object");
         }
+    }
+
+    /** 86 characters carry 516 bits for 512: the last character's four spare bits must be zero. */
+    private static boolean isCanonicalSignature(String signature) {
+        char last = signature.charAt(SIGNATURE_CHARS - 1);
+        int sextet;
+        if (last >= 'A' && last <= 'Z') {
+            sextet = last - 'A';
+        } else if (last >= 'a' && last <= 'z') {
+            sextet = last - 'a' + 26;
+        } else if (last >= '0' && last <= '9') {
+            sextet = last - '0' + 52;
+        } else {
+            sextet = last == '-' ? 62 : 63;
+        }
+        return (sextet & 0x0F) == 0;
     }
 
     private static boolean isBase64Url(String text, int from, int to) {
