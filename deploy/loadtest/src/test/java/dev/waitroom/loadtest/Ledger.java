@@ -1,0 +1,93 @@
+package dev.waitroom.loadtest;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** What the virtual visitors saw, kept for the verdict: request timings, outcomes and samples of the live view. */
+final class Ledger {
+
+    record Timing(String kind, long endMillis, long millis) {
+    }
+
+    record LiveSample(long atMillis, long offered, long active, double admissionRate, String mode) {
+    }
+
+    private final Map<String, ConcurrentLinkedQueue<Timing>> timings = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<LiveSample> liveSamples = new ConcurrentLinkedQueue<>();
+    private final Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<String> soldSeats = new ConcurrentLinkedQueue<>();
+    private final AtomicLong edgeAnswered = new AtomicLong();
+    private final AtomicLong forwarded = new AtomicLong();
+    private volatile long slowdownStartMillis;
+    private volatile long slowdownEndMillis;
+
+    void time(String kind, long millis) {
+        timings.computeIfAbsent(kind, k -> new ConcurrentLinkedQueue<>())
+                .add(new Timing(kind, System.currentTimeMillis(), millis));
+    }
+
+    void outcome(String outcome) {
+        outcomes.computeIfAbsent(outcome, k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    void statusSource(String source) {
+        if ("edge".equals(source)) {
+            edgeAnswered.incrementAndGet();
+        } else if (source != null) {
+            forwarded.incrementAndGet();
+        }
+    }
+
+    void sold(List<String> seatIds) {
+        soldSeats.addAll(seatIds);
+    }
+
+    void live(LiveSample sample) {
+        liveSamples.add(sample);
+    }
+
+    void slowdown(long startMillis, long endMillis) {
+        this.slowdownStartMillis = startMillis;
+        this.slowdownEndMillis = endMillis;
+    }
+
+    List<Timing> timings(String kind) {
+        return new ArrayList<>(timings.getOrDefault(kind, new ConcurrentLinkedQueue<>()));
+    }
+
+    List<LiveSample> liveSamples() {
+        return new ArrayList<>(liveSamples);
+    }
+
+    Map<String, Integer> outcomes() {
+        Map<String, Integer> copy = new java.util.TreeMap<>();
+        outcomes.forEach((k, v) -> copy.put(k, v.get()));
+        return copy;
+    }
+
+    List<String> soldSeats() {
+        return Collections.unmodifiableList(new ArrayList<>(soldSeats));
+    }
+
+    long edgeAnswered() {
+        return edgeAnswered.get();
+    }
+
+    long forwarded() {
+        return forwarded.get();
+    }
+
+    long slowdownStartMillis() {
+        return slowdownStartMillis;
+    }
+
+    long slowdownEndMillis() {
+        return slowdownEndMillis;
+    }
+}

@@ -1,0 +1,122 @@
+package dev.waitroom.loadtest;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The rehearsal's ops side: creates the event, samples the live view and switches booking's fault injection. */
+final class OpsClient {
+
+    static final AtomicBoolean STOP = new AtomicBoolean();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    private final String baseUrl;
+    private final String opsToken;
+
+    OpsClient(String baseUrl, String opsToken) {
+        this.baseUrl = baseUrl;
+        this.opsToken = opsToken;
+    }
+
+    void createEvent(LoadParameters p, Instant opensAt) {
+        String event = """
+                {"eventId":"%s","name":"On-sale rehearsal","opensAt":"%s","maxActiveSessions":%d,
+                 "maxAdmissionsPerSecond":%d,"offerTtlSeconds":30,"sessionTtlSeconds":120,"sessionMaxSeconds":300,
+                 "presaleOrdering":"RANDOM","identityScope":"BROWSER","expiredOfferPolicy":"REQUEUE_ONCE",
+                 "afterPurchase":"RELEASE"}""".formatted(p.eventId(), opensAt.truncatedTo(ChronoUnit.SECONDS),
+                p.capacity(), p.admissionsPerSecond());
+        expect2xx(send("POST", "/admin/events", event), "create the event");
+        expect2xx(send("PUT", "/admin/events/" + p.eventId() + "/inventory",
+                "{\"categories\":[{\"name\":\"General\",\"seats\":" + p.seats() + ",\"priceCents\":4500}]}"),
+                "create the inventory");
+    }
+
+    void sample(String eventId, Ledger ledger) {
+        try {
+            HttpResponse<String> view = send("GET", "/admin/events/" + eventId, null);
+            if (view.statusCode() == 200) {
+                String body = view.body();
+                ledger.live(new Ledger.LiveSample(System.currentTimeMillis(), number(body, "offered"),
+                        number(body, "active"), decimal(body, "admissionRate"), text(body, "mode")));
+            }
+        } catch (RuntimeException e) {
+            System.err.println("live view sample failed: " + e.getMessage());
+        }
+    }
+
+    Map<String, Long> finalCounts(String eventId) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        try {
+            String body = send("GET", "/admin/events/" + eventId, null).body();
+            for (String name : new String[] {"waiting", "offered", "active", "completed", "left", "expired"}) {
+                long value = number(body, name);
+                if (value >= 0) {
+                    counts.put(name, value);
+                }
+            }
+        } catch (RuntimeException e) {
+            System.err.println("final counts unavailable: " + e.getMessage());
+        }
+        return counts;
+    }
+
+    void slowBooking(int latencyMs) {
+        expect2xx(send("PUT", "/admin/booking/faults", "{\"latencyMs\":" + latencyMs + ",\"errorRate\":0.05}"),
+                "slow booking down");
+        System.out.println("on-sale rehearsal: booking slowed down by " + latencyMs + " ms");
+    }
+
+    void restoreBooking() {
+        try {
+            send("DELETE", "/admin/booking/faults", null);
+        } catch (RuntimeException e) {
+            System.err.println("could not restore booking: " + e.getMessage());
+        }
+    }
+
+    private HttpResponse<String> send(String method, String path, String body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + opsToken)
+                .header("Content-Type", "application/json");
+        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(method + " " + path + " failed: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static void expect2xx(HttpResponse<String> response, String what) {
+        if (response.statusCode() / 100 != 2) {
+            throw new IllegalStateException("could not " + what + ": HTTP " + response.statusCode() + " " + response.body());
+        }
+    }
+
+    static long number(String json, String field) {
+        Matcher m = Pattern.compile("\"" + field + "\"\\s*:\\s*(-?\\d+)").matcher(json);
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
+    }
+
+    static double decimal(String json, String field) {
+        Matcher m = Pattern.compile("\"" + field + "\"\\s*:\\s*(-?[\\d.eE+-]+)").matcher(json);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
+    static String text(String json, String field) {
+        Matcher m = Pattern.compile("\"" + field + "\"\\s*:\\s*\"([^\"]*)\"").matcher(json);
+        return m.find() ? m.group(1) : "";
+    }
+}

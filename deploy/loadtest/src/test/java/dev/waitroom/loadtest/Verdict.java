@@ -1,0 +1,169 @@
+package dev.waitroom.loadtest;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Turns a ledger into the rehearsal's verdict: figures, and the "musts" that fail the run. Written as text and JSON
+ * next to Gatling's HTML report.
+ */
+final class Verdict {
+
+    record Check(String name, boolean must, boolean passed, String detail) {
+    }
+
+    private final Map<String, Object> figures = new LinkedHashMap<>();
+    private final List<Check> checks = new ArrayList<>();
+
+    static Verdict of(Ledger ledger, LoadParameters p, Map<String, Long> finalCounts) {
+        Verdict v = new Verdict();
+        for (String kind : List.of("join", "status", "claim", "hold", "order")) {
+            List<Ledger.Timing> t = ledger.timings(kind);
+            v.figures.put(kind + ".count", t.size());
+            v.figures.put(kind + ".peakPerSecond", peakPerSecond(t));
+            v.figures.put(kind + ".p50Ms", percentile(t, 0.50));
+            v.figures.put(kind + ".p99Ms", percentile(t, 0.99));
+        }
+        long polls = ledger.edgeAnswered() + ledger.forwarded();
+        double edgeShare = polls == 0 ? 0 : (double) ledger.edgeAnswered() / polls;
+        v.figures.put("status.answeredAtEdgeShare", round(edgeShare));
+
+        List<Ledger.LiveSample> samples = ledger.liveSamples();
+        long maxLive = samples.stream().mapToLong(s -> s.offered() + s.active()).max().orElse(0);
+        v.figures.put("live.max", maxLive);
+        v.figures.put("live.ceiling", p.capacity());
+        v.checks.add(new Check("live sessions never above the ceiling", true, maxLive <= p.capacity(),
+                "max offered+active sampled " + maxLive + " of " + samples.size() + " samples, ceiling " + p.capacity()));
+        v.checks.add(new Check("the live view was sampled", true, samples.size() >= 5, samples.size() + " samples"));
+
+        List<Ledger.Timing> claims = ledger.timings("claim");
+        double admissionsPerSecond = averagePerSecond(claims);
+        v.figures.put("admissions.perSecondAverage", round(admissionsPerSecond));
+        v.figures.put("admissions.configuredPerSecond", p.admissionsPerSecond());
+        // Claims follow offers by a poll interval, so claims can bunch: reported, the ceiling is the must.
+        v.checks.add(new Check("claims per second within the configured admission rate (1 s windows, +1 for edges)",
+                false, peakPerSecond(claims) <= p.admissionsPerSecond() + 1,
+                "peak " + peakPerSecond(claims) + "/s against " + p.admissionsPerSecond() + "/s"));
+
+        List<String> sold = ledger.soldSeats();
+        Set<String> distinct = new HashSet<>(sold);
+        v.figures.put("seats.sold", sold.size());
+        v.checks.add(new Check("no seat sold twice", true, distinct.size() == sold.size(),
+                (sold.size() - distinct.size()) + " seats sold twice"));
+
+        Map<String, Integer> outcomes = ledger.outcomes();
+        v.figures.put("visitors.outcomes", outcomes);
+        int joined = outcomes.getOrDefault("joined", 0);
+        long accounted = finalCounts.getOrDefault("waiting", 0L) + finalCounts.getOrDefault("offered", 0L)
+                + finalCounts.getOrDefault("active", 0L) + finalCounts.getOrDefault("completed", 0L)
+                + finalCounts.getOrDefault("left", 0L) + finalCounts.getOrDefault("expired", 0L);
+        v.figures.put("queue.finalCounts", new TreeMap<>(finalCounts));
+        v.checks.add(new Check("no visitor lost (joined = waiting + offered + active + completed + left + expired)",
+                true, finalCounts.isEmpty() || accounted == joined,
+                finalCounts.isEmpty() ? "the live view gave no counts" : "joined " + joined + ", accounted " + accounted));
+
+        double before = averageRate(samples, 0, ledger.slowdownStartMillis());
+        double during = averageRate(samples, ledger.slowdownStartMillis() + 3000, ledger.slowdownEndMillis());
+        v.figures.put("slowdown.admissionRateBefore", round(before));
+        v.figures.put("slowdown.admissionRateDuring", round(during));
+        v.checks.add(new Check("admission rate falls while booking is slow", false,
+                ledger.slowdownStartMillis() == 0 || during < before,
+                String.format(Locale.ROOT, "%.2f/s before, %.2f/s during", before, during)));
+        return v;
+    }
+
+    boolean passed() {
+        return checks.stream().allMatch(c -> !c.must() || c.passed());
+    }
+
+    String text() {
+        StringBuilder out = new StringBuilder("Waitroom on-sale verdict: ").append(passed() ? "PASS" : "FAIL").append('\n');
+        figures.forEach((k, val) -> out.append(String.format(Locale.ROOT, "  %-40s %s%n", k, val)));
+        for (Check c : checks) {
+            out.append(String.format(Locale.ROOT, "  [%s] %s%s — %s%n", c.passed() ? "ok" : (c.must() ? "FAIL" : "warn"),
+                    c.name(), c.must() ? "" : " (reported, not a must)", c.detail()));
+        }
+        return out.toString();
+    }
+
+    String json() {
+        StringBuilder out = new StringBuilder("{\"passed\":").append(passed()).append(",\"figures\":{");
+        String sep = "";
+        for (Map.Entry<String, Object> e : figures.entrySet()) {
+            out.append(sep).append(quote(e.getKey())).append(':').append(jsonValue(e.getValue()));
+            sep = ",";
+        }
+        out.append("},\"checks\":[");
+        sep = "";
+        for (Check c : checks) {
+            out.append(sep).append("{\"name\":").append(quote(c.name())).append(",\"must\":").append(c.must())
+                    .append(",\"passed\":").append(c.passed()).append(",\"detail\":").append(quote(c.detail())).append('}');
+            sep = ",";
+        }
+        return out.append("]}").toString();
+    }
+
+    void write(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("verdict.txt"), text());
+        Files.writeString(dir.resolve("verdict.json"), json());
+    }
+
+    private static String jsonValue(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            StringBuilder out = new StringBuilder("{");
+            String sep = "";
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                out.append(sep).append(quote(String.valueOf(e.getKey()))).append(':').append(jsonValue(e.getValue()));
+                sep = ",";
+            }
+            return out.append('}').toString();
+        }
+        return value instanceof Number || value instanceof Boolean ? String.valueOf(value) : quote(String.valueOf(value));
+    }
+
+    private static String quote(String s) {
+        return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    }
+
+    static long percentile(List<Ledger.Timing> timings, double q) {
+        if (timings.isEmpty()) {
+            return 0;
+        }
+        long[] sorted = timings.stream().mapToLong(Ledger.Timing::millis).sorted().toArray();
+        return sorted[(int) Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+    }
+
+    static long peakPerSecond(List<Ledger.Timing> timings) {
+        Map<Long, Integer> perSecond = new TreeMap<>();
+        timings.forEach(t -> perSecond.merge(t.endMillis() / 1000, 1, Integer::sum));
+        return perSecond.values().stream().mapToLong(Integer::longValue).max().orElse(0);
+    }
+
+    private static double averagePerSecond(List<Ledger.Timing> timings) {
+        if (timings.size() < 2) {
+            return timings.size();
+        }
+        long first = timings.stream().mapToLong(Ledger.Timing::endMillis).min().orElse(0);
+        long last = timings.stream().mapToLong(Ledger.Timing::endMillis).max().orElse(0);
+        return timings.size() / Math.max(1.0, (last - first) / 1000.0);
+    }
+
+    private static double averageRate(List<Ledger.LiveSample> samples, long from, long to) {
+        return samples.stream().filter(s -> s.atMillis() >= from && (to == 0 || s.atMillis() < to))
+                .mapToDouble(Ledger.LiveSample::admissionRate).average().orElse(0);
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 100) / 100.0;
+    }
+}
