@@ -1,0 +1,220 @@
+package dev.waitroom.gateway.admission;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
+import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
+import org.springframework.http.HttpCookie;
+import org.springframework.http.HttpHeaders;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+
+import dev.waitroom.gateway.config.EdgeProperties;
+import dev.waitroom.gateway.correlation.RequestIdWebFilter;
+import dev.waitroom.gateway.events.EventId;
+import dev.waitroom.gateway.events.EventMode;
+import dev.waitroom.gateway.events.EventSnapshots;
+import dev.waitroom.gateway.events.TimedSnapshot;
+import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
+import dev.waitroom.gateway.problem.ProblemResponses;
+import dev.waitroom.gateway.problem.ProblemType;
+import dev.waitroom.tokens.AdmissionClaims;
+import dev.waitroom.tokens.AdmissionTokenVerifier;
+import dev.waitroom.tokens.TokenRejectedException;
+import dev.waitroom.tokens.VisitorId;
+
+/**
+ * Admission on a protected route ({@code /events/{eventId}/shop/**}, DESIGN §6): the token comes
+ * from {@code Authorization: Bearer} or the {@code wr_at} cookie; its signature, event, sale
+ * generation (from the event snapshot) and expiry are verified (once per token, then cached), the
+ * visitor binding is compared with the verified visitor cookie, and the session must still be in
+ * the live-session registry. With {@link Config#isAllowExpired()} (order status) a token that
+ * expired within the grace period is accepted without the liveness check: it can read an order,
+ * never shop. In BYPASS mode requests pass without a token, counted and logged.
+ */
+@Component
+public class AdmissionTokenGatewayFilterFactory
+		extends AbstractGatewayFilterFactory<AdmissionTokenGatewayFilterFactory.Config> {
+
+	static final String COOKIE = "wr_at";
+
+	private static final Logger log = LoggerFactory.getLogger(AdmissionTokenGatewayFilterFactory.class);
+
+	private static final String BEARER = "Bearer ";
+
+	private final AdmissionTokenVerifier verifier;
+
+	private final SessionRegistry registry;
+
+	private final EventSnapshots snapshots;
+
+	private final EdgeProperties edge;
+
+	private final Clock clock;
+
+	private final MeterRegistry meters;
+
+	private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
+
+	private final Map<EventId, BypassLog> bypassLogs = new ConcurrentHashMap<>();
+
+	AdmissionTokenGatewayFilterFactory(AdmissionTokenVerifier verifier, SessionRegistry registry,
+			EventSnapshots snapshots, EdgeProperties edge, Clock clock, MeterRegistry meters) {
+		super(Config.class);
+		this.verifier = verifier;
+		this.registry = registry;
+		this.snapshots = snapshots;
+		this.edge = edge;
+		this.clock = clock;
+		this.meters = meters;
+	}
+
+	@Override
+	public List<String> shortcutFieldOrder() {
+		return List.of("allowExpired");
+	}
+
+	@Override
+	public GatewayFilter apply(Config config) {
+		return (exchange, chain) -> {
+			Optional<EventId> eventId = EventId
+				.parse(ServerWebExchangeUtils.getUriTemplateVariables(exchange).get("eventId"));
+			if (eventId.isEmpty()) {
+				return ProblemResponses.write(exchange, ProblemType.NOT_FOUND, "There is nothing at this address.");
+			}
+			return snapshots.current(eventId.get())
+				.map(Optional::of)
+				.defaultIfEmpty(Optional.empty())
+				.flatMap(snapshot -> check(exchange, chain, config, eventId.get(), snapshot));
+		};
+	}
+
+	private Mono<Void> check(ServerWebExchange exchange, GatewayFilterChain chain, Config config, EventId eventId,
+			Optional<TimedSnapshot> snapshot) {
+		if (snapshot.isPresent() && snapshot.get().snapshot().mode() == EventMode.BYPASS) {
+			count("bypass");
+			bypassLogs.computeIfAbsent(eventId, id -> new BypassLog()).record(eventId, clock.instant());
+			return chain.filter(exchange);
+		}
+		String token = tokenOf(exchange);
+		if (token == null) {
+			return reject(exchange, Verdict.TOKEN_REQUIRED);
+		}
+		Optional<Long> generation = snapshot.map(timed -> timed.snapshot().saleGeneration());
+		if (!config.isAllowExpired() && generation.isEmpty()) {
+			return reject(exchange, Verdict.EVENT_STATE_UNKNOWN);
+		}
+		Mono<Verdict> verdict = Mono
+			.fromCallable(() -> config.isAllowExpired()
+					? verifier.verifyAllowingExpired(token, eventId.value(), edge.orderStatusGrace())
+					: verifier.verify(token, eventId.value(), generation.get()))
+			.subscribeOn(Schedulers.boundedElastic())
+			.flatMap(claims -> verdictFor(exchange, config, claims))
+			.onErrorResume(TokenRejectedException.class, ex -> Mono.just(Verdict.of(ex)))
+			.onErrorResume(ex -> {
+				log.warn("Admission check failed requestId={}: {}", RequestIdWebFilter.of(exchange), ex.toString());
+				return Mono.just(Verdict.UNAVAILABLE);
+			});
+		return verdict.flatMap(v -> v.allows() ? forward(exchange, chain, token, v) : reject(exchange, v));
+	}
+
+	private Mono<Verdict> verdictFor(ServerWebExchange exchange, Config config, AdmissionClaims claims) {
+		if (edge.bindTokenToVisitor()) {
+			String visitor = VisitorIdentityWebFilter.visitorOf(exchange).map(VisitorId::value).orElse(null);
+			if (!claims.visitor().equals(visitor)) {
+				return Mono.just(Verdict.VISITOR_MISMATCH);
+			}
+		}
+		if (config.isAllowExpired()) {
+			return Mono.just(Verdict.ALLOWED_ORDER_STATUS);
+		}
+		return registry.liveness(claims).map(liveness -> switch (liveness) {
+			case LIVE -> Verdict.ALLOWED;
+			case ENDED -> Verdict.SESSION_ENDED;
+			case UNKNOWN -> Verdict.REGISTRY_UNAVAILABLE;
+		});
+	}
+
+	private Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, String token, Verdict verdict) {
+		count(verdict.outcome());
+		ServerWebExchange withBearer = exchange.mutate()
+			.request(r -> r.headers(h -> h.set(HttpHeaders.AUTHORIZATION, BEARER + token)))
+			.build();
+		return chain.filter(withBearer);
+	}
+
+	private Mono<Void> reject(ServerWebExchange exchange, Verdict verdict) {
+		count(verdict.outcome());
+		if (verdict.problem().status().value() == 401) {
+			exchange.getResponse().getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"waitroom-shop\"");
+		}
+		return ProblemResponses.write(exchange, verdict.problem(), verdict.detail());
+	}
+
+	private void count(String outcome) {
+		outcomes.computeIfAbsent(outcome, o -> Counter.builder("waitroom.gateway.admission.checks")
+			.tag("outcome", o)
+			.description("Admission checks on protected routes by outcome")
+			.register(meters)).increment();
+	}
+
+	static String tokenOf(ServerWebExchange exchange) {
+		String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
+		if (authorization != null && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+			String token = authorization.substring(BEARER.length()).trim();
+			return token.isEmpty() ? null : token;
+		}
+		HttpCookie cookie = exchange.getRequest().getCookies().getFirst(COOKIE);
+		return (cookie == null || cookie.getValue().isBlank()) ? null : cookie.getValue();
+	}
+
+	/** Logs BYPASS loudly, at most once per ten seconds per event, with the count in between. */
+	private static final class BypassLog {
+
+		private final AtomicLong since = new AtomicLong();
+
+		private volatile Instant lastLogged = Instant.EPOCH;
+
+		void record(EventId eventId, Instant now) {
+			long count = since.incrementAndGet();
+			if (now.isAfter(lastLogged.plusSeconds(10))) {
+				lastLogged = now;
+				since.addAndGet(-count);
+				log.warn("BYPASS: event {} lets protected requests through WITHOUT admission ({} since last report)",
+						eventId, count);
+			}
+		}
+
+	}
+
+	public static class Config {
+
+		private boolean allowExpired;
+
+		public boolean isAllowExpired() {
+			return allowExpired;
+		}
+
+		public Config setAllowExpired(boolean allowExpired) {
+			this.allowExpired = allowExpired;
+			return this;
+		}
+
+	}
+
+}

@@ -1,0 +1,46 @@
+package dev.waitroom.gateway.admission;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import dev.waitroom.tokens.JwksSource;
+
+/**
+ * The coordinator's published keys ({@code GET /.well-known/jwks.json}). Blocking: the verifier
+ * calls it at most once per few seconds and only from a bounded-elastic thread.
+ */
+final class CoordinatorJwksSource implements JwksSource {
+
+	private final HttpClient http;
+
+	private final URI jwks;
+
+	private final Duration timeout;
+
+	CoordinatorJwksSource(URI coordinatorUrl, Duration timeout) {
+		this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+		this.jwks = coordinatorUrl.resolve("/.well-known/jwks.json");
+		this.timeout = timeout;
+	}
+
+	@Override
+	public String fetch() throws IOException {
+		HttpRequest request = HttpRequest.newBuilder(jwks).timeout(timeout).GET().build();
+		try {
+			HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+			if (response.statusCode() != 200) {
+				throw new IOException("JWKS answered " + response.statusCode());
+			}
+			return response.body();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IOException("interrupted while fetching the JWKS", ex);
+		}
+	}
+
+}

@@ -1,0 +1,18 @@
+package dev.waitroom.gateway.config;
+
+import java.net.URI;
+
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/** Where the upstream services live (docs/CONTRACTS.md). */
+@Validated
+@ConfigurationProperties("waitroom.services")
+public record ServicesProperties(
+		@NotNull @DefaultValue("http://127.0.0.1:8081") URI queueUrl,
+		@NotNull @DefaultValue("http://127.0.0.1:8082") URI coordinatorUrl,
+		@NotNull @DefaultValue("http://127.0.0.1:8083") URI bookingUrl) {
+}

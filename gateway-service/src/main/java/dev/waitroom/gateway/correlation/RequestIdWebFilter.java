@@ -1,0 +1,76 @@
+package dev.waitroom.gateway.correlation;
+
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+
+/**
+ * Gives every request a correlation id: the client's {@code X-Request-Id} when well formed,
+ * a new one otherwise. It is forwarded upstream, echoed to the client and written in the access
+ * log (method, path, status, duration; never cookies, tokens or query strings).
+ */
+@Component
+public class RequestIdWebFilter implements WebFilter, Ordered {
+
+	public static final String HEADER = "X-Request-Id";
+
+	/** Exchange attribute holding the request id, for log lines elsewhere. */
+	public static final String ATTRIBUTE = RequestIdWebFilter.class.getName() + ".id";
+
+	private static final Pattern WELL_FORMED = Pattern.compile("[A-Za-z0-9._:-]{8,100}");
+
+	private static final Logger access = LoggerFactory.getLogger("dev.waitroom.gateway.access");
+
+	@Override
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		String supplied = exchange.getRequest().getHeaders().getFirst(HEADER);
+		String requestId = (supplied != null && WELL_FORMED.matcher(supplied).matches()) ? supplied
+				: UUID.randomUUID().toString();
+		ServerHttpRequest request = exchange.getRequest().mutate().headers(h -> h.set(HEADER, requestId)).build();
+		ServerWebExchange mutated = exchange.mutate().request(request).build();
+		mutated.getAttributes().put(ATTRIBUTE, requestId);
+		mutated.getResponse().getHeaders().set(HEADER, requestId);
+		long started = System.nanoTime();
+		return chain.filter(mutated).doFinally(signal -> log(mutated, requestId, started));
+	}
+
+	private static void log(ServerWebExchange exchange, String requestId, long started) {
+		ServerHttpRequest request = exchange.getRequest();
+		boolean routine = HttpMethod.GET.equals(request.getMethod());
+		if (routine ? !access.isDebugEnabled() : !access.isInfoEnabled()) {
+			return;
+		}
+		String line = "{} {} -> {} in {} ms requestId={}";
+		Object[] args = { request.getMethod(), request.getPath().value(), exchange.getResponse().getStatusCode(),
+				(System.nanoTime() - started) / 1_000_000, requestId };
+		if (routine) {
+			access.debug(line, args);
+		}
+		else {
+			access.info(line, args);
+		}
+	}
+
+	/** The id of this exchange's request, for log lines. */
+	public static String of(ServerWebExchange exchange) {
+		Object id = exchange.getAttribute(ATTRIBUTE);
+		return id == null ? "-" : id.toString();
+	}
+
+}

@@ -1,0 +1,160 @@
+package dev.waitroom.gateway.events;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.reactive.function.client.WebClientResponseException;
+
+import dev.waitroom.gateway.config.EdgeProperties;
+import dev.waitroom.gateway.config.SecretsProperties;
+import dev.waitroom.gateway.config.ServicesProperties;
+import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
+
+/**
+ * Per-event edge snapshots, kept only for events that are being asked about. A snapshot is
+ * fetched from the queue-service at most once per refresh interval per event, with one call in
+ * flight per event however many polls arrive together; idle events are forgotten.
+ */
+@Component
+public class EventSnapshots {
+
+	private static final Logger log = LoggerFactory.getLogger(EventSnapshots.class);
+
+	private static final int MAX_EVENTS = 10_000;
+
+	private static final Duration IDLE = Duration.ofMinutes(2);
+
+	private final ConcurrentHashMap<EventId, Slot> slots = new ConcurrentHashMap<>();
+
+	private final WebClient queue;
+
+	private final Clock clock;
+
+	private final EdgeProperties edge;
+
+	private final Counter fetched;
+
+	private final Counter failed;
+
+	EventSnapshots(ServicesProperties services, SecretsProperties secrets, EdgeProperties edge, Clock clock,
+			MeterRegistry meters) {
+		this.queue = WebClient.builder()
+			.baseUrl(services.queueUrl().toString())
+			.defaultHeader(VisitorIdentityWebFilter.INTERNAL_HEADER, secrets.internalToken())
+			.build();
+		this.clock = clock;
+		this.edge = edge;
+		this.fetched = Counter.builder("waitroom.gateway.snapshot.fetches").tag("outcome", "ok").register(meters);
+		this.failed = Counter.builder("waitroom.gateway.snapshot.fetches").tag("outcome", "failed").register(meters);
+	}
+
+	/**
+	 * The latest snapshot of the event. Refreshes it when older than the refresh interval: a
+	 * snapshot younger than the maximum age is returned at once (the refresh runs behind it);
+	 * otherwise the refresh is awaited. When the queue-service cannot be reached, the last known
+	 * snapshot is returned however old (callers check its age); empty when none is known.
+	 */
+	public Mono<TimedSnapshot> current(EventId eventId) {
+		Slot slot = slots.computeIfAbsent(eventId, id -> {
+			evictIdle();
+			return new Slot();
+		});
+		Instant now = clock.instant();
+		slot.lastUsed = now;
+		TimedSnapshot known = slot.snapshot;
+		Instant lastAttempt = slot.lastAttempt;
+		if (lastAttempt != null && Duration.between(lastAttempt, now).compareTo(edge.snapshotRefreshInterval()) < 0) {
+			Mono<TimedSnapshot> inFlight = slot.inFlight;
+			if (known == null && inFlight != null) {
+				return inFlight.onErrorResume(error -> Mono.empty());
+			}
+			return Mono.justOrEmpty(known);
+		}
+		Mono<TimedSnapshot> refresh = refresh(eventId, slot);
+		if (known != null && known.ageAt(now).compareTo(edge.snapshotMaxAge()) < 0) {
+			refresh.subscribe(ok -> {
+			}, error -> {
+			});
+			return Mono.just(known);
+		}
+		return refresh.onErrorResume(error -> Mono.justOrEmpty(slot.snapshot));
+	}
+
+	/** The last known snapshot without any refresh. */
+	public Optional<TimedSnapshot> lastKnown(EventId eventId) {
+		Slot slot = slots.get(eventId);
+		return slot == null ? Optional.empty() : Optional.ofNullable(slot.snapshot);
+	}
+
+	private Mono<TimedSnapshot> refresh(EventId eventId, Slot slot) {
+		synchronized (slot) {
+			if (slot.inFlight != null) {
+				return slot.inFlight;
+			}
+			slot.lastAttempt = clock.instant();
+			Mono<TimedSnapshot> call = queue.get()
+				.uri("/internal/events/{eventId}/snapshot", eventId.value())
+				.retrieve()
+				.bodyToMono(EventSnapshot.class)
+				.timeout(edge.upstreamTimeout())
+				.map(snapshot -> new TimedSnapshot(snapshot, clock.instant()))
+				.doOnNext(timed -> {
+					slot.snapshot = timed;
+					fetched.increment();
+				})
+				.doOnError(error -> {
+					failed.increment();
+					if (error instanceof WebClientResponseException wce && wce.getStatusCode() == HttpStatus.NOT_FOUND) {
+						slot.snapshot = null;
+					}
+					else {
+						log.warn("Snapshot of event {} not refreshed: {}", eventId, error.toString());
+					}
+				})
+				.doFinally(signal -> {
+					synchronized (slot) {
+						slot.inFlight = null;
+					}
+				})
+				.cache();
+			slot.inFlight = call;
+			return call;
+		}
+	}
+
+	private void evictIdle() {
+		if (slots.size() < MAX_EVENTS) {
+			return;
+		}
+		Instant cutoff = clock.instant().minus(IDLE);
+		slots.entrySet().removeIf(entry -> entry.getValue().lastUsed.isBefore(cutoff));
+		if (slots.size() >= MAX_EVENTS) {
+			slots.clear();
+		}
+	}
+
+	private static final class Slot {
+
+		volatile TimedSnapshot snapshot;
+
+		volatile Instant lastAttempt;
+
+		volatile Instant lastUsed = Instant.EPOCH;
+
+		volatile Mono<TimedSnapshot> inFlight;
+
+	}
+
+}

@@ -1,0 +1,131 @@
+package dev.waitroom.gateway.identity;
+
+import java.util.List;
+import java.util.Optional;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpCookie;
+import org.springframework.http.ResponseCookie;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+
+import dev.waitroom.gateway.config.EdgeProperties;
+import dev.waitroom.gateway.config.SecretsProperties;
+import dev.waitroom.tokens.TokenRejectedException;
+import dev.waitroom.tokens.VisitorCookieCodec;
+import dev.waitroom.tokens.VisitorId;
+
+/**
+ * Visitor identity (DESIGN §4). Every request loses any client-supplied identity or internal
+ * header. Requests to an event's API carry the verified visitor id from the signed {@code wr_vid}
+ * cookie upstream as {@code X-Waitroom-Visitor}; a visitor without a valid cookie gets a new
+ * random id and cookie. Static pages never set the cookie, so shared caches may keep them.
+ */
+@Component
+public class VisitorIdentityWebFilter implements WebFilter, Ordered {
+
+	public static final String COOKIE = "wr_vid";
+
+	public static final String VISITOR_HEADER = "X-Waitroom-Visitor";
+
+	public static final String ACCOUNT_HEADER = "X-Waitroom-Account";
+
+	public static final String INTERNAL_HEADER = "X-Waitroom-Internal";
+
+	private static final List<String> STRIPPED = List.of(VISITOR_HEADER, ACCOUNT_HEADER, INTERNAL_HEADER);
+
+	private static final String ATTRIBUTE = VisitorIdentityWebFilter.class.getName() + ".visitor";
+
+	private final VisitorCookieCodec codec;
+
+	private final EdgeProperties edge;
+
+	private final Counter issued;
+
+	private final Counter rejected;
+
+	VisitorIdentityWebFilter(SecretsProperties secrets, EdgeProperties edge, MeterRegistry meters) {
+		this.codec = VisitorCookieCodec.of(secrets.visitorHmacKey());
+		this.edge = edge;
+		this.issued = Counter.builder("waitroom.gateway.visitor.cookies")
+			.tag("outcome", "issued")
+			.description("Visitor identity cookies issued to browsers without one")
+			.register(meters);
+		this.rejected = Counter.builder("waitroom.gateway.visitor.cookies")
+			.tag("outcome", "rejected")
+			.description("Visitor cookies that failed verification and were replaced")
+			.register(meters);
+	}
+
+	@Override
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE + 20;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		ServerHttpRequest request = exchange.getRequest();
+		boolean needsVisitor = needsVisitor(request.getPath().value());
+		VisitorId visitor = needsVisitor ? verifiedOrNew(exchange) : null;
+		ServerHttpRequest stripped = request.mutate().headers(headers -> {
+			STRIPPED.forEach(headers::remove);
+			if (visitor != null) {
+				headers.set(VISITOR_HEADER, visitor.value());
+			}
+		}).build();
+		ServerWebExchange mutated = exchange.mutate().request(stripped).build();
+		if (visitor != null) {
+			mutated.getAttributes().put(ATTRIBUTE, visitor);
+		}
+		return chain.filter(mutated);
+	}
+
+	/** The verified (or newly issued) visitor of this exchange; empty outside the event API. */
+	public static Optional<VisitorId> visitorOf(ServerWebExchange exchange) {
+		return Optional.ofNullable(exchange.getAttribute(ATTRIBUTE));
+	}
+
+	private VisitorId verifiedOrNew(ServerWebExchange exchange) {
+		HttpCookie cookie = exchange.getRequest().getCookies().getFirst(COOKIE);
+		if (cookie != null) {
+			try {
+				return codec.decode(cookie.getValue());
+			}
+			catch (TokenRejectedException ex) {
+				rejected.increment();
+			}
+		}
+		VisitorId fresh = VisitorId.random();
+		exchange.getResponse()
+			.addCookie(ResponseCookie.from(COOKIE, codec.encode(fresh))
+				.path("/")
+				.httpOnly(true)
+				.sameSite("Lax")
+				.secure(edge.secureCookies())
+				.maxAge(edge.visitorCookieMaxAge())
+				.build());
+		issued.increment();
+		return fresh;
+	}
+
+	/** The event API ({@code /events/{e}/...}) except the gateway's own static shop page. */
+	static boolean needsVisitor(String path) {
+		if (!path.startsWith("/events/")) {
+			return false;
+		}
+		int eventEnd = path.indexOf('/', "/events/".length());
+		if (eventEnd < 0 || eventEnd == path.length() - 1) {
+			return false;
+		}
+		String rest = path.substring(eventEnd + 1);
+		return !rest.equals("shop-ui");
+	}
+
+}

@@ -1,0 +1,91 @@
+package dev.waitroom.gateway.problem;
+
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.util.concurrent.TimeoutException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebExceptionHandler;
+
+/**
+ * Turns every error that reaches the web layer (unknown route, upstream down, bugs) into
+ * problem+json. Ordered before Spring Boot's default handler, which writes a different shape.
+ */
+@Component
+@Order(-2)
+class ProblemWebExceptionHandler implements WebExceptionHandler {
+
+	private static final Logger log = LoggerFactory.getLogger(ProblemWebExceptionHandler.class);
+
+	@Override
+	public Mono<Void> handle(ServerWebExchange exchange, Throwable ex) {
+		if (exchange.getResponse().isCommitted()) {
+			return Mono.error(ex);
+		}
+		exchange.getResponse().getHeaders().clear();
+		if (ex instanceof ResponseStatusException rse) {
+			return forStatus(exchange, rse.getStatusCode(), rse);
+		}
+		if (causedBy(ex, ConnectException.class) || causedBy(ex, UnknownHostException.class)) {
+			return upstreamUnavailable(exchange);
+		}
+		if (causedBy(ex, TimeoutException.class)) {
+			return ProblemResponses.write(exchange, ProblemType.UPSTREAM_TIMEOUT,
+					"The service behind the gateway did not answer in time. Please retry shortly.");
+		}
+		log.error("Unexpected error on {} {}", exchange.getRequest().getMethod(), exchange.getRequest().getPath(), ex);
+		return ProblemResponses.write(exchange, ProblemType.INTERNAL_ERROR, "Unexpected error. Please retry shortly.");
+	}
+
+	private Mono<Void> forStatus(ServerWebExchange exchange, HttpStatusCode status, ResponseStatusException ex) {
+		return switch (status.value()) {
+			case 404 -> ProblemResponses.write(exchange, ProblemType.NOT_FOUND, "There is nothing at this address.");
+			case 405 -> ProblemResponses.write(exchange, ProblemType.METHOD_NOT_ALLOWED,
+					"This method is not supported here.");
+			case 413 -> ProblemResponses.write(exchange, ProblemType.PAYLOAD_TOO_LARGE, "The request body is too large.");
+			case 503, 502 -> upstreamUnavailable(exchange);
+			case 504 -> ProblemResponses.write(exchange, ProblemType.UPSTREAM_TIMEOUT,
+					"The service behind the gateway did not answer in time. Please retry shortly.");
+			default -> {
+				if (status.is4xxClientError()) {
+					yield ProblemResponses.write(exchange, ProblemType.BAD_REQUEST, "The request was not understood.");
+				}
+				log.error("Error status {} on {} {}", status, exchange.getRequest().getMethod(),
+						exchange.getRequest().getPath(), ex);
+				yield ProblemResponses.write(exchange, ProblemType.INTERNAL_ERROR, "Unexpected error. Please retry shortly.");
+			}
+		};
+	}
+
+	private Mono<Void> upstreamUnavailable(ServerWebExchange exchange) {
+		String path = exchange.getRequest().getPath().value();
+		if (path.endsWith("/admission/claim")) {
+			return ProblemResponses.write(exchange, ProblemType.ADMISSION_UNAVAILABLE,
+					"Admission is paused because a system behind the waiting room is unavailable. "
+							+ "Your place is kept; the page keeps trying.");
+		}
+		return ProblemResponses.write(exchange, ProblemType.UPSTREAM_UNAVAILABLE,
+				"A service behind the gateway is unavailable. Please retry shortly.");
+	}
+
+	private static boolean causedBy(Throwable ex, Class<? extends Throwable> type) {
+		for (Throwable t = ex; t != null; t = t.getCause()) {
+			if (type.isInstance(t)) {
+				return true;
+			}
+			if (t.getCause() == t) {
+				break;
+			}
+		}
+		return false;
+	}
+
+}

@@ -1,0 +1,63 @@
+package dev.waitroom.gateway.routing;
+
+import java.util.Locale;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.core.Ordered;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+
+import dev.waitroom.gateway.problem.ProblemResponses;
+import dev.waitroom.gateway.problem.ProblemType;
+
+/**
+ * Refuses paths an upstream could normalise into a route the gateway never exposes (for example
+ * {@code /events/e/shop/../../internal/x}), and bodies larger than any public call needs.
+ */
+@Component
+class PathSafetyWebFilter implements WebFilter, Ordered {
+
+	static final long MAX_BODY_BYTES = 64 * 1024;
+
+	@Override
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE + 10;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		String rawPath = exchange.getRequest().getURI().getRawPath();
+		if (rawPath == null || !isSafe(rawPath)) {
+			return ProblemResponses.write(exchange, ProblemType.BAD_PATH,
+					"The path contains dot segments, encoded separators or parameters the gateway does not accept.");
+		}
+		long length = exchange.getRequest().getHeaders().getContentLength();
+		if (length > MAX_BODY_BYTES) {
+			return ProblemResponses.write(exchange, ProblemType.PAYLOAD_TOO_LARGE,
+					"The request body is larger than " + MAX_BODY_BYTES + " bytes.");
+		}
+		return chain.filter(exchange);
+	}
+
+	static boolean isSafe(String rawPath) {
+		if (!rawPath.startsWith("/") || rawPath.contains("//") || rawPath.indexOf(';') >= 0
+				|| rawPath.indexOf('\\') >= 0) {
+			return false;
+		}
+		String lower = rawPath.toLowerCase(Locale.ROOT);
+		if (lower.contains("%2e") || lower.contains("%2f") || lower.contains("%5c") || lower.contains("%00")
+				|| lower.contains("%25")) {
+			return false;
+		}
+		for (String segment : rawPath.split("/", -1)) {
+			if (segment.equals(".") || segment.equals("..")) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+}

@@ -1,0 +1,85 @@
+package dev.waitroom.gateway.status;
+
+import java.util.List;
+
+import reactor.core.publisher.Mono;
+
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ResponseCookie;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+
+import dev.waitroom.gateway.config.EdgeProperties;
+import dev.waitroom.gateway.events.EventId;
+
+/**
+ * Moves the queue-service's {@code X-Waitroom-Ticket} response header into the {@code wr_qt}
+ * cookie scoped to the event's path, and clears that cookie when the visitor leaves the queue.
+ * The header never reaches the browser.
+ */
+@Component
+class QueueTicketCookieGlobalFilter implements GlobalFilter, Ordered {
+
+	static final String HEADER = "X-Waitroom-Ticket";
+
+	static final String COOKIE = "wr_qt";
+
+	private final EdgeProperties edge;
+
+	QueueTicketCookieGlobalFilter(EdgeProperties edge) {
+		this.edge = edge;
+	}
+
+	@Override
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE + 100;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+		ServerHttpResponse response = exchange.getResponse();
+		response.beforeCommit(() -> {
+			List<String> tickets = response.getHeaders().get(HEADER);
+			response.getHeaders().remove(HEADER);
+			EventId eventId = eventOf(exchange.getRequest().getPath().value());
+			if (eventId == null) {
+				return Mono.empty();
+			}
+			HttpStatusCode status = response.getStatusCode();
+			boolean left = HttpMethod.DELETE.equals(exchange.getRequest().getMethod())
+					&& exchange.getRequest().getPath().value().endsWith("/queue") && status != null
+					&& status.is2xxSuccessful();
+			if (left) {
+				response.addCookie(cookie(eventId, "").maxAge(0).build());
+			}
+			else if (tickets != null && !tickets.isEmpty() && !tickets.get(0).isBlank()) {
+				response.addCookie(cookie(eventId, tickets.get(0).trim()).build());
+			}
+			return Mono.empty();
+		});
+		return chain.filter(exchange);
+	}
+
+	private ResponseCookie.ResponseCookieBuilder cookie(EventId eventId, String value) {
+		return ResponseCookie.from(COOKIE, value)
+			.path("/events/" + eventId.value())
+			.httpOnly(true)
+			.sameSite("Lax")
+			.secure(edge.secureCookies());
+	}
+
+	static EventId eventOf(String path) {
+		if (!path.startsWith("/events/")) {
+			return null;
+		}
+		int start = "/events/".length();
+		int end = path.indexOf('/', start);
+		return EventId.parse(end < 0 ? path.substring(start) : path.substring(start, end)).orElse(null);
+	}
+
+}
