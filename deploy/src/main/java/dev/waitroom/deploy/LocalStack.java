@@ -31,6 +31,7 @@ final class LocalStack implements AutoCloseable {
     /** Start order: stores' clients first, the edge last. */
     static final List<String> SERVICES = List.of("queue-service", "admission-coordinator", "booking-service",
             "gateway-service");
+    static final String COORDINATOR = "admission-coordinator";
     private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(180);
 
     private final StackConfig config;
@@ -54,7 +55,10 @@ final class LocalStack implements AutoCloseable {
             for (String service : SERVICES) {
                 stack.startService(service);
             }
-            for (String service : SERVICES) {
+            for (int i = 2; i <= config.coordinatorInstances(); i++) {
+                stack.startService(COORDINATOR + "-" + i);
+            }
+            for (String service : stack.processes.keySet()) {
                 stack.awaitHealthy(service);
             }
             return stack;
@@ -173,7 +177,7 @@ final class LocalStack implements AutoCloseable {
         env.put("SPRING_DATA_REDIS_PORT", String.valueOf(redisPort()));
         env.put("SPRING_DATASOURCE_USERNAME", postgresUser());
         env.put("SPRING_DATASOURCE_PASSWORD", postgresPassword());
-        if (service.equals("admission-coordinator")) {
+        if (service.startsWith(COORDINATOR)) {
             env.put("SPRING_DATASOURCE_URL", jdbcUrl("coordinator"));
         } else if (service.equals("booking-service")) {
             env.put("SPRING_DATASOURCE_URL", jdbcUrl("booking"));
@@ -184,14 +188,14 @@ final class LocalStack implements AutoCloseable {
     }
 
     private void startService(String service) throws IOException {
-        Path jar = serviceJar(service);
+        Path jar = serviceJar(service.startsWith(COORDINATOR) ? COORDINATOR : service);
         Path log = config.logs().resolve(service + ".log");
         List<String> command = List.of(javaExecutable(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
                 "-Xmx384m", "-jar", jar.toString());
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(config.dataDir().toFile())
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(environmentFor(service));
         processes.put(service, builder.start());
     }
@@ -216,7 +220,7 @@ final class LocalStack implements AutoCloseable {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    private void awaitHealthy(String service) throws InterruptedException {
+    void awaitHealthy(String service) throws InterruptedException {
         int port = config.servicePorts().get(service);
         URI health = URI.create("http://127.0.0.1:" + port + "/actuator/health");
         Instant deadline = Instant.now().plus(HEALTH_TIMEOUT);
@@ -251,6 +255,63 @@ final class LocalStack implements AutoCloseable {
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
         }
+    }
+
+    /** Sends a POSIX signal (KILL, STOP, CONT, TERM) to a service process, as an operator or a crash would. */
+    void signal(String service, String signal) throws IOException, InterruptedException {
+        Process p = processes.get(service);
+        if (p == null) {
+            throw new IllegalArgumentException("no process " + service);
+        }
+        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + service + " failed");
+        }
+        if (signal.equals("KILL")) {
+            p.waitFor();
+        }
+    }
+
+    /** Starts a service again after it died or was killed, and waits until it is healthy. */
+    void restart(String service) throws IOException, InterruptedException {
+        Process old = processes.get(service);
+        if (old != null && old.isAlive()) {
+            old.destroy();
+            old.waitFor();
+        }
+        startService(service);
+        awaitHealthy(service);
+    }
+
+    /** Stops the embedded Redis (its append-only file stays) and starts it again on the same port. */
+    void stopRedis() throws IOException {
+        if (redis == null) {
+            throw new IllegalStateException("Redis is external here");
+        }
+        redis.stop();
+    }
+
+    void startRedis() throws IOException {
+        redis.start();
+    }
+
+    /** Stops the embedded PostgreSQL (its data directory stays). */
+    void stopPostgres() throws IOException {
+        if (postgres == null) {
+            throw new IllegalStateException("PostgreSQL is external here");
+        }
+        postgres.close();
+        postgres = null;
+    }
+
+    void startPostgres() throws IOException {
+        postgres = EmbeddedPostgres.builder()
+                .setDataDirectory(config.dataDir().resolve("postgres"))
+                .setCleanDataDirectory(false)
+                .setPort(config.postgresPort())
+                .setServerConfig("max_connections", "200")
+                .setOutputRedirector(ProcessBuilder.Redirect.appendTo(config.logs().resolve("postgres.log").toFile()))
+                .start();
     }
 
     Map<String, Process> processes() {

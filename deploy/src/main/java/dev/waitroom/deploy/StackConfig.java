@@ -10,7 +10,20 @@ import java.util.Map;
  * @param dataDir  Postgres data, Redis append-only file, secrets and logs
  */
 record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, int coordinatorPort,
-                   int bookingPort, int postgresPort, int redisPort, ExternalStores external) {
+                   int bookingPort, int postgresPort, int redisPort, ExternalStores external,
+                   int coordinatorInstances, int extraCoordinatorBasePort) {
+
+    StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, int coordinatorPort, int bookingPort,
+                int postgresPort, int redisPort, ExternalStores external) {
+        this(repoRoot, dataDir, gatewayPort, queuePort, coordinatorPort, bookingPort, postgresPort, redisPort, external,
+                1, 0);
+    }
+
+    /** The same stack with {@code instances} coordinators; the extra ones listen from {@code basePort} on. */
+    StackConfig withCoordinators(int instances, int basePort) {
+        return new StackConfig(repoRoot, dataDir, gatewayPort, queuePort, coordinatorPort, bookingPort, postgresPort,
+                redisPort, external, instances, basePort);
+    }
 
     /** External stores given by environment variables; null fields mean "start the embedded one". */
     record ExternalStores(String postgresHostPort, String postgresUser, String postgresPassword,
@@ -44,8 +57,12 @@ record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, 
     }
 
     Map<String, Integer> servicePorts() {
-        return Map.of("gateway-service", gatewayPort, "queue-service", queuePort,
-                "admission-coordinator", coordinatorPort, "booking-service", bookingPort);
+        Map<String, Integer> ports = new java.util.LinkedHashMap<>(Map.of("gateway-service", gatewayPort,
+                "queue-service", queuePort, "admission-coordinator", coordinatorPort, "booking-service", bookingPort));
+        for (int i = 2; i <= coordinatorInstances; i++) {
+            ports.put("admission-coordinator-" + i, extraCoordinatorBasePort + i - 2);
+        }
+        return ports;
     }
 
     Path logs() {

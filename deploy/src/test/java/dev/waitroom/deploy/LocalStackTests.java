@@ -42,7 +42,7 @@ class LocalStackTests {
     @BeforeAll
     static void startStack() throws Exception {
         dataDir = Files.createTempDirectory("waitroom-stack-test");
-        int[] ports = freePorts(6);
+        int[] ports = TestPorts.free(6);
         StackConfig config = new StackConfig(Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize(),
                 dataDir, ports[0], ports[1], ports[2], ports[3], ports[4], ports[5], StackConfig.ExternalStores.none());
         stack = LocalStack.start(config);
@@ -192,23 +192,5 @@ class LocalStackTests {
 
     private static HttpRequest withToken(HttpRequest request, String token) {
         return HttpRequest.newBuilder(request, (name, value) -> true).header("Authorization", "Bearer " + token).build();
-    }
-
-    private static int[] freePorts(int count) throws IOException {
-        int[] ports = new int[count];
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket();
-                socket.bind(new InetSocketAddress("127.0.0.1", 0));
-                held.add(socket);
-                ports[i] = socket.getLocalPort();
-            }
-        } finally {
-            for (ServerSocket socket : held) {
-                socket.close();
-            }
-        }
-        return ports;
     }
 }

@@ -194,7 +194,7 @@ public class OnSaleSimulation extends Simulation {
     }
 
     private static String settled(String state) {
-        return state == null || state.equals("PAYMENT_PENDING") || state.equals("PENDING") || state.equals("CREATED")
+        return state == null || state.equals("PENDING_PAYMENT") || state.equals("PAYMENT_PENDING") || state.equals("PENDING") || state.equals("CREATED")
                 ? "PENDING" : state;
     }
 
