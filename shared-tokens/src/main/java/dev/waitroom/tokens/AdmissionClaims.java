@@ -8,7 +8,7 @@ import java.util.Objects;
  * carries {@code issuedAt} and {@code expiresAt} truncated to the second.
  *
  * @param eventId        {@code evt}
- * @param saleGeneration {@code gen}
+ * @param saleGeneration {@code gen}, not negative
  * @param grantId        {@code gid}
  * @param sessionId      {@code sid}
  * @param visitor        {@code sub}, the visitor binding
@@ -25,6 +25,9 @@ public record AdmissionClaims(String eventId, long saleGeneration, String grantI
         requireText(sessionId, "sessionId");
         requireText(visitor, "visitor");
         requireText(tokenId, "tokenId");
+        if (saleGeneration < 0) {
+            throw new IllegalArgumentException("saleGeneration must not be negative");
+        }
         Objects.requireNonNull(issuedAt, "issuedAt");
         Objects.requireNonNull(expiresAt, "expiresAt");
         if (!expiresAt.isAfter(issuedAt)) {

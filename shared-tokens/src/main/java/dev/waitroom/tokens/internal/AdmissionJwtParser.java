@@ -32,6 +32,8 @@ public final class AdmissionJwtParser {
     public static final String ISSUER = "waitroom";
     public static final String AUDIENCE = "waitroom-shop";
 
+    /** 9999-12-31T23:59:59Z: later times are nonsense and would overflow Instant arithmetic. */
+    private static final long MAX_EPOCH_SECOND = 253_402_300_799L;
     private static final Set<String> ALLOWED_HEADERS = Set.of("alg", "typ", "kid");
     private static final int SIGNATURE_CHARS = 86; // 64 bytes, unpadded base64url
     private static final JWSHeader EDDSA_HEADER = new JWSHeader(JWSAlgorithm.EdDSA);
@@ -127,12 +129,12 @@ public final class AdmissionJwtParser {
         }
         checkAudience(claims.get("aud"));
         String eventId = text(claims, "evt");
-        long generation = number(claims, "gen");
+        long generation = number(claims, "gen", Long.MAX_VALUE);
         String grantId = text(claims, "gid");
         String sessionId = text(claims, "sid");
         String visitor = text(claims, "sub");
-        Instant issuedAt = Instant.ofEpochSecond(number(claims, "iat"));
-        Instant expiresAt = Instant.ofEpochSecond(number(claims, "exp"));
+        Instant issuedAt = Instant.ofEpochSecond(number(claims, "iat", MAX_EPOCH_SECOND));
+        Instant expiresAt = Instant.ofEpochSecond(number(claims, "exp", MAX_EPOCH_SECOND));
         String tokenId = text(claims, "jti");
         if (!expiresAt.isAfter(issuedAt)) {
             throw reject(RejectionReason.MALFORMED, "exp not after iat");
@@ -141,7 +143,7 @@ public final class AdmissionJwtParser {
         if (issuedAt.isAfter(latestAcceptableStart)) {
             throw reject(RejectionReason.NOT_YET_VALID, "issued in the future");
         }
-        if (claims.containsKey("nbf") && Instant.ofEpochSecond(number(claims, "nbf")).isAfter(latestAcceptableStart)) {
+        if (claims.containsKey("nbf") && Instant.ofEpochSecond(number(claims, "nbf", MAX_EPOCH_SECOND)).isAfter(latestAcceptableStart)) {
             throw reject(RejectionReason.NOT_YET_VALID, "not before a future time");
         }
         if (!now.isBefore(expiresAt.plus(expiredGrace))) {
@@ -179,13 +181,13 @@ public final class AdmissionJwtParser {
         return s;
     }
 
-    private static long number(Map<String, Object> claims, String name) {
+    private static long number(Map<String, Object> claims, String name, long max) {
         Object value = claims.get(name);
         if (value == null) {
             throw reject(RejectionReason.MISSING_CLAIM, name);
         }
-        if (!(value instanceof Long l) || l < 0 || l > 253402300799L) {
-            throw reject(RejectionReason.MALFORMED, name + " must be a non-negative integer");
+        if (!(value instanceof Long l) || l < 0 || l > max) {
+            throw reject(RejectionReason.MALFORMED, name + " must be an integer between 0 and " + max);
         }
         return l;
     }
