@@ -1,0 +1,16 @@
+package dev.waitroom.coordinator;
+
+import java.time.Clock;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration(proxyBeanMethods = false)
+class ClockConfiguration {
+
+	@Bean
+	Clock clock() {
+		return Clock.systemUTC();
+	}
+
+}

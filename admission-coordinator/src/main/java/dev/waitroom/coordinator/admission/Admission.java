@@ -1,0 +1,15 @@
+package dev.waitroom.coordinator.admission;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/** A live shopping session and a fresh admission token for it. {@link #toString()} hides the token. */
+public record Admission(UUID sessionId, String eventId, GrantState state, Instant expiresAt, Instant absoluteExpiresAt,
+		String token) {
+
+	@Override
+	public String toString() {
+		return "Admission[session=" + this.sessionId + ", event=" + this.eventId + ", expiresAt=" + this.expiresAt + "]";
+	}
+
+}

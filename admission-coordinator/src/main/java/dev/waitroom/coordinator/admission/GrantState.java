@@ -1,0 +1,43 @@
+package dev.waitroom.coordinator.admission;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+import dev.waitroom.coordinator.queue.QueueTransition;
+
+/**
+ * Lifecycle of a grant (an offer and the shopping session it becomes). OFFERED and ACTIVE are live: they count
+ * against the ceiling. Every other state is final.
+ */
+public enum GrantState {
+
+	OFFERED, ACTIVE, OFFER_EXPIRED, EXPIRED, RELEASED, COMPLETED;
+
+	public Set<GrantState> next() {
+		return switch (this) {
+			case OFFERED -> EnumSet.of(ACTIVE, OFFER_EXPIRED);
+			case ACTIVE -> EnumSet.of(EXPIRED, RELEASED, COMPLETED);
+			case OFFER_EXPIRED, EXPIRED, RELEASED, COMPLETED -> EnumSet.noneOf(GrantState.class);
+		};
+	}
+
+	public boolean live() {
+		return this == OFFERED || this == ACTIVE;
+	}
+
+	public boolean canMoveTo(GrantState target) {
+		return next().contains(target);
+	}
+
+	/** The queue entry transition that mirrors reaching this state (OFFERED is told through the offers call). */
+	QueueTransition queueTransition(boolean purchased) {
+		return switch (this) {
+			case OFFERED -> throw new IllegalStateException("offers are told through the offers call");
+			case ACTIVE -> QueueTransition.ACTIVE;
+			case OFFER_EXPIRED -> QueueTransition.OFFER_EXPIRED;
+			case EXPIRED -> purchased ? QueueTransition.COMPLETED : QueueTransition.EXPIRED;
+			case RELEASED, COMPLETED -> QueueTransition.COMPLETED;
+		};
+	}
+
+}

@@ -1,0 +1,267 @@
+package dev.waitroom.coordinator.admission;
+
+import java.sql.Array;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * Grant rows. Each state change is one conditional statement naming the state it expects (and, for offers, the
+ * fencing generation) and the caller checks the rows it changed.
+ */
+@Repository
+public class Grants {
+
+	private static final String COLUMNS = """
+			id, event_id, visitor, entry_id, order_key, generation, state, offered_at, offer_expires_at, session_id,
+			activated_at, session_expires_at, absolute_expires_at, purchased_at, released_at, release_reason,
+			queue_synced_state
+			""";
+
+	/**
+	 * The fenced allocation: inserts the whole batch only if this owner still holds the lease with this generation
+	 * (on database time), the event is open and queueing, and the batch fits under the ceiling. Runs after the event
+	 * row is locked, so concurrent allocations for one event are serialised and each counts the other's rows.
+	 */
+	private static final String INSERT_OFFERS = """
+			insert into grants (id, event_id, visitor, entry_id, order_key, generation, state, offered_at, offer_expires_at)
+			select c.id, ?, c.visitor, c.entry_id, c.order_key, ?, 'OFFERED', ?, ?
+			from unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) as c (id, visitor, entry_id, order_key)
+			where exists (select 1 from leases l
+			              where l.event_id = ? and l.owner = ? and l.generation = ? and l.expires_at > clock_timestamp())
+			  and exists (select 1 from events e where e.event_id = ? and e.phase = 'OPEN' and e.mode = 'QUEUEING')
+			  and (select count(*) from grants g where g.event_id = ? and g.state in ('OFFERED', 'ACTIVE')) + ?
+			      <= (select e.max_active_sessions from events e where e.event_id = ?)
+			on conflict do nothing
+			returning\s""" + COLUMNS;
+
+	private final JdbcClient jdbc;
+
+	private final JdbcTemplate template;
+
+	Grants(JdbcClient jdbc, JdbcTemplate template) {
+		this.jdbc = jdbc;
+		this.template = template;
+	}
+
+	/** Locks the event row until the transaction ends. */
+	void lockEvent(String eventId) {
+		this.jdbc.sql("select event_id from events where event_id = :e for update").param("e", eventId).query().rowSet();
+	}
+
+	/** Must run inside a transaction that has called {@link #lockEvent}. Returns the rows actually inserted. */
+	List<Grant> insertOffers(String eventId, String owner, long generation, List<Candidate> batch, Instant offeredAt,
+			Instant offerExpiresAt) {
+		if (batch.isEmpty()) {
+			return List.of();
+		}
+		return this.template.query(con -> {
+			PreparedStatement ps = con.prepareStatement(INSERT_OFFERS);
+			int n = batch.size();
+			UUID[] ids = new UUID[n];
+			String[] visitors = new String[n];
+			String[] entries = new String[n];
+			Long[] keys = new Long[n];
+			for (int i = 0; i < n; i++) {
+				ids[i] = UUID.randomUUID();
+				visitors[i] = batch.get(i).visitor();
+				entries[i] = batch.get(i).entryId();
+				keys[i] = batch.get(i).orderKey();
+			}
+			Array idArray = con.createArrayOf("uuid", ids);
+			int p = 1;
+			ps.setString(p++, eventId);
+			ps.setLong(p++, generation);
+			ps.setObject(p++, ts(offeredAt));
+			ps.setObject(p++, ts(offerExpiresAt));
+			ps.setArray(p++, idArray);
+			ps.setArray(p++, con.createArrayOf("text", visitors));
+			ps.setArray(p++, con.createArrayOf("text", entries));
+			ps.setArray(p++, con.createArrayOf("bigint", keys));
+			ps.setString(p++, eventId);
+			ps.setString(p++, owner);
+			ps.setLong(p++, generation);
+			ps.setString(p++, eventId);
+			ps.setString(p++, eventId);
+			ps.setInt(p++, n);
+			ps.setString(p, eventId);
+			return ps;
+		}, Grants::map);
+	}
+
+	/** OFFERED -> ACTIVE for this visitor, only before the offer deadline. */
+	Optional<Grant> activate(String eventId, String visitor, UUID sessionId, Instant now, Instant sessionExpiresAt,
+			Instant absoluteExpiresAt) {
+		return this.jdbc.sql("""
+				update grants set state = 'ACTIVE', session_id = :sid, activated_at = :now,
+				    session_expires_at = :sessionExpires, absolute_expires_at = :absolute
+				where event_id = :e and visitor = :v and state = 'OFFERED' and offer_expires_at > :now
+				returning\s""" + COLUMNS)
+			.param("sid", sessionId)
+			.param("now", ts(now))
+			.param("sessionExpires", ts(sessionExpiresAt))
+			.param("absolute", ts(absoluteExpiresAt))
+			.param("e", eventId)
+			.param("v", visitor)
+			.query(Grants::map)
+			.optional();
+	}
+
+	/** Extends an ACTIVE, unexpired session to {@code now + ttl}, never past its absolute limit. */
+	Optional<Grant> renew(String eventId, String visitor, Instant now, Duration ttl) {
+		return this.jdbc.sql("""
+				update grants set session_expires_at = least(:until, absolute_expires_at)
+				where event_id = :e and visitor = :v and state = 'ACTIVE' and session_expires_at > :now
+				returning\s""" + COLUMNS)
+			.param("until", ts(now.plus(ttl)))
+			.param("now", ts(now))
+			.param("e", eventId)
+			.param("v", visitor)
+			.query(Grants::map)
+			.optional();
+	}
+
+	/** The one transition that returns capacity: true only for the caller whose update changed the row. */
+	boolean release(UUID id, GrantState expected, ReleaseReason reason, Instant now) {
+		if (!expected.canMoveTo(reason.target())) {
+			throw new IllegalArgumentException(expected + " cannot end as " + reason);
+		}
+		return this.jdbc.sql("""
+				update grants set state = :to, release_reason = :reason, released_at = :now
+				where id = :id and state = :expected
+				""")
+			.param("to", reason.target().name())
+			.param("reason", reason.name())
+			.param("now", ts(now))
+			.param("id", id)
+			.param("expected", expected.name())
+			.update() == 1;
+	}
+
+	/** Expires every overdue offer of an event in one statement; returns the grants it changed. */
+	List<Grant> expireOffers(String eventId, Instant now) {
+		return this.jdbc.sql("""
+				update grants set state = 'OFFER_EXPIRED', release_reason = 'OFFER_EXPIRED', released_at = :now
+				where event_id = :e and state = 'OFFERED' and offer_expires_at <= :now
+				returning\s""" + COLUMNS).param("now", ts(now)).param("e", eventId).query(Grants::map).list();
+	}
+
+	/** Records a purchase once (idempotent completion). */
+	boolean recordPurchase(UUID id, String orderId, Instant now) {
+		return this.jdbc.sql("""
+				update grants set purchased_at = :now, order_id = :order where id = :id and purchased_at is null
+				""").param("now", ts(now)).param("order", orderId).param("id", id).update() == 1;
+	}
+
+	List<Grant> overdueSessions(String eventId, Instant now, int limit) {
+		return this.jdbc.sql("select " + COLUMNS + """
+				 from grants where event_id = :e and state = 'ACTIVE' and session_expires_at <= :now
+				order by session_expires_at limit :limit
+				""").param("e", eventId).param("now", ts(now)).param("limit", limit).query(Grants::map).list();
+	}
+
+	public Optional<Grant> findLive(String eventId, String visitor) {
+		return this.jdbc.sql("select " + COLUMNS + """
+				 from grants where event_id = :e and visitor = :v and state in ('OFFERED', 'ACTIVE')
+				""").param("e", eventId).param("v", visitor).query(Grants::map).optional();
+	}
+
+	Optional<Grant> findLatest(String eventId, String visitor) {
+		return this.jdbc.sql("select " + COLUMNS + """
+				 from grants where event_id = :e and visitor = :v order by offered_at desc, id limit 1
+				""").param("e", eventId).param("v", visitor).query(Grants::map).optional();
+	}
+
+	public Optional<Grant> find(UUID id) {
+		return this.jdbc.sql("select " + COLUMNS + " from grants where id = :id")
+			.param("id", id)
+			.query(Grants::map)
+			.optional();
+	}
+
+	Optional<Grant> findBySession(String eventId, UUID sessionId) {
+		return this.jdbc.sql("select " + COLUMNS + " from grants where event_id = :e and session_id = :sid")
+			.param("e", eventId)
+			.param("sid", sessionId)
+			.query(Grants::map)
+			.optional();
+	}
+
+	/** Grants whose latest state the queue has not acknowledged (the outbox). */
+	List<Grant> unsynced(String eventId, int limit) {
+		return this.jdbc.sql("select " + COLUMNS + """
+				 from grants where event_id = :e and queue_synced_state is distinct from state
+				order by offered_at limit :limit
+				""").param("e", eventId).param("limit", limit).query(Grants::map).list();
+	}
+
+	List<Grant> offered(String eventId) {
+		return this.jdbc.sql("select " + COLUMNS + " from grants where event_id = :e and state = 'OFFERED'")
+			.param("e", eventId)
+			.query(Grants::map)
+			.list();
+	}
+
+	void markSynced(UUID id, GrantState acknowledged) {
+		this.jdbc.sql("update grants set queue_synced_state = :s where id = :id")
+			.param("s", acknowledged.name())
+			.param("id", id)
+			.update();
+	}
+
+	public LiveCounts count(String eventId) {
+		return this.jdbc.sql("""
+				select count(*) filter (where state = 'OFFERED') as offered, count(*) filter (where state = 'ACTIVE') as active
+				from grants where event_id = :e and state in ('OFFERED', 'ACTIVE')
+				""")
+			.param("e", eventId)
+			.query((rs, n) -> new LiveCounts(rs.getLong("offered"), rs.getLong("active")))
+			.single();
+	}
+
+	/** Count of grants per final release reason, for the live view. */
+	public java.util.Map<String, Long> releasedByReason(String eventId) {
+		java.util.Map<String, Long> result = new java.util.TreeMap<>();
+		this.jdbc.sql("""
+				select release_reason, count(*) as n from grants
+				where event_id = :e and release_reason is not null group by release_reason
+				""").param("e", eventId).query(rs -> {
+			result.put(rs.getString("release_reason"), rs.getLong("n"));
+		});
+		return result;
+	}
+
+	private static OffsetDateTime ts(Instant instant) {
+		return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+	}
+
+	private static Instant instant(ResultSet rs, String column) throws SQLException {
+		OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
+		return t == null ? null : t.toInstant();
+	}
+
+	private static Grant map(ResultSet rs, int row) throws SQLException {
+		String reason = rs.getString("release_reason");
+		String synced = rs.getString("queue_synced_state");
+		return new Grant(rs.getObject("id", UUID.class), rs.getString("event_id"), rs.getString("visitor"),
+				rs.getString("entry_id"), rs.getLong("order_key"), rs.getLong("generation"),
+				GrantState.valueOf(rs.getString("state")), instant(rs, "offered_at"), instant(rs, "offer_expires_at"),
+				rs.getObject("session_id", UUID.class), instant(rs, "activated_at"), instant(rs, "session_expires_at"),
+				instant(rs, "absolute_expires_at"), instant(rs, "purchased_at"), instant(rs, "released_at"),
+				reason == null ? null : ReleaseReason.valueOf(reason), synced == null ? null : GrantState.valueOf(synced));
+	}
+
+}

@@ -1,0 +1,10 @@
+package dev.waitroom.coordinator.admission;
+
+/** Live grants of one event, counted from the grants table (never from a counter). */
+public record LiveCounts(long offered, long active) {
+
+	public long live() {
+		return this.offered + this.active;
+	}
+
+}

@@ -1,0 +1,52 @@
+package dev.waitroom.coordinator.admission;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+
+import dev.waitroom.coordinator.event.Event;
+import dev.waitroom.coordinator.lease.FencingGeneration;
+import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Turns queue candidates into offers: one transaction locks the event row, then one statement checks the fencing
+ * generation, the phase and mode, and the ceiling, and inserts the batch. Then the queue is told.
+ */
+@Component
+public class Offering {
+
+	private final Grants grants;
+
+	private final TransactionTemplate transactions;
+
+	private final QueueSync sync;
+
+	private final AdmissionMetrics metrics;
+
+	private final Clock clock;
+
+	Offering(Grants grants, TransactionTemplate transactions, QueueSync sync, AdmissionMetrics metrics, Clock clock) {
+		this.grants = grants;
+		this.transactions = transactions;
+		this.sync = sync;
+		this.metrics = metrics;
+		this.clock = clock;
+	}
+
+	/** Offers to {@code batch}, all or nothing; returns the offers made (empty if fenced off or over the ceiling). */
+	public List<Grant> offer(Event event, String owner, FencingGeneration generation, List<Candidate> batch) {
+		String e = event.id().value();
+		Instant now = this.clock.instant();
+		Instant deadline = now.plus(event.config().offerTtl());
+		List<Grant> offered = this.transactions.execute(status -> {
+			this.grants.lockEvent(e);
+			return this.grants.insertOffers(e, owner, generation.value(), batch, now, deadline);
+		});
+		this.metrics.offered(e, offered.size());
+		this.sync.pushOffers(e, offered);
+		return offered;
+	}
+
+}

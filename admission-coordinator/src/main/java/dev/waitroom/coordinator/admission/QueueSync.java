@@ -1,0 +1,122 @@
+package dev.waitroom.coordinator.admission;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.waitroom.coordinator.queue.QueueDirectory;
+import dev.waitroom.coordinator.queue.QueueRejectedException;
+import dev.waitroom.coordinator.queue.QueueUnavailableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Tells the queue service what happened to grants, as an outbox: each grant remembers the state the queue has
+ * acknowledged, every call is idempotent, and whatever was not acknowledged (a crash or a queue outage between the
+ * Postgres commit and the call) is sent again by the leader's next tick.
+ */
+@Component
+public class QueueSync {
+
+	private static final Logger log = LoggerFactory.getLogger(QueueSync.class);
+
+	private final Grants grants;
+
+	private final QueueDirectory queue;
+
+	private final AdmissionMetrics metrics;
+
+	QueueSync(Grants grants, QueueDirectory queue, AdmissionMetrics metrics) {
+		this.grants = grants;
+		this.queue = queue;
+		this.metrics = metrics;
+	}
+
+	/** New offers of one event in one call. */
+	void pushOffers(String eventId, List<Grant> offers) {
+		if (offers.isEmpty()) {
+			return;
+		}
+		try {
+			this.queue.offer(eventId, offers.stream()
+				.map(g -> new QueueDirectory.Offer(g.entryId(), g.id(), g.offerExpiresAt()))
+				.toList());
+			offers.forEach(g -> this.grants.markSynced(g.id(), GrantState.OFFERED));
+		}
+		catch (QueueUnavailableException ex) {
+			log.warn("Queue did not take {} offers for event {}; the next tick sends them again", offers.size(),
+					eventId);
+		}
+	}
+
+	/** Best effort: failures are left for {@link #reconcile}. */
+	void pushQuietly(Grant grant) {
+		try {
+			push(grant);
+		}
+		catch (QueueUnavailableException ex) {
+			log.debug("Queue sync of {} deferred: {}", grant, ex.getMessage());
+		}
+	}
+
+	/** Sends every unacknowledged grant state of an event; returns how many grants are now in sync. */
+	public int reconcile(String eventId, int limit) {
+		int done = 0;
+		for (Grant grant : this.grants.unsynced(eventId, limit)) {
+			push(grant);
+			done++;
+		}
+		return done;
+	}
+
+	/** After a takeover: the queue hears every outstanding offer again (idempotent). */
+	public void resendOffers(String eventId) {
+		List<Grant> offered = this.grants.offered(eventId);
+		if (!offered.isEmpty()) {
+			this.queue.offer(eventId, offered.stream()
+				.map(g -> new QueueDirectory.Offer(g.entryId(), g.id(), g.offerExpiresAt()))
+				.toList());
+		}
+	}
+
+	private void push(Grant grant) {
+		for (GrantState step : path(grant)) {
+			try {
+				if (step == GrantState.OFFERED) {
+					this.queue.offer(grant.eventId(),
+							List.of(new QueueDirectory.Offer(grant.entryId(), grant.id(), grant.offerExpiresAt())));
+				}
+				else {
+					this.queue.transition(grant.eventId(), grant.entryId(),
+							step.queueTransition(grant.purchasedAt() != null), grant.id());
+				}
+			}
+			catch (QueueRejectedException ex) {
+				// The queue refuses this step for good (e.g. it no longer knows the entry): retrying cannot help.
+				log.warn("Queue rejected step {} of {}: {}", step, grant, ex.getMessage());
+				this.metrics.queueSyncRejected(grant.eventId());
+			}
+			this.grants.markSynced(grant.id(), step);
+		}
+	}
+
+	/** The queue-visible steps from the acknowledged state to the grant's current state. */
+	static List<GrantState> path(Grant grant) {
+		List<GrantState> steps = new ArrayList<>();
+		GrantState from = grant.queueSyncedState();
+		if (from == grant.state()) {
+			return steps;
+		}
+		if (from == null) {
+			steps.add(GrantState.OFFERED);
+		}
+		if ((from == null || from == GrantState.OFFERED) && grant.activatedAt() != null) {
+			steps.add(GrantState.ACTIVE);
+		}
+		if (!grant.state().live()) {
+			steps.add(grant.state());
+		}
+		return steps;
+	}
+
+}

@@ -1,0 +1,97 @@
+package dev.waitroom.coordinator.admission.redis;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import dev.waitroom.coordinator.admission.RegistryUnavailableException;
+import dev.waitroom.coordinator.admission.SessionRegistry;
+
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.stereotype.Component;
+
+/** {@link SessionRegistry} in Redis; each change is one Lua script over the event's hash-tagged keys. */
+@Component
+class RedissonSessionRegistry implements SessionRegistry {
+
+	private final RedissonClient redisson;
+
+	private final String admitScript;
+
+	private final String removeScript;
+
+	RedissonSessionRegistry(RedissonClient redisson) {
+		this.redisson = redisson;
+		this.admitScript = read("redis/session-admit.lua");
+		this.removeScript = read("redis/session-remove.lua");
+	}
+
+	static String sessionKey(String eventId, UUID sessionId) {
+		return "wr:{" + eventId + "}:session:" + sessionId;
+	}
+
+	static String tombstoneKey(String eventId, UUID sessionId) {
+		return "wr:{" + eventId + "}:ended:" + sessionId;
+	}
+
+	@Override
+	public boolean admit(String eventId, UUID sessionId, long saleGeneration, Instant expiresAt) {
+		Long result = run(() -> script().eval(sessionKey(eventId, sessionId), RScript.Mode.READ_WRITE,
+				this.admitScript, RScript.ReturnType.LONG,
+				List.of(sessionKey(eventId, sessionId), tombstoneKey(eventId, sessionId)),
+				Long.toString(saleGeneration), Long.toString(expiresAt.toEpochMilli())));
+		return result != null && result == 1L;
+	}
+
+	@Override
+	public void remove(String eventId, UUID sessionId, Instant keepTombstoneUntil) {
+		run(() -> script().eval(sessionKey(eventId, sessionId), RScript.Mode.READ_WRITE, this.removeScript,
+				RScript.ReturnType.LONG, List.of(sessionKey(eventId, sessionId), tombstoneKey(eventId, sessionId)),
+				Long.toString(keepTombstoneUntil.toEpochMilli())));
+	}
+
+	@Override
+	public boolean isLive(String eventId, UUID sessionId) {
+		return run(() -> this.redisson.getBucket(sessionKey(eventId, sessionId), StringCodec.INSTANCE).isExists());
+	}
+
+	@Override
+	public boolean available() {
+		try {
+			Long one = script().eval(RScript.Mode.READ_ONLY, "return 1", RScript.ReturnType.LONG);
+			return one != null && one == 1L;
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	private RScript script() {
+		return this.redisson.getScript(StringCodec.INSTANCE);
+	}
+
+	private static <T> T run(java.util.function.Supplier<T> call) {
+		try {
+			return call.get();
+		}
+		catch (RuntimeException ex) {
+			throw new RegistryUnavailableException(ex);
+		}
+	}
+
+	private static String read(String path) {
+		try (var in = new ClassPathResource(path).getInputStream()) {
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}

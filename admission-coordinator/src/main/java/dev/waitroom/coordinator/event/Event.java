@@ -1,0 +1,24 @@
+package dev.waitroom.coordinator.event;
+
+import java.time.Instant;
+
+/** An event as stored: configuration plus sale state. {@link #toString()} never shows the seed. */
+public record Event(EventId id, EventConfig config, EventPhase phase, OperatingMode mode, long saleGeneration,
+		String seed, String commitment, Instant seedRevealedAt, String announcement) {
+
+	/** The seed once the draw has revealed it, otherwise null. */
+	public String revealedSeed() {
+		return this.seedRevealedAt == null ? null : this.seed;
+	}
+
+	public boolean offering() {
+		return this.phase == EventPhase.OPEN && this.mode.offers();
+	}
+
+	@Override
+	public String toString() {
+		return "Event[id=" + this.id + ", phase=" + this.phase + ", mode=" + this.mode + ", saleGeneration="
+				+ this.saleGeneration + "]";
+	}
+
+}

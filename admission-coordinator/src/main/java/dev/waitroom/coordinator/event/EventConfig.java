@@ -1,0 +1,40 @@
+package dev.waitroom.coordinator.event;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import dev.waitroom.coordinator.problems.CoordinatorException;
+import dev.waitroom.coordinator.problems.ProblemKind;
+
+/** The configurable part of an event (DESIGN §8). Validates itself. */
+public record EventConfig(String name, Instant opensAt, int maxActiveSessions, double maxAdmissionsPerSecond,
+		int batchMax, Duration offerTtl, Duration sessionTtl, Duration sessionMax, PresaleOrdering presaleOrdering,
+		IdentityScope identityScope, ExpiredOfferPolicy expiredOfferPolicy, AfterPurchase afterPurchase) {
+
+	static final int MAX_CEILING = 1_000_000;
+
+	public EventConfig {
+		require(name != null && !name.isBlank() && name.length() <= 200, "name is required (at most 200 chars)");
+		require(maxActiveSessions > 0 && maxActiveSessions <= MAX_CEILING, "maxActiveSessions must be 1..1000000");
+		require(maxAdmissionsPerSecond > 0 && maxAdmissionsPerSecond <= 100_000,
+				"maxAdmissionsPerSecond must be > 0 and <= 100000");
+		require(batchMax > 0 && batchMax <= 10_000, "batchMax must be 1..10000");
+		require(positive(offerTtl) && offerTtl.toSeconds() <= 3600, "offerTtlSeconds must be 1..3600");
+		require(positive(sessionTtl), "sessionTtlSeconds must be positive");
+		require(positive(sessionMax) && sessionMax.compareTo(sessionTtl) >= 0 && sessionMax.toHours() <= 24,
+				"sessionMaxSeconds must be >= sessionTtlSeconds and at most 24 h");
+		require(presaleOrdering != null && identityScope != null && expiredOfferPolicy != null
+				&& afterPurchase != null, "policies are required");
+	}
+
+	private static boolean positive(Duration d) {
+		return d != null && d.toSeconds() > 0;
+	}
+
+	private static void require(boolean ok, String message) {
+		if (!ok) {
+			throw new CoordinatorException(ProblemKind.INVALID, "invalid-event-config", message);
+		}
+	}
+
+}

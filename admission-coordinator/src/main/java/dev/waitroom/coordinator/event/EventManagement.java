@@ -1,0 +1,168 @@
+package dev.waitroom.coordinator.event;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+
+import dev.waitroom.coordinator.problems.CoordinatorException;
+import dev.waitroom.coordinator.problems.ProblemKind;
+import dev.waitroom.coordinator.queue.QueueDirectory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Creates and configures events and moves their phase and mode. Every change is a conditional update in a
+ * transaction holding the event row, audited with who and why, then pushed to the queue service.
+ */
+@Service
+public class EventManagement {
+
+	private static final Logger log = LoggerFactory.getLogger(EventManagement.class);
+
+	private static final SecureRandom RANDOM = new SecureRandom();
+
+	private final Events events;
+
+	private final TransactionTemplate transactions;
+
+	private final QueueDirectory queue;
+
+	private final EventStatePublisher publisher;
+
+	EventManagement(Events events, TransactionTemplate transactions, QueueDirectory queue,
+			EventStatePublisher publisher) {
+		this.events = events;
+		this.transactions = transactions;
+		this.queue = queue;
+		this.publisher = publisher;
+	}
+
+	/** Creates an event with a fresh secret draw seed and its published SHA-256 commitment. */
+	public Event create(EventId id, EventConfig config, String actor) {
+		byte[] seed = new byte[32];
+		RANDOM.nextBytes(seed);
+		String seedHex = HexFormat.of().formatHex(seed);
+		Event created = this.transactions.execute(status -> {
+			if (!this.events.insert(id, config, seedHex, commitment(seedHex))) {
+				throw new CoordinatorException(ProblemKind.CONFLICT, "event-exists",
+						"An event with id " + id + " already exists.");
+			}
+			this.events.audit(id, "CONFIG", null, "created", actor, "event created");
+			return this.events.find(id).orElseThrow();
+		});
+		log.info("Event {} created by {}", id, actor);
+		this.publisher.publishQuietly(created);
+		return created;
+	}
+
+	public Event get(EventId id) {
+		return this.events.find(id).orElseThrow(() -> new EventNotFoundException(id));
+	}
+
+	public Event reconfigure(EventId id, java.util.function.UnaryOperator<EventConfig> change, String actor) {
+		Event updated = this.transactions.execute(status -> {
+			Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+			EventConfig next = change.apply(current.config());
+			this.events.updateConfig(id, next);
+			this.events.audit(id, "CONFIG", null, "updated", actor, "configuration changed");
+			return this.events.find(id).orElseThrow();
+		});
+		this.publisher.publishQuietly(updated);
+		return updated;
+	}
+
+	/**
+	 * Opens the sale: the queue runs the pre-sale draw with the committed seed (idempotent, so a crash mid-way simply
+	 * runs it again with the same result), then the phase becomes OPEN and the seed is revealed, once.
+	 */
+	public Event open(EventId id, String actor, String reason) {
+		Event event = get(id);
+		if (event.phase() != EventPhase.SCHEDULED) {
+			if (event.phase() == EventPhase.OPEN) {
+				return event;
+			}
+			throw invalid("phase " + event.phase() + " cannot move to OPEN");
+		}
+		this.queue.draw(id.value(), event.seed());
+		Event opened = this.transactions.execute(status -> {
+			if (this.events.open(id)) {
+				this.events.audit(id, "PHASE", EventPhase.SCHEDULED.name(), EventPhase.OPEN.name(), actor, reason);
+				log.info("Event {} opened by {}: {}", id, actor, reason);
+			}
+			return this.events.find(id).orElseThrow();
+		});
+		this.publisher.publishQuietly(opened);
+		return opened;
+	}
+
+	/** Moves the operating mode; a repeat of the current mode changes nothing. Every change is audited. */
+	public Event changeMode(EventId id, OperatingMode target, String actor, String reason) {
+		Event changed = this.transactions.execute(status -> {
+			Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+			if (current.mode() == target) {
+				return current;
+			}
+			if (!current.mode().canMoveTo(target)) {
+				throw invalid("mode " + current.mode() + " cannot move to " + target);
+			}
+			if (!this.events.changeMode(id, current.mode(), target)) {
+				throw invalid("the mode changed concurrently");
+			}
+			this.events.audit(id, "MODE", current.mode().name(), target.name(), actor, reason);
+			if (target == OperatingMode.BYPASS || current.mode() == OperatingMode.BYPASS) {
+				log.warn("BYPASS {} for event {} by {}: {} -- the waiting room does not protect this event while on",
+						target == OperatingMode.BYPASS ? "ON" : "OFF", id, actor, reason);
+			}
+			else {
+				log.info("Event {} mode {} -> {} by {}: {}", id, current.mode(), target, actor, reason);
+			}
+			return this.events.find(id).orElseThrow();
+		});
+		this.publisher.publishQuietly(changed);
+		return changed;
+	}
+
+	/** Ends bypass: back to QUEUEING; a no-op when the event is not in bypass. */
+	public Event endBypass(EventId id, String actor, String reason) {
+		Event current = get(id);
+		if (current.mode() != OperatingMode.BYPASS) {
+			return current;
+		}
+		return changeMode(id, OperatingMode.QUEUEING, actor, reason);
+	}
+
+	public Event announce(EventId id, String text, String actor) {
+		String clean = text == null ? "" : text.strip();
+		if (clean.length() > 500) {
+			throw new CoordinatorException(ProblemKind.INVALID, "invalid-announcement",
+					"Announcements are at most 500 characters.");
+		}
+		Event changed = this.transactions.execute(status -> {
+			this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+			this.events.changeAnnouncement(id, clean);
+			this.events.audit(id, "ANNOUNCEMENT", null, clean.isEmpty() ? "cleared" : "set", actor, "announcement");
+			return this.events.find(id).orElseThrow();
+		});
+		this.publisher.publishQuietly(changed);
+		return changed;
+	}
+
+	/** SHA-256 of the seed's bytes, hex: published before the draw so the revealed seed can be checked. */
+	public static String commitment(String seedHex) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256").digest(HexFormat.of().parseHex(seedHex));
+			return HexFormat.of().formatHex(digest);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static CoordinatorException invalid(String message) {
+		return new CoordinatorException(ProblemKind.CONFLICT, "invalid-transition", message);
+	}
+
+}

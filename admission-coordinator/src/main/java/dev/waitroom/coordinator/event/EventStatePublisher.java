@@ -1,0 +1,50 @@
+package dev.waitroom.coordinator.event;
+
+import dev.waitroom.coordinator.queue.QueueDirectory;
+import dev.waitroom.coordinator.queue.QueueEventState;
+import dev.waitroom.coordinator.queue.QueueUnavailableException;
+import dev.waitroom.coordinator.rate.RateController;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/** Pushes an event's public state to the queue service (on every change and, from the ticker, every few seconds). */
+@Component
+public class EventStatePublisher {
+
+	private static final Logger log = LoggerFactory.getLogger(EventStatePublisher.class);
+
+	private final QueueDirectory queue;
+
+	private final RateController rates;
+
+	EventStatePublisher(QueueDirectory queue, RateController rates) {
+		this.queue = queue;
+		this.rates = rates;
+	}
+
+	/** The admission rate in force for this event now: the controller's factor times the configured maximum. */
+	public double admissionRate(Event event) {
+		return event.offering() ? this.rates.factor() * event.config().maxAdmissionsPerSecond() : 0;
+	}
+
+	public void publish(Event event) {
+		EventConfig c = event.config();
+		this.queue.putEventState(event.id().value(),
+				new QueueEventState(event.phase().name(), event.mode().name(), event.announcement(),
+						event.saleGeneration(), event.commitment(), event.revealedSeed(), c.identityScope().name(),
+						c.expiredOfferPolicy().name(), admissionRate(event), c.offerTtl().toSeconds(), c.opensAt(),
+						c.presaleOrdering().name()));
+	}
+
+	/** Best effort; the ticker pushes again within seconds. */
+	public void publishQuietly(Event event) {
+		try {
+			publish(event);
+		}
+		catch (QueueUnavailableException ex) {
+			log.warn("Could not push the state of event {} to the queue: {}", event.id(), ex.getMessage());
+		}
+	}
+
+}

@@ -1,0 +1,162 @@
+package dev.waitroom.coordinator.event;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** Event rows. Every state change names the state it expects in its WHERE clause. */
+@Repository
+public class Events {
+
+	private static final String COLUMNS = """
+			event_id, name, opens_at, max_active_sessions, max_admissions_per_second, batch_max, offer_ttl_seconds,
+			session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope, expired_offer_policy,
+			after_purchase, phase, mode, sale_generation, seed, commitment, seed_revealed_at, announcement
+			""";
+
+	private final JdbcClient jdbc;
+
+	Events(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/** Inserts a new event; false when the id is taken. */
+	boolean insert(EventId id, EventConfig c, String seed, String commitment) {
+		int rows = this.jdbc.sql("""
+				insert into events (event_id, name, opens_at, max_active_sessions, max_admissions_per_second, batch_max,
+				    offer_ttl_seconds, session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope,
+				    expired_offer_policy, after_purchase, phase, mode, seed, commitment)
+				values (:id, :name, :opensAt, :ceiling, :rate, :batch, :offerTtl, :sessionTtl, :sessionMax, :presale,
+				    :scope, :policy, :after, 'SCHEDULED', 'QUEUEING', :seed, :commitment)
+				on conflict (event_id) do nothing
+				""")
+			.param("id", id.value())
+			.params(configParams(c))
+			.param("seed", seed)
+			.param("commitment", commitment)
+			.update();
+		return rows == 1;
+	}
+
+	boolean updateConfig(EventId id, EventConfig c) {
+		return this.jdbc.sql("""
+				update events set name = :name, opens_at = :opensAt, max_active_sessions = :ceiling,
+				    max_admissions_per_second = :rate, batch_max = :batch, offer_ttl_seconds = :offerTtl,
+				    session_ttl_seconds = :sessionTtl, session_max_seconds = :sessionMax, presale_ordering = :presale,
+				    identity_scope = :scope, expired_offer_policy = :policy, after_purchase = :after, updated_at = now()
+				where event_id = :id
+				""").param("id", id.value()).params(configParams(c)).update() == 1;
+	}
+
+	private static java.util.Map<String, Object> configParams(EventConfig c) {
+		java.util.Map<String, Object> p = new java.util.HashMap<>();
+		p.put("name", c.name());
+		p.put("opensAt", c.opensAt() == null ? null : OffsetDateTime.ofInstant(c.opensAt(), ZoneOffset.UTC));
+		p.put("ceiling", c.maxActiveSessions());
+		p.put("rate", c.maxAdmissionsPerSecond());
+		p.put("batch", c.batchMax());
+		p.put("offerTtl", (int) c.offerTtl().toSeconds());
+		p.put("sessionTtl", (int) c.sessionTtl().toSeconds());
+		p.put("sessionMax", (int) c.sessionMax().toSeconds());
+		p.put("presale", c.presaleOrdering().name());
+		p.put("scope", c.identityScope().name());
+		p.put("policy", c.expiredOfferPolicy().name());
+		p.put("after", c.afterPurchase().name());
+		return p;
+	}
+
+	public Optional<Event> find(EventId id) {
+		return this.jdbc.sql("select " + COLUMNS + " from events where event_id = :id")
+			.param("id", id.value())
+			.query(Events::map)
+			.optional();
+	}
+
+	/** Locks the event row for the rest of the transaction: serialises allocations and changes per event. */
+	Optional<Event> lock(EventId id) {
+		return this.jdbc.sql("select " + COLUMNS + " from events where event_id = :id for update")
+			.param("id", id.value())
+			.query(Events::map)
+			.optional();
+	}
+
+	/** Events a coordinator should lead: every event that has not ended. */
+	public List<Event> unfinished() {
+		return this.jdbc.sql("select " + COLUMNS + " from events where phase <> 'ENDED' order by event_id")
+			.query(Events::map)
+			.list();
+	}
+
+	boolean changeMode(EventId id, OperatingMode from, OperatingMode to) {
+		return this.jdbc.sql("update events set mode = :to, updated_at = now() where event_id = :id and mode = :from")
+			.param("id", id.value())
+			.param("from", from.name())
+			.param("to", to.name())
+			.update() == 1;
+	}
+
+	/** Opens the sale and reveals the seed, once: only from SCHEDULED. */
+	boolean open(EventId id) {
+		return this.jdbc.sql("""
+				update events set phase = 'OPEN', seed_revealed_at = now(), updated_at = now()
+				where event_id = :id and phase = 'SCHEDULED'
+				""").param("id", id.value()).update() == 1;
+	}
+
+	boolean changeAnnouncement(EventId id, String text) {
+		return this.jdbc.sql("update events set announcement = :text, updated_at = now() where event_id = :id")
+			.param("id", id.value())
+			.param("text", text)
+			.update() == 1;
+	}
+
+	void audit(EventId id, String kind, String from, String to, String actor, String reason) {
+		this.jdbc.sql("""
+				insert into mode_changes (event_id, kind, from_value, to_value, actor, reason)
+				values (:id, :kind, :from, :to, :actor, :reason)
+				""")
+			.param("id", id.value())
+			.param("kind", kind)
+			.param("from", from)
+			.param("to", to)
+			.param("actor", actor)
+			.param("reason", reason)
+			.update();
+	}
+
+	public List<ModeChange> changes(EventId id) {
+		return this.jdbc.sql("""
+				select kind, from_value, to_value, actor, reason, at from mode_changes where event_id = :id order by id
+				""")
+			.param("id", id.value())
+			.query((rs, n) -> new ModeChange(rs.getString("kind"), rs.getString("from_value"), rs.getString("to_value"),
+					rs.getString("actor"), rs.getString("reason"), rs.getObject("at", OffsetDateTime.class).toInstant()))
+			.list();
+	}
+
+	private static Event map(ResultSet rs, int row) throws SQLException {
+		OffsetDateTime opensAt = rs.getObject("opens_at", OffsetDateTime.class);
+		OffsetDateTime revealed = rs.getObject("seed_revealed_at", OffsetDateTime.class);
+		EventConfig config = new EventConfig(rs.getString("name"), opensAt == null ? null : opensAt.toInstant(),
+				rs.getInt("max_active_sessions"), rs.getDouble("max_admissions_per_second"), rs.getInt("batch_max"),
+				Duration.ofSeconds(rs.getInt("offer_ttl_seconds")), Duration.ofSeconds(rs.getInt("session_ttl_seconds")),
+				Duration.ofSeconds(rs.getInt("session_max_seconds")),
+				PresaleOrdering.valueOf(rs.getString("presale_ordering")),
+				IdentityScope.valueOf(rs.getString("identity_scope")),
+				ExpiredOfferPolicy.valueOf(rs.getString("expired_offer_policy")),
+				AfterPurchase.valueOf(rs.getString("after_purchase")));
+		Instant revealedAt = revealed == null ? null : revealed.toInstant();
+		return new Event(new EventId(rs.getString("event_id")), config, EventPhase.valueOf(rs.getString("phase")),
+				OperatingMode.valueOf(rs.getString("mode")), rs.getLong("sale_generation"), rs.getString("seed"),
+				rs.getString("commitment"), revealedAt, rs.getString("announcement"));
+	}
+
+}

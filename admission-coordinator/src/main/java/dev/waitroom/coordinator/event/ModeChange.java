@@ -1,0 +1,7 @@
+package dev.waitroom.coordinator.event;
+
+import java.time.Instant;
+
+/** One audited phase, mode, announcement or config change: who, when, why. */
+public record ModeChange(String kind, String from, String to, String actor, String reason, Instant at) {
+}

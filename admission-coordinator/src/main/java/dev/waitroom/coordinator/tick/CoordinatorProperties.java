@@ -1,0 +1,39 @@
+package dev.waitroom.coordinator.tick;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The ticker: how often it runs, the lease it holds per event (at most 5 s, renewed every {@code renewEvery}), how
+ * often it pushes event state to the queue, and this instance's lease owner name.
+ */
+@ConfigurationProperties("waitroom.coordinator")
+public record CoordinatorProperties(String instanceId, @DefaultValue("250ms") Duration tickInterval,
+		@DefaultValue("5s") Duration leaseDuration, @DefaultValue("1s") Duration renewEvery,
+		@DefaultValue("3s") Duration pushEvery, @DefaultValue("500") int expiryBatch,
+		@DefaultValue("true") boolean tickerEnabled) {
+
+	public CoordinatorProperties {
+		if (instanceId == null || instanceId.isBlank()) {
+			instanceId = "coordinator-" + UUID.randomUUID();
+		}
+		if (leaseDuration.compareTo(Duration.ofSeconds(5)) > 0 || leaseDuration.isNegative() || leaseDuration.isZero()) {
+			throw new IllegalArgumentException("waitroom.coordinator.lease-duration must be within (0, 5s]");
+		}
+		if (renewEvery.compareTo(leaseDuration) >= 0) {
+			throw new IllegalArgumentException("waitroom.coordinator.renew-every must be shorter than the lease");
+		}
+		if (expiryBatch < 1) {
+			throw new IllegalArgumentException("waitroom.coordinator.expiry-batch must be positive");
+		}
+	}
+
+	public CoordinatorProperties withInstance(String id, Duration lease, Duration renew) {
+		return new CoordinatorProperties(id, this.tickInterval, lease, renew, this.pushEvery, this.expiryBatch,
+				this.tickerEnabled);
+	}
+
+}

@@ -1,0 +1,65 @@
+package dev.waitroom.coordinator.tick;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.stereotype.Component;
+
+/** Per-event gauges: offered, active, admission rate, drift and mode, as last seen by the leading ticker. */
+@Component
+public class EventGauges {
+
+	private final MeterRegistry meters;
+
+	private final Map<String, Figures> figures = new ConcurrentHashMap<>();
+
+	EventGauges(MeterRegistry meters) {
+		this.meters = meters;
+	}
+
+	void update(String eventId, long offered, long active, double rate, String mode) {
+		Figures f = this.figures.computeIfAbsent(eventId, this::register);
+		f.offered = offered;
+		f.active = active;
+		f.rate = rate;
+		f.mode = mode;
+	}
+
+	void drift(String eventId, long drift) {
+		this.figures.computeIfAbsent(eventId, this::register).drift = drift;
+	}
+
+	private Figures register(String eventId) {
+		Figures f = new Figures();
+		Gauge.builder("waitroom.coordinator.offered", f, x -> x.offered).tag("event", eventId).register(this.meters);
+		Gauge.builder("waitroom.coordinator.active", f, x -> x.active).tag("event", eventId).register(this.meters);
+		Gauge.builder("waitroom.coordinator.admission.rate", f, x -> x.rate)
+			.tag("event", eventId)
+			.register(this.meters);
+		Gauge.builder("waitroom.coordinator.drift", f, x -> x.drift).tag("event", eventId).register(this.meters);
+		for (String mode : new String[] { "QUEUEING", "PAUSED", "SOLD_OUT", "BYPASS" }) {
+			Gauge.builder("waitroom.coordinator.mode", f, x -> mode.equals(x.mode) ? 1 : 0)
+				.tag("event", eventId)
+				.tag("mode", mode)
+				.register(this.meters);
+		}
+		return f;
+	}
+
+	private static final class Figures {
+
+		volatile double offered;
+
+		volatile double active;
+
+		volatile double rate;
+
+		volatile double drift;
+
+		volatile String mode = "";
+
+	}
+
+}

@@ -1,0 +1,79 @@
+package dev.waitroom.coordinator.tick;
+
+import java.time.Clock;
+
+import dev.waitroom.coordinator.admission.Admissions;
+import dev.waitroom.coordinator.admission.Grants;
+import dev.waitroom.coordinator.admission.Offering;
+import dev.waitroom.coordinator.admission.QueueSync;
+import dev.waitroom.coordinator.admission.SessionRegistry;
+import dev.waitroom.coordinator.event.EventManagement;
+import dev.waitroom.coordinator.event.EventStatePublisher;
+import dev.waitroom.coordinator.event.Events;
+import dev.waitroom.coordinator.keys.SigningKeys;
+import dev.waitroom.coordinator.lease.Leases;
+import dev.waitroom.coordinator.queue.QueueDirectory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
+
+@Configuration(proxyBeanMethods = false)
+class TickerConfiguration {
+
+	@Bean
+	AdmissionTicker.Parts tickerParts(Events events, Leases leases, Grants grants, Offering offering,
+			Admissions admissions, QueueSync sync, QueueDirectory queue, EventManagement management,
+			EventStatePublisher publisher, SessionRegistry registry, EventGauges gauges) {
+		return new AdmissionTicker.Parts(events, leases, grants, offering, admissions, sync, queue, management,
+				publisher, registry, gauges);
+	}
+
+	@Bean
+	AdmissionTicker admissionTicker(CoordinatorProperties properties, AdmissionTicker.Parts parts, Clock clock) {
+		return new AdmissionTicker(properties, parts, clock, System::nanoTime);
+	}
+
+	/** Runs the ticker on a schedule; off in tests, which tick by hand. */
+	@Configuration(proxyBeanMethods = false)
+	@EnableScheduling
+	@ConditionalOnProperty(name = "waitroom.coordinator.ticker-enabled", havingValue = "true", matchIfMissing = true)
+	static class Scheduling {
+
+		private static final Logger log = LoggerFactory.getLogger(Scheduling.class);
+
+		private final AdmissionTicker ticker;
+
+		private final SigningKeys keys;
+
+		private long ticks;
+
+		Scheduling(AdmissionTicker ticker, SigningKeys keys) {
+			this.ticker = ticker;
+			this.keys = keys;
+		}
+
+		@Scheduled(fixedDelayString = "${waitroom.coordinator.tick-interval:250ms}")
+		void tick() {
+			this.ticker.tick();
+			if (this.ticks++ % 20 == 0) {
+				try {
+					this.keys.advance();
+				}
+				catch (RuntimeException ex) {
+					log.warn("Signing key rotation step failed: {}", ex.getMessage());
+				}
+			}
+		}
+
+		@jakarta.annotation.PreDestroy
+		void resign() {
+			this.ticker.resign();
+		}
+
+	}
+
+}
