@@ -1,0 +1,48 @@
+package dev.waitroom.booking.access;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerInterceptor;
+
+import dev.waitroom.booking.EventId;
+import dev.waitroom.booking.problem.ProblemType;
+import dev.waitroom.booking.problem.ShopProblemException;
+
+/**
+ * Guards every route under {@code /events/{eventId}/shop}: no handler runs without a verified token for that
+ * event. The verified {@link Shopper} is left in a request attribute for {@link ShopperArgumentResolver}.
+ */
+final class AdmissionInterceptor implements HandlerInterceptor {
+
+    static final String SHOPPER_ATTRIBUTE = AdmissionInterceptor.class.getName() + ".shopper";
+
+    private final ShopAdmission admission;
+
+    AdmissionInterceptor(ShopAdmission admission) {
+        this.admission = admission;
+    }
+
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+        EventId event = eventOf(request.getRequestURI());
+        boolean orderScoped = handler instanceof HandlerMethod method
+                && method.hasMethodAnnotation(OrderScopedAccess.class);
+        request.setAttribute(SHOPPER_ATTRIBUTE, admission.admit(request, event, orderScoped));
+        return true;
+    }
+
+    /** {@code /events/{eventId}/shop/...} -> the event id; the path has already matched that shape. */
+    private static EventId eventOf(String path) {
+        String[] parts = path.split("/", 5);
+        if (parts.length < 4 || !"events".equals(parts[1])) {
+            throw new ShopProblemException(ProblemType.NOT_FOUND, "no such resource");
+        }
+        try {
+            return EventId.of(parts[2]);
+        } catch (IllegalArgumentException e) {
+            throw new ShopProblemException(ProblemType.MALFORMED_REQUEST, "malformed event id");
+        }
+    }
+}

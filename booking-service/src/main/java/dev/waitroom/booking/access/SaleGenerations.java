@@ -1,0 +1,28 @@
+package dev.waitroom.booking.access;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.waitroom.booking.EventId;
+
+/**
+ * The highest sale generation seen in a verified token, per event. Booking has no feed of the coordinator's
+ * generation, so once a token of a newer sale has been seen, tokens of older sales are refused.
+ */
+final class SaleGenerations {
+
+    private static final int MAX_EVENTS = 10_000;
+
+    private final Map<EventId, Long> highest = new ConcurrentHashMap<>();
+
+    long current(EventId event) {
+        return highest.getOrDefault(event, 0L);
+    }
+
+    void observe(EventId event, long generation) {
+        if (highest.size() >= MAX_EVENTS && !highest.containsKey(event)) {
+            highest.clear();
+        }
+        highest.merge(event, generation, Math::max);
+    }
+}

@@ -1,0 +1,107 @@
+package dev.waitroom.booking.access;
+
+import java.time.Duration;
+import java.util.Locale;
+
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.waitroom.booking.EventId;
+import dev.waitroom.booking.problem.ProblemType;
+import dev.waitroom.booking.problem.ShopProblemException;
+import dev.waitroom.tokens.AdmissionClaims;
+import dev.waitroom.tokens.AdmissionTokenVerifier;
+import dev.waitroom.tokens.RejectionReason;
+import dev.waitroom.tokens.TokenRejectedException;
+
+/**
+ * Checks the admission token of a shop request itself (DESIGN §1: booking never trusts a request without one):
+ * signature from the coordinator's JWKS, audience, the event of the path and the sale generation.
+ */
+final class ShopAdmission {
+
+    static final String COOKIE = "wr_at";
+    private static final Logger log = LoggerFactory.getLogger(ShopAdmission.class);
+
+    private final AdmissionTokenVerifier verifier;
+    private final SaleGenerations generations;
+    private final Duration orderStatusGrace;
+    private final MeterRegistry meters;
+
+    ShopAdmission(AdmissionTokenVerifier verifier, SaleGenerations generations, Duration orderStatusGrace,
+            MeterRegistry meters) {
+        this.verifier = verifier;
+        this.generations = generations;
+        this.orderStatusGrace = orderStatusGrace;
+        this.meters = meters;
+    }
+
+    Shopper admit(HttpServletRequest request, EventId event, boolean orderScoped) {
+        String token = tokenOf(request);
+        if (token == null) {
+            reject("missing");
+            throw new ShopProblemException(ProblemType.ADMISSION_REQUIRED,
+                    "send the admission token as 'Authorization: Bearer' or the wr_at cookie");
+        }
+        try {
+            AdmissionClaims claims = verifier.verify(token, event.value(), generations.current(event));
+            generations.observe(event, claims.saleGeneration());
+            return Shopper.of(claims, Shopper.AccessScope.SHOPPING);
+        } catch (TokenRejectedException rejected) {
+            if (orderScoped && rejected.reason() == RejectionReason.EXPIRED) {
+                return orderStatusOnly(token, event);
+            }
+            throw refusal(rejected);
+        } catch (RuntimeException unavailable) {
+            reject("unavailable");
+            log.warn("admission tokens cannot be verified: {}", unavailable.getClass().getSimpleName());
+            throw new ShopProblemException(ProblemType.ADMISSION_UNAVAILABLE,
+                    "admission cannot be checked right now; try again shortly");
+        }
+    }
+
+    private Shopper orderStatusOnly(String token, EventId event) {
+        try {
+            AdmissionClaims claims = verifier.verifyAllowingExpired(token, event.value(), orderStatusGrace);
+            return Shopper.of(claims, Shopper.AccessScope.ORDER_STATUS_ONLY);
+        } catch (TokenRejectedException rejected) {
+            throw refusal(rejected);
+        }
+    }
+
+    private ShopProblemException refusal(TokenRejectedException rejected) {
+        reject(rejected.reason().name().toLowerCase(Locale.ROOT));
+        if (rejected.reason() == RejectionReason.WRONG_EVENT) {
+            return new ShopProblemException(ProblemType.ADMISSION_WRONG_EVENT,
+                    "the admission token was issued for another event");
+        }
+        String reason = rejected.reason().name().toLowerCase(Locale.ROOT).replace('_', ' ');
+        return new ShopProblemException(ProblemType.ADMISSION_REJECTED, "admission token refused: " + reason,
+                java.util.Map.of("reason", rejected.reason().name()));
+    }
+
+    private void reject(String reason) {
+        meters.counter("waitroom.booking.admission.rejections", "reason", reason).increment();
+    }
+
+    static String tokenOf(HttpServletRequest request) {
+        String authorization = request.getHeader("Authorization");
+        if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            String token = authorization.substring(7).trim();
+            return token.isEmpty() ? null : token;
+        }
+        Cookie[] cookies = request.getCookies();
+        if (cookies != null) {
+            for (Cookie cookie : cookies) {
+                if (COOKIE.equals(cookie.getName()) && cookie.getValue() != null && !cookie.getValue().isBlank()) {
+                    return cookie.getValue();
+                }
+            }
+        }
+        return null;
+    }
+}

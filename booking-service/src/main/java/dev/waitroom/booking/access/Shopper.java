@@ -1,0 +1,39 @@
+package dev.waitroom.booking.access;
+
+import java.util.Objects;
+
+import dev.waitroom.booking.EventId;
+import dev.waitroom.tokens.AdmissionClaims;
+
+/**
+ * Who is calling a shop route, as proven by a verified admission token.
+ *
+ * @param scope what the token still allows: shopping, or (an expired token of the same session) reading an order
+ *              whose payment is under way or done
+ */
+public record Shopper(EventId eventId, String sessionId, String visitor, AccessScope scope) {
+
+    public Shopper {
+        Objects.requireNonNull(eventId, "eventId");
+        Objects.requireNonNull(sessionId, "sessionId");
+        Objects.requireNonNull(visitor, "visitor");
+        Objects.requireNonNull(scope, "scope");
+    }
+
+    static Shopper of(AdmissionClaims claims, AccessScope scope) {
+        return new Shopper(EventId.of(claims.eventId()), claims.sessionId(), claims.visitor(), scope);
+    }
+
+    /** What an admission token allows. */
+    public enum AccessScope {
+        /** A live shopping session: browse, hold, order. */
+        SHOPPING,
+        /** The session has expired: only the status of an order it started can be read. */
+        ORDER_STATUS_ONLY
+    }
+
+    @Override
+    public String toString() {
+        return "Shopper[eventId=" + eventId + ", scope=" + scope + "]";
+    }
+}

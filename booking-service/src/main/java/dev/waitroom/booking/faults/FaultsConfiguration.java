@@ -1,0 +1,61 @@
+package dev.waitroom.booking.faults;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariDataSource;
+
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
+
+import dev.waitroom.booking.problem.ProblemWriter;
+
+@Configuration(proxyBeanMethods = false)
+class FaultsConfiguration {
+
+    /** Wraps the Hikari pool in the gate; static so it registers before the DataSource is created. */
+    @Bean
+    static BeanPostProcessor connectionGatePostProcessor(Environment environment) {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String beanName) {
+                if (bean instanceof HikariDataSource hikari) {
+                    FaultsProperties properties = Binder.get(environment)
+                            .bindOrCreate("waitroom.booking.faults", FaultsProperties.class);
+                    return new GatedDataSource(hikari, new ConnectionGate(properties.poolWait()));
+                }
+                return bean;
+            }
+        };
+    }
+
+    @Bean
+    Faults faults(DataSource dataSource) {
+        return new Faults(gated(dataSource).gate());
+    }
+
+    @Bean
+    DatabasePool databasePool(DataSource dataSource) {
+        GatedDataSource gated = gated(dataSource);
+        return new DatabasePool((HikariDataSource) gated.getTargetDataSource(), gated.gate());
+    }
+
+    @Bean
+    FilterRegistrationBean<FaultInjectionFilter> faultInjectionFilter(Faults faults, ProblemWriter problems) {
+        var registration = new FilterRegistrationBean<>(new FaultInjectionFilter(faults, problems));
+        registration.addUrlPatterns("/events/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 40);
+        return registration;
+    }
+
+    private static GatedDataSource gated(DataSource dataSource) {
+        if (dataSource instanceof GatedDataSource gated) {
+            return gated;
+        }
+        throw new IllegalStateException("the DataSource is not the gated Hikari pool");
+    }
+}

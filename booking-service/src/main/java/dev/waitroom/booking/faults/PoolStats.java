@@ -1,0 +1,5 @@
+package dev.waitroom.booking.faults;
+
+/** Database pool pressure: connections in use, callers waiting, and the effective maximum. */
+public record PoolStats(int active, int pending, int max) {
+}

@@ -1,0 +1,24 @@
+package dev.waitroom.booking.inventory;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * A seat's lifecycle. {@code HELD -> HELD} is a lapsed hold taken over by a new one (lazy expiry); a sold seat
+ * never changes again.
+ */
+public enum SeatState {
+    AVAILABLE, HELD, SOLD;
+
+    public Set<SeatState> next() {
+        return switch (this) {
+            case AVAILABLE -> EnumSet.of(HELD, SOLD);
+            case HELD -> EnumSet.of(AVAILABLE, HELD, SOLD);
+            case SOLD -> EnumSet.noneOf(SeatState.class);
+        };
+    }
+
+    public boolean canBecome(SeatState target) {
+        return next().contains(target);
+    }
+}

@@ -1,0 +1,116 @@
+package dev.waitroom.booking.payments;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.web.server.context.WebServerInitializedEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.event.TransactionalEventListener;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.waitroom.booking.SecurityProperties;
+import dev.waitroom.booking.orders.PaymentOutcome;
+import dev.waitroom.booking.orders.PaymentRequested;
+
+/**
+ * Stands in for a real payment provider: after the configured delay it calls {@code POST /webhooks/payments} over
+ * HTTP with the configured outcome, signed with the webhook secret, as a provider would (so the webhook path is the
+ * real one). A failed call is retried a few times with the same webhook id.
+ */
+@Component
+class FakePaymentProvider implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(FakePaymentProvider.class);
+    private static final int MAX_CALLS = 4;
+
+    private final PaymentProviderProperties properties;
+    private final WebhookSignature signature;
+    private final JsonMapper json;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(1, r -> {
+        Thread thread = new Thread(r, "fake-payment-provider");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private volatile URI webhookUrl;
+
+    FakePaymentProvider(PaymentProviderProperties properties, SecurityProperties security, JsonMapper json) {
+        this.properties = properties;
+        this.signature = WebhookSignature.of(security.webhookKey());
+        this.json = json;
+        this.webhookUrl = properties.webhookUrl();
+    }
+
+    @EventListener
+    void onWebServer(WebServerInitializedEvent event) {
+        if (properties.webhookUrl() == null) {
+            webhookUrl = URI.create("http://127.0.0.1:" + event.getWebServer().getPort() + "/webhooks/payments");
+        }
+    }
+
+    @TransactionalEventListener
+    void onPaymentRequested(PaymentRequested payment) {
+        PaymentOutcome outcome = switch (properties.outcome()) {
+            case SUCCEED -> PaymentOutcome.SUCCEEDED;
+            case FAIL -> PaymentOutcome.FAILED;
+            case MANUAL -> null;
+        };
+        if (outcome == null) {
+            return;
+        }
+        PaymentWebhook webhook = new PaymentWebhook("fake-" + UUID.randomUUID(), payment.attemptId().toString(),
+                outcome, payment.amountCents(), null);
+        schedule(webhook, properties.delay(), 1);
+    }
+
+    private void schedule(PaymentWebhook webhook, Duration delay, int call) {
+        scheduler.schedule(() -> call(webhook, call), delay.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void call(PaymentWebhook pending, int call) {
+        PaymentWebhook webhook = new PaymentWebhook(pending.webhookId(), pending.paymentAttemptId(), pending.outcome(),
+                pending.amountCents(), Instant.now());
+        try {
+            byte[] body = json.writeValueAsBytes(webhook);
+            HttpRequest request = HttpRequest.newBuilder(webhookUrl)
+                    .timeout(Duration.ofSeconds(5))
+                    .header("Content-Type", "application/json")
+                    .header(WebhookSignature.HEADER, signature.sign(body))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                    .build();
+            int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+            if (status >= 500 && call < MAX_CALLS) {
+                schedule(pending, Duration.ofSeconds(call), call + 1);
+            } else if (status != 200) {
+                log.warn("payment webhook answered {}", status);
+            }
+        } catch (IOException e) {
+            if (call < MAX_CALLS) {
+                schedule(pending, Duration.ofSeconds(call), call + 1);
+            } else {
+                log.warn("payment webhook undeliverable after {} calls: {}", call, e.getClass().getSimpleName());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void destroy() {
+        scheduler.shutdownNow();
+    }
+}

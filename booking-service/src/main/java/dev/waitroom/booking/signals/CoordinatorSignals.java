@@ -1,0 +1,27 @@
+package dev.waitroom.booking.signals;
+
+import java.util.UUID;
+
+import dev.waitroom.booking.EventId;
+
+/**
+ * What the booking service tells the admission coordinator (CONTRACTS "coordinator internal API"). Every method
+ * throws {@link CoordinatorUnreachableException} when the call did not succeed; callers retry on their next tick.
+ */
+public interface CoordinatorSignals {
+
+    void health(HealthReport report);
+
+    void soldOut(EventId event, String reason);
+
+    void purchaseCompleted(EventId event, String sessionId, UUID orderId);
+
+    final class CoordinatorUnreachableException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        public CoordinatorUnreachableException(String message, Throwable cause) {
+            super(message, cause, false, false);
+        }
+    }
+}

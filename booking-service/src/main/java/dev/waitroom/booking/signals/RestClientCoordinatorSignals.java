@@ -1,0 +1,58 @@
+package dev.waitroom.booking.signals;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
+import org.springframework.http.MediaType;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestClientException;
+
+import dev.waitroom.booking.EventId;
+
+/** The coordinator's internal API over HTTP, with the internal credential and short timeouts. */
+final class RestClientCoordinatorSignals implements CoordinatorSignals {
+
+    static final String INTERNAL_HEADER = "X-Waitroom-Internal";
+
+    private final RestClient http;
+
+    RestClientCoordinatorSignals(RestClient.Builder builder, URI coordinatorUrl, String internalToken,
+            Duration timeout) {
+        var requestFactory = new JdkClientHttpRequestFactory(
+                java.net.http.HttpClient.newBuilder().connectTimeout(timeout).build());
+        requestFactory.setReadTimeout(timeout);
+        this.http = builder.clone()
+                .baseUrl(coordinatorUrl.toString())
+                .requestFactory(requestFactory)
+                .defaultHeader(INTERNAL_HEADER, internalToken)
+                .build();
+    }
+
+    @Override
+    public void health(HealthReport report) {
+        post(report, "health", "/internal/health");
+    }
+
+    @Override
+    public void soldOut(EventId event, String reason) {
+        post(Map.of("reason", reason), "sold-out", "/internal/events/{event}/sold-out", event.value());
+    }
+
+    @Override
+    public void purchaseCompleted(EventId event, String sessionId, UUID orderId) {
+        post(Map.of("orderId", orderId.toString()), "purchase-completed",
+                "/internal/events/{event}/sessions/{session}/purchase-completed", event.value(), sessionId);
+    }
+
+    private void post(Object body, String what, String path, Object... variables) {
+        try {
+            http.post().uri(path, variables).contentType(MediaType.APPLICATION_JSON).body(body).retrieve().toBodilessEntity();
+        } catch (RestClientException | IllegalArgumentException e) {
+            throw new CoordinatorUnreachableException("coordinator " + what + " call failed: "
+                    + e.getClass().getSimpleName(), e);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.waitroom.booking.signals;
+
+import java.time.Clock;
+import java.util.List;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.waitroom.booking.faults.DatabasePool;
+import dev.waitroom.booking.faults.PoolStats;
+import dev.waitroom.booking.inventory.Inventory;
+import dev.waitroom.booking.outbox.CoordinatorOutbox;
+import dev.waitroom.booking.outbox.PendingSignal;
+
+/**
+ * Every interval: report the last window's health, then deliver owed signals (sold out, purchase completed). A
+ * coordinator that cannot be reached is logged once per outage and retried on the next tick; shoppers never wait.
+ */
+final class SignalTicker {
+
+    private static final Logger log = LoggerFactory.getLogger(SignalTicker.class);
+    private static final int OUTBOX_BATCH = 100;
+
+    private final CoordinatorSignals coordinator;
+    private final RequestWindow window;
+    private final DatabasePool pool;
+    private final CoordinatorOutbox outbox;
+    private final MeterRegistry meters;
+    private final Clock clock;
+    private final int windowSeconds;
+    private double lastHolds;
+    private double lastHoldFailures;
+    private boolean reachable = true;
+
+    SignalTicker(CoordinatorSignals coordinator, RequestWindow window, DatabasePool pool, CoordinatorOutbox outbox,
+            MeterRegistry meters, Clock clock, SignalsProperties properties) {
+        this.coordinator = coordinator;
+        this.window = window;
+        this.pool = pool;
+        this.outbox = outbox;
+        this.meters = meters;
+        this.clock = clock;
+        this.windowSeconds = (int) Math.max(1, Math.round(properties.interval().toMillis() / 1000.0));
+    }
+
+    synchronized void tick() {
+        HealthReport report = report();
+        boolean ok = send(() -> coordinator.health(report));
+        if (ok) {
+            deliverOwedSignals();
+        }
+    }
+
+    HealthReport report() {
+        RequestWindow.Summary requests = window.roll();
+        PoolStats stats = pool.stats();
+        double holds = sum(Inventory.HOLDS_METRIC);
+        double failures = sum(Inventory.HOLD_FAILURES_METRIC);
+        double holdDelta = holds - lastHolds;
+        double failureDelta = failures - lastHoldFailures;
+        lastHolds = holds;
+        lastHoldFailures = failures;
+        return new HealthReport(clock.instant(), windowSeconds, requests.requests(), requests.p95Ms(),
+                requests.p99Ms(), requests.errorRate(), stats.active(), stats.pending(), stats.max(),
+                holdDelta <= 0 ? 0.0 : Math.min(1.0, failureDelta / holdDelta));
+    }
+
+    private void deliverOwedSignals() {
+        List<PendingSignal> owed;
+        try {
+            owed = outbox.pending(OUTBOX_BATCH);
+        } catch (RuntimeException e) {
+            log.warn("could not read owed coordinator signals: {}", e.getClass().getSimpleName());
+            return;
+        }
+        for (PendingSignal signal : owed) {
+            boolean delivered = send(() -> {
+                switch (signal.kind()) {
+                    case SOLD_OUT -> coordinator.soldOut(signal.eventId(), "all seats sold");
+                    case PURCHASE_COMPLETED -> coordinator.purchaseCompleted(signal.eventId(), signal.sessionId(),
+                            signal.orderId());
+                }
+            });
+            if (delivered) {
+                outbox.delivered(signal.id());
+            } else {
+                outbox.failed(signal.id());
+                return;
+            }
+        }
+    }
+
+    private boolean send(Runnable call) {
+        try {
+            call.run();
+            if (!reachable) {
+                log.info("coordinator reachable again");
+                reachable = true;
+            }
+            return true;
+        } catch (CoordinatorSignals.CoordinatorUnreachableException e) {
+            if (reachable) {
+                log.warn("coordinator unreachable, retrying every tick: {}", e.getMessage());
+                reachable = false;
+            }
+            return false;
+        }
+    }
+
+    private double sum(String metric) {
+        return meters.find(metric).counters().stream().mapToDouble(Counter::count).sum();
+    }
+}
