@@ -41,7 +41,10 @@ class ComposeFileTests {
     @Test
     void definesTheStoresAndTheFourServices() {
         assertThat(services.keySet()).containsExactlyInAnyOrder("postgres", "redis", "queue-service",
-                "admission-coordinator", "booking-service", "gateway-service");
+                "admission-coordinator", "booking-service", "gateway-service", "prometheus", "grafana", "loadtest");
+        for (String optional : List.of("prometheus", "grafana", "loadtest")) {
+            assertThat(services.get(optional)).as(optional + " runs only in its profile").containsKey("profiles");
+        }
     }
 
     @Test
@@ -49,6 +52,8 @@ class ComposeFileTests {
         services.forEach((name, service) -> {
             if (name.equals("gateway-service")) {
                 assertThat((List<?>) service.get("ports")).containsExactly("8080:8080");
+            } else if (name.equals("grafana")) {
+                assertThat((List<?>) service.get("ports")).as("dashboards only on this machine").containsExactly("127.0.0.1:3000:3000");
             } else {
                 assertThat(service).as(name).doesNotContainKey("ports");
             }
@@ -130,6 +135,25 @@ class ComposeFileTests {
         }
         assertThat(count).isEqualTo(2);
         assertThat(services.get("redis").get("command").toString()).contains("--appendonly, yes");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void observabilityFilesExistAndTheDashboardUsesTheProvisionedDatasource() throws IOException {
+        for (Map<String, Object> service : List.of(services.get("prometheus"), services.get("grafana"))) {
+            for (Object volume : (List<Object>) service.get("volumes")) {
+                String host = volume.toString().split(":")[0];
+                assertThat(ROOT.resolve(host)).as(volume.toString()).exists();
+            }
+        }
+        String datasource = Files.readString(ROOT.resolve("deploy/observability/grafana/provisioning/datasources/prometheus.yml"));
+        String dashboard = Files.readString(ROOT.resolve("deploy/observability/grafana/dashboards/waitroom.json"));
+        assertThat(datasource).contains("uid: waitroom-prometheus");
+        assertThat(dashboard).contains("\"uid\": \"waitroom-prometheus\"").doesNotContain("${DS_");
+        String prometheus = Files.readString(ROOT.resolve("deploy/observability/prometheus.yml"));
+        for (String app : APPS) {
+            assertThat(prometheus).contains(app + ":");
+        }
     }
 
     @Test

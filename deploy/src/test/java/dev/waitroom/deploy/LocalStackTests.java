@@ -36,6 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
 class LocalStackTests {
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
+    private static final List<String> SECRETS_SEEN = new java.util.concurrent.CopyOnWriteArrayList<>();
     private static LocalStack stack;
     private static Path dataDir;
 
@@ -87,7 +88,8 @@ class LocalStackTests {
         assertThat(Launcher.send(admin, "PUT", base + "/admin/events/" + eventId + "/inventory",
                 "{\"categories\":[{\"name\":\"Floor\",\"seats\":5,\"priceCents\":5000}]}", ops).statusCode() / 100).isEqualTo(2);
 
-        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        CookieManager cookies = new CookieManager();
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(cookies).build();
         HttpResponse<String> page = browser.send(get(base + "/events/" + eventId), HttpResponse.BodyHandlers.ofString());
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).containsIgnoringCase("<html");
@@ -139,6 +141,36 @@ class LocalStackTests {
             assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
             assertThat(JSON.readTree(status.body()).path("state").asString()).isIn("PAID", "COMPLETED", "CONFIRMED");
         });
+
+        SECRETS_SEEN.add(token);
+        cookies.getCookieStore().getCookies().forEach(c -> SECRETS_SEEN.add(c.getValue()));
+    }
+
+    @Test
+    @Order(4)
+    void noLogLineCarriesATokenACookieOrAVisitorId() throws Exception {
+        assertThat(SECRETS_SEEN).as("the journey collected the values to look for").hasSizeGreaterThanOrEqualTo(2);
+        List<String> needles = new ArrayList<>();
+        for (String secret : SECRETS_SEEN) {
+            needles.add(secret);
+            // The visitor id itself travels inside the cookie (v1.<kid>.<id>.<mac>): look for each long part too.
+            for (String part : secret.split("\\.")) {
+                if (part.length() >= 16) {
+                    needles.add(part);
+                }
+            }
+        }
+        int linesRead = 0;
+        for (String service : stack.config().servicePorts().keySet()) {
+            List<String> lines = Files.readAllLines(stack.logOf(service));
+            linesRead += lines.size();
+            for (String line : lines) {
+                for (String needle : needles) {
+                    assertThat(line).as(service + " log").doesNotContain(needle);
+                }
+            }
+        }
+        assertThat(linesRead).isPositive();
     }
 
     @Test
