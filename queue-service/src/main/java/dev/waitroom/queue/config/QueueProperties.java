@@ -1,0 +1,34 @@
+package dev.waitroom.queue.config;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Tuning of the queue service.
+ *
+ * @param livenessInterval a visitor's last-seen is written at most once per this interval
+ * @param drawChunkSize pre-sale entries ordered per Lua call of the draw (keeps each call short)
+ * @param snapshotBuckets buckets of the waiting order in the edge snapshot
+ * @param maxBatch most candidates or offers per internal call
+ * @param maxBodyBytes largest request body accepted
+ * @param busyStatusPerSecond status requests per second above which visitors are asked to poll less often
+ * @param redisTimeout how long one Redis call may take before the request fails with 503
+ * @param redisRetryAttempts Redisson retries of one call while Redis is unreachable
+ */
+@Validated
+@ConfigurationProperties("waitroom.queue")
+public record QueueProperties(
+        @NotNull @DefaultValue("30s") Duration livenessInterval,
+        @Min(1) @Max(20000) @DefaultValue("2000") int drawChunkSize,
+        @Min(1) @Max(1024) @DefaultValue("64") int snapshotBuckets,
+        @Min(1) @Max(10000) @DefaultValue("1000") int maxBatch,
+        @Min(64) @DefaultValue("8192") int maxBodyBytes,
+        @Min(1) @DefaultValue("2000") int busyStatusPerSecond,
+        @NotNull @DefaultValue("2s") Duration redisTimeout,
+        @Min(0) @DefaultValue("1") int redisRetryAttempts) {
+}

@@ -1,0 +1,19 @@
+package dev.waitroom.queue.domain;
+
+import java.time.Instant;
+
+/** The event state the coordinator pushes (PUT /internal/events/{e}); already validated. */
+public record EventUpdate(
+        Phase phase,
+        Mode mode,
+        String announcement,
+        long saleGeneration,
+        String commitment,
+        String seed,
+        IdentityScope identityScope,
+        ExpiredOfferPolicy expiredOfferPolicy,
+        PresaleOrdering presaleOrdering,
+        double admissionRatePerSecond,
+        long offerTtlSeconds,
+        Instant opensAt) {
+}

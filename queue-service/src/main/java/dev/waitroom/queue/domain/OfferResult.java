@@ -1,0 +1,10 @@
+package dev.waitroom.queue.domain;
+
+/**
+ * What an offer did to one entry.
+ *
+ * @param state the entry's state now, or null when there is no such entry
+ * @param holdsGrant true when the entry is held by the offered grant (just offered, or already before)
+ */
+public record OfferResult(EntryId entryId, EntryState state, boolean holdsGrant) {
+}

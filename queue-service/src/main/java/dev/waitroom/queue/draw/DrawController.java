@@ -1,0 +1,35 @@
+package dev.waitroom.queue.draw;
+
+import dev.waitroom.queue.domain.DrawResult;
+import dev.waitroom.queue.domain.EventId;
+import dev.waitroom.queue.domain.MalformedInputException;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@Tag(name = "draw", description = "The pre-sale draw (internal, coordinator)")
+class DrawController {
+
+    record DrawRequest(String seed) {
+    }
+
+    private final DrawService draws;
+
+    DrawController(DrawService draws) {
+        this.draws = draws;
+    }
+
+    @PostMapping("/internal/events/{eventId}/draw")
+    @Operation(summary = "Order the pre-sale group by HMAC-SHA256(seed, entryId); a repeat is a no-op with the same result")
+    DrawResult draw(@PathVariable String eventId, @RequestBody(required = false) DrawRequest body) {
+        EventId event = new EventId(eventId);
+        if (body == null) {
+            throw new MalformedInputException("a body with the seed is required");
+        }
+        return draws.draw(event, body.seed());
+    }
+}

@@ -1,0 +1,64 @@
+package dev.waitroom.queue.event;
+
+import dev.waitroom.queue.config.QueueProperties;
+import dev.waitroom.queue.domain.EventId;
+import dev.waitroom.queue.domain.EventState;
+import dev.waitroom.queue.domain.MalformedInputException;
+import dev.waitroom.queue.metrics.QueueMetrics;
+import dev.waitroom.queue.store.QueueStore;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.time.Duration;
+import org.springframework.http.CacheControl;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Event state pushed by the coordinator, the public event status, and the gateway's snapshot. */
+@RestController
+@Tag(name = "event", description = "Event state (internal push), public status, edge snapshot")
+class EventController {
+
+    private final QueueStore store;
+    private final QueueProperties properties;
+    private final QueueMetrics metrics;
+
+    EventController(QueueStore store, QueueProperties properties, QueueMetrics metrics) {
+        this.store = store;
+        this.properties = properties;
+        this.metrics = metrics;
+    }
+
+    @PutMapping("/internal/events/{eventId}")
+    @Operation(summary = "Store the event state the coordinator pushes (on every change and at least every 5 s)")
+    EventView put(@PathVariable String eventId, @RequestBody(required = false) EventBody body) {
+        EventId event = new EventId(eventId);
+        if (body == null) {
+            throw new MalformedInputException("a body is required");
+        }
+        return EventView.of(store.putEvent(event, body.toUpdate()));
+    }
+
+    @GetMapping("/events/{eventId}/status")
+    @Operation(summary = "Public event status, identical for every visitor, cacheable for 1 s")
+    ResponseEntity<PublicEventStatus> publicStatus(@PathVariable String eventId) {
+        EventId event = new EventId(eventId);
+        EventState state = store.readEvent(event);
+        metrics.waiting(event, state.waiting());
+        return ResponseEntity.ok()
+                .cacheControl(CacheControl.maxAge(Duration.ofSeconds(1)).cachePublic())
+                .body(PublicEventStatus.of(state));
+    }
+
+    @GetMapping("/internal/events/{eventId}/snapshot")
+    @Operation(summary = "Edge snapshot: phase, mode, announcement, offer watermark, rate, buckets of the waiting order")
+    ResponseEntity<SnapshotBody> snapshot(@PathVariable String eventId) {
+        EventId event = new EventId(eventId);
+        SnapshotBody body = SnapshotBody.of(store.snapshot(event, properties.snapshotBuckets()));
+        metrics.waiting(event, body.waiting());
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(body);
+    }
+}

@@ -1,0 +1,33 @@
+package dev.waitroom.queue.visitor;
+
+import dev.waitroom.queue.domain.EntryState;
+import dev.waitroom.queue.domain.Mode;
+import dev.waitroom.queue.domain.PositionBand;
+import dev.waitroom.queue.domain.VisitorStatus;
+import dev.waitroom.queue.domain.WaitEstimate;
+import java.time.Instant;
+
+/** The visitor status of DESIGN §5: nothing about other visitors, no internal ids but the visitor's own receipt. */
+record StatusBody(
+        String state,
+        String phase,
+        String mode,
+        PositionBand position,
+        WaitEstimate estimatedWaitSeconds,
+        Offer offer,
+        int pollAfterSeconds,
+        String announcement,
+        String receipt) {
+
+    record Offer(Instant expiresAt) {
+    }
+
+    static StatusBody of(VisitorStatus s, boolean busy) {
+        PositionBand position = s.state() == EntryState.WAITING && s.ahead() >= 0 ? PositionBand.around(s.ahead()) : null;
+        WaitEstimate estimate = position != null && s.mode() == Mode.QUEUEING
+                ? WaitEstimate.of(position, s.admissionRatePerSecond()) : null;
+        Offer offer = s.state() == EntryState.OFFERED && s.offerExpiresAt() != null ? new Offer(s.offerExpiresAt()) : null;
+        return new StatusBody(s.state().name(), s.phase().name(), s.mode().name(), position, estimate, offer,
+                PollAdvice.pollAfterSeconds(s, busy), s.announcement(), s.entryId().value());
+    }
+}

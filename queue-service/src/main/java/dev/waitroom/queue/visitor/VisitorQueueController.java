@@ -1,0 +1,127 @@
+package dev.waitroom.queue.visitor;
+
+import dev.waitroom.queue.config.QueueProperties;
+import dev.waitroom.queue.domain.EventId;
+import dev.waitroom.queue.domain.JoinOutcome;
+import dev.waitroom.queue.domain.MalformedInputException;
+import dev.waitroom.queue.domain.Problem;
+import dev.waitroom.queue.domain.QueueProblem;
+import dev.waitroom.queue.domain.Visitor;
+import dev.waitroom.queue.domain.VisitorStatus;
+import dev.waitroom.queue.metrics.QueueMetrics;
+import dev.waitroom.queue.store.QueueStore;
+import dev.waitroom.tokens.QueueTicket;
+import dev.waitroom.tokens.QueueTicketCodec;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.time.Clock;
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.ObjectMapper;
+
+/** Join, status and leave for one visitor, whose identity the gateway forwards (never the client). */
+@RestController
+@RequestMapping("/events/{eventId}/queue")
+@Tag(name = "visitor", description = "Routes the gateway forwards for a visitor (X-Waitroom-Visitor required)")
+class VisitorQueueController {
+
+    static final String VISITOR = "X-Waitroom-Visitor";
+    static final String ACCOUNT = "X-Waitroom-Account";
+    static final String TICKET = "X-Waitroom-Ticket";
+
+    private final QueueStore store;
+    private final QueueTicketCodec tickets;
+    private final QueueProperties properties;
+    private final QueueMetrics metrics;
+    private final StatusLoad load;
+    private final ObjectMapper json;
+    private final Clock clock;
+
+    VisitorQueueController(QueueStore store, QueueTicketCodec tickets, QueueProperties properties, QueueMetrics metrics,
+            StatusLoad load, ObjectMapper json, Clock clock) {
+        this.store = store;
+        this.tickets = tickets;
+        this.properties = properties;
+        this.metrics = metrics;
+        this.load = load;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    @PostMapping
+    @Operation(summary = "Join: 201 with a new entry, 200 with the existing one; body = status")
+    ResponseEntity<StatusBody> join(@PathVariable String eventId, @RequestHeader(value = VISITOR, required = false) String visitor,
+            @RequestHeader(value = ACCOUNT, required = false) String account, @RequestBody(required = false) String body) {
+        EventId event = new EventId(eventId);
+        Visitor who = Visitor.fromHeaders(visitor, account);
+        requireEmptyOrObject(body);
+        JoinOutcome outcome = store.join(event, who);
+        metrics.joined(event, outcome.created());
+        VisitorStatus status = currentStatus(event, who);
+        return respond(outcome.created() ? HttpStatus.CREATED : HttpStatus.OK, event, status);
+    }
+
+    @GetMapping("/status")
+    @Operation(summary = "This visitor's status; refreshes liveness, never order")
+    ResponseEntity<StatusBody> status(@PathVariable String eventId, @RequestHeader(value = VISITOR, required = false) String visitor,
+            @RequestHeader(value = ACCOUNT, required = false) String account) {
+        EventId event = new EventId(eventId);
+        Visitor who = Visitor.fromHeaders(visitor, account);
+        VisitorStatus status = currentStatus(event, who);
+        metrics.statusServed(event);
+        return respond(HttpStatus.OK, event, status);
+    }
+
+    @DeleteMapping
+    @Operation(summary = "Leave: WAITING -> LEFT; idempotent; body = status")
+    ResponseEntity<StatusBody> leave(@PathVariable String eventId, @RequestHeader(value = VISITOR, required = false) String visitor,
+            @RequestHeader(value = ACCOUNT, required = false) String account) {
+        EventId event = new EventId(eventId);
+        Visitor who = Visitor.fromHeaders(visitor, account);
+        store.leave(event, who);
+        metrics.left(event);
+        VisitorStatus status = currentStatus(event, who);
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(StatusBody.of(status, false));
+    }
+
+    private VisitorStatus currentStatus(EventId event, Visitor who) {
+        VisitorStatus status = store.status(event, who, properties.livenessInterval());
+        if (status == null) {
+            throw new QueueProblem(Problem.NOT_IN_QUEUE, "This visitor has no place in this queue.");
+        }
+        metrics.waiting(event, status.waiting());
+        return status;
+    }
+
+    private ResponseEntity<StatusBody> respond(HttpStatus code, EventId event, VisitorStatus status) {
+        String ticket = tickets.encode(new QueueTicket(event.value(), status.entryId().value(),
+                Math.max(0, status.orderKey()), clock.instant()));
+        return ResponseEntity.status(code)
+                .cacheControl(CacheControl.noStore())
+                .header(TICKET, ticket)
+                .body(StatusBody.of(status, load.recordAndCheckBusy()));
+    }
+
+    private void requireEmptyOrObject(String body) {
+        if (body == null || body.isBlank()) {
+            return;
+        }
+        try {
+            if (!json.readTree(body).isObject()) {
+                throw new MalformedInputException("the join body, when present, is a JSON object");
+            }
+        } catch (JacksonException e) {
+            throw new MalformedInputException("the join body is not JSON");
+        }
+    }
+}

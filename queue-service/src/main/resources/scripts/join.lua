@@ -1,0 +1,55 @@
+-- Join: one entry per event and identity. Creates the entry, or returns the existing one.
+-- The identity is the visitor id, or the trusted account for an ACCOUNT-scoped event when one is present.
+-- KEYS[1] event hash, KEYS[2] visitor's identity bucket, KEYS[3] account's identity bucket
+-- (identity buckets map identity -> entry sequence)
+-- ARGV[1] key prefix 'wr:{eventId}:', ARGV[2] visitor id, ARGV[3] account identity or '', ARGV[4] now (epoch seconds)
+-- Entry record (hash field = seq % 128 in bucket 'e:<seq/128>'): state|orderKey|visitor|joinedAt|requeues
+local P = ARGV[1]
+local ev = redis.call('HMGET', KEYS[1], 'phase', 'mode')
+local phase, mode = ev[1], ev[2]
+if not phase then return {'NO_EVENT'} end
+local scope = redis.call('HGET', KEYS[1], 'scope')
+local idKey, identity = KEYS[2], ARGV[2]
+if scope == 'ACCOUNT' and ARGV[3] ~= '' then idKey, identity = KEYS[3], ARGV[3] end
+
+local existing = redis.call('HGET', idKey, identity)
+if existing then
+  local seq = tonumber(existing)
+  local ekey = P .. 'e:' .. math.floor(seq / 128)
+  local field = seq % 128
+  local rec = redis.call('HGET', ekey, field)
+  local state, key, visitor, joined, rq = string.match(rec, '^(%u)|(%d+)|([^|]*)|(%d+)|(%d+)$')
+  if state ~= 'L' then
+    if visitor ~= ARGV[2] then
+      -- account-scoped place recovered from another browser: bind it to the new visitor
+      redis.call('HSET', ekey, field, state .. '|' .. key .. '|' .. ARGV[2] .. '|' .. joined .. '|' .. rq)
+    end
+    return {'EXISTS', existing}
+  end
+  if phase == 'SCHEDULED' then
+    -- pre-sale rejoin gets its old entry back: no second ticket for the draw
+    redis.call('HSET', ekey, field, 'W|' .. key .. '|' .. ARGV[2] .. '|' .. joined .. '|' .. rq)
+    redis.call('HINCRBY', P .. 'cnt', 'left', -1)
+    redis.call('HINCRBY', P .. 'cnt', 'waiting', 1)
+    return {'EXISTS', existing}
+  end
+end
+
+if phase == 'ENDED' then return {'ENDED'} end
+if mode == 'SOLD_OUT' then return {'SOLD_OUT'} end
+
+local seq = redis.call('INCR', P .. 'seq')
+local key = 0
+if phase ~= 'SCHEDULED' then key = seq end
+local bucket = math.floor(seq / 128)
+local field = seq % 128
+redis.call('HSET', P .. 'e:' .. bucket, field, 'W|' .. key .. '|' .. ARGV[2] .. '|' .. ARGV[4] .. '|0')
+redis.call('HSET', idKey, identity, seq)
+if key > 0 then
+  redis.call('SETBIT', P .. 'w', key, 1)
+  redis.call('HSET', P .. 'o:' .. math.floor(key / 128), key % 128, seq)
+end
+redis.call('HINCRBY', P .. 'cnt', 'waiting', 1)
+redis.call('HINCRBY', P .. 'cnt', 'joins', 1)
+redis.call('HSET', P .. 's:' .. bucket, field, ARGV[4])
+return {'CREATED', tostring(seq)}

@@ -1,0 +1,44 @@
+-- WAITING -> OFFERED for each entry, with its grant and claim deadline. An entry already OFFERED with the
+-- same grant is unchanged; any other entry is left as it is and reported with its state.
+-- KEYS[1] event hash
+-- ARGV[1] key prefix, then triples: entry sequence, grant id, offer deadline (epoch millis)
+-- Returns per entry: entry sequence, state letter (or '-' when unknown), '1' when the entry holds this grant
+local P = ARGV[1]
+local ev = redis.call('HMGET', KEYS[1], 'phase', 'presale', 'drawAt', 'wm')
+if not ev[1] then return {'NO_EVENT'} end
+if ev[1] == 'SCHEDULED' or (tonumber(ev[2] or '0') > 0 and not ev[3]) then return {'NOT_DRAWN'} end
+local wm = tonumber(ev[4] or '0')
+local out = {'OK'}
+local offered = 0
+for i = 2, #ARGV, 3 do
+  local seq = tonumber(ARGV[i])
+  local grant = ARGV[i + 1]
+  local ekey = P .. 'e:' .. math.floor(seq / 128)
+  local field = seq % 128
+  local rec = redis.call('HGET', ekey, field)
+  if not rec then
+    table.insert(out, ARGV[i]); table.insert(out, '-'); table.insert(out, '0')
+  else
+    local state, key, rest = string.match(rec, '^(%u)|(%d+)|(.*)$')
+    if state == 'W' then
+      redis.call('HSET', ekey, field, 'O|' .. key .. '|' .. rest)
+      key = tonumber(key)
+      redis.call('SETBIT', P .. 'w', key, 0)
+      redis.call('HSET', P .. 'of', seq, grant .. '|' .. ARGV[i + 2])
+      offered = offered + 1
+      if key > wm then wm = key end
+      table.insert(out, ARGV[i]); table.insert(out, 'O'); table.insert(out, '1')
+    else
+      local holds = '0'
+      local current = redis.call('HGET', P .. 'of', seq)
+      if current and string.match(current, '^([^|]*)|') == grant then holds = '1' end
+      table.insert(out, ARGV[i]); table.insert(out, state); table.insert(out, holds)
+    end
+  end
+end
+if offered > 0 then
+  redis.call('HINCRBY', P .. 'cnt', 'waiting', -offered)
+  redis.call('HINCRBY', P .. 'cnt', 'offered', offered)
+  redis.call('HSET', KEYS[1], 'wm', wm)
+end
+return out
