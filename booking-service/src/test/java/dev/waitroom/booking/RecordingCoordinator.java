@@ -1,0 +1,61 @@
+package dev.waitroom.booking;
+
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.waitroom.booking.signals.CoordinatorSignals;
+import dev.waitroom.booking.signals.HealthReport;
+
+/** The coordinator side of the signals port, in memory: records every call and can play unreachable. */
+public final class RecordingCoordinator implements CoordinatorSignals {
+
+    public record PurchaseCompleted(String eventId, String sessionId, UUID orderId) {
+    }
+
+    private final List<HealthReport> health = new CopyOnWriteArrayList<>();
+    private final List<String> soldOut = new CopyOnWriteArrayList<>();
+    private final List<PurchaseCompleted> purchases = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean unreachable = new AtomicBoolean();
+
+    public void unreachable(boolean value) {
+        unreachable.set(value);
+    }
+
+    @Override
+    public void health(HealthReport report) {
+        failIfUnreachable();
+        health.add(report);
+    }
+
+    @Override
+    public void soldOut(EventId event, String reason) {
+        failIfUnreachable();
+        soldOut.add(event.value());
+    }
+
+    @Override
+    public void purchaseCompleted(EventId event, String sessionId, UUID orderId) {
+        failIfUnreachable();
+        purchases.add(new PurchaseCompleted(event.value(), sessionId, orderId));
+    }
+
+    private void failIfUnreachable() {
+        if (unreachable.get()) {
+            throw new CoordinatorUnreachableException("test: coordinator down", null);
+        }
+    }
+
+    public List<HealthReport> healthReports() {
+        return List.copyOf(health);
+    }
+
+    public List<String> soldOutEvents() {
+        return List.copyOf(soldOut);
+    }
+
+    public List<PurchaseCompleted> purchases() {
+        return List.copyOf(purchases);
+    }
+}

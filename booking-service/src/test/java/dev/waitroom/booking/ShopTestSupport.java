@@ -1,0 +1,247 @@
+package dev.waitroom.booking;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Primary;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.ContextConfiguration;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.waitroom.booking.payments.WebhookSignature;
+import dev.waitroom.testsupport.RealStoresInitializer;
+import dev.waitroom.tokens.AdmissionClaims;
+import dev.waitroom.tokens.AdmissionTokenIssuer;
+import dev.waitroom.tokens.JwksSource;
+import dev.waitroom.tokens.KeyRing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * One Spring context for every integration test class of the booking service: real Postgres (database
+ * {@code booking}), real HTTP, real admission tokens signed by a key ring generated here, and a recording
+ * coordinator. Tests keep apart by using their own event ids.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "waitroom.test.database=booking",
+        "waitroom.payments.fake.outcome=MANUAL",
+        "waitroom.booking.inventory.sweep-interval=200ms",
+        "waitroom.booking.faults.pool-wait=2s",
+        "waitroom.booking.signals.interval=1s",
+        "waitroom.services.coordinator-url=http://127.0.0.1:9",
+        "spring.datasource.hikari.maximum-pool-size=8"})
+@ContextConfiguration(initializers = {RealStoresInitializer.class, TestSecrets.class})
+@Import(ShopTestSupport.TestBeans.class)
+public abstract class ShopTestSupport {
+
+    protected static final KeyRing RING = KeyRing.generate(Clock.systemUTC());
+    protected static final AdmissionTokenIssuer ISSUER = AdmissionTokenIssuer.of(RING);
+    private static final AtomicInteger EVENTS = new AtomicInteger();
+    private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+
+    protected final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @LocalServerPort
+    protected int port;
+
+    @Autowired
+    protected RecordingCoordinator coordinator;
+
+    @Autowired
+    protected JdbcClient jdbc;
+
+    @Autowired
+    protected JsonMapper json;
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class TestBeans {
+
+        @Bean
+        @Primary
+        JwksSource testJwks() {
+            return RING::publicJwksJson;
+        }
+
+        @Bean
+        @Primary
+        RecordingCoordinator recordingCoordinator() {
+            return new RecordingCoordinator();
+        }
+    }
+
+    /** A shopper admitted to an event: its own session and visitor, and a valid token. */
+    protected record TestShopper(String eventId, String sessionId, String visitor, String token) {
+    }
+
+    protected record Response(int status, HttpResponse<String> raw, JsonNode json) {
+
+        public String contentType() {
+            return raw.headers().firstValue("Content-Type").orElse("");
+        }
+
+        public String text(String field) {
+            JsonNode node = json.get(field);
+            return node == null || node.isNull() ? null : node.asString();
+        }
+
+        /** Asserts an RFC 9457 problem of the given type slug and status. */
+        public Response assertProblem(int expectedStatus, String typeSlug) {
+            assertThat(status).as("status of %s", raw.body()).isEqualTo(expectedStatus);
+            assertThat(contentType()).startsWith("application/problem+json");
+            assertThat(text("type")).isEqualTo("https://waitroom.dev/problems/" + typeSlug);
+            assertThat(json.get("status").asInt()).isEqualTo(expectedStatus);
+            return this;
+        }
+    }
+
+    protected static String newEventId(String prefix) {
+        return prefix + "-" + RUN + "-" + EVENTS.incrementAndGet();
+    }
+
+    /** An event with one category {@code A} of {@code seats} seats at 2500 cents. */
+    protected String newEvent(String prefix, int seats) {
+        String event = newEventId(prefix);
+        Response defined = send("PUT", "/admin/events/" + event + "/inventory", "Bearer " + TestSecrets.OPS_TOKEN,
+                "{\"categories\":[{\"name\":\"A\",\"seats\":" + seats + ",\"priceCents\":2500}]}");
+        assertThat(defined.status()).as(defined.raw().body()).isEqualTo(200);
+        return event;
+    }
+
+    protected TestShopper shopper(String eventId) {
+        String session = "s-" + UUID.randomUUID();
+        String visitor = "v-" + UUID.randomUUID();
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        String token = ISSUER.issue(new AdmissionClaims(eventId, 1, "g-" + UUID.randomUUID(), session, visitor,
+                now.minusSeconds(5), now.plus(Duration.ofMinutes(10)), UUID.randomUUID().toString()));
+        return new TestShopper(eventId, session, visitor, token);
+    }
+
+    /** The same session's token, expired an hour ago (past the verifier's skew). */
+    protected static String expiredTokenOf(TestShopper shopper) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        return ISSUER.issue(new AdmissionClaims(shopper.eventId(), 1, "g-" + UUID.randomUUID(), shopper.sessionId(),
+                shopper.visitor(), now.minus(Duration.ofHours(2)), now.minus(Duration.ofHours(1)),
+                UUID.randomUUID().toString()));
+    }
+
+    protected Response shop(TestShopper shopper, String method, String path, String body, String... headers) {
+        return send(method, "/events/" + shopper.eventId() + "/shop" + path, "Bearer " + shopper.token(), body,
+                headers);
+    }
+
+    protected Response hold(TestShopper shopper, String... seats) {
+        StringBuilder body = new StringBuilder("{\"seatIds\":[");
+        for (int i = 0; i < seats.length; i++) {
+            body.append(i == 0 ? "" : ",").append('"').append(seats[i]).append('"');
+        }
+        return shop(shopper, "POST", "/holds", body.append("]}").toString());
+    }
+
+    protected Response order(TestShopper shopper, String holdId, String... headers) {
+        return shop(shopper, "POST", "/orders", "{\"holdId\":\"" + holdId + "\"}", headers);
+    }
+
+    protected Response send(String method, String path, String authorization, String body, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(30))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return execute(request.build());
+    }
+
+    protected Response execute(HttpRequest request) {
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            String text = response.body();
+            JsonNode node = text == null || text.isBlank() ? json.nullNode() : json.readTree(text);
+            return new Response(response.statusCode(), response, node);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Posts a provider webhook signed with the service's secret. */
+    protected Response webhook(String webhookId, String attemptId, String outcome, long amountCents) {
+        String body = "{\"webhookId\":\"" + webhookId + "\",\"paymentAttemptId\":\"" + attemptId
+                + "\",\"outcome\":\"" + outcome + "\",\"amountCents\":" + amountCents + "}";
+        return signedWebhook(body, WebhookSignature.of(TestSecrets.WEBHOOK_KEY)
+                .sign(body.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    protected Response signedWebhook(String body, String signature) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/webhooks/payments"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        if (signature != null) {
+            request.header(WebhookSignature.HEADER, signature);
+        }
+        return execute(request.build());
+    }
+
+    /** Moves a hold's deadline into the past, as if its time had run out (the database clock decides expiry). */
+    protected void lapse(String holdId) {
+        UUID id = UUID.fromString(holdId);
+        jdbc.sql("UPDATE holds SET expires_at = now() - interval '1 second' WHERE hold_id = :h").param("h", id).update();
+        jdbc.sql("UPDATE seats SET held_until = now() - interval '1 second' WHERE hold_id = :h").param("h", id).update();
+    }
+
+    protected String seatState(String eventId, String seatId) {
+        return jdbc.sql("SELECT state FROM seats WHERE event_id = :e AND seat_id = :s")
+                .param("e", eventId).param("s", seatId).query(String.class).single();
+    }
+
+    protected Map<String, Object> seatRow(String eventId, String seatId) {
+        return jdbc.sql("SELECT state, hold_id, order_id FROM seats WHERE event_id = :e AND seat_id = :s")
+                .param("e", eventId).param("s", seatId).query().singleRow();
+    }
+
+    protected int count(String sql, Object... params) {
+        var spec = jdbc.sql(sql);
+        for (Object param : params) {
+            spec = spec.param(param);
+        }
+        return spec.query(Integer.class).single();
+    }
+
+    protected static List<String> seats(String category, int from, int to) {
+        List<String> ids = new ArrayList<>();
+        for (int i = from; i <= to; i++) {
+            ids.add(category + "-" + i);
+        }
+        return ids;
+    }
+}

@@ -1,0 +1,37 @@
+package dev.waitroom.booking;
+
+import java.security.SecureRandom;
+import java.util.Base64;
+
+import org.springframework.boot.test.util.TestPropertyValues;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** Random secrets for this test JVM: nothing reusable is ever written down. */
+public final class TestSecrets implements ApplicationContextInitializer<ConfigurableApplicationContext> {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    public static final String OPS_TOKEN = random(24);
+    public static final String INTERNAL_TOKEN = random(24);
+    public static final byte[] WEBHOOK_KEY = bytes(32);
+
+    @Override
+    public void initialize(ConfigurableApplicationContext context) {
+        TestPropertyValues.of(
+                "waitroom.security.ops-token=" + OPS_TOKEN,
+                "waitroom.security.internal-token=" + INTERNAL_TOKEN,
+                "waitroom.security.webhook-secret=" + Base64.getEncoder().encodeToString(WEBHOOK_KEY))
+                .applyTo(context);
+    }
+
+    private static byte[] bytes(int n) {
+        byte[] bytes = new byte[n];
+        RANDOM.nextBytes(bytes);
+        return bytes;
+    }
+
+    private static String random(int n) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes(n));
+    }
+}
