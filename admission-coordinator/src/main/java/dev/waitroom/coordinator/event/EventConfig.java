@@ -18,7 +18,7 @@ public record EventConfig(String name, Instant opensAt, int maxActiveSessions, d
 		require(maxActiveSessions > 0 && maxActiveSessions <= MAX_CEILING, "maxActiveSessions must be 1..1000000");
 		require(maxAdmissionsPerSecond > 0 && maxAdmissionsPerSecond <= 100_000,
 				"maxAdmissionsPerSecond must be > 0 and <= 100000");
-		require(batchMax > 0 && batchMax <= 10_000, "batchMax must be 1..10000");
+		require(batchMax > 0 && batchMax <= 1000, "batchMax must be 1..1000 (the queue answers at most 1000 per call)");
 		require(positive(offerTtl) && offerTtl.toSeconds() <= 3600, "offerTtlSeconds must be 1..3600");
 		require(positive(sessionTtl), "sessionTtlSeconds must be positive");
 		require(positive(sessionMax) && sessionMax.compareTo(sessionTtl) >= 0 && sessionMax.toHours() <= 24,

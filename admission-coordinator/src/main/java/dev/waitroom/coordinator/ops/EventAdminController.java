@@ -55,7 +55,7 @@ class EventAdminController {
 		}
 		double rate = body.maxAdmissionsPerSecond();
 		EventConfig config = new EventConfig(body.name(), body.opensAt(), body.maxActiveSessions(), rate,
-				or(body.batchMax(), (int) Math.max(1, Math.min(10_000, Math.ceil(rate)))),
+				or(body.batchMax(), (int) Math.max(1, Math.min(1000, Math.ceil(rate)))),
 				seconds(or(body.offerTtlSeconds(), 60)), seconds(or(body.sessionTtlSeconds(), 600)),
 				seconds(or(body.sessionMaxSeconds(), 1800)), or(body.presaleOrdering(), PresaleOrdering.RANDOM),
 				or(body.identityScope(), IdentityScope.BROWSER),

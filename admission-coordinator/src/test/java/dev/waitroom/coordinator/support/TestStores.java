@@ -1,0 +1,26 @@
+package dev.waitroom.coordinator.support;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
+
+/** The test's hand-moved clock and the in-memory queue side (real Postgres and Redis come from test-support). */
+@TestConfiguration(proxyBeanMethods = false)
+public class TestStores {
+
+	@Bean
+	@Primary
+	MutableClock testClock() {
+		return new MutableClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+	}
+
+	@Bean
+	@Primary
+	InMemoryQueueDirectory inMemoryQueue() {
+		return new InMemoryQueueDirectory();
+	}
+
+}
