@@ -9,6 +9,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.waitroom.gateway.config.EdgeProperties;
+import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
 
@@ -16,10 +17,11 @@ import dev.waitroom.tokens.AdmissionTokenVerifier;
 class AdmissionConfiguration {
 
 	@Bean
-	AdmissionTokenVerifier admissionTokenVerifier(ServicesProperties services, EdgeProperties edge, Clock clock,
-			MeterRegistry meters) {
-		AdmissionTokenVerifier verifier = AdmissionTokenVerifier
-			.of(new CoordinatorJwksSource(services.coordinatorUrl(), edge.upstreamTimeout()), clock);
+	AdmissionTokenVerifier admissionTokenVerifier(ServicesProperties services, SecretsProperties secrets,
+			EdgeProperties edge, Clock clock, MeterRegistry meters) {
+		AdmissionTokenVerifier verifier = AdmissionTokenVerifier.of(
+				new CoordinatorJwksSource(services.coordinatorUrl(), secrets.internalToken(), edge.upstreamTimeout()),
+				clock);
 		Gauge.builder("waitroom.gateway.admission.verified.tokens", verifier, AdmissionTokenVerifier::cachedTokens)
 			.description("Admission tokens in the verification cache")
 			.register(meters);

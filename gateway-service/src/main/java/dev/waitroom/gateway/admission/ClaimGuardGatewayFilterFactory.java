@@ -41,7 +41,7 @@ public class ClaimGuardGatewayFilterFactory extends AbstractGatewayFilterFactory
 	public GatewayFilter apply(Object config) {
 		return (exchange, chain) -> redis.execute(connection -> connection.ping())
 			.next()
-			.timeout(edge.upstreamTimeout())
+			.timeout(edge.redisTimeout())
 			.map(pong -> true)
 			.onErrorResume(error -> Mono.just(false))
 			.defaultIfEmpty(false)

@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 import dev.waitroom.tokens.JwksSource;
 
 /**
@@ -21,7 +22,10 @@ final class CoordinatorJwksSource implements JwksSource {
 
 	private final Duration timeout;
 
-	CoordinatorJwksSource(URI coordinatorUrl, Duration timeout) {
+	private final String internalToken;
+
+	CoordinatorJwksSource(URI coordinatorUrl, String internalToken, Duration timeout) {
+		this.internalToken = internalToken;
 		this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
 		this.jwks = coordinatorUrl.resolve("/.well-known/jwks.json");
 		this.timeout = timeout;
@@ -29,7 +33,11 @@ final class CoordinatorJwksSource implements JwksSource {
 
 	@Override
 	public String fetch() throws IOException {
-		HttpRequest request = HttpRequest.newBuilder(jwks).timeout(timeout).GET().build();
+		HttpRequest request = HttpRequest.newBuilder(jwks)
+			.timeout(timeout)
+			.header(VisitorIdentityWebFilter.INTERNAL_HEADER, internalToken)
+			.GET()
+			.build();
 		try {
 			HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
 			if (response.statusCode() != 200) {

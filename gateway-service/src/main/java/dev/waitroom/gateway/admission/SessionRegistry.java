@@ -48,7 +48,7 @@ class SessionRegistry {
 			.map(generation -> generation.equals(Long.toString(claims.saleGeneration())) ? Liveness.LIVE
 					: Liveness.ENDED)
 			.defaultIfEmpty(Liveness.ENDED)
-			.timeout(edge.upstreamTimeout())
+			.timeout(edge.redisTimeout())
 			.doOnNext(liveness -> remember(key, claims, liveness))
 			.onErrorResume(error -> Mono.just(rememberedLive(key) ? Liveness.LIVE : Liveness.UNKNOWN));
 	}

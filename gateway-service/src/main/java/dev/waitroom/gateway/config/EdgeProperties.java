@@ -16,7 +16,8 @@ import org.springframework.validation.annotation.Validated;
  * @param snapshotRefreshInterval a per-event snapshot is fetched at most this often
  * @param snapshotMaxAge an older snapshot is stale: polls go to the queue-service
  * @param ticketLiveness a queue ticket older than this goes to the queue-service so it records liveness
- * @param upstreamTimeout time budget of the gateway's own calls (snapshot, JWKS, registry)
+ * @param upstreamTimeout time budget of the gateway's own HTTP calls (snapshot, JWKS)
+ * @param redisTimeout time budget of one Redis call (registry, rate limits, claim guard)
  * @param orderStatusGrace how long after its expiry a token still reads the status of its orders
  * @param bindTokenToVisitor reject an admission token whose visitor binding is not the caller's cookie
  */
@@ -29,6 +30,7 @@ public record EdgeProperties(
 		@NotNull @DefaultValue("2s") Duration snapshotMaxAge,
 		@NotNull @DefaultValue("60s") Duration ticketLiveness,
 		@NotNull @DefaultValue("2s") Duration upstreamTimeout,
+		@NotNull @DefaultValue("500ms") Duration redisTimeout,
 		@NotNull @DefaultValue("30m") Duration orderStatusGrace,
 		@DefaultValue("true") boolean bindTokenToVisitor) {
 }

@@ -1,15 +1,18 @@
 package dev.waitroom.gateway.ratelimit;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import reactor.core.publisher.Mono;
 
 import org.springframework.beans.BeansException;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
+import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
 import org.springframework.cloud.gateway.filter.ratelimit.RedisRateLimiter;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
@@ -18,6 +21,7 @@ import org.springframework.context.ApplicationContextAware;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 
+import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 import dev.waitroom.gateway.problem.ProblemResponses;
 import dev.waitroom.gateway.problem.ProblemType;
@@ -37,11 +41,14 @@ public class VisitorRateLimitGatewayFilterFactory
 
 	private final MeterRegistry meters;
 
+	private final Duration redisTimeout;
+
 	private ApplicationContext context;
 
-	VisitorRateLimitGatewayFilterFactory(MeterRegistry meters) {
+	VisitorRateLimitGatewayFilterFactory(MeterRegistry meters, EdgeProperties edge) {
 		super(Config.class);
 		this.meters = meters;
+		this.redisTimeout = edge.redisTimeout();
 	}
 
 	@Override
@@ -74,7 +81,10 @@ public class VisitorRateLimitGatewayFilterFactory
 			}
 			Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
 			String routeId = route == null ? "unknown" : route.getId();
-			return limiter.isAllowed(routeId, visitor.get().value()).flatMap(response -> {
+			return limiter.isAllowed(routeId, visitor.get().value())
+				.timeout(redisTimeout)
+				.onErrorResume(error -> Mono.just(new RateLimiter.Response(true, Map.of())))
+				.flatMap(response -> {
 				if (response.isAllowed()) {
 					return chain.filter(exchange);
 				}

@@ -1,0 +1,244 @@
+package dev.waitroom.gateway;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import dev.waitroom.gateway.testing.Browser;
+import dev.waitroom.gateway.testing.GatewayIntegrationTest;
+import dev.waitroom.gateway.testing.StubCoordinator.Issued;
+import dev.waitroom.gateway.testing.StubHttpServer.Recorded;
+import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.RealStores;
+import dev.waitroom.tokens.AdmissionClaims;
+import dev.waitroom.tokens.AdmissionTokenIssuer;
+import dev.waitroom.tokens.HmacKey;
+import dev.waitroom.tokens.KeyRing;
+import dev.waitroom.tokens.VisitorCookieCodec;
+
+import static dev.waitroom.gateway.RoutingTests.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+@GatewayIntegrationTest
+class AdmissionTests {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	MeterRegistry meters;
+
+	final StubUpstreams upstreams = StubUpstreams.get();
+
+	final VisitorCookieCodec visitorCodec = VisitorCookieCodec.of(HmacKey.fromBase64(StubUpstreams.VISITOR_KEY));
+
+	/** Every protected booking route: method and path below /events/{e}/shop. */
+	static List<Arguments> protectedRoutes() {
+		return List.of(Arguments.of("GET", "/seats"), Arguments.of("POST", "/holds"), Arguments.of("POST", "/orders"),
+				Arguments.of("GET", "/holds/h-1"), Arguments.of("DELETE", "/holds/h-1"),
+				Arguments.of("GET", "/orders/o-1"));
+	}
+
+	/** A browser with a visitor cookie, joined to the event, and its visitor id. */
+	record Shopper(Browser browser, String visitor, String event) {
+	}
+
+	Shopper shopper() {
+		Browser browser = new Browser(port);
+		String event = "ev-" + UUID.randomUUID().toString().substring(0, 12);
+		upstreams.queue.event(event);
+		assertThat(browser.post("/events/" + event + "/queue", "{}").status()).isEqualTo(201);
+		String visitor = visitorCodec.decode(browser.cookie("wr_vid").orElseThrow()).value();
+		return new Shopper(browser, visitor, event);
+	}
+
+	Browser.Reply call(Shopper shopper, String method, String route, String token) {
+		String path = "/events/" + shopper.event() + "/shop" + route;
+		String[] auth = token == null ? new String[0] : new String[] { "Authorization", "Bearer " + token };
+		return method.equals("POST") ? shopper.browser().post(path, "{\"seatIds\":[\"A1\"]}", auth)
+				: shopper.browser().send(method, path, auth);
+	}
+
+	long bookingCalls(Shopper shopper) {
+		return upstreams.booking.received(r -> r.path().startsWith("/events/" + shopper.event() + "/shop")).size();
+	}
+
+	@ParameterizedTest(name = "{0} {1}")
+	@MethodSource("protectedRoutes")
+	void everyProtectedRouteRejectsMissingForgedTamperedAndOtherEventTokens(String method, String route) {
+		Shopper shopper = shopper();
+		assertProblem(call(shopper, method, route, null), 401, "admission-token-required");
+
+		KeyRing attacker = KeyRing.generate(Clock.systemUTC());
+		Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+		String forged = AdmissionTokenIssuer.of(attacker)
+			.issue(new AdmissionClaims(shopper.event(), 1, "g", "s-" + UUID.randomUUID(), shopper.visitor(), now,
+					now.plusSeconds(600), "j"));
+		assertProblem(call(shopper, method, route, forged), 401, "admission-token-invalid");
+
+		Issued valid = upstreams.coordinator.admit(shopper.event(), shopper.visitor(), 1);
+		String[] parts = valid.token().split("\\.");
+		String payload = parts[1];
+		String tamperedPayload = payload.substring(0, 5) + (payload.charAt(5) == 'x' ? 'y' : 'x') + payload.substring(6);
+		assertProblem(call(shopper, method, route, parts[0] + "." + tamperedPayload + "." + parts[2]), 401,
+				"admission-token-invalid");
+		assertProblem(call(shopper, method, route, "not-a-jwt"), 401, "admission-token-invalid");
+
+		Issued otherEvent = upstreams.coordinator.admit("other-" + shopper.event(), shopper.visitor(), 1);
+		assertProblem(call(shopper, method, route, otherEvent.token()), 403, "admission-wrong-event");
+
+		Issued otherVisitor = upstreams.coordinator.admit(shopper.event(), "AAAAAAAAAAAAAAAAAAAAAA", 1);
+		assertProblem(call(shopper, method, route, otherVisitor.token()), 403, "admission-visitor-mismatch");
+
+		assertThat(bookingCalls(shopper)).as("nothing rejected reaches booking").isZero();
+
+		Browser.Reply ok = call(shopper, method, route, valid.token());
+		assertThat(ok.status()).as(ok.toString()).isLessThan(300);
+		Recorded received = upstreams.booking.received(r -> r.path().startsWith("/events/" + shopper.event() + "/shop"))
+			.get(0);
+		assertThat(received.header("Authorization")).contains("Bearer " + valid.token());
+		assertThat(received.header("X-Waitroom-Visitor")).contains(shopper.visitor());
+		assertThat(received.header("X-Waitroom-Internal")).contains(StubUpstreams.INTERNAL_TOKEN);
+	}
+
+	@ParameterizedTest(name = "{0} {1}")
+	@MethodSource("protectedRoutes")
+	void expiredTokensAndEndedSessionsAreRejected(String method, String route) {
+		Shopper shopper = shopper();
+		boolean orderStatus = method.equals("GET") && route.startsWith("/orders/");
+		Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+		Issued longExpired = upstreams.coordinator.issue(shopper.event(), shopper.visitor(), 1,
+				now.minus(Duration.ofHours(3)), now.minus(Duration.ofHours(2)));
+		assertProblem(call(shopper, method, route, longExpired.token()), 401, "admission-token-expired");
+
+		Issued recentlyExpired = upstreams.coordinator.issue(shopper.event(), shopper.visitor(), 1,
+				now.minus(Duration.ofMinutes(15)), now.minus(Duration.ofMinutes(5)));
+		Browser.Reply expiredReply = call(shopper, method, route, recentlyExpired.token());
+		if (orderStatus) {
+			assertThat(expiredReply.status()).as("a started payment stays resolvable").isEqualTo(200);
+		}
+		else {
+			assertProblem(expiredReply, 401, "admission-token-expired");
+		}
+
+		Issued ended = upstreams.coordinator.admit(shopper.event(), shopper.visitor(), 1);
+		assertThat(call(shopper, method, route, ended.token()).status()).isLessThan(300);
+		upstreams.registry.end(shopper.event(), ended.sessionId());
+		Browser.Reply afterEnd = call(shopper, method, route, ended.token());
+		if (orderStatus) {
+			assertThat(afterEnd.status()).as("order status is readable after the session ended").isEqualTo(200);
+		}
+		else {
+			assertProblem(afterEnd, 401, "admission-session-ended");
+		}
+
+		Issued neverLive = upstreams.coordinator.issue(shopper.event(), shopper.visitor(), 1, now,
+				now.plusSeconds(600));
+		if (!orderStatus) {
+			assertProblem(call(shopper, method, route, neverLive.token()), 401, "admission-session-ended");
+		}
+	}
+
+	@Test
+	void tokenFromAnEarlierSaleGenerationIsRejected() {
+		Shopper shopper = shopper();
+		Issued old = upstreams.coordinator.admit(shopper.event(), shopper.visitor(), 1);
+		assertThat(call(shopper, "GET", "/seats", old.token()).status()).isEqualTo(200);
+		upstreams.queue.event(shopper.event()).saleGeneration(2);
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertProblem(call(shopper, "GET", "/seats", old.token()), 403,
+					"admission-old-generation"));
+		Issued current = upstreams.coordinator.admit(shopper.event(), shopper.visitor(), 2);
+		assertThat(call(shopper, "GET", "/seats", current.token()).status()).isEqualTo(200);
+	}
+
+	@Test
+	void registryAtAnotherGenerationMeansTheSessionIsNotLive() {
+		Shopper shopper = shopper();
+		Issued issued = upstreams.coordinator.admit(shopper.event(), shopper.visitor(), 1);
+		upstreams.registry.live(shopper.event(), issued.sessionId(), 7, issued.expiresAt());
+		assertProblem(call(shopper, "GET", "/seats", issued.token()), 401, "admission-session-ended");
+	}
+
+	@Test
+	void admissionCookieWorksLikeTheBearerHeader() {
+		Shopper shopper = shopper();
+		Issued issued = upstreams.coordinator.admit(shopper.event(), shopper.visitor(), 1);
+		shopper.browser().setCookie("wr_at", issued.token(), "/");
+		Browser.Reply reply = shopper.browser().get("/events/" + shopper.event() + "/shop/seats");
+		assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+		assertThat(upstreams.booking.lastReceived("/events/" + shopper.event() + "/shop/seats")
+			.orElseThrow()
+			.header("Authorization")).contains("Bearer " + issued.token());
+	}
+
+	@Test
+	void claimThenShopThenLeaveStopsTheTokenImmediately() {
+		Shopper shopper = shopper();
+		upstreams.queue.event(shopper.event()).offerNext(1);
+		Browser.Reply claimed = shopper.browser().post("/events/" + shopper.event() + "/admission/claim", "{}");
+		assertThat(claimed.status()).as(claimed.toString()).isEqualTo(200);
+		assertThat(claimed.allHeaders("Set-Cookie")).anyMatch(c -> c.startsWith("wr_at="));
+		assertThat(shopper.browser().get("/events/" + shopper.event() + "/shop/seats").status()).isEqualTo(200);
+
+		assertThat(shopper.browser().post("/events/" + shopper.event() + "/shopping-session/leave", "{}").status())
+			.isEqualTo(204);
+		assertProblem(shopper.browser().get("/events/" + shopper.event() + "/shop/seats"), 401,
+				"admission-session-ended");
+	}
+
+	@Test
+	void bypassModeLetsProtectedRoutesThroughAndCountsThem() {
+		Shopper shopper = shopper();
+		upstreams.queue.event(shopper.event()).mode("BYPASS");
+		double before = meters.counter("waitroom.gateway.admission.checks", "outcome", "bypass").count();
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(call(shopper, "GET", "/seats", null).status()).isEqualTo(200));
+		assertThat(meters.counter("waitroom.gateway.admission.checks", "outcome", "bypass").count())
+			.isGreaterThan(before);
+		upstreams.queue.event(shopper.event()).mode("QUEUEING");
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertProblem(call(shopper, "GET", "/seats", null), 401, "admission-token-required"));
+	}
+
+	@Test
+	void whileRedisIsDownExistingSessionsContinueAndNoNewAdmissionIsIssued() {
+		Shopper seen = shopper();
+		Issued seenToken = upstreams.coordinator.admit(seen.event(), seen.visitor(), 1);
+		assertThat(call(seen, "GET", "/seats", seenToken.token()).status()).isEqualTo(200);
+		Shopper fresh = shopper();
+		Issued freshToken = upstreams.coordinator.admit(fresh.event(), fresh.visitor(), 1);
+		upstreams.queue.event(fresh.event()).offerNext(1);
+		RealStores.stopRedis();
+		try {
+			assertThat(call(seen, "GET", "/seats", seenToken.token()).status())
+				.as("a session seen live continues while Redis is down")
+				.isEqualTo(200);
+			assertProblem(call(fresh, "GET", "/seats", freshToken.token()), 503, "admission-unavailable");
+			assertProblem(fresh.browser().post("/events/" + fresh.event() + "/admission/claim", "{}"), 503,
+					"admission-unavailable");
+		}
+		finally {
+			RealStores.startRedis();
+		}
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(20))
+			.untilAsserted(() -> assertThat(call(fresh, "GET", "/seats", freshToken.token()).status()).isEqualTo(200));
+	}
+
+}

@@ -1,0 +1,201 @@
+package dev.waitroom.gateway;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import dev.waitroom.gateway.testing.Browser;
+import dev.waitroom.gateway.testing.GatewayIntegrationTest;
+import dev.waitroom.gateway.testing.StubQueueService;
+import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.tokens.HmacKey;
+import dev.waitroom.tokens.QueueTicket;
+import dev.waitroom.tokens.VisitorCookieCodec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@GatewayIntegrationTest
+class EdgeStatusTests {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	MeterRegistry meters;
+
+	final StubUpstreams upstreams = StubUpstreams.get();
+
+	final VisitorCookieCodec visitorCodec = VisitorCookieCodec.of(HmacKey.fromBase64(StubUpstreams.VISITOR_KEY));
+
+	record Waiting(Browser browser, String visitor) {
+	}
+
+	String newEvent() {
+		return "edge-" + UUID.randomUUID().toString().substring(0, 12);
+	}
+
+	Waiting join(String event) {
+		Browser browser = new Browser(port);
+		Browser.Reply joined = browser.post("/events/" + event + "/queue", "{}");
+		assertThat(joined.status()).as(joined.toString()).isEqualTo(201);
+		return new Waiting(browser, visitorCodec.decode(browser.cookie("wr_vid").orElseThrow()).value());
+	}
+
+	static boolean answeredAtEdge(Browser.Reply reply) {
+		return reply.header("X-Waitroom-Answered-By").filter("edge"::equals).isPresent();
+	}
+
+	double edgeCount() {
+		return meters.counter("waitroom.gateway.status.polls", "answered", "edge", "reason", "none").count();
+	}
+
+	double forwardedCount(String reason) {
+		return meters.counter("waitroom.gateway.status.polls", "answered", "forwarded", "reason", reason).count();
+	}
+
+	@Test
+	void edgeAnswersAgreeWithTheQueueServiceTruthWithinTheBand() {
+		String event = newEvent();
+		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(2.0);
+		model.addWaiting(35);
+		List<Waiting> visitors = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			visitors.add(join(event));
+		}
+		model.addWaiting(12);
+		model.offerNext(3);
+		double edgeBefore = edgeCount();
+		int statusCallsBefore = model.statusCalls();
+		int answeredAtEdge = 0;
+		for (Waiting visitor : visitors) {
+			Browser.Reply reply = visitor.browser().get("/events/" + event + "/queue/status");
+			assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
+			assertThat(reply.header("Cache-Control")).contains("no-store");
+			JsonNode body = reply.json();
+			StubQueueService.Entry entry = model.entryOf(visitor.visitor());
+			long truth = model.exactlyAhead(entry);
+			assertThat(body.get("state").asString()).isEqualTo("WAITING");
+			assertThat(body.get("receipt").asString()).isEqualTo(entry.entryId());
+			long min = body.get("position").get("aheadMin").asLong();
+			long max = body.get("position").get("aheadMax").asLong();
+			assertThat(truth).as("truth %d within the band [%d, %d]", truth, min, max).isBetween(min, max);
+			JsonNode estimate = body.get("estimatedWaitSeconds");
+			assertThat(estimate.get("min").asLong()).isLessThanOrEqualTo(estimate.get("max").asLong());
+			assertThat(estimate.get("min").asDouble()).isLessThanOrEqualTo(truth / 2.0);
+			assertThat(estimate.get("max").asDouble()).isGreaterThanOrEqualTo(truth / 2.0);
+			assertThat(body.get("pollAfterSeconds").asInt()).isBetween(2, 30);
+			if (answeredAtEdge(reply)) {
+				answeredAtEdge++;
+			}
+		}
+		assertThat(answeredAtEdge).as("fresh tickets and a fresh snapshot are answered at the edge").isEqualTo(6);
+		assertThat(edgeCount() - edgeBefore).isEqualTo(6);
+		assertThat(model.statusCalls()).as("the queue-service saw none of them").isEqualTo(statusCallsBefore);
+	}
+
+	@Test
+	void pollIsForwardedOnceTheVisitorMayHaveBeenOffered() {
+		String event = newEvent();
+		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+		model.addWaiting(20);
+		Waiting visitor = join(event);
+		assertThat(answeredAtEdge(visitor.browser().get("/events/" + event + "/queue/status"))).isTrue();
+		model.offerNext(21);
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+			Browser.Reply reply = visitor.browser().get("/events/" + event + "/queue/status");
+			assertThat(answeredAtEdge(reply)).isFalse();
+			assertThat(reply.json().get("state").asString()).isEqualTo("OFFERED");
+			assertThat(reply.json().get("offer").get("expiresAt").asString()).isNotBlank();
+		});
+	}
+
+	@Test
+	void visitorNearTheFrontIsForwardedToTheTruth() {
+		String event = newEvent();
+		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(2.0);
+		model.addWaiting(3);
+		Waiting visitor = join(event);
+		double before = forwardedCount("near-offer");
+		Browser.Reply reply = visitor.browser().get("/events/" + event + "/queue/status");
+		assertThat(answeredAtEdge(reply)).isFalse();
+		assertThat(reply.json().get("position").get("aheadMin").asLong()).isEqualTo(3);
+		assertThat(forwardedCount("near-offer")).isEqualTo(before + 1);
+	}
+
+	@Test
+	void missingTamperedForeignStaleAndPreDrawTicketsAreForwarded() {
+		String event = newEvent();
+		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+		model.addWaiting(30);
+		Waiting visitor = join(event);
+		String entryId = model.entryOf(visitor.visitor()).entryId();
+		long key = model.entryOf(visitor.visitor()).orderKey();
+		String status = "/events/" + event + "/queue/status";
+		String ticketPath = "/events/" + event;
+
+		visitor.browser().forgetCookie("wr_qt");
+		double noTicket = forwardedCount("no-ticket");
+		Browser.Reply withoutTicket = visitor.browser().get(status);
+		assertThat(answeredAtEdge(withoutTicket)).isFalse();
+		assertThat(forwardedCount("no-ticket")).isEqualTo(noTicket + 1);
+
+		String good = upstreams.queue.ticketFor(new QueueTicket(event, entryId, key, Instant.now()));
+		String tampered = good.substring(0, good.length() - 3) + (good.endsWith("A") ? "BBB" : "AAA");
+		assertForwarded(visitor, status, ticketPath, tampered, "bad-ticket");
+
+		String foreign = upstreams.queue.ticketFor(new QueueTicket("another-event", entryId, key, Instant.now()));
+		assertForwarded(visitor, status, ticketPath, foreign, "other-event");
+
+		String stale = upstreams.queue
+			.ticketFor(new QueueTicket(event, entryId, key, Instant.now().minus(Duration.ofSeconds(61))));
+		assertForwarded(visitor, status, ticketPath, stale, "liveness");
+
+		model.drawCompletedAt(Instant.now().plusSeconds(5));
+		String preDraw = upstreams.queue.ticketFor(new QueueTicket(event, entryId, key, Instant.now()));
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertForwarded(visitor, status, ticketPath, preDraw, "before-draw"));
+	}
+
+	private void assertForwarded(Waiting visitor, String status, String ticketPath, String ticket, String reason) {
+		visitor.browser().forgetCookie("wr_qt");
+		visitor.browser().setCookie("wr_qt", ticket, ticketPath);
+		double before = forwardedCount(reason);
+		Browser.Reply reply = visitor.browser().get(status);
+		assertThat(reply.status()).isEqualTo(200);
+		assertThat(answeredAtEdge(reply)).as(reason).isFalse();
+		assertThat(forwardedCount(reason)).as(reason).isEqualTo(before + 1);
+	}
+
+	@Test
+	void pausedEventIsAnsweredWithoutAnEstimateAndScheduledEventIsForwarded() {
+		String event = newEvent();
+		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+		model.addWaiting(30);
+		Waiting visitor = join(event);
+		model.mode("PAUSED").announcement("Paused while payments recover");
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+			Browser.Reply reply = visitor.browser().get("/events/" + event + "/queue/status");
+			assertThat(answeredAtEdge(reply)).isTrue();
+			assertThat(reply.json().get("mode").asString()).isEqualTo("PAUSED");
+			assertThat(reply.json().get("estimatedWaitSeconds").isNull()).isTrue();
+			assertThat(reply.json().get("announcement").asString()).isEqualTo("Paused while payments recover");
+		});
+		model.mode("QUEUEING").phase("SCHEDULED");
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+			Browser.Reply reply = visitor.browser().get("/events/" + event + "/queue/status");
+			assertThat(answeredAtEdge(reply)).isFalse();
+			assertThat(reply.json().get("phase").asString()).isEqualTo("SCHEDULED");
+		});
+	}
+
+}

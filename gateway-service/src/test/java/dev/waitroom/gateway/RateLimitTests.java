@@ -1,0 +1,100 @@
+package dev.waitroom.gateway;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import dev.waitroom.gateway.testing.Browser;
+import dev.waitroom.gateway.testing.GatewayIntegrationTest;
+import dev.waitroom.gateway.testing.StubUpstreams;
+
+import static dev.waitroom.gateway.RoutingTests.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+@GatewayIntegrationTest
+class RateLimitTests {
+
+	@LocalServerPort
+	int port;
+
+	final StubUpstreams upstreams = StubUpstreams.get();
+
+	List<Browser.Reply> concurrently(int count, Callable<Browser.Reply> call) throws Exception {
+		ExecutorService pool = Executors.newFixedThreadPool(count);
+		try {
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<Browser.Reply>> futures = new ArrayList<>();
+			for (int i = 0; i < count; i++) {
+				futures.add(pool.submit(() -> {
+					start.await();
+					return call.call();
+				}));
+			}
+			start.countDown();
+			List<Browser.Reply> replies = new ArrayList<>();
+			for (Future<Browser.Reply> future : futures) {
+				replies.add(future.get());
+			}
+			return replies;
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	@Test
+	void joinFloodFromOneVisitorIsLimitedWithAProblemAndRetryAfterWhileOthersAreNot() throws Exception {
+		String event = "rl-" + UUID.randomUUID().toString().substring(0, 12);
+		Browser flooder = new Browser(port);
+		assertThat(flooder.post("/events/" + event + "/queue", "{}").status()).isEqualTo(201);
+		List<Browser.Reply> replies = concurrently(16, () -> flooder.post("/events/" + event + "/queue", "{}"));
+		List<Browser.Reply> limited = replies.stream().filter(r -> r.status() == 429).toList();
+		assertThat(limited).as("burst 10 tokens at 2 per join: at most 4 more joins pass").hasSizeGreaterThanOrEqualTo(12);
+		assertThat(replies.stream().filter(r -> r.status() == 200)).allMatch(r -> r.status() == 200);
+		for (Browser.Reply reply : limited) {
+			assertProblem(reply, 429, "rate-limited");
+			assertThat(reply.header("Retry-After")).contains("2");
+			assertThat(reply.json().get("retryAfterSeconds").asInt()).isEqualTo(2);
+		}
+		long reachedQueue = upstreams.queue.countReceived("/events/" + event + "/queue");
+		assertThat(reachedQueue).isEqualTo(1 + replies.stream().filter(r -> r.status() < 300).count());
+
+		Browser other = new Browser(port);
+		assertThat(other.post("/events/" + event + "/queue", "{}").status())
+			.as("another visitor (same IP) is not limited")
+			.isEqualTo(201);
+	}
+
+	@Test
+	void statusPollFloodIsLimitedPerVisitor() throws Exception {
+		String event = "rl-" + UUID.randomUUID().toString().substring(0, 12);
+		upstreams.queue.event(event).addWaiting(50);
+		Browser poller = new Browser(port);
+		assertThat(poller.post("/events/" + event + "/queue", "{}").status()).isEqualTo(201);
+		List<Browser.Reply> replies = concurrently(40,
+				() -> poller.get("/events/" + event + "/queue/status"));
+		long limited = replies.stream().filter(r -> r.status() == 429).count();
+		assertThat(limited).as("burst of 20 polls").isGreaterThanOrEqualTo(15);
+		replies.stream().filter(r -> r.status() == 429).forEach(r -> assertProblem(r, 429, "rate-limited"));
+	}
+
+	@Test
+	void claimFloodIsLimited() throws Exception {
+		String event = "rl-" + UUID.randomUUID().toString().substring(0, 12);
+		Browser claimer = new Browser(port);
+		assertThat(claimer.post("/events/" + event + "/queue", "{}").status()).isEqualTo(201);
+		List<Browser.Reply> replies = concurrently(20,
+				() -> claimer.post("/events/" + event + "/admission/claim", "{}"));
+		assertThat(replies.stream().filter(r -> r.status() == 429).count()).isGreaterThanOrEqualTo(8);
+	}
+
+}

@@ -1,0 +1,31 @@
+package dev.waitroom.gateway.testing;
+
+import org.springframework.boot.test.util.TestPropertyValues;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.waitroom.testsupport.RealStores;
+
+/**
+ * Points the gateway at the stub upstreams and the JVM's real Redis, with random secrets. Only
+ * Redis is started: the gateway has no database.
+ */
+public final class GatewayTestInitializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
+
+	@Override
+	public void initialize(ConfigurableApplicationContext context) {
+		StubUpstreams upstreams = StubUpstreams.get();
+		TestPropertyValues
+			.of("spring.data.redis.host=" + RealStores.redisHost(), "spring.data.redis.port=" + RealStores.redisPort(),
+					"waitroom.services.queue-url=" + upstreams.queue.uri(),
+					"waitroom.services.coordinator-url=" + upstreams.coordinator.uri(),
+					"waitroom.services.booking-url=" + upstreams.booking.uri(),
+					"waitroom.security.ops-token=" + StubUpstreams.OPS_TOKEN,
+					"waitroom.security.internal-token=" + StubUpstreams.INTERNAL_TOKEN,
+					"waitroom.security.ticket-key=" + StubUpstreams.TICKET_KEY,
+					"waitroom.security.visitor-key=" + StubUpstreams.VISITOR_KEY,
+					"waitroom.gateway.secure-cookies=false")
+			.applyTo(context);
+	}
+
+}

@@ -1,0 +1,106 @@
+package dev.waitroom.gateway.testing;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.waitroom.tokens.AdmissionClaims;
+import dev.waitroom.tokens.AdmissionTokenIssuer;
+import dev.waitroom.tokens.KeyRing;
+
+/**
+ * The admission-coordinator as far as the gateway sees it: the JWKS, claim (OFFERED -> ACTIVE in
+ * the queue model, registry write, then the token), leave, and the admin API (echo).
+ */
+public final class StubCoordinator extends StubHttpServer {
+
+	private final KeyRing ring = KeyRing.generate(Clock.systemUTC());
+
+	private final AdmissionTokenIssuer issuer = AdmissionTokenIssuer.of(ring);
+
+	private final StubQueueService queue;
+
+	private final SessionRegistryWriter registry;
+
+	private final Map<String, String> sessionsByVisitor = new ConcurrentHashMap<>();
+
+	private volatile Duration sessionTtl = Duration.ofMinutes(10);
+
+	StubCoordinator(String internalToken, StubQueueService queue, SessionRegistryWriter registry) {
+		super(internalToken);
+		this.queue = queue;
+		this.registry = registry;
+	}
+
+	/** A token for a session that is live in the registry. */
+	public Issued admit(String eventId, String visitor, long generation) {
+		Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+		Issued issued = issue(eventId, visitor, generation, now, now.plus(sessionTtl));
+		registry.live(eventId, issued.sessionId(), generation, issued.expiresAt());
+		return issued;
+	}
+
+	/** A correctly signed token with the given times; the registry is untouched. */
+	public Issued issue(String eventId, String visitor, long generation, Instant issuedAt, Instant expiresAt) {
+		String sessionId = UUID.randomUUID().toString();
+		AdmissionClaims claims = new AdmissionClaims(eventId, generation, UUID.randomUUID().toString(), sessionId,
+				visitor, issuedAt, expiresAt, UUID.randomUUID().toString());
+		return new Issued(issuer.issue(claims), sessionId, expiresAt);
+	}
+
+	public record Issued(String token, String sessionId, Instant expiresAt) {
+	}
+
+	@Override
+	protected Reply handle(Recorded request) {
+		String path = request.path();
+		if (path.equals("/.well-known/jwks.json") && request.method().equals("GET")) {
+			return Reply.json(200, JSON.readValue(ring.publicJwksJson(), Map.class));
+		}
+		if (path.startsWith("/admin/")) {
+			return Reply.json(200, Map.of("served", "coordinator", "path", path));
+		}
+		String[] s = segments(path);
+		String visitor = request.header("X-Waitroom-Visitor").orElse(null);
+		if (s.length == 4 && s[0].equals("events") && s[2].equals("admission") && s[3].equals("claim")) {
+			return claim(s[1], visitor);
+		}
+		if (s.length == 4 && s[0].equals("events") && s[2].equals("shopping-session") && s[3].equals("leave")) {
+			String sessionId = visitor == null ? null : sessionsByVisitor.remove(s[1] + "/" + visitor);
+			if (sessionId != null) {
+				registry.end(s[1], sessionId);
+			}
+			return new Reply(204, null, Map.of());
+		}
+		return Reply.json(404, Map.of("status", 404, "title", "Not found"));
+	}
+
+	private Reply claim(String eventId, String visitor) {
+		StubQueueService.QueueEvent event = queue.event(eventId);
+		StubQueueService.Entry entry = visitor == null ? null : event.entryOf(visitor);
+		if (entry == null || !(entry.state.equals("OFFERED") || entry.state.equals("ACTIVE"))) {
+			return Reply.json(409, Map.of("type", "https://waitroom.dev/problems/no-offer", "title", "No offer",
+					"status", 409));
+		}
+		entry.state = "ACTIVE";
+		Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+		Issued issued = issue(eventId, visitor, event.saleGeneration, now, now.plus(sessionTtl));
+		registry.live(eventId, issued.sessionId(), event.saleGeneration, issued.expiresAt());
+		sessionsByVisitor.put(eventId + "/" + visitor, issued.sessionId());
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("sessionId", issued.sessionId());
+		body.put("eventId", eventId);
+		body.put("state", "ACTIVE");
+		body.put("expiresAt", issued.expiresAt().toString());
+		body.put("absoluteExpiresAt", issued.expiresAt().plus(Duration.ofMinutes(20)).toString());
+		body.put("token", issued.token());
+		return new Reply(200, body,
+				Map.of("Set-Cookie", "wr_at=" + issued.token() + "; Path=/; HttpOnly; SameSite=Lax"));
+	}
+
+}

@@ -1,0 +1,136 @@
+package dev.waitroom.gateway.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.Executors;
+import java.util.function.Predicate;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A small real HTTP server standing in for one upstream service. It records every request it
+ * receives (so tests can see exactly what the gateway forwarded) and refuses any request without
+ * the internal credential, as the real services do.
+ */
+public abstract class StubHttpServer {
+
+	protected static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private final HttpServer server;
+
+	private final String internalToken;
+
+	private final ConcurrentLinkedDeque<Recorded> received = new ConcurrentLinkedDeque<>();
+
+	protected StubHttpServer(String internalToken) {
+		this.internalToken = internalToken;
+		try {
+			this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		server.setExecutor(Executors.newFixedThreadPool(8));
+		server.createContext("/", this::handleExchange);
+		server.start();
+	}
+
+	public URI uri() {
+		return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+	}
+
+	/** A request as the upstream saw it; header names lower-cased. */
+	public record Recorded(String method, String path, Map<String, List<String>> headers, String body) {
+
+		public Optional<String> header(String name) {
+			List<String> values = headers.get(name.toLowerCase());
+			return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
+		}
+
+	}
+
+	public List<Recorded> received(Predicate<Recorded> filter) {
+		return received.stream().filter(filter).toList();
+	}
+
+	public Optional<Recorded> lastReceived(String path) {
+		List<Recorded> all = new ArrayList<>(received);
+		for (int i = all.size() - 1; i >= 0; i--) {
+			if (all.get(i).path().equals(path)) {
+				return Optional.of(all.get(i));
+			}
+		}
+		return Optional.empty();
+	}
+
+	public long countReceived(String path) {
+		return received.stream().filter(r -> r.path().equals(path)).count();
+	}
+
+	/** The answer of a stub route. */
+	protected record Reply(int status, Object body, Map<String, String> headers) {
+
+		static Reply json(int status, Object body) {
+			return new Reply(status, body, Map.of());
+		}
+
+	}
+
+	protected abstract Reply handle(Recorded request);
+
+	private void handleExchange(HttpExchange exchange) throws IOException {
+		try (exchange) {
+			Map<String, List<String>> headers = new TreeMap<>();
+			exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(), List.copyOf(v)));
+			String body;
+			try (InputStream in = exchange.getRequestBody()) {
+				body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+			}
+			Recorded request = new Recorded(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
+					headers, body);
+			received.add(request);
+			Reply reply;
+			if (!internalToken.equals(request.header("X-Waitroom-Internal").orElse(null))) {
+				reply = Reply.json(403, Map.of("type", "https://waitroom.dev/problems/internal-credential",
+						"title", "Internal credential required", "status", 403));
+			}
+			else {
+				try {
+					reply = handle(request);
+				}
+				catch (RuntimeException ex) {
+					reply = Reply.json(500, Map.of("title", ex.toString(), "status", 500));
+				}
+			}
+			byte[] bytes = reply.body() == null ? new byte[0] : JSON.writeValueAsBytes(reply.body());
+			reply.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
+			if (reply.body() != null) {
+				exchange.getResponseHeaders().set("Content-Type",
+						reply.status() >= 400 ? "application/problem+json" : "application/json");
+			}
+			exchange.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
+			if (bytes.length > 0) {
+				try (OutputStream out = exchange.getResponseBody()) {
+					out.write(bytes);
+				}
+			}
+		}
+	}
+
+	protected static String[] segments(String path) {
+		return path.substring(1).split("/");
+	}
+
+}
