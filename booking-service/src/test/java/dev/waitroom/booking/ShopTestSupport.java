@@ -91,10 +91,10 @@ public abstract class ShopTestSupport {
     }
 
     /** A shopper admitted to an event: its own session and visitor, and a valid token. */
-    protected record TestShopper(String eventId, String sessionId, String visitor, String token) {
+    public record TestShopper(String eventId, String sessionId, String visitor, String token) {
     }
 
-    protected record Response(int status, HttpResponse<String> raw, JsonNode json) {
+    public record Response(int status, HttpResponse<String> raw, JsonNode json) {
 
         public String contentType() {
             return raw.headers().firstValue("Content-Type").orElse("");

@@ -193,7 +193,7 @@ public class Orders {
                 JOIN LATERAL (SELECT * FROM payment_attempts pa WHERE pa.order_id = o.order_id
                               ORDER BY pa.created_at DESC LIMIT 1) p ON true
                 LEFT JOIN refunds r ON r.order_id = o.order_id
-                WHERE """ + where))
+                WHERE\s""" + where))
                 .query((rs, n) -> new Order(new OrderId(rs.getObject("order_id", UUID.class)),
                         EventId.of(rs.getString("event_id")), new HoldId(rs.getObject("hold_id", UUID.class)),
                         new HoldOwner(rs.getString("session_id"), rs.getString("visitor")),

@@ -6,6 +6,8 @@ import jakarta.servlet.http.HttpServletRequest;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.http.HttpHeaders;
@@ -27,6 +29,7 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /** Maps every failure to problem+json with a stable type; unexpected ones are logged without request data. */
 @RestControllerAdvice
+@Order(Ordered.HIGHEST_PRECEDENCE)
 class ProblemResponses {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemResponses.class);

@@ -1,0 +1,96 @@
+package dev.waitroom.booking.access;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import dev.waitroom.booking.ShopTestSupport;
+import dev.waitroom.tokens.AdmissionClaims;
+import dev.waitroom.tokens.AdmissionTokenIssuer;
+import dev.waitroom.tokens.KeyRing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The booking service checks admission itself: a request that skips the gateway is refused, and nothing changes. */
+class ShopAdmissionTests extends ShopTestSupport {
+
+    @Test
+    void noTokenIsRefusedWith401AndHoldsNothing() {
+        String event = newEvent("notoken", 3);
+        send("POST", "/events/" + event + "/shop/holds", null, "{\"seatIds\":[\"A-1\"]}")
+                .assertProblem(401, "admission-required");
+        send("GET", "/events/" + event + "/shop/seats", null, null).assertProblem(401, "admission-required");
+        send("GET", "/events/" + event + "/shop/orders/" + UUID.randomUUID(), null, null)
+                .assertProblem(401, "admission-required");
+        assertThat(seatState(event, "A-1")).isEqualTo("AVAILABLE");
+    }
+
+    @Test
+    void tokenForAnotherEventIsRefusedWith403() {
+        String event = newEvent("wrongevent", 3);
+        String other = newEvent("otherevent", 3);
+        TestShopper admittedElsewhere = shopper(other);
+        send("POST", "/events/" + event + "/shop/holds", "Bearer " + admittedElsewhere.token(), "{\"seatIds\":[\"A-1\"]}")
+                .assertProblem(403, "admission-wrong-event");
+        assertThat(seatState(event, "A-1")).isEqualTo("AVAILABLE");
+    }
+
+    @Test
+    void expiredForgedAndGarbageTokensAreRefusedWith401() {
+        String event = newEvent("badtoken", 3);
+        TestShopper shopper = shopper(event);
+        String hold = "{\"seatIds\":[\"A-1\"]}";
+        send("POST", "/events/" + event + "/shop/holds", "Bearer " + expiredTokenOf(shopper), hold)
+                .assertProblem(401, "admission-rejected");
+        send("POST", "/events/" + event + "/shop/holds", "Bearer not.a.jwt", hold)
+                .assertProblem(401, "admission-rejected");
+        send("POST", "/events/" + event + "/shop/holds", "Bearer " + "x".repeat(8 * 1024 + 1), hold)
+                .assertProblem(401, "admission-rejected");
+        KeyRing stranger = KeyRing.generate(Clock.systemUTC());
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        String forged = AdmissionTokenIssuer.of(stranger).issue(new AdmissionClaims(event, 1, "g", "s", "v",
+                now.minusSeconds(1), now.plus(Duration.ofMinutes(5)), UUID.randomUUID().toString()));
+        send("POST", "/events/" + event + "/shop/holds", "Bearer " + forged, hold)
+                .assertProblem(401, "admission-rejected");
+        // A token with the right shape signed by the right key but tampered with in the payload.
+        String[] parts = shopper.token().split("\\.");
+        String tampered = parts[0] + "." + parts[1].substring(0, parts[1].length() - 2) + "AA." + parts[2];
+        send("POST", "/events/" + event + "/shop/holds", "Bearer " + tampered, hold)
+                .assertProblem(401, "admission-rejected");
+        assertThat(seatState(event, "A-1")).isEqualTo("AVAILABLE");
+        assertThat(count("SELECT count(*) FROM holds WHERE event_id = ?", event)).isZero();
+    }
+
+    @Test
+    void theAdmissionCookieIsAcceptedLikeTheBearerHeader() {
+        String event = newEvent("cookie", 3);
+        TestShopper shopper = shopper(event);
+        Response held = send("POST", "/events/" + event + "/shop/holds", null, "{\"seatIds\":[\"A-2\"]}",
+                "Cookie", "wr_at=" + shopper.token());
+        assertThat(held.status()).as(held.raw().body()).isEqualTo(201);
+        assertThat(seatState(event, "A-2")).isEqualTo("HELD");
+    }
+
+    @Test
+    void tokensOfAnOlderSaleGenerationAreRefusedOnceANewerOneWasSeen() {
+        String event = newEvent("generation", 3);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        String newer = ISSUER.issue(new AdmissionClaims(event, 7, "g", "s7", "v7", now.minusSeconds(1),
+                now.plus(Duration.ofMinutes(5)), UUID.randomUUID().toString()));
+        String older = ISSUER.issue(new AdmissionClaims(event, 6, "g", "s6", "v6", now.minusSeconds(1),
+                now.plus(Duration.ofMinutes(5)), UUID.randomUUID().toString()));
+        assertThat(send("GET", "/events/" + event + "/shop/seats", "Bearer " + newer, null).status()).isEqualTo(200);
+        send("GET", "/events/" + event + "/shop/seats", "Bearer " + older, null).assertProblem(401, "admission-rejected");
+    }
+
+    @Test
+    void malformedEventIdInThePathIsABadRequest() {
+        TestShopper shopper = shopper("fine");
+        send("GET", "/events/bad%20id/shop/seats", "Bearer " + shopper.token(), null)
+                .assertProblem(400, "malformed-request");
+    }
+}

@@ -1,0 +1,105 @@
+package dev.waitroom.booking.inventory;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import dev.waitroom.booking.ShopTestSupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class HoldLifecycleTests extends ShopTestSupport {
+
+    @Test
+    void aHoldReservesSeatsUntilItsDeadlineAndListsThemAsUnavailable() {
+        String event = newEvent("hold", 4);
+        TestShopper shopper = shopper(event);
+        Response held = hold(shopper, "A-1", "A-2");
+        assertThat(held.status()).isEqualTo(201);
+        assertThat(held.raw().headers().firstValue("Location")).hasValueSatisfying(l -> l.endsWith(held.text("holdId")));
+        assertThat(held.text("state")).isEqualTo("ACTIVE");
+        assertThat(held.json().get("amountCents").asLong()).isEqualTo(5000);
+        assertThat(java.time.Instant.parse(held.text("expiresAt"))).isAfter(java.time.Instant.now().plusSeconds(60));
+
+        Response seats = shop(shopper(event), "GET", "/seats?category=A", null);
+        assertThat(seats.status()).isEqualTo(200);
+        assertThat(seats.json().get("seats").findValuesAsString("seatId")).containsExactly("A-3", "A-4");
+        assertThat(seats.json().get("categories").get(0).get("available").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void expiredHoldsGiveTheirSeatsBackThroughTheSweeper() {
+        String event = newEvent("expiry", 2);
+        TestShopper shopper = shopper(event);
+        String holdId = hold(shopper, "A-1", "A-2").text("holdId");
+        lapse(holdId);
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(seatState(event, "A-1")).isEqualTo("AVAILABLE");
+            assertThat(seatState(event, "A-2")).isEqualTo("AVAILABLE");
+        });
+        assertThat(shop(shopper, "GET", "/holds/" + holdId, null).text("state")).isEqualTo("EXPIRED");
+        order(shopper, holdId).assertProblem(409, "hold-not-active");
+        assertThat(hold(shopper(event), "A-1").status()).isEqualTo(201);
+    }
+
+    @Test
+    void aLapsedHoldsSeatCanBeTakenAtOnceWithoutWaitingForTheSweeper() {
+        String event = newEvent("lazy", 1);
+        String first = hold(shopper(event), "A-1").text("holdId");
+        lapse(first);
+        // Straight away, before any sweep: the conditional update treats the lapsed hold as gone.
+        Response second = hold(shopper(event), "A-1");
+        assertThat(second.status()).as(second.raw().body()).isEqualTo(201);
+        assertThat(seatRow(event, "A-1")).containsEntry("hold_id", UUID.fromString(second.text("holdId")));
+        // The sweeper later ends the lapsed hold without touching the seat that moved on.
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                count("SELECT count(*) FROM holds WHERE hold_id = ?::uuid AND state = 'EXPIRED'", first)).isEqualTo(1));
+        assertThat(seatRow(event, "A-1")).containsEntry("state", "HELD")
+                .containsEntry("hold_id", UUID.fromString(second.text("holdId")));
+    }
+
+    @Test
+    void releasingAHoldReturnsItsSeatsAndIsIdempotent() {
+        String event = newEvent("release", 2);
+        TestShopper shopper = shopper(event);
+        String holdId = hold(shopper, "A-1").text("holdId");
+        assertThat(shop(shopper, "DELETE", "/holds/" + holdId, null).status()).isEqualTo(204);
+        assertThat(shop(shopper, "DELETE", "/holds/" + holdId, null).status()).isEqualTo(204);
+        assertThat(seatState(event, "A-1")).isEqualTo("AVAILABLE");
+        assertThat(shop(shopper, "GET", "/holds/" + holdId, null).text("state")).isEqualTo("RELEASED");
+    }
+
+    @Test
+    void anotherShoppersHoldCannotBeSeenOrReleased() {
+        String event = newEvent("foreignhold", 2);
+        String holdId = hold(shopper(event), "A-1").text("holdId");
+        TestShopper stranger = shopper(event);
+        shop(stranger, "DELETE", "/holds/" + holdId, null).assertProblem(404, "hold-not-found");
+        shop(stranger, "GET", "/holds/" + holdId, null).assertProblem(404, "hold-not-found");
+        order(stranger, holdId).assertProblem(404, "hold-not-found");
+        assertThat(seatState(event, "A-1")).isEqualTo("HELD");
+    }
+
+    @Test
+    void badHoldRequestsAreProblemsThatChangeNothing() {
+        String event = newEvent("badhold", 3);
+        TestShopper shopper = shopper(event);
+        hold(shopper, "A-1", "Z-9").assertProblem(422, "unknown-seats");
+        hold(shopper, "bad seat").assertProblem(400, "malformed-request");
+        shop(shopper, "POST", "/holds", "{\"seatIds\":[]}").assertProblem(400, "malformed-request");
+        shop(shopper, "POST", "/holds", "{\"seatIds\":").assertProblem(400, "malformed-request");
+        shop(shopper, "POST", "/holds", "[1,2,3]").assertProblem(400, "malformed-request");
+        shop(shopper, "POST", "/holds", "{\"seatIds\":\"A-1\"}").assertProblem(400, "malformed-request");
+        hold(shopper, seats("A", 1, 11).toArray(String[]::new)).assertProblem(400, "malformed-request");
+        shop(shopper, "POST", "/holds", "{\"seatIds\":[\"A-1\"],\"pad\":\"" + "x".repeat(20_000) + "\"}")
+                .assertProblem(400, "body-too-large");
+        shop(shopper, "DELETE", "/holds/not-a-uuid", null).assertProblem(400, "malformed-request");
+        shop(shopper, "GET", "/seats?category=no%20such", null).assertProblem(400, "malformed-request");
+
+        assertThat(count("SELECT count(*) FROM seats WHERE event_id = ? AND state = 'AVAILABLE'", event)).isEqualTo(3);
+        assertThat(count("SELECT count(*) FROM holds WHERE event_id = ?", event)).isZero();
+    }
+}
