@@ -101,7 +101,7 @@ public final class RateController {
 						emit(now, RateDecision.Kind.RESUME, before, "healthy after pause");
 					}
 					else if (this.factor < 1) {
-						this.factor = Math.min(1, this.factor + this.settings.increaseStep());
+						this.factor = Math.min(1, Math.round((this.factor + this.settings.increaseStep()) * 1000) / 1000.0);
 						emit(now, RateDecision.Kind.INCREASE, before, "healthy windows");
 					}
 				}

@@ -133,6 +133,14 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 		return queue(eventId).byVisitor.get(visitor);
 	}
 
+	/** WAITING entries never offered before (requeued ones go to the back on purpose). */
+	public synchronized List<Entry> waitingFirstTime(String eventId) {
+		return queue(eventId).byEntry.values()
+			.stream()
+			.filter(e -> e.state == State.WAITING && e.requeues == 0)
+			.toList();
+	}
+
 	public synchronized QueueEventState lastState(String eventId) {
 		return queue(eventId).state;
 	}

@@ -1,0 +1,127 @@
+package dev.waitroom.coordinator.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import dev.waitroom.coordinator.event.AfterPurchase;
+import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
+import dev.waitroom.coordinator.lease.FencingGeneration;
+import dev.waitroom.coordinator.lease.Leases;
+import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
+import dev.waitroom.coordinator.support.CoordinatorTest;
+import dev.waitroom.coordinator.support.Scenario;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import static org.awaitility.Awaitility.await;
+
+@CoordinatorTest
+class FencingTests {
+
+	@Autowired
+	ApplicationContext context;
+
+	@Autowired
+	Leases leases;
+
+	@Autowired
+	Grants grants;
+
+	@Autowired
+	TransactionTemplate transactions;
+
+	Scenario scenario;
+
+	String eventId;
+
+	@BeforeEach
+	void setUp() {
+		this.scenario = new Scenario(this.context);
+		this.eventId = Scenario.eventId("fence");
+		this.scenario.openEvent(this.eventId,
+				Scenario.config(10, 100, 10, 30, 60, 120, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE));
+	}
+
+	@Test
+	void leaseIsExclusiveRenewableAndTakeoverIncrementsTheGeneration() {
+		FencingGeneration first = this.leases.acquireOrRenew(this.eventId, "a", Duration.ofMillis(300)).orElseThrow();
+		assertThat(this.leases.acquireOrRenew(this.eventId, "b", Duration.ofSeconds(5))).isEmpty();
+		assertThat(this.leases.acquireOrRenew(this.eventId, "a", Duration.ofMillis(300))).contains(first);
+
+		FencingGeneration second = await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.leases.acquireOrRenew(this.eventId, "b", Duration.ofSeconds(5)), Optional::isPresent)
+			.orElseThrow();
+
+		assertThat(second.value()).isEqualTo(first.value() + 1);
+		assertThat(this.leases.acquireOrRenew(this.eventId, "a", Duration.ofSeconds(5))).isEmpty();
+	}
+
+	@Test
+	void leaseLongerThanFiveSecondsIsRefused() {
+		org.assertj.core.api.Assertions
+			.assertThatThrownBy(() -> this.leases.acquireOrRenew(this.eventId, "a", Duration.ofSeconds(6)))
+			.isInstanceOf(IllegalArgumentException.class);
+	}
+
+	@Test
+	void aFormerLeadersWriteWithAnOldGenerationChangesZeroRows() {
+		FencingGeneration old = this.leases.acquireOrRenew(this.eventId, "old", Duration.ofMillis(200)).orElseThrow();
+		List<String> visitors = this.scenario.join(this.eventId, 3);
+		List<Candidate> batch = List.of(new Candidate("entry-1", visitors.get(0), 1),
+				new Candidate("entry-2", visitors.get(1), 2));
+		FencingGeneration current = await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.leases.acquireOrRenew(this.eventId, "new", Duration.ofSeconds(5)), Optional::isPresent)
+			.orElseThrow();
+
+		List<Grant> stale = insert("old", old, batch);
+		List<Grant> wrongOwner = insert("old", current, batch);
+		List<Grant> oldGenerationRightOwner = insert("new", old, batch);
+
+		assertThat(stale).isEmpty();
+		assertThat(wrongOwner).isEmpty();
+		assertThat(oldGenerationRightOwner).isEmpty();
+		assertThat(this.grants.count(this.eventId).live()).isZero();
+
+		List<Grant> fresh = insert("new", current, batch);
+		assertThat(fresh).hasSize(2).allSatisfy(g -> assertThat(g.generation()).isEqualTo(current.value()));
+	}
+
+	@Test
+	void anAllocationThatWouldPassTheCeilingInsertsNothing() {
+		FencingGeneration gen = this.leases.acquireOrRenew(this.eventId, "leader", Duration.ofSeconds(5)).orElseThrow();
+		List<String> visitors = this.scenario.join(this.eventId, 11);
+		List<Candidate> eleven = new java.util.ArrayList<>();
+		for (int i = 0; i < 11; i++) {
+			eleven.add(new Candidate("e-" + i, visitors.get(i), i));
+		}
+		assertThat(insert("leader", gen, eleven)).isEmpty();
+		assertThat(insert("leader", gen, eleven.subList(0, 10))).hasSize(10);
+		assertThat(insert("leader", gen, eleven.subList(10, 11))).isEmpty();
+		assertThat(this.grants.count(this.eventId).live()).isEqualTo(10);
+	}
+
+	@Test
+	void aVisitorNeverHoldsTwoLiveGrants() {
+		FencingGeneration gen = this.leases.acquireOrRenew(this.eventId, "leader", Duration.ofSeconds(5)).orElseThrow();
+		String visitor = this.scenario.join(this.eventId, 1).get(0);
+		assertThat(insert("leader", gen, List.of(new Candidate("x-1", visitor, 1)))).hasSize(1);
+		assertThat(insert("leader", gen, List.of(new Candidate("x-2", visitor, 2)))).isEmpty();
+		assertThat(insert("leader", gen, List.of(new Candidate("x-1", "AAAAAAAAAAAAAAAAAAAAAA", 1)))).isEmpty();
+		assertThat(this.grants.count(this.eventId).live()).isEqualTo(1);
+	}
+
+	private List<Grant> insert(String owner, FencingGeneration generation, List<Candidate> batch) {
+		return this.transactions.execute(status -> {
+			this.grants.lockEvent(this.eventId);
+			return this.grants.insertOffers(this.eventId, owner, generation.value(), batch, this.scenario.now(),
+					this.scenario.now().plusSeconds(30));
+		});
+	}
+
+}

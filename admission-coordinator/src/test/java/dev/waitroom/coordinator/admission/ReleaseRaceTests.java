@@ -1,0 +1,134 @@
+package dev.waitroom.coordinator.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import dev.waitroom.coordinator.event.AfterPurchase;
+import dev.waitroom.coordinator.event.EventId;
+import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
+import dev.waitroom.coordinator.support.CoordinatorTest;
+import dev.waitroom.coordinator.support.Scenario;
+import dev.waitroom.tokens.VisitorId;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
+
+/** Leave, purchase-complete and the expiry worker race for the same sessions: capacity returns exactly once. */
+@CoordinatorTest
+class ReleaseRaceTests {
+
+	@Autowired
+	ApplicationContext context;
+
+	@Autowired
+	Admissions admissions;
+
+	@Autowired
+	RedissonClient redisson;
+
+	@Autowired
+	MeterRegistry meters;
+
+	@Test
+	void leavePurchaseAndExpiryRacingReleaseEachSessionExactlyOnce() throws Exception {
+		Scenario scenario = new Scenario(this.context);
+		String eventId = Scenario.eventId("release");
+		int sessions = 40;
+		scenario.openEvent(eventId,
+				Scenario.config(sessions, 1000, 100, 30, 60, 120, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE));
+		List<String> visitors = scenario.join(eventId, sessions);
+		assertThat(scenario.tickUntilLive(eventId, sessions).offered()).isEqualTo(sessions);
+		List<Admission> admitted = new ArrayList<>();
+		for (String visitor : visitors) {
+			admitted.add(this.admissions.claim(EventId.of(eventId), new VisitorId(visitor)));
+		}
+		assertThat(scenario.grants.count(eventId).active()).isEqualTo(sessions);
+		scenario.clock.advance(Duration.ofSeconds(61)); // every session is now overdue as well
+
+		ExecutorService pool = Executors.newFixedThreadPool(3);
+		CountDownLatch start = new CountDownLatch(1);
+		Future<Integer> leaves = pool.submit(() -> {
+			start.await();
+			int won = 0;
+			for (String visitor : visitors) {
+				won += this.admissions.leave(EventId.of(eventId), new VisitorId(visitor)) ? 1 : 0;
+			}
+			return won;
+		});
+		Future<Integer> purchases = pool.submit(() -> {
+			start.await();
+			for (Admission a : admitted) {
+				this.admissions.purchaseCompleted(EventId.of(eventId), a.sessionId(), "order-" + a.sessionId());
+			}
+			return 0;
+		});
+		Future<Integer> expiries = pool.submit(() -> {
+			start.await();
+			int won = 0;
+			for (int i = 0; i < 5; i++) {
+				won += this.admissions.expireOverdue(eventId, 7);
+			}
+			return won;
+		});
+		start.countDown();
+		int leaveWins = leaves.get();
+		purchases.get();
+		int expiryWins = expiries.get();
+		pool.shutdown();
+
+		Map<String, Long> byReason = scenario.grants.releasedByReason(eventId);
+		long purchaseWins = byReason.getOrDefault("PURCHASED", 0L);
+		System.out.printf("release race: leave %d, purchase %d, expiry %d%n", leaveWins, purchaseWins, expiryWins);
+		assertThat((long) leaveWins).isEqualTo(byReason.getOrDefault("LEFT", 0L));
+		assertThat((long) expiryWins).isEqualTo(byReason.getOrDefault("SESSION_EXPIRED", 0L));
+		assertThat(leaveWins + purchaseWins + expiryWins).isEqualTo((long) sessions);
+		assertThat(byReason.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(sessions);
+		double counted = this.meters.find("waitroom.coordinator.releases").tag("event", eventId).counters().stream()
+			.mapToDouble(c -> c.count()).sum();
+		assertThat(counted).isEqualTo(sessions);
+		assertThat(scenario.grants.count(eventId).live()).isZero();
+		for (Admission a : admitted) {
+			assertThat(this.redisson.getBucket(key(eventId, a.sessionId()), StringCodec.INSTANCE).isExists()).isFalse();
+		}
+	}
+
+	@Test
+	void purchaseUnderKeepPolicyRecordsTheOrderAndKeepsTheSession() {
+		Scenario scenario = new Scenario(this.context);
+		String eventId = Scenario.eventId("keep");
+		scenario.openEvent(eventId,
+				Scenario.config(2, 1000, 100, 30, 60, 120, ExpiredOfferPolicy.DROP, AfterPurchase.KEEP));
+		String visitor = scenario.join(eventId, 1).get(0);
+		scenario.tickUntilLive(eventId, 1);
+		Admission a = this.admissions.claim(EventId.of(eventId), new VisitorId(visitor));
+
+		assertThat(this.admissions.purchaseCompleted(EventId.of(eventId), a.sessionId(), "order-1"))
+			.isEqualTo(GrantState.ACTIVE);
+		assertThat(this.admissions.purchaseCompleted(EventId.of(eventId), a.sessionId(), "order-1"))
+			.isEqualTo(GrantState.ACTIVE);
+		assertThat(this.redisson.getBucket(key(eventId, a.sessionId()), StringCodec.INSTANCE).isExists()).isTrue();
+
+		scenario.clock.advance(Duration.ofSeconds(61));
+		assertThat(this.admissions.expireOverdue(eventId, 10)).isEqualTo(1);
+		assertThat(scenario.grants.count(eventId).live()).isZero();
+		// the queue entry ends COMPLETED, not EXPIRED: the shopper bought something
+		assertThat(scenario.queue.entry(eventId, visitor).state().name()).isEqualTo("COMPLETED");
+	}
+
+	private static String key(String eventId, UUID sessionId) {
+		return "wr:{" + eventId + "}:session:" + sessionId;
+	}
+
+}
