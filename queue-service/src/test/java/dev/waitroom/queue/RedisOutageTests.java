@@ -1,0 +1,80 @@
+package dev.waitroom.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.waitroom.queue.QueueClient.Reply;
+import dev.waitroom.testsupport.RealStores;
+import dev.waitroom.tokens.VisitorId;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/** Stops the shared Redis, so it runs after every other class of this JVM. */
+@QueueServiceTest
+@Order(Integer.MAX_VALUE)
+class RedisOutageTests {
+
+    @LocalServerPort
+    int port;
+
+    QueueClient client;
+
+    @BeforeEach
+    void setUp() {
+        client = new QueueClient(port);
+    }
+
+    @AfterEach
+    void restartRedis() {
+        RealStores.startRedis();
+    }
+
+    @Test
+    void whileRedisIsDownVisitorsGet503WithRetryAfterAndAfterwardsEveryPlaceIsKept() {
+        String event = QueueClient.newEventId("outage");
+        client.putEvent(event, "OPEN", null);
+        List<String> visitors = new ArrayList<>();
+        Map<String, Long> keys = new HashMap<>();
+        Map<String, String> receipts = new HashMap<>();
+        for (int i = 0; i < 30; i++) {
+            String v = VisitorId.random().value();
+            Reply r = client.join(event, v);
+            visitors.add(v);
+            keys.put(v, r.ticket().orderKey());
+            receipts.put(v, r.receipt());
+        }
+
+        RealStores.stopRedis();
+        String newcomer = VisitorId.random().value();
+        for (Reply r : List.of(client.join(event, newcomer), client.status(event, visitors.get(0)),
+                client.leave(event, visitors.get(1)), client.internal("GET", "/internal/events/" + event + "/counts", null))) {
+            assertThat(r.status()).as(r.body()).isEqualTo(503);
+            assertThat(r.header("Retry-After")).isNotBlank();
+            assertThat(r.header("Content-Type")).startsWith("application/problem+json");
+            assertThat(r.json().get("type").asString()).endsWith("/queue-store-unavailable");
+        }
+
+        RealStores.startRedis();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> client.status(event, visitors.get(0)).status() == 200);
+        for (String v : visitors) {
+            Reply r = client.status(event, v);
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.json().get("state").asString()).isEqualTo("WAITING");
+            assertThat(r.receipt()).isEqualTo(receipts.get(v));
+            assertThat(r.ticket().orderKey()).isEqualTo(keys.get(v));
+        }
+        assertThat(client.counts(event).get("waiting").asLong()).as("the refused leave changed nothing").isEqualTo(30);
+        Reply late = client.join(event, newcomer);
+        assertThat(late.status()).isEqualTo(201);
+        assertThat(late.ticket().orderKey()).isEqualTo(31);
+    }
+}
