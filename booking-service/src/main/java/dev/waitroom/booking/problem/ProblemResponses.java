@@ -16,6 +16,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
@@ -71,8 +72,8 @@ class ProblemResponses {
         return respond(ProblemType.UNSUPPORTED_MEDIA_TYPE, "send application/json", Map.of(), request);
     }
 
-    @ExceptionHandler({CannotGetJdbcConnectionException.class, QueryTimeoutException.class,
-            TransientDataAccessException.class})
+    @ExceptionHandler({CannotGetJdbcConnectionException.class, CannotCreateTransactionException.class,
+            QueryTimeoutException.class, TransientDataAccessException.class})
     ResponseEntity<ProblemDetail> databaseBusy(Exception e, HttpServletRequest request) {
         log.warn("database unavailable or busy: {}", e.getClass().getSimpleName());
         return respond(ProblemType.DATABASE_BUSY, "the inventory database is busy; try again shortly", Map.of(),

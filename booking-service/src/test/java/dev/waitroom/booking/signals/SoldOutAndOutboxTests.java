@@ -1,0 +1,60 @@
+package dev.waitroom.booking.signals;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.waitroom.booking.RecordingCoordinator;
+import dev.waitroom.booking.ShopTestSupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class SoldOutAndOutboxTests extends ShopTestSupport {
+
+    @AfterEach
+    void coordinatorBack() {
+        coordinator.unreachable(false);
+    }
+
+    private String buy(String event, String seat) {
+        TestShopper shopper = shopper(event);
+        Response held = hold(shopper, seat);
+        Response ordered = order(shopper, held.text("holdId"));
+        Response paid = webhook("wh-" + UUID.randomUUID(), ordered.json().get("payment").get("attemptId").asString(),
+                "SUCCEEDED", ordered.json().get("amountCents").asLong());
+        assertThat(paid.text("effect")).isEqualTo("PAID");
+        return ordered.text("orderId");
+    }
+
+    @Test
+    void theLastSeatSoldReportsSoldOutOnce() {
+        String event = newEvent("soldout", 2);
+        buy(event, "A-1");
+        assertThat(count("SELECT count(*) FROM coordinator_outbox WHERE kind = 'SOLD_OUT' AND event_id = ?", event))
+                .isZero();
+        buy(event, "A-2");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(coordinator.soldOutEvents()).contains(event));
+        assertThat(coordinator.soldOutEvents().stream().filter(event::equals)).hasSize(1);
+        assertThat(count("SELECT count(*) FROM coordinator_outbox WHERE kind = 'SOLD_OUT' AND event_id = ?", event))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void signalsOwedWhileTheCoordinatorIsDownAreDeliveredOnceItIsBack() {
+        String event = newEvent("outage", 3);
+        coordinator.unreachable(true);
+        String orderId = buy(event, "A-1");
+        // Shoppers are not held up: the purchase completed while the coordinator was unreachable.
+        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(
+                count("SELECT count(*) FROM coordinator_outbox WHERE order_id = ?::uuid AND delivered_at IS NULL",
+                        orderId)).isEqualTo(1));
+        coordinator.unreachable(false);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(coordinator.purchases())
+                .extracting(RecordingCoordinator.PurchaseCompleted::orderId).contains(UUID.fromString(orderId)));
+        assertThat(coordinator.purchases().stream().filter(p -> p.orderId().equals(UUID.fromString(orderId))))
+                .hasSize(1);
+    }
+}
