@@ -1,0 +1,56 @@
+package dev.waitroom.booking;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+class ArchitectureTests {
+
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.waitroom.booking");
+
+    @Test
+    void featureSlicesHaveNoCycles() {
+        slices().matching("dev.waitroom.booking.(*)..").should().beFreeOfCycles().check(CLASSES);
+    }
+
+    @Test
+    void domainTypesAreFreeOfWebAndPersistence() {
+        ArchRule rule = noClasses()
+                .that().areRecords().or().areEnums()
+                .and().resideOutsideOfPackages("..web..", "..problem..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "org.springframework.web..", "org.springframework.jdbc..", "jakarta.servlet..", "java.sql..");
+        rule.check(CLASSES);
+    }
+
+    @Test
+    void onlyWebAdaptersAreControllers() {
+        classes().that().areAnnotatedWith(org.springframework.web.bind.annotation.RestController.class)
+                .should().resideInAPackage("..web..")
+                .andShould().notBePublic()
+                .check(CLASSES);
+    }
+
+    @Test
+    void sqlStaysInTheStoresNotInTheWebAdapters() {
+        noClasses().that().resideInAPackage("..web..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.springframework.jdbc..", "java.sql..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void nothingButTheAccessFeatureTouchesTokenVerification() {
+        noClasses().that().resideOutsideOfPackage("..access..")
+                .should().dependOnClassesThat().haveSimpleName("AdmissionTokenVerifier")
+                .check(CLASSES);
+    }
+}

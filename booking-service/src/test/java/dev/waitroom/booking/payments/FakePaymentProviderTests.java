@@ -1,0 +1,71 @@
+package dev.waitroom.booking.payments;
+
+import java.net.URI;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+import dev.waitroom.booking.SecurityProperties;
+import dev.waitroom.booking.ShopTestSupport;
+import dev.waitroom.booking.orders.OrderId;
+import dev.waitroom.booking.orders.PaymentAttemptId;
+import dev.waitroom.booking.orders.PaymentRequested;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The fake provider calls the real webhook over HTTP, signed, after its delay. */
+class FakePaymentProviderTests extends ShopTestSupport {
+
+    @Autowired
+    SecurityProperties security;
+
+    private FakePaymentProvider provider(PaymentProviderProperties.Behaviour behaviour) {
+        return new FakePaymentProvider(new PaymentProviderProperties(behaviour, Duration.ofMillis(200),
+                URI.create("http://127.0.0.1:" + port + "/webhooks/payments")), security, json);
+    }
+
+    private Response placeOrder(String event) {
+        TestShopper shopper = shopper(event);
+        Response ordered = order(shopper, hold(shopper, "A-1").text("holdId"));
+        assertThat(ordered.status()).isEqualTo(201);
+        return ordered;
+    }
+
+    private static PaymentRequested requested(Response order) {
+        return new PaymentRequested(PaymentAttemptId.parse(order.json().get("payment").get("attemptId").asString()),
+                OrderId.parse(order.text("orderId")), order.json().get("amountCents").asLong());
+    }
+
+    @Test
+    void aSucceedingProviderCompletesTheOrderThroughTheSignedWebhook() throws Exception {
+        String event = newEvent("fakepay", 1);
+        Response order = placeOrder(event);
+        FakePaymentProvider provider = provider(PaymentProviderProperties.Behaviour.SUCCEED);
+        try {
+            provider.onPaymentRequested(requested(order));
+            await().atMost(Duration.ofSeconds(10)).until(() -> "SOLD".equals(seatState(event, "A-1")));
+            assertThat(count("SELECT count(*) FROM processed_webhooks WHERE attempt_id = ?::uuid AND effect = 'PAID'",
+                    order.json().get("payment").get("attemptId").asString())).isEqualTo(1);
+        } finally {
+            provider.destroy();
+        }
+    }
+
+    @Test
+    void aFailingProviderFailsThePayment() throws Exception {
+        String event = newEvent("fakefail", 1);
+        Response order = placeOrder(event);
+        FakePaymentProvider provider = provider(PaymentProviderProperties.Behaviour.FAIL);
+        try {
+            provider.onPaymentRequested(requested(order));
+            await().atMost(Duration.ofSeconds(10)).until(() -> count(
+                    "SELECT count(*) FROM orders WHERE order_id = ?::uuid AND state = 'PAYMENT_FAILED'",
+                    order.text("orderId")) == 1);
+            assertThat(seatState(event, "A-1")).isEqualTo("HELD");
+        } finally {
+            provider.destroy();
+        }
+    }
+}
