@@ -135,6 +135,9 @@ class AdmissionTokenHostileInputTests {
                         ("{\"alg\":\"EdDSA\",\"alg\":\"none\",\"typ\":\"wr-admission+jwt\",\"kid\":\"" + KID + "\"}")
                                 .getBytes()) + "." + JwtForge.encodeJson(valid().claims) + ".AAAA",
                         RejectionReason.MALFORMED),
+                new Row("deeply nested header", () -> JwtForge.B64.encodeToString(("{\"alg\":\"EdDSA\",\"x\":"
+                        + "[".repeat(2000) + "]".repeat(2000) + "}").getBytes()) + "." + JwtForge.encodeJson(valid().claims)
+                        + ".AAAA", RejectionReason.MALFORMED),
                 new Row("token over 8 KiB", () -> valid().claim("pad", "x".repeat(8 * 1024)).signedWith(KEY),
                         RejectionReason.TOO_LARGE),
                 new Row("tampered payload under the original signature", () -> {

@@ -121,6 +121,13 @@ class KeyRingTests {
         assertThatThrownBy(() -> KeyRing.fromJson(json.replace("\"d\":", "\"dd\":")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain(secret));
+        String otherX = KeyRing.generate(clock).activeKey().getX().toString();
+        assertThatThrownBy(() -> KeyRing.fromJson(json.replace(ring.activeKey().getX().toString(), otherX)))
+                .as("d and x of different keys").isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> KeyRing.fromJson(json.replace("\"jwk\":", "\"key\":")))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> KeyRing.fromJson(json.replace("\"ACTIVE\"", "\"GONE\"")))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> KeyRing.fromJson(json.replaceFirst("\"kid\":\"" + ring.activeKeyId() + "\"",
                 "\"kid\":\"other\"")))
                 .isInstanceOf(IllegalArgumentException.class);

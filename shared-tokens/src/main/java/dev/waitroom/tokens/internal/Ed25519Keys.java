@@ -8,6 +8,9 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.OctetKeyPair;
 import com.nimbusds.jose.jwk.gen.OctetKeyPairGenerator;
+import com.google.crypto.tink.subtle.Ed25519Sign;
+import com.google.crypto.tink.subtle.Ed25519Verify;
+import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.text.ParseException;
 import java.util.Base64;
@@ -46,6 +49,9 @@ public final class Ed25519Keys {
 
     /** Parses a private Ed25519 JWK as stored in the key ring JSON. */
     public static OctetKeyPair parsePrivate(Map<String, Object> json) throws ParseException {
+        if (json == null) {
+            throw new ParseException("key material missing", 0);
+        }
         JWK jwk = JWK.parse(json);
         if (!(jwk instanceof OctetKeyPair okp) || !Curve.Ed25519.equals(okp.getCurve())) {
             throw new ParseException("not an Ed25519 key", 0);
@@ -56,7 +62,22 @@ public final class Ed25519Keys {
         if (okp.getKeyID() == null || !KEY_ID.matcher(okp.getKeyID()).matches()) {
             throw new ParseException("invalid kid", 0);
         }
+        if (!signsForItsPublicHalf(okp)) {
+            throw new ParseException("private and public halves do not match", 0);
+        }
         return okp;
+    }
+
+    /** A stored key whose d and x disagree would sign tokens nobody can verify: refuse it at load. */
+    private static boolean signsForItsPublicHalf(OctetKeyPair okp) {
+        try {
+            byte[] probe = okp.getKeyID().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            byte[] signature = new Ed25519Sign(okp.getDecodedD()).sign(probe);
+            new Ed25519Verify(okp.getDecodedX()).verify(signature, probe);
+            return true;
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** The public JWKS JSON of the given keys: no private parts. */
