@@ -99,12 +99,19 @@ class RoutingTests {
 		browser.post("/events/" + event + "/queue", "{}");
 		VisitorId visitor = visitorCodec.decode(browser.cookie("wr_vid").orElseThrow());
 		String victim = VisitorId.random().value();
-		Browser.Reply reply = browser.get("/events/" + event + "/status", "X-Waitroom-Visitor", victim,
-				"X-Waitroom-Account", "someone-else", "X-Waitroom-Internal", "guessed");
-		assertThat(reply.status()).isEqualTo(200);
+		String[] spoofed = { "X-Waitroom-Visitor", victim, "X-Waitroom-Account", "someone-else", "X-Waitroom-Internal",
+				"guessed" };
+		browser.post("/events/" + event + "/admission/claim", "{}", spoofed);
+		Recorded claim = upstreams.coordinator.lastReceived("/events/" + event + "/admission/claim").orElseThrow();
+		assertThat(claim.headers().get("x-waitroom-visitor")).containsExactly(visitor.value());
+		assertThat(claim.headers()).doesNotContainKey("x-waitroom-account");
+		assertThat(claim.headers().get("x-waitroom-internal")).containsExactly(StubUpstreams.INTERNAL_TOKEN);
+
+		Browser.Reply publicStatus = browser.get("/events/" + event + "/status", spoofed);
+		assertThat(publicStatus.status()).isEqualTo(200);
+		assertThat(publicStatus.allHeaders("Set-Cookie")).as("public status is the same for everyone").isEmpty();
 		Recorded received = upstreams.queue.lastReceived("/events/" + event + "/status").orElseThrow();
-		assertThat(received.headers().get("x-waitroom-visitor")).containsExactly(visitor.value());
-		assertThat(received.headers()).doesNotContainKey("x-waitroom-account");
+		assertThat(received.headers()).doesNotContainKey("x-waitroom-visitor").doesNotContainKey("x-waitroom-account");
 		assertThat(received.headers().get("x-waitroom-internal")).containsExactly(StubUpstreams.INTERNAL_TOKEN);
 	}
 

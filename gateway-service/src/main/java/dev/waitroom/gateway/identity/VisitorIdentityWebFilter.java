@@ -26,7 +26,8 @@ import dev.waitroom.tokens.VisitorId;
  * Visitor identity (DESIGN §4). Every request loses any client-supplied identity or internal
  * header. Requests to an event's API carry the verified visitor id from the signed {@code wr_vid}
  * cookie upstream as {@code X-Waitroom-Visitor}; a visitor without a valid cookie gets a new
- * random id and cookie. Static pages never set the cookie, so shared caches may keep them.
+ * random id and cookie. Static pages and the public event status never set the cookie, so shared
+ * caches may keep them.
  */
 @Component
 public class VisitorIdentityWebFilter implements WebFilter, Ordered {
@@ -115,7 +116,7 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 		return fresh;
 	}
 
-	/** The event API ({@code /events/{e}/...}) except the gateway's own static shop page. */
+	/** The event API ({@code /events/{e}/...}) except the static shop page and the public event status. */
 	static boolean needsVisitor(String path) {
 		if (!path.startsWith("/events/")) {
 			return false;
@@ -125,7 +126,8 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 			return false;
 		}
 		String rest = path.substring(eventEnd + 1);
-		return !rest.equals("shop-ui");
+		// the shop page and the public event status are the same for everyone (and cacheable)
+		return !rest.equals("shop-ui") && !rest.equals("status");
 	}
 
 }

@@ -23,7 +23,7 @@ final class EdgeStatusPolicy {
 
 	private static final int MAX_POLL_SECONDS = 30;
 
-	private static final int PAUSED_POLL_SECONDS = 10;
+	private static final int PAUSED_POLL_SECONDS = 45;
 
 	private final Duration snapshotMaxAge;
 
@@ -68,7 +68,7 @@ final class EdgeStatusPolicy {
 		if (snapshot.mode() != EventMode.QUEUEING && snapshot.mode() != EventMode.PAUSED) {
 			return new Forward("mode");
 		}
-		if (snapshot.drawCompletedAt() == null || !ticket.issuedAt().isAfter(snapshot.drawCompletedAt())) {
+		if (!snapshot.orderFinalFor(ticket.issuedAt())) {
 			return new Forward("before-draw");
 		}
 		if (snapshot.generatedAt() == null || snapshot.generatedAt().isBefore(ticket.issuedAt())) {
@@ -100,34 +100,51 @@ final class EdgeStatusPolicy {
 		if (aheadMin <= offeredSince) {
 			return new Forward("near-offer");
 		}
+		VisitorStatus.Position band = coarse(aheadMin, aheadMax);
 		boolean paused = snapshot.mode() == EventMode.PAUSED;
-		VisitorStatus.EstimatedWait estimate = (paused || rate <= 0) ? null : estimate(aheadMin, aheadMax, rate);
-		VisitorStatus status = new VisitorStatus("WAITING", snapshot.phase(), snapshot.mode(),
-				new VisitorStatus.Position(aheadMin, aheadMax), estimate, null, pollAfter(paused, estimate),
-				snapshot.announcement(), ticket.entryId());
+		VisitorStatus.EstimatedWait estimate = paused ? null : estimate(band, rate);
+		VisitorStatus status = new VisitorStatus("WAITING", snapshot.phase(), snapshot.mode(), band, estimate, null,
+				pollAfter(paused, band.aheadMin(), rate), snapshot.announcement(), ticket.entryId());
 		return new Answer(status);
 	}
 
 	/**
-	 * From the band and the current admission rate; the upper end allows for the rate dropping by
-	 * a third, since the controller cuts it when booking struggles.
+	 * Widens the band to the queue-service's coarse counts (exact below 100, else two significant
+	 * digits), so edge and queue-service answers read alike and both contain the truth.
 	 */
-	static VisitorStatus.EstimatedWait estimate(long aheadMin, long aheadMax, double rate) {
-		long min = (long) Math.floor(aheadMin / rate);
-		long max = (long) Math.ceil((aheadMax + 1) / rate * 1.5);
+	static VisitorStatus.Position coarse(long aheadMin, long aheadMax) {
+		return new VisitorStatus.Position(aheadMin - aheadMin % granularity(aheadMin),
+				aheadMax - aheadMax % granularity(aheadMax) + granularity(aheadMax) - 1);
+	}
+
+	private static long granularity(long value) {
+		long granularity = 1;
+		for (long v = value; v >= 100; v /= 10) {
+			granularity *= 10;
+		}
+		return granularity;
+	}
+
+	/**
+	 * The band over the admission rate, widened to x0.8 .. x1.5 because the rate moves (the
+	 * queue-service's rule); null when the rate is zero: no made-up numbers.
+	 */
+	static VisitorStatus.EstimatedWait estimate(VisitorStatus.Position band, double rate) {
+		if (!(rate > 0) || Double.isInfinite(rate)) {
+			return null;
+		}
+		long min = (long) Math.floor(band.aheadMin() / rate * 0.8);
+		long max = (long) Math.ceil((band.aheadMax() + 1) / rate * 1.5);
 		return new VisitorStatus.EstimatedWait(min, Math.max(min, max));
 	}
 
-	/** Far from the front polls are rare; near it, frequent. */
-	static int pollAfter(boolean paused, VisitorStatus.EstimatedWait estimate) {
+	/** A few seconds near the front, up to 30 s far away, 45 s while paused (the queue-service's advice). */
+	static int pollAfter(boolean paused, long ahead, double rate) {
 		if (paused) {
 			return PAUSED_POLL_SECONDS;
 		}
-		if (estimate == null) {
-			return 5;
-		}
-		long suggested = estimate.min() / 20;
-		return (int) Math.max(MIN_POLL_SECONDS, Math.min(MAX_POLL_SECONDS, suggested));
+		double secondsAway = ahead / Math.max(rate, 0.1);
+		return (int) Math.max(MIN_POLL_SECONDS, Math.min(MAX_POLL_SECONDS, Math.round(secondsAway / 10)));
 	}
 
 	private static double seconds(Duration duration) {

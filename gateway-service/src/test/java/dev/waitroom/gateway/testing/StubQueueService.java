@@ -25,6 +25,8 @@ public final class StubQueueService extends StubHttpServer {
 
 	private final Map<String, QueueEvent> events = new ConcurrentHashMap<>();
 
+	private volatile boolean unavailable;
+
 	StubQueueService(String internalToken, QueueTicketCodec tickets) {
 		super(internalToken);
 		this.tickets = tickets;
@@ -35,12 +37,20 @@ public final class StubQueueService extends StubHttpServer {
 		return events.computeIfAbsent(eventId, QueueEvent::new);
 	}
 
+	/** While set, every request is answered 503, as an overloaded or restarting queue-service would. */
+	public void unavailable(boolean unavailable) {
+		this.unavailable = unavailable;
+	}
+
 	public String ticketFor(QueueTicket ticket) {
 		return tickets.encode(ticket);
 	}
 
 	@Override
 	protected Reply handle(Recorded request) {
+		if (unavailable) {
+			return Reply.json(503, Map.of("status", 503, "title", "Unavailable"));
+		}
 		String[] s = segments(request.path());
 		if (s.length == 4 && s[0].equals("internal") && s[1].equals("events") && s[3].equals("snapshot")
 				&& request.method().equals("GET")) {
