@@ -254,6 +254,46 @@ class AdmissionTokenVerifierTests {
     }
 
     @Test
+    void concurrentVerificationsAgreeAndFetchTheKeysOnce() throws Exception {
+        AdmissionTokenVerifier shared = AdmissionTokenVerifier.of(() -> {
+            fetches.incrementAndGet();
+            return published.get();
+        }, clock, AdmissionTokenVerifier.DEFAULT_SKEW, 64);
+        java.util.List<String> good = new java.util.ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            good.add(issuer.issue(claims("evt-1", 4, Duration.ofMinutes(10))));
+        }
+        String forged = JwtForge.valid(ring.activeKeyId(), START).signedWith(Ed25519Keys.generate());
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            java.util.List<java.util.concurrent.Future<Integer>> results = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int offset = t;
+                results.add(pool.submit(() -> {
+                    int accepted = 0;
+                    for (int i = 0; i < 400; i++) {
+                        accepted += shared.verify(good.get((i * 7 + offset) % good.size()), "evt-1", 4) != null ? 1 : 0;
+                        try {
+                            shared.verify(forged, "evt-1", 3);
+                            throw new AssertionError("forgery accepted");
+                        } catch (TokenRejectedException expected) {
+                            assertThat(expected.reason()).isEqualTo(RejectionReason.BAD_SIGNATURE);
+                        }
+                    }
+                    return accepted;
+                }));
+            }
+            for (java.util.concurrent.Future<Integer> result : results) {
+                assertThat(result.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(400);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(fetches).hasValue(1);
+        assertThat(shared.cachedTokens()).isLessThanOrEqualTo(64 + 4);
+    }
+
+    @Test
     void rejectsConfigurationOutsideSaneBounds() {
         assertThatThrownBy(() -> AdmissionTokenVerifier.of(ring::publicJwksJson, clock, Duration.ofSeconds(-1), 10))
                 .isInstanceOf(IllegalArgumentException.class);

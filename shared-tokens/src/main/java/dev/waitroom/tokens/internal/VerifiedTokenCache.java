@@ -12,7 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Bounded cache of verified results keyed by the SHA-256 of the token string; every entry dies at
  * its deadline. Callers put only successes. When full, dead entries are swept first, then arbitrary
- * live ones until a tenth of the room is free (a miss only costs a re-verification).
+ * live ones until a tenth of the room is free (a miss only costs a re-verification). Sweeps are rare
+ * (once per tenth of the capacity inserted) and hold a lock only while they run.
  * Not API: may change without notice.
  *
  * @param <V> the verified value
@@ -71,10 +72,12 @@ public final class VerifiedTokenCache<V> {
     }
 
     private void makeRoom(Instant now) {
-        if (!sweepLock.tryLock()) {
-            return; // another thread is sweeping; a brief overshoot is harmless
-        }
+        // blocking, and re-checked inside: the bound then holds up to one in-flight put per thread
+        sweepLock.lock();
         try {
+            if (entries.size() < maxEntries) {
+                return;
+            }
             long nowSecond = now.getEpochSecond();
             entries.values().removeIf(e -> nowSecond >= e.deadlineEpochSecond);
             int target = maxEntries - Math.max(1, maxEntries / 10);
