@@ -59,13 +59,13 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 	}
 
 	@Override
-	protected ResponseEntity<Object> handleExceptionInternal(Exception ex, @Nullable Object body, HttpHeaders headers,
+	protected ResponseEntity<Object> createResponseEntity(@Nullable Object body, HttpHeaders headers,
 			HttpStatusCode statusCode, WebRequest request) {
 		if (body instanceof ProblemDetail problem && (problem.getType() == null
 				|| URI.create("about:blank").equals(problem.getType()))) {
 			problem.setType(ProblemTypes.of(SLUG_BY_STATUS.getOrDefault(statusCode.value(), "http-" + statusCode.value())));
 		}
-		return super.handleExceptionInternal(ex, body, headers, statusCode, request);
+		return super.createResponseEntity(body, headers, statusCode, request);
 	}
 
 	private static HttpStatus status(ProblemKind kind) {
