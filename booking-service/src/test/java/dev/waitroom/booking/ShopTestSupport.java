@@ -183,7 +183,8 @@ public abstract class ShopTestSupport {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             String text = response.body();
-            JsonNode node = text == null || text.isBlank() ? json.nullNode() : json.readTree(text);
+            boolean isJson = response.headers().firstValue("Content-Type").orElse("").contains("json");
+            JsonNode node = text == null || text.isBlank() || !isJson ? json.nullNode() : json.readTree(text);
             return new Response(response.statusCode(), response, node);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
