@@ -3,6 +3,7 @@ package dev.waitroom.tokens;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
@@ -42,7 +43,10 @@ final class CompactMac {
         Objects.requireNonNull(signing, "signing");
         Objects.requireNonNull(alsoAccepted, "alsoAccepted");
         Map<String, HmacKey> byId = new LinkedHashMap<>();
-        for (HmacKey key : concat(signing, alsoAccepted)) {
+        List<HmacKey> all = new ArrayList<>();
+        all.add(signing);
+        all.addAll(Arrays.asList(alsoAccepted));
+        for (HmacKey key : all) {
             Objects.requireNonNull(key, "accepted key");
             HmacKey previous = byId.putIfAbsent(key.keyId(), key);
             if (previous != null && !previous.equals(key)) {
@@ -126,12 +130,6 @@ final class CompactMac {
             }
         }
         return true;
-    }
-
-    private static List<HmacKey> concat(HmacKey first, HmacKey[] rest) {
-        HmacKey[] all = Arrays.copyOf(new HmacKey[] {first}, rest.length + 1);
-        System.arraycopy(rest, 0, all, 1, rest.length);
-        return Arrays.asList(all);
     }
 
     /** One key with a per-thread initialised Mac: Mac.getInstance + init per call would dominate the cost. */

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * Signs and checks the visitor identity cookie: {@code v1.<kid>.<visitor id>.<mac>}
- * (the 16 id bytes travel as the 22-character id itself; 56 characters in all, cookie-safe). Thread-safe.
+ * (the 16 id bytes travel as the 22-character id itself; 57 characters in all with a derived key id, cookie-safe). Thread-safe.
  */
 public final class VisitorCookieCodec {
 
