@@ -1,0 +1,64 @@
+package dev.waitroom.gateway;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+class ArchitectureTests {
+
+	static final JavaClasses CLASSES = new ClassFileImporter()
+		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+		.importPackages("dev.waitroom.gateway");
+
+	@Test
+	void featureSlicesAreFreeOfCycles() {
+		slices().matching("dev.waitroom.gateway.(*)..").should().beFreeOfCycles().check(CLASSES);
+	}
+
+	@Test
+	void sharedBasicsDependOnNoFeature() {
+		noClasses().that()
+			.resideInAnyPackage("dev.waitroom.gateway.config..", "dev.waitroom.gateway.problem..",
+					"dev.waitroom.gateway.events..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.waitroom.gateway.admission..", "dev.waitroom.gateway.status..",
+					"dev.waitroom.gateway.ratelimit..", "dev.waitroom.gateway.page..", "dev.waitroom.gateway.routing..")
+			.check(CLASSES);
+	}
+
+	@Test
+	void edgeStatusPolicyIsPureDomain() {
+		noClasses().that()
+			.haveSimpleNameStartingWith("EdgeStatusPolicy")
+			.or()
+			.haveSimpleName("VisitorStatus")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("org.springframework..", "reactor..", "io.micrometer..")
+			.check(CLASSES);
+	}
+
+	@Test
+	void onlyTheAdmissionFeatureReadsTheSessionRegistry() {
+		noClasses().that()
+			.resideOutsideOfPackage("dev.waitroom.gateway.admission..")
+			.should()
+			.dependOnClassesThat()
+			.haveSimpleName("SessionRegistry")
+			.check(CLASSES);
+	}
+
+	@Test
+	void noFieldInjection() {
+		noClasses().should()
+			.dependOnClassesThat()
+			.haveFullyQualifiedName("org.springframework.beans.factory.annotation.Autowired")
+			.check(CLASSES);
+	}
+
+}

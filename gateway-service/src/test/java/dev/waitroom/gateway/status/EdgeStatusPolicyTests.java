@@ -1,0 +1,171 @@
+package dev.waitroom.gateway.status;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+import dev.waitroom.gateway.events.EventMode;
+import dev.waitroom.gateway.events.EventPhase;
+import dev.waitroom.gateway.events.EventSnapshot;
+import dev.waitroom.gateway.events.EventSnapshot.WaitingBucket;
+import dev.waitroom.gateway.events.TimedSnapshot;
+import dev.waitroom.tokens.QueueTicket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EdgeStatusPolicyTests {
+
+	static final Instant NOW = Instant.parse("2026-11-29T10:00:00Z");
+
+	final EdgeStatusPolicy policy = new EdgeStatusPolicy(Duration.ofSeconds(2), Duration.ofSeconds(60));
+
+	static EventSnapshot snapshot(EventPhase phase, EventMode mode, long watermark, List<WaitingBucket> buckets,
+			double rate) {
+		return new EventSnapshot("e", phase, mode, null, 1, rate, watermark, NOW.minus(Duration.ofHours(1)), true,
+				buckets, NOW.minusMillis(500));
+	}
+
+	static TimedSnapshot fresh(EventSnapshot snapshot) {
+		return new TimedSnapshot(snapshot, NOW.minusMillis(300));
+	}
+
+	static QueueTicket ticket(long orderKey) {
+		return new QueueTicket("e", "entry-" + orderKey, orderKey, NOW.minusSeconds(10));
+	}
+
+	static List<WaitingBucket> buckets(long... maxKeysAndCounts) {
+		List<WaitingBucket> list = new ArrayList<>();
+		for (int i = 0; i < maxKeysAndCounts.length; i += 2) {
+			list.add(new WaitingBucket(maxKeysAndCounts[i], maxKeysAndCounts[i + 1]));
+		}
+		return list;
+	}
+
+	@Test
+	void bandContainsEveryPossiblePlaceInsideTheOwnBucket() {
+		// keys 101..200 waiting in buckets of 10; offers reached key 100
+		List<WaitingBucket> list = new ArrayList<>();
+		for (long max = 110; max <= 200; max += 10) {
+			list.add(new WaitingBucket(max, 10));
+		}
+		EventSnapshot snapshot = snapshot(EventPhase.OPEN, EventMode.QUEUEING, 100, list, 1.0);
+		for (long key = 131; key <= 200; key++) {
+			var decision = policy.decide("e", ticket(key), fresh(snapshot), NOW);
+			assertThat(decision).as("key %d", key).isInstanceOf(EdgeStatusPolicy.Answer.class);
+			var status = ((EdgeStatusPolicy.Answer) decision).status();
+			long truth = key - 101;
+			assertThat(truth).isBetween(status.position().aheadMin(), status.position().aheadMax());
+			assertThat(status.state()).isEqualTo("WAITING");
+			assertThat(status.offer()).isNull();
+			assertThat(status.receipt()).isEqualTo("entry-" + key);
+		}
+	}
+
+	@Test
+	void randomQueuesAlwaysGiveABandHoldingTheTruthOrForward() {
+		long seed = System.nanoTime();
+		Random random = new Random(seed);
+		for (int round = 0; round < 500; round++) {
+			int waiting = 1 + random.nextInt(5000);
+			long watermark = random.nextInt(100);
+			long[] keys = new long[waiting];
+			long key = watermark;
+			for (int i = 0; i < waiting; i++) {
+				key += 1 + random.nextInt(3);
+				keys[i] = key;
+			}
+			int bucketSize = 1 + random.nextInt(200);
+			List<WaitingBucket> list = new ArrayList<>();
+			for (int i = 0; i < waiting; i += bucketSize) {
+				int end = Math.min(waiting, i + bucketSize);
+				list.add(new WaitingBucket(keys[end - 1], end - i));
+			}
+			double rate = 0.5 + random.nextDouble() * 50;
+			EventSnapshot snapshot = snapshot(EventPhase.OPEN, EventMode.QUEUEING, watermark, list, rate);
+			int mine = random.nextInt(waiting);
+			var decision = policy.decide("e", ticket(keys[mine]), fresh(snapshot), NOW);
+			if (decision instanceof EdgeStatusPolicy.Answer answer) {
+				assertThat((long) mine).as("seed %d round %d", seed, round)
+					.isBetween(answer.status().position().aheadMin(), answer.status().position().aheadMax());
+				assertThat(answer.status().estimatedWaitSeconds().min()).as("seed %d", seed)
+					.isLessThanOrEqualTo((long) Math.ceil(mine / rate));
+				assertThat(answer.status().estimatedWaitSeconds().max()).as("seed %d", seed)
+					.isGreaterThanOrEqualTo((long) Math.floor(mine / rate));
+			}
+			else {
+				assertThat(((EdgeStatusPolicy.Forward) decision).reason()).as("seed %d", seed).isEqualTo("near-offer");
+			}
+		}
+	}
+
+	@Test
+	void forwardsWheneverTheEdgeCannotBeSure() {
+		EventSnapshot open = snapshot(EventPhase.OPEN, EventMode.QUEUEING, 10, buckets(100, 90), 1.0);
+		assertThat(reason(null, fresh(open))).isEqualTo("no-ticket");
+		assertThat(reason(new QueueTicket("other", "x", 50, NOW.minusSeconds(5)), fresh(open))).isEqualTo("other-event");
+		assertThat(reason(new QueueTicket("e", "x", 50, NOW.minusSeconds(60)), fresh(open))).isEqualTo("liveness");
+		assertThat(reason(ticket(50), null)).isEqualTo("no-snapshot");
+		assertThat(reason(ticket(50), new TimedSnapshot(open, NOW.minusSeconds(2)))).isEqualTo("stale-snapshot");
+		assertThat(reason(ticket(5), fresh(open))).isEqualTo("maybe-offered");
+		assertThat(reason(ticket(10), fresh(open))).isEqualTo("maybe-offered");
+		assertThat(reason(ticket(12), fresh(open))).as("only 1 ahead").isEqualTo("near-offer");
+		assertThat(reason(ticket(500), fresh(open))).as("beyond every waiting bucket").isEqualTo("not-waiting");
+		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.SCHEDULED, EventMode.QUEUEING, 10, buckets(100, 90), 1))))
+			.isEqualTo("not-open");
+		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.OPEN, EventMode.SOLD_OUT, 10, buckets(100, 90), 1))))
+			.isEqualTo("mode");
+		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.OPEN, EventMode.BYPASS, 10, buckets(100, 90), 1))))
+			.isEqualTo("mode");
+		EventSnapshot drawnLater = new EventSnapshot("e", EventPhase.OPEN, EventMode.QUEUEING, null, 1, 1, 10L,
+				NOW.minusSeconds(5), true, buckets(100, 90), NOW.minusMillis(100));
+		assertThat(reason(ticket(50), fresh(drawnLater))).as("ticket issued before the draw").isEqualTo("before-draw");
+		EventSnapshot olderThanTicket = new EventSnapshot("e", EventPhase.OPEN, EventMode.QUEUEING, null, 1, 1, 10L,
+				NOW.minus(Duration.ofHours(1)), true, buckets(100, 90), NOW.minusSeconds(20));
+		assertThat(reason(ticket(50), fresh(olderThanTicket))).isEqualTo("snapshot-older-than-ticket");
+	}
+
+	@Test
+	void fifoEventWithoutPresaleIsAnsweredWithoutADrawTime() {
+		EventSnapshot fifo = new EventSnapshot("e", EventPhase.OPEN, EventMode.QUEUEING, null, 1, 1, 10L, null, true,
+				buckets(30, 20, 60, 30, 100, 40), NOW.minusMillis(100));
+		assertThat(policy.decide("e", ticket(60), fresh(fifo), NOW)).isInstanceOf(EdgeStatusPolicy.Answer.class);
+		EventSnapshot unknown = new EventSnapshot("e", EventPhase.OPEN, EventMode.QUEUEING, null, 1, 1, 10L, null, null,
+				buckets(30, 20, 60, 30, 100, 40), NOW.minusMillis(100));
+		assertThat(reason(ticket(60), fresh(unknown))).isEqualTo("before-draw");
+	}
+
+	@Test
+	void pausedHasNoEstimateAndPollsSlowly() {
+		EventSnapshot paused = snapshot(EventPhase.OPEN, EventMode.PAUSED, 10, buckets(30, 20, 60, 30, 100, 40), 1.0);
+		var answer = (EdgeStatusPolicy.Answer) policy.decide("e", ticket(60), fresh(paused), NOW);
+		assertThat(answer.status().estimatedWaitSeconds()).isNull();
+		assertThat(answer.status().mode()).isEqualTo(EventMode.PAUSED);
+		assertThat(answer.status().pollAfterSeconds()).isEqualTo(45);
+	}
+
+	@Test
+	void coarseBandsMatchTheQueueServiceRounding() {
+		assertThat(EdgeStatusPolicy.coarse(42, 51)).isEqualTo(new VisitorStatus.Position(42, 51));
+		assertThat(EdgeStatusPolicy.coarse(12_345, 12_400)).isEqualTo(new VisitorStatus.Position(12_000, 12_999));
+		assertThat(EdgeStatusPolicy.coarse(99, 100)).isEqualTo(new VisitorStatus.Position(99, 109));
+	}
+
+	@Test
+	void pollAdviceGrowsWithDistanceFromTheFront() {
+		assertThat(EdgeStatusPolicy.pollAfter(false, 5, 1.0)).isEqualTo(2);
+		assertThat(EdgeStatusPolicy.pollAfter(false, 150, 1.0)).isEqualTo(15);
+		assertThat(EdgeStatusPolicy.pollAfter(false, 100_000, 1.0)).isEqualTo(30);
+		assertThat(EdgeStatusPolicy.estimate(new VisitorStatus.Position(10, 20), 0)).isNull();
+	}
+
+	private String reason(QueueTicket ticket, TimedSnapshot snapshot) {
+		var decision = policy.decide("e", ticket, snapshot, NOW);
+		assertThat(decision).isInstanceOf(EdgeStatusPolicy.Forward.class);
+		return ((EdgeStatusPolicy.Forward) decision).reason();
+	}
+
+}
