@@ -1,5 +1,7 @@
 package dev.waitroom.booking.inventory;
 
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.UUID;
 
@@ -101,5 +103,21 @@ class HoldLifecycleTests extends ShopTestSupport {
 
         assertThat(count("SELECT count(*) FROM seats WHERE event_id = ? AND state = 'AVAILABLE'", event)).isEqualTo(3);
         assertThat(count("SELECT count(*) FROM holds WHERE event_id = ?", event)).isZero();
+    }
+
+    @Test
+    void anOversizedChunkedBodyIsCutOffWhileReadingAndChangesNothing() {
+        String event = newEvent("chunked", 1);
+        TestShopper shopper = shopper(event);
+        String body = "{\"seatIds\":[\"A-1\"],\"pad\":\"" + "x".repeat(40_000) + "\"}";
+        // No Content-Length: the limit is enforced by counting the bytes as they are read.
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/events/" + event
+                        + "/shop/holds"))
+                .header("Authorization", "Bearer " + shopper.token())
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofString(body)))
+                .build();
+        execute(request).assertProblem(400, "body-too-large");
+        assertThat(seatState(event, "A-1")).isEqualTo("AVAILABLE");
     }
 }
