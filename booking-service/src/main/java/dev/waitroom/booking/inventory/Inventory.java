@@ -245,6 +245,9 @@ public class Inventory {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public SaleOutcome sell(EventId event, HoldId hold, UUID orderId) {
+        // Lock order everywhere: hold row, then seats in seat-id order (as release and the sweeper do).
+        jdbc.sql("SELECT hold_id FROM holds WHERE hold_id = :h FOR UPDATE").param("h", hold.value())
+                .query(UUID.class).single();
         List<String> ids = jdbc.sql("SELECT seat_id FROM hold_seats WHERE hold_id = :h ORDER BY seat_id")
                 .param("h", hold.value()).query(String.class).list();
         jdbc.sql("SELECT seat_id FROM seats WHERE event_id = :e AND seat_id IN (:ids) ORDER BY seat_id FOR UPDATE")
@@ -298,7 +301,11 @@ public class Inventory {
                     RETURNING hold_id
                 ), freed AS (
                     UPDATE seats SET state = 'AVAILABLE', hold_id = NULL, held_until = NULL
-                    WHERE state = 'HELD' AND hold_id IN (SELECT hold_id FROM lapsed)
+                    WHERE (event_id, seat_id) IN (
+                        SELECT event_id, seat_id FROM seats
+                        WHERE state = 'HELD' AND hold_id IN (SELECT hold_id FROM lapsed)
+                        ORDER BY event_id, seat_id FOR UPDATE)
+                      AND state = 'HELD' AND hold_id IN (SELECT hold_id FROM lapsed)
                     RETURNING seat_id
                 )
                 SELECT count(*) FROM lapsed
@@ -329,9 +336,14 @@ public class Inventory {
                 .param("e", event.value()).query(Boolean.class).single());
     }
 
+    /** Frees the seats still held by a hold, locking them in seat order like every other seat write. */
     private void freeSeatsOf(HoldId hold) {
-        jdbc.sql("UPDATE seats SET state = 'AVAILABLE', hold_id = NULL, held_until = NULL "
-                        + "WHERE hold_id = :h AND state = 'HELD'")
+        jdbc.sql("""
+                UPDATE seats SET state = 'AVAILABLE', hold_id = NULL, held_until = NULL
+                WHERE (event_id, seat_id) IN (SELECT event_id, seat_id FROM seats WHERE hold_id = :h AND state = 'HELD'
+                                              ORDER BY event_id, seat_id FOR UPDATE)
+                  AND hold_id = :h AND state = 'HELD'
+                """)
                 .param("h", hold.value()).update();
     }
 
