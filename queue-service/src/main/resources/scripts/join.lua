@@ -2,15 +2,21 @@
 -- The identity is the visitor id, or the trusted account for an ACCOUNT-scoped event when one is present.
 -- KEYS[1] event hash, KEYS[2] visitor's identity bucket, KEYS[3] account's identity bucket
 -- (identity buckets map identity -> entry sequence)
--- ARGV[1] key prefix 'wr:{eventId}:', ARGV[2] visitor id, ARGV[3] account identity or '', ARGV[4] now (epoch seconds)
+-- ARGV[1] key prefix 'wr:{eventId}:', ARGV[2] visitor id, ARGV[3] account identity or '', ARGV[4] now (epoch seconds),
+-- ARGV[5] liveness interval (seconds). Answers CREATED or EXISTS followed by the visitor's status.
 -- Entry record (hash field = seq % 128 in bucket 'e:<seq/128>'): state|orderKey|visitor|joinedAt|requeues
 local P = ARGV[1]
-local ev = redis.call('HMGET', KEYS[1], 'phase', 'mode')
+local ev = redis.call('HMGET', KEYS[1], 'phase', 'mode', 'scope')
 local phase, mode = ev[1], ev[2]
 if not phase then return {'NO_EVENT'} end
-local scope = redis.call('HGET', KEYS[1], 'scope')
 local idKey, identity = KEYS[2], ARGV[2]
-if scope == 'ACCOUNT' and ARGV[3] ~= '' then idKey, identity = KEYS[3], ARGV[3] end
+if ev[3] == 'ACCOUNT' and ARGV[3] ~= '' then idKey, identity = KEYS[3], ARGV[3] end
+
+local function answer(outcome, seq)
+  local status = visitor_status(P, KEYS[1], seq, ARGV[4], ARGV[5])
+  status[1] = outcome
+  return status
+end
 
 local existing = redis.call('HGET', idKey, identity)
 if existing then
@@ -24,14 +30,14 @@ if existing then
       -- account-scoped place recovered from another browser: bind it to the new visitor
       redis.call('HSET', ekey, field, state .. '|' .. key .. '|' .. ARGV[2] .. '|' .. joined .. '|' .. rq)
     end
-    return {'EXISTS', existing}
+    return answer('EXISTS', existing)
   end
   if phase == 'SCHEDULED' then
     -- pre-sale rejoin gets its old entry back: no second ticket for the draw
     redis.call('HSET', ekey, field, 'W|' .. key .. '|' .. ARGV[2] .. '|' .. joined .. '|' .. rq)
     redis.call('HINCRBY', P .. 'cnt', 'left', -1)
     redis.call('HINCRBY', P .. 'cnt', 'waiting', 1)
-    return {'EXISTS', existing}
+    return answer('EXISTS', existing)
   end
 end
 
@@ -52,4 +58,4 @@ end
 redis.call('HINCRBY', P .. 'cnt', 'waiting', 1)
 redis.call('HINCRBY', P .. 'cnt', 'joins', 1)
 redis.call('HSET', P .. 's:' .. bucket, field, ARGV[4])
-return {'CREATED', tostring(seq)}
+return answer('CREATED', seq)

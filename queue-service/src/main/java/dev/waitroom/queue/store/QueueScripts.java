@@ -27,6 +27,11 @@ final class QueueScripts {
         String resource() {
             return "scripts/" + name().toLowerCase() + ".lua";
         }
+
+        /** Scripts that answer a visitor's status share its Lua function. */
+        boolean answersStatus() {
+            return this == JOIN || this == STATUS;
+        }
     }
 
     private record Loaded(String source, String sha) {
@@ -37,8 +42,9 @@ final class QueueScripts {
 
     QueueScripts(RedissonClient redisson) {
         this.script = redisson.getScript(StringCodec.INSTANCE);
+        String statusLibrary = read("scripts/lib/visitor_status.lua");
         for (Script s : Script.values()) {
-            String source = read(s.resource());
+            String source = s.answersStatus() ? statusLibrary + "\n" + read(s.resource()) : read(s.resource());
             scripts.put(s, new Loaded(source, sha1(source)));
         }
     }

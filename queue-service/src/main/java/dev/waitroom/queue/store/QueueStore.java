@@ -58,13 +58,13 @@ public class QueueStore {
         this.clock = clock;
     }
 
-    public JoinOutcome join(EventId event, Visitor visitor) {
+    public JoinOutcome join(EventId event, Visitor visitor, Duration livenessInterval) {
         List<String> r = scripts.run(Script.JOIN, eventKey(event), identityKeys(event, visitor),
                 event.keyPrefix(), visitor.visitorId().value(), visitor.accountIdentity(),
-                Long.toString(clock.instant().getEpochSecond()));
+                Long.toString(clock.instant().getEpochSecond()), Long.toString(livenessInterval.toSeconds()));
         return switch (r.get(0)) {
-            case "CREATED" -> new JoinOutcome(EntryId.ofSequence(Long.parseLong(r.get(1))), true);
-            case "EXISTS" -> new JoinOutcome(EntryId.ofSequence(Long.parseLong(r.get(1))), false);
+            case "CREATED" -> new JoinOutcome(true, visitorStatus(r));
+            case "EXISTS" -> new JoinOutcome(false, visitorStatus(r));
             case "ENDED" -> throw new QueueProblem(Problem.EVENT_ENDED, "The sale of this event has ended.");
             case "SOLD_OUT" -> throw new QueueProblem(Problem.SOLD_OUT, "This event is sold out; the queue is closed.");
             default -> throw unknownEvent(r);
@@ -83,6 +83,11 @@ public class QueueStore {
         if (r.get(0).equals("NO_ENTRY")) {
             return null;
         }
+        return visitorStatus(r);
+    }
+
+    /** Parses the reply of the shared Lua function visitor_status (first element: the outcome). */
+    private static VisitorStatus visitorStatus(List<String> r) {
         Instant offerExpires = r.get(10).isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(r.get(10)));
         return new VisitorStatus(Phase.valueOf(r.get(1)), mode(r.get(2)), emptyToNull(r.get(3)),
                 Double.parseDouble(r.get(4)), Long.parseLong(r.get(5)), EntryId.ofSequence(Long.parseLong(r.get(6))),

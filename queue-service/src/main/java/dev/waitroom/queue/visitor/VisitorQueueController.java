@@ -65,10 +65,10 @@ class VisitorQueueController {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
         requireEmptyOrObject(body);
-        JoinOutcome outcome = store.join(event, who);
+        JoinOutcome outcome = store.join(event, who, properties.livenessInterval());
         metrics.joined(event, outcome.created());
-        VisitorStatus status = currentStatus(event, who);
-        return respond(outcome.created() ? HttpStatus.CREATED : HttpStatus.OK, event, status);
+        metrics.waiting(event, outcome.status().waiting());
+        return respond(outcome.created() ? HttpStatus.CREATED : HttpStatus.OK, event, outcome.status());
     }
 
     @GetMapping("/status")

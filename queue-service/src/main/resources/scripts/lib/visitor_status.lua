@@ -1,0 +1,52 @@
+-- Shared by join.lua and status.lua (prepended when the script is loaded).
+-- The status of the entry with sequence `existing`, in one atomic read; refreshes its last-seen when older than
+-- the liveness interval. Never touches order.
+-- Returns: 'OK', phase, mode, announcement, rate, waiting, entry seq, state, order key, ahead (-1 unknown),
+-- offer deadline (epoch millis or '')
+local function visitor_status(P, evKey, existing, now, liveness)
+  local ev = redis.call('HMGET', evKey, 'phase', 'mode', 'ann', 'rate', 'presale', 'drawAt')
+  local phase = ev[1]
+  local waiting = redis.call('HGET', P .. 'cnt', 'waiting') or '0'
+  local seq = tonumber(existing)
+  local bucket = math.floor(seq / 128)
+  local field = seq % 128
+  local rec = redis.call('HGET', P .. 'e:' .. bucket, field)
+  local state, key = string.match(rec, '^(%u)|(%d+)|')
+  key = tonumber(key)
+
+  -- positions are known once the pre-sale group is drawn (or there was none)
+  local drawn = (tonumber(ev[5] or '0') == 0) or (ev[6] and true or false)
+  local ahead = -1
+  if state == 'W' and key > 0 and phase ~= 'SCHEDULED' and drawn then
+    local w = P .. 'w'
+    local byte = math.floor(key / 8)
+    local c = 0
+    if byte > 0 then c = redis.call('BITCOUNT', w, 0, byte - 1) end
+    local r = key % 8
+    if r > 0 then
+      local s = redis.call('GETRANGE', w, byte, byte)
+      if #s == 1 then
+        local b = bit.rshift(string.byte(s), 8 - r)
+        while b > 0 do
+          c = c + bit.band(b, 1)
+          b = bit.rshift(b, 1)
+        end
+      end
+    end
+    ahead = c
+  end
+
+  local offerExpires = ''
+  if state == 'O' then
+    local offer = redis.call('HGET', P .. 'of', seq)
+    if offer then offerExpires = string.match(offer, '|(%d+)$') or '' end
+  end
+
+  local seenKey = P .. 's:' .. bucket
+  local seen = tonumber(redis.call('HGET', seenKey, field) or '0')
+  if tonumber(now) - seen >= tonumber(liveness) then
+    redis.call('HSET', seenKey, field, now)
+  end
+  return {'OK', phase, ev[2] or '', ev[3] or '', ev[4] or '0', waiting, tostring(existing), state, tostring(key),
+    tostring(ahead), offerExpires}
+end
