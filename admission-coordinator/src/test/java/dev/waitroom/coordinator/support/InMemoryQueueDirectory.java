@@ -100,12 +100,19 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 
 	private volatile boolean unavailable;
 
+	private volatile boolean failOffers;
+
 	private volatile double stallProbability;
 
 	private volatile long stallNanos;
 
 	public void unavailable(boolean down) {
 		this.unavailable = down;
+	}
+
+	/** Offer calls fail (a crash or outage between the Postgres commit and telling the queue). */
+	public void failOffers(boolean fail) {
+		this.failOffers = fail;
 	}
 
 	/** With this probability a candidates call parks for {@code nanos} (a slow network, a GC pause). */
@@ -196,6 +203,9 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 	@Override
 	public synchronized List<OfferResult> offer(String eventId, List<Offer> offers) {
 		check();
+		if (this.failOffers) {
+			throw new QueueUnavailableException("offer call lost (test)", null);
+		}
 		EventQueue q = queue(eventId);
 		q.offerCalls++;
 		List<OfferResult> results = new ArrayList<>();
