@@ -217,6 +217,25 @@ class AdmissionTests {
 	}
 
 	@Test
+	void sessionsContinueWhileTheQueueServiceIsUnreachable() {
+		Shopper shopper = shopper();
+		Shopper neverPolled = shopper();
+		Issued issued = upstreams.coordinator.admit(neverPolled.event(), neverPolled.visitor(), 1);
+		Issued ended = upstreams.coordinator.admit(neverPolled.event(), neverPolled.visitor(), 1);
+		upstreams.registry.end(neverPolled.event(), ended.sessionId());
+		upstreams.queue.unavailable(true);
+		try {
+			assertThat(call(neverPolled, "GET", "/seats", issued.token()).status()).isEqualTo(200);
+			assertProblem(call(neverPolled, "GET", "/seats", ended.token()), 401, "admission-session-ended");
+			assertProblem(call(neverPolled, "GET", "/seats", null), 401, "admission-token-required");
+			assertThat(shopper.browser().get("/events/" + shopper.event() + "/queue/status").status()).isEqualTo(503);
+		}
+		finally {
+			upstreams.queue.unavailable(false);
+		}
+	}
+
+	@Test
 	void whileRedisIsDownExistingSessionsContinueAndNoNewAdmissionIsIssued() {
 		Shopper seen = shopper();
 		Issued seenToken = upstreams.coordinator.admit(seen.event(), seen.visitor(), 1);

@@ -1,6 +1,7 @@
 package dev.waitroom.gateway.admission;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,8 @@ import dev.waitroom.tokens.VisitorId;
  * visitor binding is compared with the verified visitor cookie, and the session must still be in
  * the live-session registry. With {@link Config#isAllowExpired()} (order status) a token that
  * expired within the grace period is accepted without the liveness check: it can read an order,
- * never shop. In BYPASS mode requests pass without a token, counted and logged.
+ * never shop. In BYPASS mode (from a snapshot at most 10 s old) requests pass without a token,
+ * counted and logged.
  */
 @Component
 public class AdmissionTokenGatewayFilterFactory
@@ -56,6 +58,9 @@ public class AdmissionTokenGatewayFilterFactory
 	private static final Logger log = LoggerFactory.getLogger(AdmissionTokenGatewayFilterFactory.class);
 
 	private static final String BEARER = "Bearer ";
+
+	/** BYPASS lets requests through without a token, so a snapshot saying so is trusted only while recent. */
+	private static final Duration BYPASS_TRUSTED_FOR = Duration.ofSeconds(10);
 
 	private final AdmissionTokenVerifier verifier;
 
@@ -106,7 +111,8 @@ public class AdmissionTokenGatewayFilterFactory
 
 	private Mono<Void> check(ServerWebExchange exchange, GatewayFilterChain chain, Config config, EventId eventId,
 			Optional<TimedSnapshot> snapshot) {
-		if (snapshot.isPresent() && snapshot.get().snapshot().mode() == EventMode.BYPASS) {
+		if (snapshot.isPresent() && snapshot.get().snapshot().mode() == EventMode.BYPASS
+				&& snapshot.get().ageAt(clock.instant()).compareTo(BYPASS_TRUSTED_FOR) < 0) {
 			count("bypass");
 			bypassLogs.computeIfAbsent(eventId, id -> new BypassLog()).record(eventId, clock.instant());
 			return chain.filter(exchange);
@@ -115,14 +121,13 @@ public class AdmissionTokenGatewayFilterFactory
 		if (token == null) {
 			return reject(exchange, Verdict.TOKEN_REQUIRED);
 		}
-		Optional<Long> generation = snapshot.map(timed -> timed.snapshot().saleGeneration());
-		if (!config.isAllowExpired() && generation.isEmpty()) {
-			return reject(exchange, Verdict.EVENT_STATE_UNKNOWN);
-		}
+		// Without any snapshot (queue-service unreachable since start) the registry stays the
+		// authority on the generation: it only holds a session at the generation it was admitted in.
+		long generation = snapshot.map(timed -> timed.snapshot().saleGeneration()).orElse(0L);
 		Mono<Verdict> verdict = Mono
 			.fromCallable(() -> config.isAllowExpired()
 					? verifier.verifyAllowingExpired(token, eventId.value(), edge.orderStatusGrace())
-					: verifier.verify(token, eventId.value(), generation.get()))
+					: verifier.verify(token, eventId.value(), generation))
 			.subscribeOn(Schedulers.boundedElastic())
 			.flatMap(claims -> verdictFor(exchange, config, claims))
 			.onErrorResume(TokenRejectedException.class, ex -> Mono.just(Verdict.of(ex)))

@@ -38,9 +38,6 @@ record Verdict(ProblemType problem, String outcome, String detail) {
 			"rejected-unavailable",
 			"Admission cannot be confirmed right now. Existing sessions continue; please retry shortly.");
 
-	static final Verdict EVENT_STATE_UNKNOWN = new Verdict(ProblemType.ADMISSION_UNAVAILABLE, "rejected-unavailable",
-			"Admission cannot be checked right now (the event's state is unknown). Please retry shortly.");
-
 	static final Verdict UNAVAILABLE = new Verdict(ProblemType.ADMISSION_UNAVAILABLE, "rejected-unavailable",
 			"Admission cannot be checked right now. Please retry shortly.");
 
