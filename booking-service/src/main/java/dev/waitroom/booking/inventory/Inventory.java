@@ -32,7 +32,7 @@ import dev.waitroom.booking.problem.ShopProblemException;
 @Service
 public class Inventory {
 
-    /** Counter of hold attempts, tagged {@code outcome}: created, conflict, unknown. Read by the health signals. */
+    /** Counter of hold attempts, tagged {@code outcome}: created, conflict, unknown, limit. Read by the health signals. */
     public static final String HOLDS_METRIC = "waitroom.booking.holds";
     public static final String HOLD_FAILURES_METRIC = "waitroom.booking.hold.failures";
 
@@ -45,6 +45,7 @@ public class Inventory {
     private final Counter holdsCreated;
     private final Counter holdsConflicted;
     private final Counter holdsUnknown;
+    private final Counter holdsOverLimit;
     private final Counter holdFailures;
 
     Inventory(JdbcClient jdbc, CoordinatorOutbox outbox, InventoryProperties properties, MeterRegistry meters) {
@@ -54,6 +55,7 @@ public class Inventory {
         this.holdsCreated = meters.counter(HOLDS_METRIC, "outcome", "created");
         this.holdsConflicted = meters.counter(HOLDS_METRIC, "outcome", "conflict");
         this.holdsUnknown = meters.counter(HOLDS_METRIC, "outcome", "unknown");
+        this.holdsOverLimit = meters.counter(HOLDS_METRIC, "outcome", "limit");
         this.holdFailures = meters.counter(HOLD_FAILURES_METRIC);
     }
 
@@ -130,6 +132,7 @@ public class Inventory {
             throw new IllegalArgumentException("a hold takes 1 to " + properties.maxSeatsPerHold() + " distinct seats");
         }
         List<String> ids = wanted.stream().map(SeatId::value).toList();
+        requireWithinSessionLimit(event, owner, ids.size());
         List<String> existing = jdbc.sql("""
                 SELECT seat_id FROM seats WHERE event_id = :e AND seat_id IN (:ids) ORDER BY seat_id FOR UPDATE
                 """)
@@ -175,6 +178,30 @@ public class Inventory {
         }
         holdsCreated.increment();
         return find(event, id).orElseThrow();
+    }
+
+    /**
+     * One session may not hold (or have bought) more than the limit. A transaction-scoped advisory lock per session
+     * serialises that session's concurrent holds so two of them cannot both pass the count.
+     */
+    private void requireWithinSessionLimit(EventId event, HoldOwner owner, int wanted) {
+        jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))")
+                .param("k", event.value() + "/" + owner.sessionId()).query().singleRow();
+        int taken = jdbc.sql("""
+                SELECT (SELECT count(*) FROM seats s JOIN holds h ON h.hold_id = s.hold_id
+                        WHERE h.event_id = :e AND h.session_id = :s AND s.state = 'HELD' AND s.held_until > now())
+                     + (SELECT count(*) FROM sold_seats ss JOIN orders o ON o.order_id = ss.order_id
+                        WHERE o.event_id = :e AND o.session_id = :s)
+                """)
+                .param("e", event.value()).param("s", owner.sessionId())
+                .query(Integer.class).single();
+        if (taken + wanted > properties.maxSeatsPerSession()) {
+            holdsOverLimit.increment();
+            holdFailures.increment();
+            throw new ShopProblemException(ProblemType.SEAT_LIMIT_REACHED, "a shopping session may hold or buy at most "
+                    + properties.maxSeatsPerSession() + " seats; it has " + taken,
+                    Map.of("limit", properties.maxSeatsPerSession(), "taken", taken));
+        }
     }
 
     @Transactional(readOnly = true)

@@ -17,6 +17,7 @@ public enum ProblemType {
     WEBHOOK_UNKNOWN_PAYMENT("webhook-unknown-payment", "The webhook names an unknown payment attempt", HttpStatus.UNPROCESSABLE_CONTENT),
     WEBHOOK_AMOUNT_MISMATCH("webhook-amount-mismatch", "The webhook amount differs from the payment attempt", HttpStatus.UNPROCESSABLE_CONTENT),
     SEATS_UNAVAILABLE("seats-unavailable", "One or more seats are not available", HttpStatus.CONFLICT),
+    SEAT_LIMIT_REACHED("seat-limit-reached", "This shopping session holds or bought the most seats allowed", HttpStatus.CONFLICT),
     UNKNOWN_SEATS("unknown-seats", "One or more seats do not exist for this event", HttpStatus.UNPROCESSABLE_CONTENT),
     HOLD_NOT_FOUND("hold-not-found", "No such hold", HttpStatus.NOT_FOUND),
     HOLD_NOT_ACTIVE("hold-not-active", "The hold has expired or was released", HttpStatus.CONFLICT),

@@ -106,6 +106,25 @@ class HoldLifecycleTests extends ShopTestSupport {
     }
 
     @Test
+    void aSessionCannotHoldMoreThanItsLimitEvenWithConcurrentHolds() throws Exception {
+        String event = newEvent("limit", 30);
+        TestShopper shopper = shopper(event);
+        java.util.List<java.util.concurrent.CompletableFuture<Response>> attempts = new java.util.ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            String[] three = seats("A", 1 + 3 * i, 3 + 3 * i).toArray(String[]::new);
+            attempts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> hold(shopper, three)));
+        }
+        java.util.List<Response> responses = attempts.stream().map(java.util.concurrent.CompletableFuture::join).toList();
+        assertThat(responses.stream().filter(r -> r.status() == 201)).hasSize(3);
+        responses.stream().filter(r -> r.status() != 201).forEach(r -> r.assertProblem(409, "seat-limit-reached"));
+        assertThat(count("SELECT count(*) FROM seats WHERE event_id = ? AND state = 'HELD'", event)).isEqualTo(9);
+        assertThat(hold(shopper, "A-30").status()).isEqualTo(201);
+        hold(shopper, "A-29").assertProblem(409, "seat-limit-reached");
+        // Other shoppers are not limited by this one.
+        assertThat(hold(shopper(event), "A-29").status()).isEqualTo(201);
+    }
+
+    @Test
     void anOversizedChunkedBodyIsCutOffWhileReadingAndChangesNothing() {
         String event = newEvent("chunked", 1);
         TestShopper shopper = shopper(event);
