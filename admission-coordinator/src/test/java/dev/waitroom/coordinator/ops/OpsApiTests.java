@@ -243,6 +243,19 @@ class OpsApiTests {
 		assertThat(bad.problemType()).endsWith("/invalid-health-report");
 	}
 
+	@Test
+	void metricsArePublishedForPrometheus() {
+		create();
+		this.ops.post(path("/open"), null);
+		this.scenario.join(this.eventId, 3);
+		this.scenario.tickUntilLive(this.eventId, 3);
+		String metrics = new Http(this.port).get("/actuator/prometheus").body();
+		assertThat(metrics).contains("waitroom_coordinator_offers_total{event=\"" + this.eventId + "\"",
+				"waitroom_coordinator_offered{event=\"" + this.eventId + "\"", "waitroom_coordinator_rate_factor",
+				"waitroom_coordinator_mode{event=\"" + this.eventId + "\",mode=\"QUEUEING\"} 1.0",
+				"waitroom_coordinator_admission_rate{event=\"" + this.eventId + "\"");
+	}
+
 	private static Map<String, Object> withField(Map<String, Object> body, String field, Object value) {
 		body.put(field, value);
 		return body;
