@@ -217,6 +217,24 @@ class AdmissionTests {
 	}
 
 	@Test
+	void hungCoordinatorMeansNoNewAdmissionAndAPlainProblem() {
+		Shopper shopper = shopper();
+		upstreams.queue.event(shopper.event()).offerNext(1);
+		upstreams.coordinator.claimDelay(Duration.ofSeconds(8));
+		try {
+			long started = System.nanoTime();
+			assertProblem(shopper.browser().post("/events/" + shopper.event() + "/admission/claim", "{}"), 503,
+					"admission-unavailable");
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(7));
+		}
+		finally {
+			upstreams.coordinator.claimDelay(Duration.ZERO);
+		}
+		assertProblem(shopper.browser().get("/events/" + shopper.event() + "/shop/seats"), 401,
+				"admission-token-required");
+	}
+
+	@Test
 	void sessionsContinueWhileTheQueueServiceIsUnreachable() {
 		Shopper shopper = shopper();
 		Shopper neverPolled = shopper();

@@ -38,8 +38,7 @@ class ProblemWebExceptionHandler implements WebExceptionHandler {
 			return upstreamUnavailable(exchange);
 		}
 		if (causedBy(ex, TimeoutException.class)) {
-			return ProblemResponses.write(exchange, ProblemType.UPSTREAM_TIMEOUT,
-					"The service behind the gateway did not answer in time. Please retry shortly.");
+			return upstreamTimeout(exchange);
 		}
 		log.error("Unexpected error on {} {}", exchange.getRequest().getMethod(), exchange.getRequest().getPath(), ex);
 		return ProblemResponses.write(exchange, ProblemType.INTERNAL_ERROR, "Unexpected error. Please retry shortly.");
@@ -52,8 +51,7 @@ class ProblemWebExceptionHandler implements WebExceptionHandler {
 					"This method is not supported here.");
 			case 413 -> ProblemResponses.write(exchange, ProblemType.PAYLOAD_TOO_LARGE, "The request body is too large.");
 			case 503, 502 -> upstreamUnavailable(exchange);
-			case 504 -> ProblemResponses.write(exchange, ProblemType.UPSTREAM_TIMEOUT,
-					"The service behind the gateway did not answer in time. Please retry shortly.");
+			case 504 -> upstreamTimeout(exchange);
 			default -> {
 				if (status.is4xxClientError()) {
 					yield ProblemResponses.write(exchange, ProblemType.BAD_REQUEST, "The request was not understood.");
@@ -65,9 +63,21 @@ class ProblemWebExceptionHandler implements WebExceptionHandler {
 		};
 	}
 
+	private Mono<Void> upstreamTimeout(ServerWebExchange exchange) {
+		if (isClaim(exchange)) {
+			return upstreamUnavailable(exchange);
+		}
+		return ProblemResponses.write(exchange, ProblemType.UPSTREAM_TIMEOUT,
+				"The service behind the gateway did not answer in time. Please retry shortly.");
+	}
+
+	/** A claim the coordinator cannot answer issues no admission: the visitor keeps the place and retries. */
+	private static boolean isClaim(ServerWebExchange exchange) {
+		return exchange.getRequest().getPath().value().endsWith("/admission/claim");
+	}
+
 	private Mono<Void> upstreamUnavailable(ServerWebExchange exchange) {
-		String path = exchange.getRequest().getPath().value();
-		if (path.endsWith("/admission/claim")) {
+		if (isClaim(exchange)) {
 			return ProblemResponses.write(exchange, ProblemType.ADMISSION_UNAVAILABLE,
 					"Admission is paused because a system behind the waiting room is unavailable. "
 							+ "Your place is kept; the page keeps trying.");

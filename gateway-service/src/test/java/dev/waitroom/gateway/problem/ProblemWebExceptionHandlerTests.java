@@ -36,6 +36,14 @@ class ProblemWebExceptionHandlerTests {
 	}
 
 	@Test
+	void hungCoordinatorMakesAClaimA503AdmissionProblem() {
+		MockServerWebExchange exchange = handle("POST", "/events/e/admission/claim",
+				new ResponseStatusException(HttpStatus.GATEWAY_TIMEOUT, "Response took longer than timeout"));
+		assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+		assertThat(exchange.getResponse().getBodyAsString().block()).contains("admission-unavailable");
+	}
+
+	@Test
 	void otherUnreachableUpstreamsAre503AndTimeouts504() {
 		assertThat(handle("GET", "/events/e/shop/seats", new ConnectException("refused")).getResponse()
 			.getBodyAsString()

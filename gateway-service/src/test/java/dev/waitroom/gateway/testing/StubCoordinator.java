@@ -31,10 +31,17 @@ public final class StubCoordinator extends StubHttpServer {
 
 	private volatile Duration sessionTtl = Duration.ofMinutes(10);
 
+	private volatile Duration claimDelay = Duration.ZERO;
+
 	StubCoordinator(String internalToken, StubQueueService queue, SessionRegistryWriter registry) {
 		super(internalToken);
 		this.queue = queue;
 		this.registry = registry;
+	}
+
+	/** Makes claims answer only after this delay, as a hung (stopped) coordinator would. */
+	public void claimDelay(Duration delay) {
+		this.claimDelay = delay;
 	}
 
 	/** A token for a session that is live in the registry. */
@@ -81,6 +88,14 @@ public final class StubCoordinator extends StubHttpServer {
 	}
 
 	private Reply claim(String eventId, String visitor) {
+		if (!claimDelay.isZero()) {
+			try {
+				Thread.sleep(claimDelay.toMillis());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
 		StubQueueService.QueueEvent event = queue.event(eventId);
 		StubQueueService.Entry entry = visitor == null ? null : event.entryOf(visitor);
 		if (entry == null || !(entry.state.equals("OFFERED") || entry.state.equals("ACTIVE"))) {
