@@ -39,7 +39,8 @@ class SecurityPropertiesTests {
         assertThatThrownBy(() -> application.run("--spring.autoconfigure.exclude="
                 + "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration,"
                 + "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
-                "--spring.main.lazy-initialization=false"))
+                "--spring.main.lazy-initialization=false",
+                "--logging.level.org.springframework.boot.diagnostics=off"))
                 .rootCause().hasMessageContaining("WAITROOM_OPS_TOKEN");
     }
 }

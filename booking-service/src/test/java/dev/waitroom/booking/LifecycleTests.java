@@ -1,0 +1,58 @@
+package dev.waitroom.booking;
+
+import org.junit.jupiter.api.Test;
+
+import dev.waitroom.booking.inventory.HoldState;
+import dev.waitroom.booking.inventory.SeatState;
+import dev.waitroom.booking.orders.OrderState;
+import dev.waitroom.booking.orders.PaymentState;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The allowed transitions, written down once in the enums, are the ones the design names. */
+class LifecycleTests {
+
+    @Test
+    void aSoldSeatNeverChangesAgain() {
+        assertThat(SeatState.SOLD.next()).isEmpty();
+        assertThat(SeatState.AVAILABLE.canBecome(SeatState.HELD)).isTrue();
+        assertThat(SeatState.HELD.canBecome(SeatState.HELD)).as("a lapsed hold taken over").isTrue();
+        assertThat(SeatState.SOLD.canBecome(SeatState.AVAILABLE)).isFalse();
+    }
+
+    @Test
+    void holdsEndOnceExceptALatePaymentConvertingAnExpiredHold() {
+        assertThat(HoldState.ACTIVE.next()).containsExactlyInAnyOrder(HoldState.RELEASED, HoldState.EXPIRED,
+                HoldState.CONVERTED);
+        assertThat(HoldState.EXPIRED.next()).containsExactly(HoldState.CONVERTED);
+        assertThat(HoldState.RELEASED.next()).isEmpty();
+        assertThat(HoldState.CONVERTED.next()).isEmpty();
+    }
+
+    @Test
+    void ordersAndPaymentsAreDecidedOnce() {
+        assertThat(OrderState.PENDING_PAYMENT.transitionTo(OrderState.VOIDED)).isEqualTo(OrderState.VOIDED);
+        for (OrderState done : new OrderState[] {OrderState.PAID, OrderState.PAYMENT_FAILED, OrderState.VOIDED}) {
+            assertThat(done.next()).isEmpty();
+            assertThatThrownBy(() -> done.transitionTo(OrderState.PAID)).isInstanceOf(IllegalStateException.class);
+        }
+        assertThat(PaymentState.PENDING.next()).containsExactlyInAnyOrder(PaymentState.SUCCEEDED, PaymentState.FAILED);
+        assertThatThrownBy(() -> PaymentState.SUCCEEDED.transitionTo(PaymentState.FAILED))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void identifiersValidateThemselves() {
+        assertThatThrownBy(() -> EventId.of("")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> EventId.of("a/b")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> EventId.of("x".repeat(65))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(EventId.of("summer-2026_main.stage").value()).isEqualTo("summer-2026_main.stage");
+        assertThatThrownBy(() -> dev.waitroom.booking.inventory.SeatId.of("A 1"))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> dev.waitroom.booking.inventory.HoldId.parse("not-a-uuid"))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> dev.waitroom.booking.orders.OrderId.parse("00000000-0000-0000-0000-00000000000"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
