@@ -144,6 +144,21 @@ class StatusTests {
     }
 
     @Test
+    void scriptsAreLoadedAgainWhenRedisForgetsThem() throws Exception {
+        String event = QueueClient.newEventId("noscript");
+        client.putEvent(event, "OPEN", null);
+        String visitor = VisitorId.random().value();
+        Reply joined = client.join(event, visitor);
+        try (RedisProbe redis = new RedisProbe(dev.waitroom.testsupport.RealStores.redisHost(),
+                dev.waitroom.testsupport.RealStores.redisPort())) {
+            assertThat(redis.call("SCRIPT", "FLUSH")).isEqualTo("OK");
+        }
+        Reply status = client.status(event, visitor);
+        assertThat(status.status()).isEqualTo(200);
+        assertThat(status.receipt()).isEqualTo(joined.receipt());
+    }
+
+    @Test
     void theInternalApiIsDescribedByOpenApi() {
         Reply r = client.send("GET", "/v3/api-docs", null, java.util.Map.of());
         assertThat(r.status()).isEqualTo(200);

@@ -143,6 +143,53 @@ class DrawTests {
     }
 
     @Test
+    void joinsRacingTheOpeningAreEitherInTheGroupOrBehindItAndKeysStayGapFree() throws Exception {
+        String seed = randomSeed();
+        String event = QueueClient.newEventId("draw-race");
+        client.putEvent(event, "SCHEDULED", null);
+        int n = 2_000;
+        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(32);
+        List<java.util.concurrent.Future<String[]>> joins = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            joins.add(pool.submit(() -> {
+                String v = VisitorId.random().value();
+                Reply r = client.join(event, v);
+                if (done.incrementAndGet() == n / 2) {
+                    client.putEvent(event, "OPEN", null);
+                }
+                return new String[] {v, r.receipt()};
+            }));
+        }
+        Map<String, String> receipts = new HashMap<>();
+        for (var f : joins) {
+            String[] vr = f.get();
+            receipts.put(vr[0], vr[1]);
+        }
+        pool.shutdown();
+        long presale = client.internal("GET", "/internal/events/" + event + "/snapshot", null).json()
+                .get("presaleCount").asLong();
+        assertThat(presale).isBetween(1L, (long) n - 1);
+        assertThat(client.draw(event, seed).status()).isEqualTo(200);
+
+        Map<String, Long> keys = orderKeys(event, receipts);
+        assertThat(keys.values()).containsExactlyInAnyOrderElementsOf(
+                java.util.stream.LongStream.rangeClosed(1, n).boxed().toList());
+        Map<String, String> group = new LinkedHashMap<>();
+        receipts.forEach((visitor, receipt) -> {
+            long sequence = Long.parseLong(receipt, 36);
+            if (sequence <= presale) {
+                group.put(visitor, receipt);
+            } else {
+                assertThat(keys.get(visitor)).as("FIFO behind the group").isEqualTo(sequence);
+            }
+        });
+        Map<String, Long> groupKeys = new HashMap<>();
+        group.keySet().forEach(v -> groupKeys.put(v, keys.get(v)));
+        assertThat(groupKeys).isEqualTo(independentlyRecomputed(seed, group));
+    }
+
+    @Test
     void fifoPresaleOrderingKeepsJoinOrder() {
         String event = QueueClient.newEventId("draw-fifo");
         client.putEvent(event, "SCHEDULED", "\"presaleOrdering\":\"FIFO\"");
