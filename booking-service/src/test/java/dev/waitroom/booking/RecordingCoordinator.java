@@ -18,6 +18,12 @@ public final class RecordingCoordinator implements CoordinatorSignals {
     private final List<String> soldOut = new CopyOnWriteArrayList<>();
     private final List<PurchaseCompleted> purchases = new CopyOnWriteArrayList<>();
     private final AtomicBoolean unreachable = new AtomicBoolean();
+    private final List<String> refusedEvents = new CopyOnWriteArrayList<>();
+
+    /** From now on, answers every signal about this event like a coordinator that does not know it (404). */
+    public void refuseEvent(String eventId) {
+        refusedEvents.add(eventId);
+    }
 
     public void unreachable(boolean value) {
         unreachable.set(value);
@@ -32,13 +38,21 @@ public final class RecordingCoordinator implements CoordinatorSignals {
     @Override
     public void soldOut(EventId event, String reason) {
         failIfUnreachable();
+        failIfRefused(event);
         soldOut.add(event.value());
     }
 
     @Override
     public void purchaseCompleted(EventId event, String sessionId, UUID orderId) {
         failIfUnreachable();
+        failIfRefused(event);
         purchases.add(new PurchaseCompleted(event.value(), sessionId, orderId));
+    }
+
+    private void failIfRefused(EventId event) {
+        if (refusedEvents.contains(event.value())) {
+            throw new CoordinatorRefusedException(404);
+        }
     }
 
     private void failIfUnreachable() {

@@ -51,7 +51,7 @@ public class CoordinatorOutbox {
     public List<PendingSignal> pending(int limit) {
         return jdbc.sql("""
                 SELECT signal_id, kind, event_id, session_id, order_id, attempts
-                FROM coordinator_outbox WHERE delivered_at IS NULL ORDER BY created_at LIMIT :limit
+                FROM coordinator_outbox WHERE delivered_at IS NULL AND refused_at IS NULL ORDER BY created_at LIMIT :limit
                 """)
                 .param("limit", limit)
                 .query((rs, n) -> new PendingSignal(rs.getObject("signal_id", UUID.class),
@@ -66,6 +66,14 @@ public class CoordinatorOutbox {
                         + "WHERE signal_id = :id AND delivered_at IS NULL")
                 .param("id", signalId)
                 .update() == 1;
+    }
+
+    /** The coordinator refused the signal for good (a 4xx answer): it is kept for the record, never resent. */
+    public void refused(UUID signalId, int status) {
+        jdbc.sql("UPDATE coordinator_outbox SET refused_at = now(), refused_status = :status, attempts = attempts + 1 "
+                        + "WHERE signal_id = :id AND delivered_at IS NULL AND refused_at IS NULL")
+                .param("id", signalId).param("status", status)
+                .update();
     }
 
     public void failed(UUID signalId) {

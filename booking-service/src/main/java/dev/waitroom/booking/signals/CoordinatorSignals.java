@@ -6,7 +6,8 @@ import dev.waitroom.booking.EventId;
 
 /**
  * What the booking service tells the admission coordinator (CONTRACTS "coordinator internal API"). Every method
- * throws {@link CoordinatorUnreachableException} when the call did not succeed; callers retry on their next tick.
+ * throws {@link CoordinatorUnreachableException} when the call did not get through (callers retry on their next
+ * tick) and {@link CoordinatorRefusedException} when the coordinator answered that it will never accept it (4xx).
  */
 public interface CoordinatorSignals {
 
@@ -15,6 +16,22 @@ public interface CoordinatorSignals {
     void soldOut(EventId event, String reason);
 
     void purchaseCompleted(EventId event, String sessionId, UUID orderId);
+
+    final class CoordinatorRefusedException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        private final int status;
+
+        public CoordinatorRefusedException(int status) {
+            super("coordinator refused the call with " + status, null, false, false);
+            this.status = status;
+        }
+
+        public int status() {
+            return status;
+        }
+    }
 
     final class CoordinatorUnreachableException extends RuntimeException {
 

@@ -7,6 +7,7 @@ import java.util.UUID;
 
 import org.springframework.http.MediaType;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
@@ -50,6 +51,14 @@ final class RestClientCoordinatorSignals implements CoordinatorSignals {
     private void post(Object body, String what, String path, Object... variables) {
         try {
             http.post().uri(path, variables).contentType(MediaType.APPLICATION_JSON).body(body).retrieve().toBodilessEntity();
+        } catch (HttpClientErrorException e) {
+            if (e.getStatusCode().value() == 401 || e.getStatusCode().value() == 403
+                    || e.getStatusCode().value() == 408 || e.getStatusCode().value() == 429) {
+                // Credentials being rotated, or the coordinator shedding load: worth trying again.
+                throw new CoordinatorUnreachableException("coordinator " + what + " call answered "
+                        + e.getStatusCode().value(), e);
+            }
+            throw new CoordinatorRefusedException(e.getStatusCode().value());
         } catch (RestClientException | IllegalArgumentException e) {
             throw new CoordinatorUnreachableException("coordinator " + what + " call failed: "
                     + e.getClass().getSimpleName(), e);

@@ -77,13 +77,21 @@ final class SignalTicker {
             return;
         }
         for (PendingSignal signal : owed) {
-            boolean delivered = send(() -> {
-                switch (signal.kind()) {
-                    case SOLD_OUT -> coordinator.soldOut(signal.eventId(), "all seats sold");
-                    case PURCHASE_COMPLETED -> coordinator.purchaseCompleted(signal.eventId(), signal.sessionId(),
-                            signal.orderId());
-                }
-            });
+            boolean delivered;
+            try {
+                delivered = send(() -> {
+                    switch (signal.kind()) {
+                        case SOLD_OUT -> coordinator.soldOut(signal.eventId(), "all seats sold");
+                        case PURCHASE_COMPLETED -> coordinator.purchaseCompleted(signal.eventId(), signal.sessionId(),
+                                signal.orderId());
+                    }
+                });
+            } catch (CoordinatorSignals.CoordinatorRefusedException refused) {
+                log.warn("coordinator refused a {} signal with {}; it will not be resent", signal.kind(),
+                        refused.status());
+                outbox.refused(signal.id(), refused.status());
+                continue;
+            }
             if (delivered) {
                 outbox.delivered(signal.id());
             } else {

@@ -84,6 +84,17 @@ class RestClientCoordinatorSignalsTests {
     }
 
     @Test
+    void aClientErrorAnswerIsAPermanentRefusal() {
+        status.set(404);
+        assertThatThrownBy(() -> signals.purchaseCompleted(EventId.of("ev-3"), "s", UUID.randomUUID()))
+                .isInstanceOfSatisfying(CoordinatorSignals.CoordinatorRefusedException.class,
+                        e -> assertThat(e.status()).isEqualTo(404));
+        status.set(403);
+        assertThatThrownBy(() -> signals.soldOut(EventId.of("ev-3"), "x"))
+                .isInstanceOf(CoordinatorSignals.CoordinatorUnreachableException.class);
+    }
+
+    @Test
     void anErrorAnswerOrNoServerIsReportedAsUnreachable() {
         status.set(503);
         assertThatThrownBy(() -> signals.soldOut(EventId.of("ev-2"), "x"))

@@ -43,6 +43,24 @@ class SoldOutAndOutboxTests extends ShopTestSupport {
     }
 
     @Test
+    void aSignalTheCoordinatorRefusesIsNotRetriedAndDoesNotBlockOthers() {
+        String refusedEvent = newEvent("refused", 2);
+        String fineEvent = newEvent("fine", 2);
+        coordinator.refuseEvent(refusedEvent);
+        String refusedOrder = buy(refusedEvent, "A-1");
+        String fineOrder = buy(fineEvent, "A-1");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(coordinator.purchases())
+                .extracting(RecordingCoordinator.PurchaseCompleted::orderId).contains(UUID.fromString(fineOrder)));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(count(
+                "SELECT count(*) FROM coordinator_outbox WHERE order_id = ?::uuid AND refused_at IS NOT NULL "
+                        + "AND refused_status = 404 AND delivered_at IS NULL", refusedOrder)).isEqualTo(1));
+        int attempts = count("SELECT attempts FROM coordinator_outbox WHERE order_id = ?::uuid", refusedOrder);
+        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(
+                count("SELECT attempts FROM coordinator_outbox WHERE order_id = ?::uuid", refusedOrder))
+                .isEqualTo(attempts));
+    }
+
+    @Test
     void signalsOwedWhileTheCoordinatorIsDownAreDeliveredOnceItIsBack() {
         String event = newEvent("outage", 3);
         coordinator.unreachable(true);
