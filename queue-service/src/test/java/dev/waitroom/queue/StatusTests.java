@@ -144,6 +144,25 @@ class StatusTests {
     }
 
     @Test
+    void theEventPushAnswersTheStoredStateAndToleratesFieldsItDoesNotKnow() {
+        String event = QueueClient.newEventId("push");
+        Reply r = client.internal("PUT", "/internal/events/" + event, "{\"phase\":\"SCHEDULED\",\"mode\":\"QUEUEING\","
+                + "\"saleGeneration\":3,\"identityScope\":\"ACCOUNT\",\"expiredOfferPolicy\":\"DROP\","
+                + "\"admissionRatePerSecond\":8.5,\"offerTtlSeconds\":90,\"opensAt\":\"2030-05-01T10:00:00Z\","
+                + "\"afterPurchase\":\"RELEASE\",\"somethingNew\":{\"x\":1}}");
+        assertThat(r.status()).isEqualTo(200);
+        JsonNode body = r.json();
+        assertThat(body.get("phase").asString()).isEqualTo("SCHEDULED");
+        assertThat(body.get("saleGeneration").asLong()).isEqualTo(3);
+        assertThat(body.get("identityScope").asString()).isEqualTo("ACCOUNT");
+        assertThat(body.get("expiredOfferPolicy").asString()).isEqualTo("DROP");
+        assertThat(body.get("admissionRatePerSecond").asDouble()).isEqualTo(8.5);
+        assertThat(body.get("offerTtlSeconds").asLong()).isEqualTo(90);
+        assertThat(Instant.parse(body.get("opensAt").asString())).isEqualTo(Instant.parse("2030-05-01T10:00:00Z"));
+        assertThat(body.get("presaleCount").isNull()).isTrue();
+    }
+
+    @Test
     void scriptsAreLoadedAgainWhenRedisForgetsThem() throws Exception {
         String event = QueueClient.newEventId("noscript");
         client.putEvent(event, "OPEN", null);
