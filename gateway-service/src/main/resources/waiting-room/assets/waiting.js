@@ -11,6 +11,7 @@
   var failures = 0;
   var pollTimer = null;
   var claiming = false;
+  var sessionRefreshed = false;
   var countdownTimer = null;
   var opensAt = null;
 
@@ -143,12 +144,18 @@
         }
         document.getElementById('enter').href = base + '/shop-ui';
         W.show('offer', true);
-        claim();
+        claim(true);
         return;
       case 'ACTIVE':
-        W.setText('headline', 'You are in the shop.');
-        W.setText('detail', 'Opening the shop…');
-        claim();
+        W.setText('headline', 'You have a shopping session.');
+        W.setText('detail', 'Your session in the shop is open; continue shopping with the link below.');
+        W.setText('offer-text', 'Your place in the shop is held for you.');
+        document.getElementById('enter').href = base + '/shop-ui';
+        W.show('offer', true);
+        if (!sessionRefreshed) {
+          sessionRefreshed = true;
+          claim(false);
+        }
         return;
       case 'COMPLETED':
         W.setText('headline', 'Your visit to the shop is complete.');
@@ -178,7 +185,8 @@
       : 'We will take you to the shop when it is your turn.');
   }
 
-  function claim() {
+  /* Claiming is idempotent: for an open session it returns the same session and token again. */
+  function claim(thenEnterShop) {
     if (claiming) { return; }
     claiming = true;
     W.request('POST', base + '/admission/claim', {}).then(function (r) {
@@ -187,7 +195,7 @@
         try {
           if (r.body && r.body.expiresAt) { sessionStorage.setItem('waitroom.session.' + event, r.body.expiresAt); }
         } catch (e) { /* storage is optional */ }
-        window.location.assign(base + '/shop-ui');
+        if (thenEnterShop) { window.location.assign(base + '/shop-ui'); }
       } else if (r.status === 503 || r.status === 429) {
         W.setText('connection', (r.body && r.body.detail) ||
           'Admission is paused for a moment. Your place is kept; this page keeps trying.');
