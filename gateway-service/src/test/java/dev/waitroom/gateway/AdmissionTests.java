@@ -217,6 +217,46 @@ class AdmissionTests {
 	}
 
 	@Test
+	void tokensSignedWithARotatedKeyAreAcceptedOnceItIsPublished() {
+		Shopper shopper = shopper();
+		Issued before = upstreams.coordinator.admit(shopper.event(), shopper.visitor(), 1);
+		assertThat(call(shopper, "GET", "/seats", before.token()).status()).isEqualTo(200);
+		upstreams.coordinator.rotateKeys();
+		Issued after = upstreams.coordinator.admit(shopper.event(), shopper.visitor(), 1);
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(call(shopper, "GET", "/seats", after.token()).status()).isEqualTo(200));
+		assertThat(call(shopper, "GET", "/seats", before.token()).status()).isEqualTo(200);
+	}
+
+	@Test
+	void withTheJwksUnreachableVerifiedTokensContinueAndUnknownKeysAreUnavailableNotInvalid() {
+		Shopper shopper = shopper();
+		Issued known = upstreams.coordinator.admit(shopper.event(), shopper.visitor(), 1);
+		assertThat(call(shopper, "GET", "/seats", known.token()).status()).isEqualTo(200);
+		KeyRing unpublished = KeyRing.generate(Clock.systemUTC());
+		Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+		String unknownKid = AdmissionTokenIssuer.of(unpublished)
+			.issue(new AdmissionClaims(shopper.event(), 1, "g", "s-" + UUID.randomUUID(), shopper.visitor(), now,
+					now.plusSeconds(600), "j"));
+		upstreams.coordinator.jwksUnavailable(true);
+		try {
+			org.awaitility.Awaitility.await()
+				.atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertProblem(call(shopper, "GET", "/seats", unknownKid), 503,
+						"admission-unavailable"));
+			assertThat(call(shopper, "GET", "/seats", known.token()).status()).isEqualTo(200);
+		}
+		finally {
+			upstreams.coordinator.jwksUnavailable(false);
+		}
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertProblem(call(shopper, "GET", "/seats", unknownKid), 401,
+					"admission-token-invalid"));
+	}
+
+	@Test
 	void hungCoordinatorMeansNoNewAdmissionAndAPlainProblem() {
 		Shopper shopper = shopper();
 		upstreams.queue.event(shopper.event()).offerNext(1);

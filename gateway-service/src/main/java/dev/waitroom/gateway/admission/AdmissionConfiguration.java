@@ -17,11 +17,14 @@ import dev.waitroom.tokens.AdmissionTokenVerifier;
 class AdmissionConfiguration {
 
 	@Bean
-	AdmissionTokenVerifier admissionTokenVerifier(ServicesProperties services, SecretsProperties secrets,
-			EdgeProperties edge, Clock clock, MeterRegistry meters) {
-		AdmissionTokenVerifier verifier = AdmissionTokenVerifier.of(
-				new CoordinatorJwksSource(services.coordinatorUrl(), secrets.internalToken(), edge.upstreamTimeout()),
-				clock);
+	CoordinatorJwksSource coordinatorJwksSource(ServicesProperties services, SecretsProperties secrets,
+			EdgeProperties edge) {
+		return new CoordinatorJwksSource(services.coordinatorUrl(), secrets.internalToken(), edge.upstreamTimeout());
+	}
+
+	@Bean
+	AdmissionTokenVerifier admissionTokenVerifier(CoordinatorJwksSource jwks, Clock clock, MeterRegistry meters) {
+		AdmissionTokenVerifier verifier = AdmissionTokenVerifier.of(jwks, clock);
 		Gauge.builder("waitroom.gateway.admission.verified.tokens", verifier, AdmissionTokenVerifier::cachedTokens)
 			.description("Admission tokens in the verification cache")
 			.register(meters);

@@ -36,6 +36,7 @@ import dev.waitroom.gateway.problem.ProblemResponses;
 import dev.waitroom.gateway.problem.ProblemType;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
+import dev.waitroom.tokens.RejectionReason;
 import dev.waitroom.tokens.TokenRejectedException;
 import dev.waitroom.tokens.VisitorId;
 
@@ -64,6 +65,8 @@ public class AdmissionTokenGatewayFilterFactory
 
 	private final AdmissionTokenVerifier verifier;
 
+	private final CoordinatorJwksSource jwks;
+
 	private final SessionRegistry registry;
 
 	private final EventSnapshots snapshots;
@@ -78,10 +81,11 @@ public class AdmissionTokenGatewayFilterFactory
 
 	private final Map<EventId, BypassLog> bypassLogs = new ConcurrentHashMap<>();
 
-	AdmissionTokenGatewayFilterFactory(AdmissionTokenVerifier verifier, SessionRegistry registry,
-			EventSnapshots snapshots, EdgeProperties edge, Clock clock, MeterRegistry meters) {
+	AdmissionTokenGatewayFilterFactory(AdmissionTokenVerifier verifier, CoordinatorJwksSource jwks,
+			SessionRegistry registry, EventSnapshots snapshots, EdgeProperties edge, Clock clock, MeterRegistry meters) {
 		super(Config.class);
 		this.verifier = verifier;
+		this.jwks = jwks;
 		this.registry = registry;
 		this.snapshots = snapshots;
 		this.edge = edge;
@@ -130,7 +134,10 @@ public class AdmissionTokenGatewayFilterFactory
 					: verifier.verify(token, eventId.value(), generation))
 			.subscribeOn(Schedulers.boundedElastic())
 			.flatMap(claims -> verdictFor(exchange, config, claims))
-			.onErrorResume(TokenRejectedException.class, ex -> Mono.just(Verdict.of(ex)))
+			.onErrorResume(TokenRejectedException.class, ex -> Mono.just(
+					// an unknown key while the JWKS cannot be read may be a new key: say so, fail closed
+					ex.reason() == RejectionReason.UNKNOWN_KEY && jwks.lastFetchFailed() ? Verdict.UNAVAILABLE
+							: Verdict.of(ex)))
 			.onErrorResume(ex -> {
 				log.warn("Admission check failed requestId={}: {}", RequestIdWebFilter.of(exchange), ex.toString());
 				return Mono.just(Verdict.UNAVAILABLE);

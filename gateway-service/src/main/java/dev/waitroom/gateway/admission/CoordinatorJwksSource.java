@@ -24,6 +24,8 @@ final class CoordinatorJwksSource implements JwksSource {
 
 	private final String internalToken;
 
+	private volatile boolean lastFetchFailed;
+
 	CoordinatorJwksSource(URI coordinatorUrl, String internalToken, Duration timeout) {
 		this.internalToken = internalToken;
 		this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
@@ -31,8 +33,25 @@ final class CoordinatorJwksSource implements JwksSource {
 		this.timeout = timeout;
 	}
 
+	/** Whether the latest attempt to read the JWKS failed (the coordinator is unreachable). */
+	boolean lastFetchFailed() {
+		return lastFetchFailed;
+	}
+
 	@Override
 	public String fetch() throws IOException {
+		try {
+			String jwks = get();
+			lastFetchFailed = false;
+			return jwks;
+		}
+		catch (IOException | RuntimeException ex) {
+			lastFetchFailed = true;
+			throw ex;
+		}
+	}
+
+	private String get() throws IOException {
 		HttpRequest request = HttpRequest.newBuilder(jwks)
 			.timeout(timeout)
 			.header(VisitorIdentityWebFilter.INTERNAL_HEADER, internalToken)

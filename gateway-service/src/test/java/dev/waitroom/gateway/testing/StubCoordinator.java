@@ -19,9 +19,11 @@ import dev.waitroom.tokens.KeyRing;
  */
 public final class StubCoordinator extends StubHttpServer {
 
-	private final KeyRing ring = KeyRing.generate(Clock.systemUTC());
+	private volatile KeyRing ring = KeyRing.generate(Clock.systemUTC());
 
-	private final AdmissionTokenIssuer issuer = AdmissionTokenIssuer.of(ring);
+	private volatile AdmissionTokenIssuer issuer = AdmissionTokenIssuer.of(ring);
+
+	private volatile boolean jwksUnavailable;
 
 	private final StubQueueService queue;
 
@@ -37,6 +39,17 @@ public final class StubCoordinator extends StubHttpServer {
 		super(internalToken);
 		this.queue = queue;
 		this.registry = registry;
+	}
+
+	/** Publishes a new signing key and signs with it from now on (the old key stays published). */
+	public synchronized void rotateKeys() {
+		ring = ring.publishNext().activateNext();
+		issuer = AdmissionTokenIssuer.of(ring);
+	}
+
+	/** While set, the JWKS answers 503. */
+	public void jwksUnavailable(boolean unavailable) {
+		this.jwksUnavailable = unavailable;
 	}
 
 	/** Makes claims answer only after this delay, as a hung (stopped) coordinator would. */
@@ -67,6 +80,9 @@ public final class StubCoordinator extends StubHttpServer {
 	protected Reply handle(Recorded request) {
 		String path = request.path();
 		if (path.equals("/.well-known/jwks.json") && request.method().equals("GET")) {
+			if (jwksUnavailable) {
+				return Reply.json(503, Map.of("status", 503, "title", "Unavailable"));
+			}
 			return Reply.json(200, JSON.readValue(ring.publicJwksJson(), Map.class));
 		}
 		if (path.startsWith("/admin/")) {

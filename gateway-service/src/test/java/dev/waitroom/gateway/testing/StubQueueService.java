@@ -307,6 +307,9 @@ public final class StubQueueService extends StubHttpServer {
 			body.put("admissionRatePerSecond", admissionRatePerSecond);
 			body.put("offerWatermark", offerWatermark);
 			body.put("drawCompletedAt", drawCompletedAt == null ? null : drawCompletedAt.toString());
+			body.put("drawComplete", !phase.equals("SCHEDULED"));
+			body.put("presaleCount", 0);
+			body.put("waiting", buckets.stream().mapToLong(b -> (long) b.get("count")).sum());
 			body.put("waitingBuckets", buckets);
 			body.put("generatedAt", Instant.now().toString());
 			return body;
