@@ -88,6 +88,27 @@ public abstract class ShopTestSupport {
         RecordingCoordinator recordingCoordinator() {
             return new RecordingCoordinator();
         }
+
+        @Bean
+        PaymentRequests paymentRequests() {
+            return new PaymentRequests();
+        }
+    }
+
+    /** Payment requests as the provider sees them: only after the order's transaction committed. */
+    public static final class PaymentRequests {
+
+        private final java.util.List<dev.waitroom.booking.orders.PaymentRequested> seen =
+                new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @org.springframework.transaction.event.TransactionalEventListener
+        void onPaymentRequested(dev.waitroom.booking.orders.PaymentRequested requested) {
+            seen.add(requested);
+        }
+
+        public java.util.List<dev.waitroom.booking.orders.PaymentRequested> seen() {
+            return java.util.List.copyOf(seen);
+        }
     }
 
     /** A shopper admitted to an event: its own session and visitor, and a valid token. */

@@ -38,6 +38,30 @@ class FakePaymentProviderTests extends ShopTestSupport {
                 OrderId.parse(order.text("orderId")), order.json().get("amountCents").asLong());
     }
 
+    @Autowired
+    PaymentRequests paymentRequests;
+
+    @Test
+    void theProviderIsAskedOnceAnOrderCommitsAndNeverForARefusedOrRepeatedOne() {
+        String event = newEvent("askprovider", 3);
+        Response order = placeOrder(event);
+        assertThat(paymentRequests.seen()).contains(requested(order));
+
+        TestShopper shopper = shopper(event);
+        String holdId = hold(shopper, "A-2").text("holdId");
+        int before = paymentRequests.seen().size();
+        Response first = order(shopper, holdId);
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(order(shopper, holdId).status()).isEqualTo(200);
+        assertThat(paymentRequests.seen()).hasSize(before + 1).contains(requested(first));
+
+        String lapsedHold = hold(shopper, "A-3").text("holdId");
+        lapse(lapsedHold);
+        order(shopper, lapsedHold).assertProblem(409, "hold-not-active");
+        assertThat(paymentRequests.seen()).hasSize(before + 1);
+        assertThat(count("SELECT count(*) FROM orders WHERE hold_id = ?::uuid", lapsedHold)).isZero();
+    }
+
     @Test
     void aSucceedingProviderCompletesTheOrderThroughTheSignedWebhook() throws Exception {
         String event = newEvent("fakepay", 1);
