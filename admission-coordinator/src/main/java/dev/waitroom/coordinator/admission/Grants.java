@@ -42,7 +42,8 @@ public class Grants {
 			from unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) as c (id, visitor, entry_id, order_key)
 			where exists (select 1 from leases l
 			              where l.event_id = ? and l.owner = ? and l.generation = ? and l.expires_at > clock_timestamp())
-			  and exists (select 1 from events e where e.event_id = ? and e.phase = 'OPEN' and e.mode = 'QUEUEING')
+			  and exists (select 1 from events e where e.event_id = ? and e.phase = 'OPEN' and e.mode = 'QUEUEING'
+			              and e.seed_revealed_at is not null)
 			  and (select count(*) from grants g where g.event_id = ? and g.state in ('OFFERED', 'ACTIVE')) + ?
 			      <= (select e.max_active_sessions from events e where e.event_id = ?)
 			on conflict do nothing
@@ -157,6 +158,15 @@ public class Grants {
 				update grants set state = 'OFFER_EXPIRED', release_reason = 'OFFER_EXPIRED', released_at = :now
 				where event_id = :e and state = 'OFFERED' and offer_expires_at <= :now
 				returning\s""" + COLUMNS).param("now", ts(now)).param("e", eventId).query(Grants::map).list();
+	}
+
+	/** Withdraws an offer the queue could not apply (the entry left the queue meanwhile). */
+	boolean withdraw(UUID id, Instant now) {
+		return this.jdbc.sql("""
+				update grants set state = 'OFFER_EXPIRED', release_reason = 'WITHDRAWN', released_at = :now,
+				    queue_synced_state = 'OFFER_EXPIRED'
+				where id = :id and state = 'OFFERED'
+				""").param("now", ts(now)).param("id", id).update() == 1;
 	}
 
 	/** Records a purchase once (idempotent completion). */

@@ -1,7 +1,11 @@
 package dev.waitroom.coordinator.admission;
 
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueRejectedException;
@@ -26,10 +30,13 @@ public class QueueSync {
 
 	private final AdmissionMetrics metrics;
 
-	QueueSync(Grants grants, QueueDirectory queue, AdmissionMetrics metrics) {
+	private final Clock clock;
+
+	QueueSync(Grants grants, QueueDirectory queue, AdmissionMetrics metrics, Clock clock) {
 		this.grants = grants;
 		this.queue = queue;
 		this.metrics = metrics;
+		this.clock = clock;
 	}
 
 	/** New offers of one event in one call. */
@@ -38,10 +45,7 @@ public class QueueSync {
 			return;
 		}
 		try {
-			this.queue.offer(eventId, offers.stream()
-				.map(g -> new QueueDirectory.Offer(g.entryId(), g.id(), g.offerExpiresAt()))
-				.toList());
-			offers.forEach(g -> this.grants.markSynced(g.id(), GrantState.OFFERED));
+			offer(eventId, offers);
 		}
 		catch (QueueUnavailableException ex) {
 			log.warn("Queue did not take {} offers for event {}; the next tick sends them again", offers.size(),
@@ -73,9 +77,29 @@ public class QueueSync {
 	public void resendOffers(String eventId) {
 		List<Grant> offered = this.grants.offered(eventId);
 		if (!offered.isEmpty()) {
-			this.queue.offer(eventId, offered.stream()
-				.map(g -> new QueueDirectory.Offer(g.entryId(), g.id(), g.offerExpiresAt()))
-				.toList());
+			offer(eventId, offered);
+		}
+	}
+
+	/**
+	 * Tells the queue about offers and reads its answer: an entry that is no longer waiting (the visitor left the
+	 * queue between candidates and offer) cannot be offered, so its grant is withdrawn and the capacity returns.
+	 */
+	private void offer(String eventId, List<Grant> offers) {
+		List<QueueDirectory.OfferResult> results = this.queue.offer(eventId,
+				offers.stream().map(g -> new QueueDirectory.Offer(g.entryId(), g.id(), g.offerExpiresAt())).toList());
+		Map<String, String> stateByEntry = new HashMap<>();
+		results.forEach(r -> stateByEntry.put(r.entryId(), r.state()));
+		Instant now = this.clock.instant();
+		for (Grant g : offers) {
+			String state = stateByEntry.get(g.entryId());
+			if (state == null || "OFFERED".equals(state) || "ACTIVE".equals(state)) {
+				this.grants.markSynced(g.id(), GrantState.OFFERED);
+			}
+			else if (this.grants.withdraw(g.id(), now)) {
+				log.info("Offer {} withdrawn: the queue entry is {}", g, state);
+				this.metrics.released(eventId, ReleaseReason.WITHDRAWN);
+			}
 		}
 	}
 
@@ -83,8 +107,10 @@ public class QueueSync {
 		for (GrantState step : path(grant)) {
 			try {
 				if (step == GrantState.OFFERED) {
-					this.queue.offer(grant.eventId(),
-							List.of(new QueueDirectory.Offer(grant.entryId(), grant.id(), grant.offerExpiresAt())));
+					offer(grant.eventId(), List.of(grant));
+					if (grant.state() == GrantState.OFFERED) {
+						continue; // offer() recorded the outcome (synced, or withdrawn)
+					}
 				}
 				else {
 					this.queue.transition(grant.eventId(), grant.entryId(),

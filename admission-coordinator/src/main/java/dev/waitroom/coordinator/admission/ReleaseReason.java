@@ -4,7 +4,9 @@ package dev.waitroom.coordinator.admission;
 public enum ReleaseReason {
 
 	OFFER_EXPIRED(GrantState.OFFER_EXPIRED), SESSION_EXPIRED(GrantState.EXPIRED), LEFT(GrantState.RELEASED),
-	PURCHASED(GrantState.COMPLETED);
+	PURCHASED(GrantState.COMPLETED),
+	/** The queue could not apply the offer: the visitor had left the queue. */
+	WITHDRAWN(GrantState.OFFER_EXPIRED);
 
 	private final GrantState target;
 

@@ -11,8 +11,13 @@ public record Event(EventId id, EventConfig config, EventPhase phase, OperatingM
 		return this.seedRevealedAt == null ? null : this.seed;
 	}
 
+	/** The pre-sale draw has run (the seed is revealed only then). */
+	public boolean drawn() {
+		return this.seedRevealedAt != null;
+	}
+
 	public boolean offering() {
-		return this.phase == EventPhase.OPEN && this.mode.offers();
+		return this.phase == EventPhase.OPEN && drawn() && this.mode.offers();
 	}
 
 	@Override

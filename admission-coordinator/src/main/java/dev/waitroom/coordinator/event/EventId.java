@@ -5,15 +5,15 @@ import java.util.regex.Pattern;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.problems.ProblemKind;
 
-/** An event identifier: 1-64 chars of letters, digits, '.', '_' and '-' (safe inside a Redis hash tag). */
+/** An event identifier: 1-64 chars of letters, digits, '_' and '-' (the queue service's rule) (safe inside a Redis hash tag). */
 public record EventId(String value) {
 
-	private static final Pattern VALID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+	private static final Pattern VALID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
 
 	public EventId {
 		if (value == null || !VALID.matcher(value).matches()) {
 			throw new CoordinatorException(ProblemKind.INVALID, "invalid-event-id",
-					"Event ids are 1-64 letters, digits, '.', '_' or '-'.");
+					"Event ids are 1-64 letters, digits, '_' or '-', starting with a letter or digit.");
 		}
 	}
 

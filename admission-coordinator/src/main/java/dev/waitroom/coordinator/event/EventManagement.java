@@ -75,27 +75,56 @@ public class EventManagement {
 	}
 
 	/**
-	 * Opens the sale: the queue runs the pre-sale draw with the committed seed (idempotent, so a crash mid-way simply
-	 * runs it again with the same result), then the phase becomes OPEN and the seed is revealed, once.
+	 * Opens the sale: the phase becomes OPEN (the pre-sale group closes), then the draw runs (see
+	 * {@link #completeDraw}). If the queue cannot run the draw now, the event stays OPEN with its draw pending and
+	 * the ticker runs it again; nobody is offered anything before the draw has completed.
 	 */
 	public Event open(EventId id, String actor, String reason) {
 		Event event = get(id);
-		if (event.phase() != EventPhase.SCHEDULED) {
-			if (event.phase() == EventPhase.OPEN) {
-				return event;
-			}
+		if (event.phase() != EventPhase.SCHEDULED && event.phase() != EventPhase.OPEN) {
 			throw invalid("phase " + event.phase() + " cannot move to OPEN");
 		}
-		this.queue.draw(id.value(), event.seed());
-		Event opened = this.transactions.execute(status -> {
-			if (this.events.open(id)) {
-				this.events.audit(id, "PHASE", EventPhase.SCHEDULED.name(), EventPhase.OPEN.name(), actor, reason);
-				log.info("Event {} opened by {}: {}", id, actor, reason);
+		if (event.phase() == EventPhase.SCHEDULED) {
+			event = this.transactions.execute(status -> {
+				if (this.events.open(id)) {
+					this.events.audit(id, "PHASE", EventPhase.SCHEDULED.name(), EventPhase.OPEN.name(), actor, reason);
+					log.info("Event {} opened by {}: {}", id, actor, reason);
+				}
+				return this.events.find(id).orElseThrow();
+			});
+		}
+		if (event.drawn()) {
+			return event;
+		}
+		try {
+			return completeDraw(event);
+		}
+		catch (CoordinatorException ex) {
+			log.warn("Draw of event {} pending: {}", id, ex.getMessage());
+			return get(id);
+		}
+	}
+
+	/**
+	 * Runs the pre-sale draw through the queue with the committed seed and then reveals the seed. The queue first
+	 * hears that the event is OPEN (its pre-sale group is closed; the seed still secret), then runs the draw, which is
+	 * deterministic and idempotent: a crash mid-way simply runs it again with the same result.
+	 */
+	public Event completeDraw(Event event) {
+		if (event.phase() != EventPhase.OPEN || event.drawn()) {
+			return event;
+		}
+		this.publisher.publish(event);
+		QueueDirectory.DrawResult result = this.queue.draw(event.id().value(), event.seed());
+		Event revealed = this.transactions.execute(status -> {
+			if (this.events.revealSeed(event.id())) {
+				this.events.audit(event.id(), "PHASE", "DRAW_PENDING", "DRAWN", "coordinator",
+						"pre-sale draw of " + result.presaleCount() + " entries completed; seed revealed");
 			}
-			return this.events.find(id).orElseThrow();
+			return this.events.find(event.id()).orElseThrow();
 		});
-		this.publisher.publishQuietly(opened);
-		return opened;
+		this.publisher.publishQuietly(revealed);
+		return revealed;
 	}
 
 	/** Moves the operating mode; a repeat of the current mode changes nothing. Every change is audited. */

@@ -103,11 +103,18 @@ public class Events {
 			.update() == 1;
 	}
 
-	/** Opens the sale and reveals the seed, once: only from SCHEDULED. */
+	/** Opens the sale, once: only from SCHEDULED. The seed stays secret until the draw has run. */
 	boolean open(EventId id) {
 		return this.jdbc.sql("""
-				update events set phase = 'OPEN', seed_revealed_at = now(), updated_at = now()
-				where event_id = :id and phase = 'SCHEDULED'
+				update events set phase = 'OPEN', updated_at = now() where event_id = :id and phase = 'SCHEDULED'
+				""").param("id", id.value()).update() == 1;
+	}
+
+	/** Records that the draw has run and reveals the seed, once. */
+	boolean revealSeed(EventId id) {
+		return this.jdbc.sql("""
+				update events set seed_revealed_at = now(), updated_at = now()
+				where event_id = :id and phase = 'OPEN' and seed_revealed_at is null
 				""").param("id", id.value()).update() == 1;
 	}
 

@@ -103,6 +103,9 @@ public final class AdmissionTicker {
 				|| !event.config().opensAt().isAfter(now))) {
 			event = this.parts.management().open(event.id(), "coordinator", "opening time reached");
 		}
+		else if (event.phase() == EventPhase.OPEN && !event.drawn()) {
+			event = this.parts.management().completeDraw(event);
+		}
 		this.parts.admissions().expireOverdue(id, this.properties.expiryBatch());
 		syncQueue(id);
 		int offered = 0;

@@ -129,11 +129,20 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 			return existing.entryId;
 		}
 		Entry entry = new Entry(UUID.randomUUID().toString(), visitor);
-		entry.presale = !q.drawn;
-		entry.orderKey = ++q.sequence + (q.drawn ? 1_000_000_000L : 0);
+		// The pre-sale group closes when the queue hears the event is OPEN; later joins are FIFO behind it.
+		entry.presale = q.state == null || "SCHEDULED".equals(q.state.phase());
+		entry.orderKey = ++q.sequence + (entry.presale ? 0 : 1_000_000_000L);
 		q.byEntry.put(entry.entryId, entry);
 		q.byVisitor.put(visitor, entry);
 		return entry.entryId;
+	}
+
+	/** The visitor leaves the queue (WAITING -> LEFT). */
+	public synchronized void leave(String eventId, String visitor) {
+		Entry e = queue(eventId).byVisitor.get(visitor);
+		if (e != null && e.state == State.WAITING) {
+			e.state = State.LEFT;
+		}
 	}
 
 	public synchronized Entry entry(String eventId, String visitor) {
@@ -166,6 +175,9 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 	public synchronized DrawResult draw(String eventId, String seedHex) {
 		check();
 		EventQueue q = queue(eventId);
+		if (q.state == null || "SCHEDULED".equals(q.state.phase())) {
+			throw new QueueRejectedException("draw-not-allowed: the event is still SCHEDULED", null);
+		}
 		List<Entry> group = q.byEntry.values().stream().filter(e -> e.presale).toList();
 		if (!q.drawn) {
 			byte[] seed = HexFormat.of().parseHex(seedHex);
@@ -207,6 +219,9 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 			throw new QueueUnavailableException("offer call lost (test)", null);
 		}
 		EventQueue q = queue(eventId);
+		if (!q.drawn) {
+			throw new QueueRejectedException("not-drawn", null);
+		}
 		q.offerCalls++;
 		List<OfferResult> results = new ArrayList<>();
 		for (Offer offer : offers) {

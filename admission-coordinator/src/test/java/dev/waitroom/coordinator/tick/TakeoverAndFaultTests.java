@@ -120,6 +120,53 @@ class TakeoverAndFaultTests {
 	}
 
 	@Test
+	void anOfferToAVisitorWhoLeftTheQueueMeanwhileIsWithdrawn() {
+		Scenario scenario = new Scenario(this.context);
+		String eventId = Scenario.eventId("withdraw");
+		scenario.openEvent(eventId,
+				Scenario.config(2, 1000, 10, 30, 60, 120, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE));
+		List<String> visitors = scenario.join(eventId, 4);
+		scenario.queue.failOffers(true);
+		scenario.tickUntilLive(eventId, 2);
+		scenario.queue.leave(eventId, visitors.get(0)); // left between the candidates call and the offer
+		scenario.queue.failOffers(false);
+
+		scenario.tick(eventId, Duration.ofSeconds(1));
+
+		assertThat(this.grants.findLive(eventId, visitors.get(0))).isEmpty();
+		assertThat(scenario.grants.releasedByReason(eventId)).containsEntry("WITHDRAWN", 1L);
+		scenario.tickUntilLive(eventId, 2);
+		assertThat(this.grants.findLive(eventId, visitors.get(2))).isPresent();
+		assertThat(scenario.queue.counts(eventId).offered()).isEqualTo(2);
+	}
+
+	@Test
+	void theDrawWaitsForTheQueueAndTheSeedStaysSecretUntilItRan() {
+		Scenario scenario = new Scenario(this.context);
+		String eventId = Scenario.eventId("draw");
+		scenario.management.create(EventId.of(eventId),
+				Scenario.config(2, 1000, 10, 30, 60, 120, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE), "test");
+		scenario.join(eventId, 3);
+		scenario.queue.unavailable(true);
+
+		var opened = scenario.management.open(EventId.of(eventId), "test", "doors open");
+		assertThat(opened.phase().name()).isEqualTo("OPEN");
+		assertThat(opened.revealedSeed()).isNull();
+		org.assertj.core.api.Assertions.assertThatThrownBy(() -> scenario.tick(eventId, Duration.ofSeconds(1)))
+			.isInstanceOf(dev.waitroom.coordinator.queue.QueueUnavailableException.class);
+		assertThat(scenario.management.get(EventId.of(eventId)).revealedSeed()).isNull();
+		assertThat(this.grants.count(eventId).live()).isZero();
+
+		scenario.queue.unavailable(false);
+		scenario.tick(eventId, Duration.ofSeconds(1));
+		var drawn = scenario.management.get(EventId.of(eventId));
+		assertThat(drawn.revealedSeed()).isNotNull();
+		assertThat(scenario.queue.drawn(eventId)).isTrue();
+		assertThat(scenario.queue.lastState(eventId).seed()).isEqualTo(drawn.revealedSeed());
+		assertThat(scenario.tickUntilLive(eventId, 2).live()).isEqualTo(2);
+	}
+
+	@Test
 	void withRedisDownNoNewAdmissionIsIssuedAndItResumesAfterwards() {
 		Scenario scenario = new Scenario(this.context);
 		String eventId = Scenario.eventId("redis-down");
