@@ -52,7 +52,10 @@ final class ShopAdmission {
             generations.observe(event, claims.saleGeneration());
             return Shopper.of(claims, Shopper.AccessScope.SHOPPING);
         } catch (TokenRejectedException rejected) {
-            if (orderScoped && rejected.reason() == RejectionReason.EXPIRED) {
+            // Reading an order it placed is about the order, not about shopping: an expired session, or one from a
+            // sale generation that has since moved on, may still follow its payment.
+            if (orderScoped && (rejected.reason() == RejectionReason.EXPIRED
+                    || rejected.reason() == RejectionReason.OLD_GENERATION)) {
                 return orderStatusOnly(token, event);
             }
             throw refusal(rejected);

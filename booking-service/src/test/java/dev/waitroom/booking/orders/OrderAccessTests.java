@@ -42,6 +42,20 @@ class OrderAccessTests extends ShopTestSupport {
     }
 
     @Test
+    void aTokenOfAnOlderSaleGenerationCanStillReadItsOrderButNotShop() {
+        String event = newEvent("ordergen", 3);
+        TestShopper shopper = shopper(event);
+        String orderId = order(shopper, hold(shopper, "A-1").text("holdId")).text("orderId");
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        String newSale = ISSUER.issue(new AdmissionClaims(event, 2, "g", "s-new", "v-new", now.minusSeconds(1),
+                now.plus(Duration.ofMinutes(5)), UUID.randomUUID().toString()));
+        assertThat(send("GET", "/events/" + event + "/shop/seats", "Bearer " + newSale, null).status()).isEqualTo(200);
+
+        assertThat(shop(shopper, "GET", "/orders/" + orderId, null).status()).isEqualTo(200);
+        hold(shopper, "A-2").assertProblem(401, "admission-rejected");
+    }
+
+    @Test
     void anExpiredTokenOfAnotherSessionOfTheSameVisitorCannotReadTheOrder() {
         String event = newEvent("orderscope2", 2);
         TestShopper shopper = shopper(event);
