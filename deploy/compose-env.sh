@@ -7,11 +7,11 @@ rand() { head -c 32 /dev/urandom | base64 | tr -d '\n'; }
 token() { head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n'; }
 umask 077
 cat > .env <<ENV
-WAITROOM_OPS_TOKEN=$(token)
-WAITROOM_INTERNAL_TOKEN=$(token)
-WAITROOM_TICKET_KEY=$(rand)
-WAITROOM_VISITOR_KEY=$(rand)
-WAITROOM_WEBHOOK_SECRET=$(rand)
+WAITROOM_SECURITY_OPSTOKEN=$(token)
+WAITROOM_SECURITY_INTERNALTOKEN=$(token)
+WAITROOM_SECURITY_TICKETKEY=$(rand)
+WAITROOM_SECURITY_VISITORKEY=$(rand)
+WAITROOM_SECURITY_WEBHOOKSECRET=$(rand)
 WAITROOM_POSTGRES_PASSWORD=$(token)
 ENV
-echo "wrote .env (ops token: WAITROOM_OPS_TOKEN)"
+echo "wrote .env (ops token: WAITROOM_SECURITY_OPSTOKEN)"

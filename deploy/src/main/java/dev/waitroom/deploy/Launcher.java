@@ -92,7 +92,7 @@ public final class Launcher {
         } else {
             System.out.println("  gateway:        " + stack.gatewayUrl() + " (create an event: see README, or run with --demo)");
         }
-        System.out.println("  ops token:      WAITROOM_OPS_TOKEN in " + stack.secrets().file());
+        System.out.println("  ops token:      WAITROOM_SECURITY_OPSTOKEN in " + stack.secrets().file());
         System.out.println("  logs:           " + c.logs() + "/{gateway-service,queue-service,admission-coordinator,booking-service}.log");
         System.out.println("  services:       gateway " + c.gatewayPort() + ", queue " + c.queuePort() + ", coordinator "
                 + c.coordinatorPort() + ", booking " + c.bookingPort() + " (only the gateway is meant for visitors)");

@@ -121,7 +121,6 @@ final class LocalStack implements AutoCloseable {
                         .setting("appendonly yes")
                         .setting("appendfsync everysec")
                         .setting("dir " + redisDir.toAbsolutePath())
-                        .setting("logfile " + config.logs().resolve("redis.log").toAbsolutePath())
                         .onShutdownForceStop(true)
                         .build();
                 redis.start();
@@ -170,9 +169,9 @@ final class LocalStack implements AutoCloseable {
     Map<String, String> environmentFor(String service) {
         Map<String, String> env = new LinkedHashMap<>(secrets.asEnvironment());
         env.put("SERVER_PORT", String.valueOf(config.servicePorts().get(service)));
-        env.put("WAITROOM_QUEUE_URL", "http://127.0.0.1:" + config.queuePort());
-        env.put("WAITROOM_COORDINATOR_URL", "http://127.0.0.1:" + config.coordinatorPort());
-        env.put("WAITROOM_BOOKING_URL", "http://127.0.0.1:" + config.bookingPort());
+        env.put("WAITROOM_SERVICES_QUEUEURL", "http://127.0.0.1:" + config.queuePort());
+        env.put("WAITROOM_SERVICES_COORDINATORURL", "http://127.0.0.1:" + config.coordinatorPort());
+        env.put("WAITROOM_SERVICES_BOOKINGURL", "http://127.0.0.1:" + config.bookingPort());
         env.put("SPRING_DATA_REDIS_HOST", redisHost());
         env.put("SPRING_DATA_REDIS_PORT", String.valueOf(redisPort()));
         env.put("SPRING_DATASOURCE_USERNAME", postgresUser());

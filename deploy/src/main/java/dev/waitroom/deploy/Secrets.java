@@ -19,8 +19,8 @@ final class Secrets {
 
     static final String FILE_NAME = "secrets.properties";
     private static final String[] KEYS = {
-        "WAITROOM_OPS_TOKEN", "WAITROOM_INTERNAL_TOKEN", "WAITROOM_TICKET_KEY", "WAITROOM_VISITOR_KEY",
-        "WAITROOM_WEBHOOK_SECRET"
+        "WAITROOM_SECURITY_OPSTOKEN", "WAITROOM_SECURITY_INTERNALTOKEN", "WAITROOM_SECURITY_TICKETKEY", "WAITROOM_SECURITY_VISITORKEY",
+        "WAITROOM_SECURITY_WEBHOOKSECRET"
     };
 
     private final Path file;
@@ -47,7 +47,7 @@ final class Secrets {
             if (value == null || value.isBlank()) {
                 byte[] bytes = new byte[32];
                 random.nextBytes(bytes);
-                value = key.endsWith("_TOKEN")
+                value = key.endsWith("TOKEN")
                         ? Base64.getUrlEncoder().withoutPadding().encodeToString(bytes)
                         : Base64.getEncoder().encodeToString(bytes);
                 changed = true;
@@ -73,11 +73,11 @@ final class Secrets {
     }
 
     String opsToken() {
-        return values.get("WAITROOM_OPS_TOKEN");
+        return values.get("WAITROOM_SECURITY_OPSTOKEN");
     }
 
     String webhookSecret() {
-        return values.get("WAITROOM_WEBHOOK_SECRET");
+        return values.get("WAITROOM_SECURITY_WEBHOOKSECRET");
     }
 
     Path file() {

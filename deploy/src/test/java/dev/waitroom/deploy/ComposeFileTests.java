@@ -48,12 +48,13 @@ class ComposeFileTests {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
     void publishesOnlyTheGateway() {
         services.forEach((name, service) -> {
             if (name.equals("gateway-service")) {
-                assertThat((List<?>) service.get("ports")).containsExactly("8080:8080");
+                assertThat((List<String>) service.get("ports")).containsExactly("8080:8080");
             } else if (name.equals("grafana")) {
-                assertThat((List<?>) service.get("ports")).as("dashboards only on this machine").containsExactly("127.0.0.1:3000:3000");
+                assertThat((List<String>) service.get("ports")).as("dashboards only on this machine").containsExactly("127.0.0.1:3000:3000");
             } else {
                 assertThat(service).as(name).doesNotContainKey("ports");
             }

@@ -66,7 +66,7 @@ record LoadParameters(String baseUrl, String opsToken, String eventId, int presa
             throw new IllegalStateException("no ops token: pass -DopsToken=... or start ./waitroom run first ("
                     + secrets.toAbsolutePath() + " missing)");
         }
-        return p.getProperty("WAITROOM_OPS_TOKEN");
+        return p.getProperty("WAITROOM_SECURITY_OPSTOKEN");
     }
 
     private static int intProperty(String name, int fallback) {
