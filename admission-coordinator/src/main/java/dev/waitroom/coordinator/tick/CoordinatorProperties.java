@@ -17,9 +17,6 @@ public record CoordinatorProperties(String instanceId, @DefaultValue("250ms") Du
 		@DefaultValue("true") boolean tickerEnabled) {
 
 	public CoordinatorProperties {
-		if (instanceId == null || instanceId.isBlank()) {
-			instanceId = "coordinator-" + UUID.randomUUID();
-		}
 		if (leaseDuration.compareTo(Duration.ofSeconds(5)) > 0 || leaseDuration.isNegative() || leaseDuration.isZero()) {
 			throw new IllegalArgumentException("waitroom.coordinator.lease-duration must be within (0, 5s]");
 		}
@@ -29,6 +26,17 @@ public record CoordinatorProperties(String instanceId, @DefaultValue("250ms") Du
 		if (expiryBatch < 1) {
 			throw new IllegalArgumentException("waitroom.coordinator.expiry-batch must be positive");
 		}
+	}
+
+	/** This instance's lease owner name: configured, or host, port and pid (so ops can tell who leads). */
+	public CoordinatorProperties withDefaultInstance(String host, String port) {
+		if (this.instanceId != null && !this.instanceId.isBlank()) {
+			return this;
+		}
+		String id = host + ":" + port + "/pid-" + ProcessHandle.current().pid() + "/"
+				+ UUID.randomUUID().toString().substring(0, 8);
+		return new CoordinatorProperties(id, this.tickInterval, this.leaseDuration, this.renewEvery, this.pushEvery,
+				this.expiryBatch, this.tickerEnabled);
 	}
 
 	public CoordinatorProperties withInstance(String id, Duration lease, Duration renew) {

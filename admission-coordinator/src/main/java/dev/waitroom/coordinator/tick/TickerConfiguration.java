@@ -1,5 +1,7 @@
 package dev.waitroom.coordinator.tick;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 
 import dev.waitroom.coordinator.admission.Admissions;
@@ -18,11 +20,14 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 
 @Configuration(proxyBeanMethods = false)
 class TickerConfiguration {
+
+	private static final Logger log = LoggerFactory.getLogger(TickerConfiguration.class);
 
 	@Bean
 	AdmissionTicker.Parts tickerParts(Events events, Leases leases, Grants grants, Offering offering,
@@ -33,8 +38,19 @@ class TickerConfiguration {
 	}
 
 	@Bean
-	AdmissionTicker admissionTicker(CoordinatorProperties properties, AdmissionTicker.Parts parts, Clock clock) {
-		return new AdmissionTicker(properties, parts, clock, System::nanoTime);
+	AdmissionTicker admissionTicker(CoordinatorProperties properties, AdmissionTicker.Parts parts, Clock clock,
+			Environment environment) {
+		String host;
+		try {
+			host = InetAddress.getLocalHost().getHostName();
+		}
+		catch (UnknownHostException ex) {
+			host = "localhost";
+		}
+		CoordinatorProperties effective = properties.withDefaultInstance(host,
+				environment.getProperty("server.port", "8082"));
+		log.info("Coordinator instance {}", effective.instanceId());
+		return new AdmissionTicker(effective, parts, clock, System::nanoTime);
 	}
 
 	/** Runs the ticker on a schedule; off in tests, which tick by hand. */
