@@ -69,7 +69,7 @@ class AccessFilter extends OncePerRequestFilter {
 						"Request bodies are limited to " + MAX_BODY_BYTES + " bytes.");
 				return;
 			}
-			chain.doFilter(request, response);
+			chain.doFilter(new LimitedBodyRequest(request, MAX_BODY_BYTES), response);
 		}
 		finally {
 			MDC.remove("requestId");

@@ -14,6 +14,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
@@ -56,6 +57,23 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 				"Something went wrong on our side.");
 		problem.setType(ProblemTypes.of("internal-error"));
 		return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR).body(problem);
+	}
+
+	@Override
+	protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		for (Throwable t = ex; t != null; t = t.getCause()) {
+			if (t instanceof LimitedBodyRequest.BodyTooLargeException tooLarge) {
+				ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
+						tooLarge.getMessage());
+				problem.setType(ProblemTypes.of("body-too-large"));
+				return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(problem);
+			}
+		}
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+				"The request body is not valid JSON for this call.");
+		problem.setType(ProblemTypes.of("invalid-request"));
+		return ResponseEntity.badRequest().body(problem);
 	}
 
 	@Override

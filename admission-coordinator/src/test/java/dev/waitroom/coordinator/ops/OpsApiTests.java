@@ -194,6 +194,7 @@ class OpsApiTests {
 		answers.put("unknown event", this.ops.get("/admin/events/missing-event"));
 		answers.put("unknown route", this.ops.get("/admin/nothing-here"));
 		answers.put("oversized", this.ops.post("/admin/events", "{\"name\":\"" + "x".repeat(20_000) + "\"}"));
+		answers.put("oversized chunked", chunked(path("/announcement"), "{\"text\":\"" + "x".repeat(40_000) + "\"}"));
 
 		assertThat(answers.get("no ops token").status()).isEqualTo(401);
 		assertThat(answers.get("wrong ops token").status()).isEqualTo(401);
@@ -207,6 +208,8 @@ class OpsApiTests {
 		assertThat(answers.get("unknown event").status()).isEqualTo(404);
 		assertThat(answers.get("unknown route").status()).isEqualTo(404);
 		assertThat(answers.get("oversized").status()).isEqualTo(413);
+		assertThat(answers.get("oversized chunked").status()).isEqualTo(413);
+		assertThat(answers.get("malformed json").problemType()).endsWith("/invalid-request");
 		answers.forEach((what, r) -> {
 			assertThat(r.contentType()).as(what).startsWith("application/problem+json");
 			assertThat(r.problemType()).as(what).startsWith("https://waitroom.dev/problems/");
@@ -254,6 +257,26 @@ class OpsApiTests {
 				"waitroom_coordinator_offered{event=\"" + this.eventId + "\"", "waitroom_coordinator_rate_factor",
 				"waitroom_coordinator_mode{event=\"" + this.eventId + "\",mode=\"QUEUEING\"} 1.0",
 				"waitroom_coordinator_admission_rate{event=\"" + this.eventId + "\"");
+	}
+
+	/** A PUT whose body has no Content-Length (chunked transfer encoding). */
+	private Http.Response chunked(String path, String body) {
+		try {
+			java.net.http.HttpRequest request = java.net.http.HttpRequest
+				.newBuilder(java.net.URI.create("http://127.0.0.1:" + this.port + path))
+				.header("X-Waitroom-Internal", this.security.internalToken())
+				.header("Authorization", "Bearer " + this.security.opsToken())
+				.header("Content-Type", "application/json")
+				.PUT(java.net.http.HttpRequest.BodyPublishers.ofInputStream(
+						() -> new java.io.ByteArrayInputStream(body.getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+				.build();
+			java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient()
+				.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+			return new Http.Response(r.statusCode(), r.headers().map(), r.body());
+		}
+		catch (java.io.IOException | InterruptedException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private static Map<String, Object> withField(Map<String, Object> body, String field, Object value) {
