@@ -216,6 +216,12 @@
       var e = r.body;
       if (e.commitment) { W.setText('commitment', e.commitment); }
       if (e.seed) { W.setText('seed', e.seed); }
+      if (e.drawCompletedAt) {
+        W.setText('draw', 'Ran at ' + W.time(e.drawCompletedAt) +
+          (e.presaleCount != null ? ' among ' + W.count(e.presaleCount) + ' people in the pre-sale group' : ''));
+      } else if (e.phase && e.phase !== 'SCHEDULED') {
+        W.setText('draw', 'No draw was needed: nobody joined before opening, or the event is first come, first served');
+      }
       if (e.phase === 'SCHEDULED' && e.opensAt) {
         opensAt = new Date(e.opensAt);
         W.setText('opens-at', 'The sale opens ' + W.dateTime(e.opensAt) + ' (your local time).');

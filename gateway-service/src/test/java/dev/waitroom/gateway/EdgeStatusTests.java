@@ -104,6 +104,46 @@ class EdgeStatusTests {
 	}
 
 	@Test
+	void manyConcurrentPollsShareOneSnapshotFetchPerSecond() throws Exception {
+		String event = newEvent();
+		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+		model.addWaiting(200);
+		List<Waiting> visitors = new ArrayList<>();
+		for (int i = 0; i < 24; i++) {
+			visitors.add(join(event));
+		}
+		String snapshotPath = "/internal/events/" + event + "/snapshot";
+		long fetchesBefore = upstreams.queue.countReceived(snapshotPath);
+		java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(24);
+		try {
+			java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+			List<java.util.concurrent.Future<Browser.Reply>> replies = new ArrayList<>();
+			long began = System.nanoTime();
+			for (Waiting visitor : visitors) {
+				replies.add(pool.submit(() -> {
+					start.await();
+					return visitor.browser().get("/events/" + event + "/queue/status");
+				}));
+			}
+			start.countDown();
+			int edge = 0;
+			for (var reply : replies) {
+				Browser.Reply r = reply.get();
+				assertThat(r.status()).isEqualTo(200);
+				edge += answeredAtEdge(r) ? 1 : 0;
+			}
+			long seconds = Math.max(1, Duration.ofNanos(System.nanoTime() - began).toSeconds() + 1);
+			assertThat(upstreams.queue.countReceived(snapshotPath) - fetchesBefore)
+				.as("one snapshot call in flight per event, at most one per second")
+				.isLessThanOrEqualTo(seconds + 1);
+			assertThat(edge).isGreaterThanOrEqualTo(20);
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	@Test
 	void pollIsForwardedOnceTheVisitorMayHaveBeenOffered() {
 		String event = newEvent();
 		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);

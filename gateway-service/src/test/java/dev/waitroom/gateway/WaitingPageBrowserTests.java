@@ -17,6 +17,7 @@ import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -48,19 +49,26 @@ class WaitingPageBrowserTests {
 
 	final StubUpstreams upstreams = StubUpstreams.get();
 
+	static final String SKIP_REASON = "SKIPPED browser test: no chromium executable found on PATH or at "
+			+ "-Dwaitroom.chromium (install Debian's chromium: apt-get install -y chromium)";
+
 	@BeforeAll
 	static void launchChromium() {
 		Path executable = chromiumExecutable();
 		if (executable == null) {
-			String reason = "SKIPPED browser tests: no chromium on PATH (install Debian's chromium to run them)";
-			System.out.println(reason);
-			assumeTrue(false, reason);
+			System.out.println(SKIP_REASON);
+			return;
 		}
 		playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
 		chromium = playwright.chromium()
 			.launch(new BrowserType.LaunchOptions().setExecutablePath(executable)
 				.setHeadless(true)
 				.setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking")));
+	}
+
+	@BeforeEach
+	void requireChromium() {
+		assumeTrue(chromium != null, SKIP_REASON);
 	}
 
 	@AfterAll
@@ -73,7 +81,13 @@ class WaitingPageBrowserTests {
 		}
 	}
 
+	/** Debian's chromium from PATH, or the executable named by {@code -Dwaitroom.chromium=...}. */
 	static Path chromiumExecutable() {
+		String configured = System.getProperty("waitroom.chromium");
+		if (configured != null) {
+			Path executable = Path.of(configured);
+			return Files.isExecutable(executable) ? executable : null;
+		}
 		String path = System.getenv("PATH");
 		if (path == null) {
 			return null;
@@ -158,10 +172,16 @@ class WaitingPageBrowserTests {
 		model.offerNext(3);
 		page.waitForURL("**/events/" + event + "/shop-ui", new Page.WaitForURLOptions().setTimeout(20_000));
 		assertThat(page.locator("#message")).containsText("seats available", WAIT);
-		page.getByLabel("Seat A1", new Page.GetByLabelOptions().setExact(false)).check();
-		page.locator("#hold").click();
+		// keyboard only: choose, hold and pay without a pointer
+		page.locator("#seat-0").focus();
+		page.keyboard().press("Space");
+		assertThat(page.getByLabel("Seat A1", new Page.GetByLabelOptions().setExact(false))).isChecked();
+		page.keyboard().press("Tab");
+		assertThat(page.locator("#hold")).isFocused();
+		page.keyboard().press("Enter");
 		assertThat(page.locator("#hold-text")).containsText("held for you", WAIT);
-		page.locator("#pay").click();
+		assertThat(page.locator("#pay")).isFocused();
+		page.keyboard().press("Enter");
 		assertThat(page.locator("#message")).containsText("Payment complete", WAIT);
 		assertThat(new AxeBuilder(page).analyze().getViolations()).isEmpty();
 		page.context().close();
