@@ -17,6 +17,12 @@ final class ContainerBackend implements RealStores.Backend {
     }
 
     static boolean dockerAvailable() {
+        // Ask Testcontainers only where an engine could be: it logs an error for every strategy it tries otherwise.
+        boolean socket = java.nio.file.Files.exists(java.nio.file.Path.of("/var/run/docker.sock"));
+        boolean host = System.getenv("DOCKER_HOST") != null;
+        if (!socket && !host) {
+            return false;
+        }
         try {
             return DockerClientFactory.instance().isDockerAvailable();
         } catch (RuntimeException | LinkageError e) {

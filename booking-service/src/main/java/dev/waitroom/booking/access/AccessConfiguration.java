@@ -24,8 +24,10 @@ class AccessConfiguration implements WebMvcConfigurer {
 
     private final ShopAdmission admission;
 
-    AccessConfiguration(AdmissionTokenVerifier verifier, AdmissionProperties properties, MeterRegistry meters) {
-        this.admission = new ShopAdmission(verifier, new SaleGenerations(), properties.orderStatusGrace(), meters);
+    AccessConfiguration(AdmissionTokenVerifier verifier, AdmissionProperties properties, MeterRegistry meters,
+            SecurityProperties security) {
+        this.admission = new ShopAdmission(verifier, new SaleGenerations(), properties.orderStatusGrace(), meters,
+                security.internalToken());
     }
 
     @Override

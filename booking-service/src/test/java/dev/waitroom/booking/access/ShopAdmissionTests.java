@@ -66,6 +66,26 @@ class ShopAdmissionTests extends ShopTestSupport {
     }
 
     @Test
+    void bypassIsHonouredOnlyWithTheInternalCredentialForTheSameEvent() {
+        String event = newEvent("bypass", 3);
+        String visitor = "AAAAAAAAAAAAAAAAAAAAAA";
+        String hold = "{\"seatIds\":[\"A-3\"]}";
+        // A client that sets the bypass header itself, without the gateway's credential, gets nowhere.
+        send("POST", "/events/" + event + "/shop/holds", null, hold, "X-Waitroom-Bypass", event, "X-Waitroom-Visitor", visitor)
+                .assertProblem(401, "admission-required");
+        send("POST", "/events/" + event + "/shop/holds", null, hold, "X-Waitroom-Bypass", event, "X-Waitroom-Visitor", visitor,
+                "X-Waitroom-Internal", "wrong").assertProblem(401, "admission-required");
+        // Bypass for another event is not bypass for this one.
+        send("POST", "/events/" + event + "/shop/holds", null, hold, "X-Waitroom-Bypass", "other-event", "X-Waitroom-Visitor",
+                visitor, "X-Waitroom-Internal", dev.waitroom.booking.TestSecrets.INTERNAL_TOKEN).assertProblem(401, "admission-required");
+        assertThat(seatState(event, "A-3")).isEqualTo("AVAILABLE");
+        Response held = send("POST", "/events/" + event + "/shop/holds", null, hold, "X-Waitroom-Bypass", event,
+                "X-Waitroom-Visitor", visitor, "X-Waitroom-Internal", dev.waitroom.booking.TestSecrets.INTERNAL_TOKEN);
+        assertThat(held.status()).as(held.raw().body()).isEqualTo(201);
+        assertThat(seatState(event, "A-3")).isEqualTo("HELD");
+    }
+
+    @Test
     void theAdmissionCookieIsAcceptedLikeTheBearerHeader() {
         String event = newEvent("cookie", 3);
         TestShopper shopper = shopper(event);
