@@ -106,7 +106,7 @@ public class AdmissionTokenGatewayFilterFactory
 			if (eventId.isEmpty()) {
 				return ProblemResponses.write(exchange, ProblemType.NOT_FOUND, "There is nothing at this address.");
 			}
-			return snapshots.current(eventId.get())
+			return snapshots.latest(eventId.get())
 				.map(Optional::of)
 				.defaultIfEmpty(Optional.empty())
 				.flatMap(snapshot -> check(exchange, chain, config, eventId.get(), snapshot));

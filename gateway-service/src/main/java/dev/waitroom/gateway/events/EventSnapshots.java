@@ -3,7 +3,7 @@ package dev.waitroom.gateway.events;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
+import java.time.temporal.ChronoUnit;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
@@ -67,6 +67,19 @@ public class EventSnapshots {
 	 * snapshot is returned however old (callers check its age); empty when none is known.
 	 */
 	public Mono<TimedSnapshot> current(EventId eventId) {
+		return get(eventId, edge.snapshotMaxAge());
+	}
+
+	/**
+	 * Like {@link #current} but never waits for a refresh when any snapshot is known: for callers
+	 * that need the event's generation and mode, not a fresh waiting order (the shop routes), so a
+	 * slow queue-service never slows shoppers down.
+	 */
+	public Mono<TimedSnapshot> latest(EventId eventId) {
+		return get(eventId, ChronoUnit.FOREVER.getDuration());
+	}
+
+	private Mono<TimedSnapshot> get(EventId eventId, Duration usableFor) {
 		Slot slot = slots.computeIfAbsent(eventId, id -> {
 			evictIdle();
 			return new Slot();
@@ -83,19 +96,13 @@ public class EventSnapshots {
 			return Mono.justOrEmpty(known);
 		}
 		Mono<TimedSnapshot> refresh = refresh(eventId, slot);
-		if (known != null && known.ageAt(now).compareTo(edge.snapshotMaxAge()) < 0) {
+		if (known != null && known.ageAt(now).compareTo(usableFor) < 0) {
 			refresh.subscribe(ok -> {
 			}, error -> {
 			});
 			return Mono.just(known);
 		}
 		return refresh.onErrorResume(error -> Mono.justOrEmpty(slot.snapshot));
-	}
-
-	/** The last known snapshot without any refresh. */
-	public Optional<TimedSnapshot> lastKnown(EventId eventId) {
-		Slot slot = slots.get(eventId);
-		return slot == null ? Optional.empty() : Optional.ofNullable(slot.snapshot);
 	}
 
 	private Mono<TimedSnapshot> refresh(EventId eventId, Slot slot) {
