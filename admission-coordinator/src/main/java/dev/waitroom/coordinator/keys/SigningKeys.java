@@ -94,6 +94,18 @@ public class SigningKeys {
 	}
 
 	private Loaded load() {
+		Loaded previous = this.loaded;
+		if (previous != null) {
+			// Cheap check first: parse the ring again only when another instance (or this one) changed it.
+			Optional<Long> version = this.jdbc.sql("select version from signing_keys where id = 1")
+				.query(Long.class)
+				.optional();
+			if (version.isPresent() && version.get() == previous.version()) {
+				Loaded same = new Loaded(previous.ring(), previous.issuer(), previous.version(), this.clock.instant());
+				this.loaded = same;
+				return same;
+			}
+		}
 		Optional<Loaded> row = read();
 		if (row.isEmpty()) {
 			this.jdbc.sql("insert into signing_keys (id, ring_json, version) values (1, :json, 1) on conflict do nothing")
@@ -102,10 +114,6 @@ public class SigningKeys {
 			row = read();
 		}
 		Loaded l = row.orElseThrow();
-		Loaded previous = this.loaded;
-		if (previous != null && previous.version() == l.version()) {
-			l = new Loaded(previous.ring(), previous.issuer(), l.version(), l.loadedAt());
-		}
 		this.loaded = l;
 		return l;
 	}
