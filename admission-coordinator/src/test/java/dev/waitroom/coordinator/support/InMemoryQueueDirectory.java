@@ -227,7 +227,8 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 		for (Offer offer : offers) {
 			Entry e = q.byEntry.get(offer.entryId());
 			if (e == null) {
-				throw new QueueRejectedException("unknown entry", null);
+				results.add(new OfferResult(offer.entryId(), null)); // the queue answers an unknown entry without a state
+				continue;
 			}
 			if (e.state == State.WAITING && !e.endedGrants.contains(offer.grantId().toString())) {
 				e.state = State.OFFERED;
