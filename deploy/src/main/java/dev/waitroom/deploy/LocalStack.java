@@ -187,7 +187,7 @@ final class LocalStack implements AutoCloseable {
     }
 
     private void startService(String service) throws IOException {
-        Path jar = serviceJar(service.startsWith(COORDINATOR) ? COORDINATOR : service);
+        Path jar = runCopy(serviceJar(service.startsWith(COORDINATOR) ? COORDINATOR : service));
         Path log = config.logs().resolve(service + ".log");
         List<String> command = List.of(javaExecutable(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
                 "-Xmx384m", "-jar", jar.toString());
@@ -213,6 +213,23 @@ final class LocalStack implements AutoCloseable {
             }
         }
         throw new StackException(service + " is not built (no jar in " + target + "); run ./mvnw -DskipTests package");
+    }
+
+    /**
+     * Runs a copy of the built jar, so rebuilding the checkout while the stack runs cannot pull classes out from
+     * under a live process.
+     */
+    private Path runCopy(Path jar) throws IOException {
+        Path dir = config.dataDir().resolve("run");
+        Files.createDirectories(dir);
+        Path copy = dir.resolve(jar.getFileName());
+        if (!Files.exists(copy) || Files.getLastModifiedTime(copy).compareTo(Files.getLastModifiedTime(jar)) != 0
+                || Files.size(copy) != Files.size(jar)) {
+            Path tmp = dir.resolve(jar.getFileName() + ".tmp");
+            Files.copy(jar, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+            Files.move(tmp, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        }
+        return copy;
     }
 
     private static String javaExecutable() {
