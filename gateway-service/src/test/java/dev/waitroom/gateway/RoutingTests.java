@@ -1,5 +1,6 @@
 package dev.waitroom.gateway;
 
+import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -192,6 +193,21 @@ class RoutingTests {
 
 		Browser.Reply replaced = browser.get("/events/" + event + "/status", "X-Request-Id", "bad id with spaces");
 		assertThat(replaced.header("X-Request-Id")).hasValueSatisfying(v -> assertThat(v).isNotEqualTo("bad id with spaces"));
+	}
+
+	@Test
+	void malformedEventIdsAreRefusedBeforeAnythingIsForwardedOrIssued() {
+		Browser browser = new Browser(port);
+		String longId = "e".repeat(200);
+		for (Browser.Reply reply : List.of(browser.post("/events/" + longId + "/queue", "{}"),
+				browser.get("/events/-bad/queue/status"), browser.get("/events/" + longId + "/shop/seats"),
+				browser.post("/events/bad%20id/admission/claim", "{}"))) {
+			assertProblem(reply, 404, "not-found");
+			assertThat(reply.allHeaders("Set-Cookie")).isEmpty();
+		}
+		assertThat(upstreams.queue.received(r -> r.path().contains(longId) || r.path().contains("-bad"))).isEmpty();
+		assertThat(upstreams.booking.received(r -> r.path().contains(longId))).isEmpty();
+		assertThat(upstreams.coordinator.received(r -> r.path().contains("bad%20id"))).isEmpty();
 	}
 
 	@Test

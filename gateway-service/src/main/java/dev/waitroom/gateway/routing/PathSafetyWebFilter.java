@@ -10,12 +10,14 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
+import dev.waitroom.gateway.events.EventId;
 import dev.waitroom.gateway.problem.ProblemResponses;
 import dev.waitroom.gateway.problem.ProblemType;
 
 /**
  * Refuses paths an upstream could normalise into a route the gateway never exposes (for example
- * {@code /events/e/shop/../../internal/x}), and bodies larger than any public call needs.
+ * {@code /events/e/shop/../../internal/x}), malformed event ids, and bodies larger than any
+ * public call needs. Nothing refused here reaches an upstream or gets a visitor cookie.
  */
 @Component
 class PathSafetyWebFilter implements WebFilter, Ordered {
@@ -34,12 +36,25 @@ class PathSafetyWebFilter implements WebFilter, Ordered {
 			return ProblemResponses.write(exchange, ProblemType.BAD_PATH,
 					"The path contains dot segments, encoded separators or parameters the gateway does not accept.");
 		}
+		if (!eventIdWellFormed(rawPath)) {
+			return ProblemResponses.write(exchange, ProblemType.NOT_FOUND, "There is no event with such an id.");
+		}
 		long length = exchange.getRequest().getHeaders().getContentLength();
 		if (length > MAX_BODY_BYTES) {
 			return ProblemResponses.write(exchange, ProblemType.PAYLOAD_TOO_LARGE,
 					"The request body is larger than " + MAX_BODY_BYTES + " bytes.");
 		}
 		return chain.filter(exchange);
+	}
+
+	/** Under {@code /events/}, the event id must be well formed before anything is forwarded or issued. */
+	static boolean eventIdWellFormed(String rawPath) {
+		if (!rawPath.startsWith("/events/")) {
+			return true;
+		}
+		int start = "/events/".length();
+		int end = rawPath.indexOf('/', start);
+		return EventId.parse(end < 0 ? rawPath.substring(start) : rawPath.substring(start, end)).isPresent();
 	}
 
 	static boolean isSafe(String rawPath) {

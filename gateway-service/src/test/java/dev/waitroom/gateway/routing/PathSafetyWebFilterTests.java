@@ -23,4 +23,18 @@ class PathSafetyWebFilterTests {
 		assertThat(PathSafetyWebFilter.isSafe(path)).isTrue();
 	}
 
+
+	@ParameterizedTest
+	@ValueSource(strings = { "/events/", "/events//queue", "/events/-x/queue", "/events/a%20b/queue",
+			"/events/<script>/queue", "/events/caf%C3%A9" })
+	void refusesMalformedEventIds(String path) {
+		assertThat(PathSafetyWebFilter.eventIdWellFormed(path)).isFalse();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "/events/summer-gig", "/events/e.1/queue/status", "/admin/events/x", "/assets/x.js" })
+	void acceptsWellFormedEventIds(String path) {
+		assertThat(PathSafetyWebFilter.eventIdWellFormed(path)).isTrue();
+	}
+
 }
