@@ -52,7 +52,7 @@ class EdgeStatusTests {
 	}
 
 	static boolean answeredAtEdge(Browser.Reply reply) {
-		return reply.header("X-Waitroom-Answered-By").filter("edge"::equals).isPresent();
+		return reply.header("X-Waitroom-Status-Source").filter("edge"::equals).isPresent();
 	}
 
 	double edgeCount() {
@@ -168,6 +168,7 @@ class EdgeStatusTests {
 		double before = forwardedCount("near-offer");
 		Browser.Reply reply = visitor.browser().get("/events/" + event + "/queue/status");
 		assertThat(answeredAtEdge(reply)).isFalse();
+		assertThat(reply.header("X-Waitroom-Status-Source")).contains("queue");
 		assertThat(reply.json().get("position").get("aheadMin").asLong()).isEqualTo(3);
 		assertThat(forwardedCount("near-offer")).isEqualTo(before + 1);
 	}

@@ -38,6 +38,9 @@ import dev.waitroom.tokens.TokenRejectedException;
 @Component
 public class EdgeStatusGatewayFilterFactory extends AbstractGatewayFilterFactory<Object> {
 
+	/** Says who answered a status poll: {@code edge} or {@code queue} (the load test counts it). */
+	static final String SOURCE_HEADER = "X-Waitroom-Status-Source";
+
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private final QueueTicketCodec tickets;
@@ -103,6 +106,11 @@ public class EdgeStatusGatewayFilterFactory extends AbstractGatewayFilterFactory
 
 	private Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, String reason) {
 		forwarded.computeIfAbsent(reason, r -> counter("forwarded", r)).increment();
+		ServerHttpResponse response = exchange.getResponse();
+		response.beforeCommit(() -> {
+			response.getHeaders().set(SOURCE_HEADER, "queue");
+			return Mono.empty();
+		});
 		return chain.filter(exchange);
 	}
 
@@ -113,7 +121,7 @@ public class EdgeStatusGatewayFilterFactory extends AbstractGatewayFilterFactory
 		response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
 		response.getHeaders().setContentLength(body.length);
 		response.getHeaders().setCacheControl("no-store");
-		response.getHeaders().set("X-Waitroom-Answered-By", "edge");
+		response.getHeaders().set(SOURCE_HEADER, "edge");
 		return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
 	}
 
