@@ -104,9 +104,26 @@
     }, function () { window.location.assign(base); });
   });
 
-  try {
-    var until = sessionStorage.getItem('waitroom.session.' + event);
+  function showSession(until) {
     if (until) { W.setText('session', 'Your shopping session lasts until ' + W.time(until) + '.'); }
+  }
+
+  /* A fresh token with a later expiry, never past the session's absolute limit (the coordinator decides). */
+  document.getElementById('renew').addEventListener('click', function () {
+    W.request('POST', base + '/shopping-session/renew', {}).then(function (r) {
+      if (r.ok && r.body) {
+        try { sessionStorage.setItem('waitroom.session.' + event, r.body.expiresAt); } catch (e) { /* optional */ }
+        showSession(r.body.expiresAt);
+        say('Your session now lasts until ' + W.time(r.body.expiresAt) +
+          (r.body.absoluteExpiresAt ? ' (it cannot go past ' + W.time(r.body.absoluteExpiresAt) + ').' : '.'));
+      } else {
+        problem(r, 'Your session could not be extended.');
+      }
+    }, function () { say('Connection trouble. Your session was not extended; please try again.'); });
+  });
+
+  try {
+    showSession(sessionStorage.getItem('waitroom.session.' + event));
   } catch (e) { /* storage is optional */ }
   loadSeats();
 }());

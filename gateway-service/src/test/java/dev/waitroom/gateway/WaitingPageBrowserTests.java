@@ -172,6 +172,11 @@ class WaitingPageBrowserTests {
 		model.offerNext(3);
 		page.waitForURL("**/events/" + event + "/shop-ui", new Page.WaitForURLOptions().setTimeout(20_000));
 		assertThat(page.locator("#message")).containsText("seats available", WAIT);
+		assertThat(page.locator("#session")).containsText("lasts until", WAIT);
+		page.locator("#renew").click();
+		assertThat(page.locator("#message")).containsText("Your session now lasts until", WAIT);
+		page.reload();
+		assertThat(page.locator("#message")).containsText("seats available", WAIT);
 		// keyboard only: choose, hold and pay without a pointer
 		page.locator("#seat-0").focus();
 		page.keyboard().press("Space");

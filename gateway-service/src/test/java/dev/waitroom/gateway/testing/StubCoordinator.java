@@ -93,6 +93,9 @@ public final class StubCoordinator extends StubHttpServer {
 		if (s.length == 4 && s[0].equals("events") && s[2].equals("admission") && s[3].equals("claim")) {
 			return claim(s[1], visitor);
 		}
+		if (s.length == 4 && s[0].equals("events") && s[2].equals("shopping-session") && s[3].equals("renew")) {
+			return renew(s[1], visitor);
+		}
 		if (s.length == 4 && s[0].equals("events") && s[2].equals("shopping-session") && s[3].equals("leave")) {
 			String sessionId = visitor == null ? null : sessionsByVisitor.remove(s[1] + "/" + visitor);
 			if (sessionId != null) {
@@ -101,6 +104,29 @@ public final class StubCoordinator extends StubHttpServer {
 			return new Reply(204, null, Map.of());
 		}
 		return Reply.json(404, Map.of("status", 404, "title", "Not found"));
+	}
+
+	private Reply renew(String eventId, String visitor) {
+		String sessionId = visitor == null ? null : sessionsByVisitor.get(eventId + "/" + visitor);
+		if (sessionId == null || !registry.isLive(eventId, sessionId)) {
+			return Reply.json(409, Map.of("type", "https://waitroom.dev/problems/session-ended", "title",
+					"Session ended", "status", 409));
+		}
+		long generation = queue.event(eventId).saleGeneration;
+		Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+		Instant expiresAt = now.plus(sessionTtl).plusSeconds(60);
+		AdmissionClaims claims = new AdmissionClaims(eventId, generation, UUID.randomUUID().toString(), sessionId,
+				visitor, now, expiresAt, UUID.randomUUID().toString());
+		String token = issuer.issue(claims);
+		registry.live(eventId, sessionId, generation, expiresAt);
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("sessionId", sessionId);
+		body.put("eventId", eventId);
+		body.put("state", "ACTIVE");
+		body.put("expiresAt", expiresAt.toString());
+		body.put("absoluteExpiresAt", now.plus(Duration.ofMinutes(30)).toString());
+		body.put("token", token);
+		return new Reply(200, body, Map.of("Set-Cookie", "wr_at=" + token + "; Path=/; HttpOnly; SameSite=Lax"));
 	}
 
 	private Reply claim(String eventId, String visitor) {
