@@ -139,7 +139,8 @@ public class AdmissionTokenGatewayFilterFactory
 					ex.reason() == RejectionReason.UNKNOWN_KEY && jwks.lastFetchFailed() ? Verdict.UNAVAILABLE
 							: Verdict.of(ex)))
 			.onErrorResume(ex -> {
-				log.warn("Admission check failed requestId={}: {}", RequestIdWebFilter.of(exchange), ex.toString());
+				RequestIdWebFilter.withRequestId(RequestIdWebFilter.of(exchange),
+						() -> log.warn("Admission check failed: {}", ex.toString()));
 				return Mono.just(Verdict.UNAVAILABLE);
 			});
 		return verdict.flatMap(v -> v.allows() ? forward(exchange, chain, token, v) : reject(exchange, v));

@@ -5,6 +5,7 @@ import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.Ordered;
@@ -27,6 +28,8 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
 
 	/** Exchange attribute holding the request id, for log lines elsewhere. */
 	public static final String ATTRIBUTE = RequestIdWebFilter.class.getName() + ".id";
+
+	private static final String MDC_KEY = "requestId";
 
 	private static final Pattern WELL_FORMED = Pattern.compile("[A-Za-z0-9._:-]{8,100}");
 
@@ -56,14 +59,30 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
 		if (routine ? !access.isDebugEnabled() : !access.isInfoEnabled()) {
 			return;
 		}
-		String line = "{} {} -> {} in {} ms requestId={}";
+		String line = "{} {} -> {} in {} ms";
 		Object[] args = { request.getMethod(), request.getPath().value(), exchange.getResponse().getStatusCode(),
-				(System.nanoTime() - started) / 1_000_000, requestId };
-		if (routine) {
-			access.debug(line, args);
+				(System.nanoTime() - started) / 1_000_000 };
+		withRequestId(requestId, () -> {
+			if (routine) {
+				access.debug(line, args);
+			}
+			else {
+				access.info(line, args);
+			}
+		});
+	}
+
+	/**
+	 * Runs a logging action with the request id in the MDC ({@code requestId}, as every service
+	 * logs it); reactive code changes threads, so the MDC is set only around the call.
+	 */
+	public static void withRequestId(String requestId, Runnable logging) {
+		MDC.put(MDC_KEY, requestId);
+		try {
+			logging.run();
 		}
-		else {
-			access.info(line, args);
+		finally {
+			MDC.remove(MDC_KEY);
 		}
 	}
 

@@ -15,6 +15,8 @@ import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebExceptionHandler;
 
+import dev.waitroom.gateway.correlation.RequestIdWebFilter;
+
 /**
  * Turns every error that reaches the web layer (unknown route, upstream down, bugs) into
  * problem+json. Ordered before Spring Boot's default handler, which writes a different shape.
@@ -40,7 +42,8 @@ class ProblemWebExceptionHandler implements WebExceptionHandler {
 		if (causedBy(ex, TimeoutException.class)) {
 			return upstreamTimeout(exchange);
 		}
-		log.error("Unexpected error on {} {}", exchange.getRequest().getMethod(), exchange.getRequest().getPath(), ex);
+		RequestIdWebFilter.withRequestId(RequestIdWebFilter.of(exchange), () -> log.error("Unexpected error on {} {}",
+				exchange.getRequest().getMethod(), exchange.getRequest().getPath(), ex));
 		return ProblemResponses.write(exchange, ProblemType.INTERNAL_ERROR, "Unexpected error. Please retry shortly.");
 	}
 
@@ -56,8 +59,9 @@ class ProblemWebExceptionHandler implements WebExceptionHandler {
 				if (status.is4xxClientError()) {
 					yield ProblemResponses.write(exchange, ProblemType.BAD_REQUEST, "The request was not understood.");
 				}
-				log.error("Error status {} on {} {}", status, exchange.getRequest().getMethod(),
-						exchange.getRequest().getPath(), ex);
+				RequestIdWebFilter.withRequestId(RequestIdWebFilter.of(exchange),
+						() -> log.error("Error status {} on {} {}", status, exchange.getRequest().getMethod(),
+								exchange.getRequest().getPath(), ex));
 				yield ProblemResponses.write(exchange, ProblemType.INTERNAL_ERROR, "Unexpected error. Please retry shortly.");
 			}
 		};
