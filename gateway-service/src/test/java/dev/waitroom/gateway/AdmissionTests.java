@@ -309,6 +309,9 @@ class AdmissionTests {
 			assertProblem(call(fresh, "GET", "/seats", freshToken.token()), 503, "admission-unavailable");
 			assertProblem(fresh.browser().post("/events/" + fresh.event() + "/admission/claim", "{}"), 503,
 					"admission-unavailable");
+			assertThat(meters.get("waitroom.gateway.rate.limits.suspended").gauge().value())
+				.as("rate limits are suspended while Redis is unreachable, not applied with a delay each")
+				.isEqualTo(1);
 		}
 		finally {
 			RealStores.startRedis();

@@ -1,5 +1,6 @@
 package dev.waitroom.gateway;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -9,8 +10,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import dev.waitroom.gateway.testing.Browser;
@@ -19,6 +23,7 @@ import dev.waitroom.gateway.testing.StubUpstreams;
 
 import static dev.waitroom.gateway.RoutingTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @GatewayIntegrationTest
 class RateLimitTests {
@@ -26,7 +31,17 @@ class RateLimitTests {
 	@LocalServerPort
 	int port;
 
+	@Autowired
+	MeterRegistry meters;
+
 	final StubUpstreams upstreams = StubUpstreams.get();
+
+	/** Another test may have stopped Redis moments ago: limits resume a few seconds after it is back. */
+	@BeforeEach
+	void limitsAreApplied() {
+		await().atMost(Duration.ofSeconds(15))
+			.until(() -> meters.get("waitroom.gateway.rate.limits.suspended").gauge().value() == 0);
+	}
 
 	List<Browser.Reply> concurrently(int count, Callable<Browser.Reply> call) throws Exception {
 		ExecutorService pool = Executors.newFixedThreadPool(count);

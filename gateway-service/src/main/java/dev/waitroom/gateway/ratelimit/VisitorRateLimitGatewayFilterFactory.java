@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import reactor.core.publisher.Mono;
 
@@ -31,17 +33,23 @@ import dev.waitroom.tokens.VisitorId;
  * Per-visitor rate limit on a route, keyed by the verified visitor id (never the IP address),
  * using Spring Cloud Gateway's {@link RedisRateLimiter} (token bucket in one atomic Lua script,
  * hash-tagged keys). A refusal is a 429 problem with {@code Retry-After}, not the limiter's empty
- * body. Like the stock filter it lets requests through when Redis cannot be reached: rate limits
- * protect capacity, they are not the admission gate.
+ * body. Like the stock filter it lets requests through when Redis cannot be reached (and stops
+ * asking for a few seconds, so requests do not each wait for it): rate limits protect capacity,
+ * they are not the admission gate.
  */
 @Component
 public class VisitorRateLimitGatewayFilterFactory
 		extends AbstractGatewayFilterFactory<VisitorRateLimitGatewayFilterFactory.Config>
 		implements ApplicationContextAware {
 
+	private static final Duration SKIP_AFTER_FAILURE = Duration.ofSeconds(5);
+
 	private final MeterRegistry meters;
 
 	private final Duration redisTimeout;
+
+	/** {@link System#nanoTime()} of the last Redis failure of any limiter. */
+	private final AtomicLong unreachableSince = new AtomicLong(System.nanoTime() - SKIP_AFTER_FAILURE.toNanos() * 2);
 
 	private ApplicationContext context;
 
@@ -49,6 +57,13 @@ public class VisitorRateLimitGatewayFilterFactory
 		super(Config.class);
 		this.meters = meters;
 		this.redisTimeout = edge.redisTimeout();
+		Gauge.builder("waitroom.gateway.rate.limits.suspended", this, f -> f.suspended() ? 1 : 0)
+			.description("1 while per-visitor rate limits are not applied because Redis was unreachable")
+			.register(meters);
+	}
+
+	boolean suspended() {
+		return System.nanoTime() - unreachableSince.get() < SKIP_AFTER_FAILURE.toNanos();
 	}
 
 	@Override
@@ -81,9 +96,16 @@ public class VisitorRateLimitGatewayFilterFactory
 			}
 			Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
 			String routeId = route == null ? "unknown" : route.getId();
+			if (suspended()) {
+				return chain.filter(exchange);
+			}
 			return limiter.isAllowed(routeId, visitor.get().value())
 				.timeout(redisTimeout)
-				.onErrorResume(error -> Mono.just(new RateLimiter.Response(true, Map.of())))
+				.onErrorResume(error -> {
+					// do not make every request wait for an unreachable Redis: skip limits for a few seconds
+					unreachableSince.set(System.nanoTime());
+					return Mono.just(new RateLimiter.Response(true, Map.of()));
+				})
 				.flatMap(response -> {
 				if (response.isAllowed()) {
 					return chain.filter(exchange);
