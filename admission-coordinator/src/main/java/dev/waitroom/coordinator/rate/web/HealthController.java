@@ -1,5 +1,7 @@
 package dev.waitroom.coordinator.rate.web;
 
+import dev.waitroom.coordinator.rate.persistence.HealthReports;
+
 import java.time.Instant;
 
 import dev.waitroom.coordinator.problems.CoordinatorException;
@@ -18,8 +20,11 @@ class HealthController {
 
 	private final RateController controller;
 
-	HealthController(RateController controller) {
+	private final HealthReports shared;
+
+	HealthController(RateController controller, HealthReports shared) {
 		this.controller = controller;
+		this.shared = shared;
 	}
 
 	@PostMapping("/internal/health")
@@ -34,6 +39,8 @@ class HealthController {
 			throw new CoordinatorException(ProblemKind.INVALID, "invalid-health-report", ex.getMessage());
 		}
 		this.controller.record(sample);
+		// Every other instance learns of it through PostgreSQL (SharedHealthFeed).
+		this.shared.append(sample);
 		return ResponseEntity.noContent().build();
 	}
 
