@@ -210,10 +210,29 @@ class AdmissionTests {
 			.untilAsserted(() -> assertThat(call(shopper, "GET", "/seats", null).status()).isEqualTo(200));
 		assertThat(meters.counter("waitroom.gateway.admission.checks", "outcome", "bypass").count())
 			.isGreaterThan(before);
+		Recorded bypassed = upstreams.booking.lastReceived("/events/" + shopper.event() + "/shop/seats").orElseThrow();
+		assertThat(bypassed.header("X-Waitroom-Bypass")).contains(shopper.event());
+		assertThat(bypassed.header("X-Waitroom-Visitor")).contains(shopper.visitor());
+		assertThat(bypassed.header("X-Waitroom-Internal")).contains(StubUpstreams.INTERNAL_TOKEN);
 		upstreams.queue.event(shopper.event()).mode("QUEUEING");
 		org.awaitility.Awaitility.await()
 			.atMost(Duration.ofSeconds(5))
 			.untilAsserted(() -> assertProblem(call(shopper, "GET", "/seats", null), 401, "admission-token-required"));
+	}
+
+	@Test
+	void clientSuppliedBypassHeaderIsStrippedAndGrantsNothing() {
+		Shopper shopper = shopper();
+		assertProblem(shopper.browser().get("/events/" + shopper.event() + "/shop/seats", "X-Waitroom-Bypass",
+				shopper.event()), 401, "admission-token-required");
+		Issued issued = upstreams.coordinator.admit(shopper.event(), shopper.visitor(), 1);
+		assertThat(shopper.browser()
+			.get("/events/" + shopper.event() + "/shop/seats", "X-Waitroom-Bypass", shopper.event(), "Authorization",
+					"Bearer " + issued.token())
+			.status()).isEqualTo(200);
+		assertThat(upstreams.booking.lastReceived("/events/" + shopper.event() + "/shop/seats")
+			.orElseThrow()
+			.headers()).doesNotContainKey("x-waitroom-bypass");
 	}
 
 	@Test

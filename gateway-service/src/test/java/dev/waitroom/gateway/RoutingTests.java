@@ -172,6 +172,9 @@ class RoutingTests {
 		Browser.Reply inventory = browser.send("PUT", "/admin/events/x/inventory", "Authorization",
 				"Bearer " + StubUpstreams.OPS_TOKEN);
 		assertThat(inventory.json().get("served").asString()).isEqualTo("booking");
+		Browser.Reply readInventory = browser.get("/admin/events/x/inventory", "Authorization",
+				"Bearer " + StubUpstreams.OPS_TOKEN);
+		assertThat(readInventory.json().get("served").asString()).isEqualTo("booking");
 		Browser.Reply bookingAdmin = browser.get("/admin/booking/health", "Authorization",
 				"Bearer " + StubUpstreams.OPS_TOKEN);
 		assertThat(bookingAdmin.json().get("served").asString()).isEqualTo("booking");
@@ -220,11 +223,15 @@ class RoutingTests {
 	}
 
 	@Test
-	void paymentWebhookPassesWithoutAdmission() {
+	void paymentWebhookPassesWithoutAdmissionWithSignatureAndRawBodyUnchanged() {
 		Browser browser = new Browser(port);
-		Browser.Reply reply = browser.post("/webhooks/payments", "{}", "X-Signature", "sig");
+		String body = "{\"webhookId\":\"w-1\",  \"paymentAttemptId\":\"p-1\",\"outcome\":\"SUCCEEDED\",\"amountCents\":4500}";
+		Browser.Reply reply = browser.post("/webhooks/payments", body, "X-Payment-Signature", "sha256=abc123");
 		assertThat(reply.status()).isEqualTo(200);
 		assertThat(reply.json().get("served").asString()).isEqualTo("booking");
+		Recorded received = upstreams.booking.lastReceived("/webhooks/payments").orElseThrow();
+		assertThat(received.body()).isEqualTo(body);
+		assertThat(received.header("X-Payment-Signature")).contains("sha256=abc123");
 	}
 
 	@Test

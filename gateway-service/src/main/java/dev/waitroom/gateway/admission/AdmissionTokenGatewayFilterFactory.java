@@ -119,7 +119,11 @@ public class AdmissionTokenGatewayFilterFactory
 				&& snapshot.get().ageAt(clock.instant()).compareTo(BYPASS_TRUSTED_FOR) < 0) {
 			count("bypass");
 			bypassLogs.computeIfAbsent(eventId, id -> new BypassLog()).record(eventId, clock.instant());
-			return chain.filter(exchange);
+			// booking honours it only together with the internal credential and the verified visitor
+			ServerWebExchange bypassing = exchange.mutate()
+				.request(r -> r.headers(h -> h.set(VisitorIdentityWebFilter.BYPASS_HEADER, eventId.value())))
+				.build();
+			return chain.filter(bypassing);
 		}
 		String token = tokenOf(exchange);
 		if (token == null) {

@@ -23,8 +23,8 @@ import dev.waitroom.tokens.VisitorCookieCodec;
 import dev.waitroom.tokens.VisitorId;
 
 /**
- * Visitor identity (DESIGN §4). Every request loses any client-supplied identity or internal
- * header. Requests to an event's API carry the verified visitor id from the signed {@code wr_vid}
+ * Visitor identity (DESIGN §4). Every request loses any client-supplied identity, bypass or
+ * internal header. Requests to an event's API carry the verified visitor id from the signed {@code wr_vid}
  * cookie upstream as {@code X-Waitroom-Visitor}; a visitor without a valid cookie gets a new
  * random id and cookie. Static pages and the public event status never set the cookie, so shared
  * caches may keep them.
@@ -40,7 +40,11 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 
 	public static final String INTERNAL_HEADER = "X-Waitroom-Internal";
 
-	private static final List<String> STRIPPED = List.of(VISITOR_HEADER, ACCOUNT_HEADER, INTERNAL_HEADER);
+	/** Set by the gateway only, on shop routes of an event in BYPASS mode (docs/CONTRACTS.md). */
+	public static final String BYPASS_HEADER = "X-Waitroom-Bypass";
+
+	private static final List<String> STRIPPED = List.of(VISITOR_HEADER, ACCOUNT_HEADER, INTERNAL_HEADER,
+			BYPASS_HEADER);
 
 	private static final String ATTRIBUTE = VisitorIdentityWebFilter.class.getName() + ".visitor";
 
