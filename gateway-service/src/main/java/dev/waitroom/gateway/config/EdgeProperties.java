@@ -2,6 +2,7 @@ package dev.waitroom.gateway.config;
 
 import java.time.Duration;
 
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -15,6 +16,7 @@ import org.springframework.validation.annotation.Validated;
  * @param visitorCookieMaxAge how long the browser keeps the visitor identity
  * @param snapshotRefreshInterval a per-event snapshot is fetched at most this often
  * @param snapshotMaxAge an older snapshot is stale: polls go to the queue-service
+ * @param snapshotMaxEvents snapshots kept at most (idle events are dropped first)
  * @param ticketLiveness a queue ticket older than this goes to the queue-service so it records liveness
  * @param upstreamTimeout time budget of the gateway's own HTTP calls (snapshot, JWKS)
  * @param redisTimeout time budget of one Redis call (registry, rate limits, claim guard)
@@ -28,6 +30,7 @@ public record EdgeProperties(
 		@NotNull @DefaultValue("7d") Duration visitorCookieMaxAge,
 		@NotNull @DefaultValue("1s") Duration snapshotRefreshInterval,
 		@NotNull @DefaultValue("2s") Duration snapshotMaxAge,
+		@Min(1) @DefaultValue("10000") int snapshotMaxEvents,
 		@NotNull @DefaultValue("60s") Duration ticketLiveness,
 		@NotNull @DefaultValue("2s") Duration upstreamTimeout,
 		@NotNull @DefaultValue("500ms") Duration redisTimeout,

@@ -32,7 +32,6 @@ public class EventSnapshots {
 
 	private static final Logger log = LoggerFactory.getLogger(EventSnapshots.class);
 
-	private static final int MAX_EVENTS = 10_000;
 
 	private static final Duration IDLE = Duration.ofMinutes(2);
 
@@ -48,8 +47,11 @@ public class EventSnapshots {
 
 	private final Counter failed;
 
+	private final int maxEvents;
+
 	EventSnapshots(ServicesProperties services, SecretsProperties secrets, EdgeProperties edge, Clock clock,
 			MeterRegistry meters) {
+		this.maxEvents = edge.snapshotMaxEvents();
 		this.queue = WebClient.builder()
 			.baseUrl(services.queueUrl().toString())
 			.defaultHeader(VisitorIdentityWebFilter.INTERNAL_HEADER, secrets.internalToken())
@@ -80,10 +82,11 @@ public class EventSnapshots {
 	}
 
 	private Mono<TimedSnapshot> get(EventId eventId, Duration usableFor) {
-		Slot slot = slots.computeIfAbsent(eventId, id -> {
-			evictIdle();
-			return new Slot();
-		});
+		Slot existing = slots.get(eventId);
+		if (existing == null) {
+			evictIdle(); // outside computeIfAbsent: the map must not change inside its mapping function
+		}
+		Slot slot = existing != null ? existing : slots.computeIfAbsent(eventId, id -> new Slot());
 		Instant now = clock.instant();
 		slot.lastUsed = now;
 		TimedSnapshot known = slot.snapshot;
@@ -141,13 +144,17 @@ public class EventSnapshots {
 		}
 	}
 
+	int eventsKept() {
+		return slots.size();
+	}
+
 	private void evictIdle() {
-		if (slots.size() < MAX_EVENTS) {
+		if (slots.size() < maxEvents) {
 			return;
 		}
 		Instant cutoff = clock.instant().minus(IDLE);
 		slots.entrySet().removeIf(entry -> entry.getValue().lastUsed.isBefore(cutoff));
-		if (slots.size() >= MAX_EVENTS) {
+		if (slots.size() >= maxEvents) {
 			slots.clear();
 		}
 	}
