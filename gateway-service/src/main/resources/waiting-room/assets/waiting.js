@@ -99,7 +99,9 @@
   }
 
   function render(s) {
-    W.setText('ahead', band(s.position));
+    if (s.phase !== 'SCHEDULED') {
+      W.setText('ahead', band(s.position)); /* before opening, the event status says how big the group is */
+    }
     W.setText('wait', estimate(s.estimatedWaitSeconds, s));
     if (s.receipt) { W.setText('receipt', s.receipt); }
     if (s.announcement) {
@@ -221,6 +223,12 @@
           (e.presaleCount != null ? ' among ' + W.count(e.presaleCount) + ' people in the pre-sale group' : ''));
       } else if (e.phase && e.phase !== 'SCHEDULED') {
         W.setText('draw', 'No draw was needed: nobody joined before opening, or the event is first come, first served');
+      }
+      if (e.phase === 'SCHEDULED' && e.queueLength) {
+        W.setText('ahead', e.queueLength.max === e.queueLength.min
+          ? W.count(e.queueLength.min) + ' people in the pre-sale group so far (the draw decides the order)'
+          : 'Between ' + W.count(e.queueLength.min) + ' and ' + W.count(e.queueLength.max) +
+            ' people in the pre-sale group so far (the draw decides the order)');
       }
       if (e.phase === 'SCHEDULED' && e.opensAt) {
         opensAt = new Date(e.opensAt);

@@ -132,6 +132,25 @@ class WaitingPageBrowserTests {
 	}
 
 	@Test
+	void preSalePageShowsTheGroupTheCountdownAndTheDrawCommitment() {
+		String event = newEvent();
+		upstreams.queue.event(event)
+			.phase("SCHEDULED")
+			.drawCompletedAt(null)
+			.opensAt(java.time.Instant.now().plusSeconds(3600))
+			.addWaiting(12);
+		Page page = open(event);
+		assertThat(page.locator("#headline")).containsText("pre-sale group", WAIT);
+		assertThat(page.locator("#ahead")).containsText("13 people in the pre-sale group so far", WAIT);
+		assertThat(page.locator("#countdown")).containsText("Opens in", WAIT);
+		assertThat(page.locator("#commitment")).containsText("3f1c0e8a", WAIT);
+		assertThat(page.locator("#seed")).containsText("Revealed after the draw");
+		assertThat(page.locator("#countdown")).hasAttribute("aria-live", "off");
+		assertThat(new AxeBuilder(page).analyze().getViolations()).isEmpty();
+		page.context().close();
+	}
+
+	@Test
 	void pausedAndSoldOutAreSaidPlainlyWithoutAnEstimate() {
 		String event = newEvent();
 		StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(5);

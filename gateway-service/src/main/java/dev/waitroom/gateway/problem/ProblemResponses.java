@@ -8,6 +8,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
@@ -19,6 +20,9 @@ import org.springframework.web.server.ServerWebExchange;
 public final class ProblemResponses {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	/** A temporary outage is retried after a few seconds (clients add their own jitter). */
+	private static final String RETRY_UNAVAILABLE_AFTER_SECONDS = "5";
 
 	private ProblemResponses() {
 	}
@@ -50,6 +54,9 @@ public final class ProblemResponses {
 		headers.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
 		headers.setContentLength(bytes.length);
 		headers.setCacheControl("no-store");
+		if (problem.status() == HttpStatus.SERVICE_UNAVAILABLE && !headers.containsHeader(HttpHeaders.RETRY_AFTER)) {
+			headers.set(HttpHeaders.RETRY_AFTER, RETRY_UNAVAILABLE_AFTER_SECONDS);
+		}
 		DataBuffer buffer = response.bufferFactory().wrap(bytes);
 		return response.writeWith(Mono.just(buffer));
 	}

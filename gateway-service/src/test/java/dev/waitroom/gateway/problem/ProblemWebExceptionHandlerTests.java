@@ -33,6 +33,7 @@ class ProblemWebExceptionHandlerTests {
 		assertThat(exchange.getResponse().getBodyAsString().block())
 			.contains("https://waitroom.dev/problems/admission-unavailable")
 			.contains("Your place is kept");
+		assertThat(exchange.getResponse().getHeaders().getFirst("Retry-After")).isEqualTo("5");
 	}
 
 	@Test

@@ -157,6 +157,8 @@ public final class StubQueueService extends StubHttpServer {
 
 		volatile int statusCalls;
 
+		volatile Instant opensAt;
+
 		final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
 
 		private long nextKey = 1;
@@ -192,6 +194,11 @@ public final class StubQueueService extends StubHttpServer {
 
 		public synchronized QueueEvent drawCompletedAt(Instant at) {
 			this.drawCompletedAt = at;
+			return this;
+		}
+
+		public synchronized QueueEvent opensAt(Instant at) {
+			this.opensAt = at;
 			return this;
 		}
 
@@ -275,8 +282,9 @@ public final class StubQueueService extends StubHttpServer {
 			body.put("admissionRatePerSecond", admissionRatePerSecond);
 			body.put("commitment", "3f1c0e8a9b7d6c5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e");
 			body.put("seed", null);
-			body.put("opensAt", null);
-			body.put("queueLength", Map.of("min", 0, "max", 100));
+			body.put("opensAt", opensAt == null ? null : opensAt.toString());
+			long waiting = entries.values().stream().filter(e -> e.state.equals("WAITING")).count();
+			body.put("queueLength", Map.of("min", waiting, "max", waiting));
 			return body;
 		}
 
