@@ -38,6 +38,7 @@ final class LocalStack implements AutoCloseable {
     private final Secrets secrets;
     private final Map<String, Process> processes = new LinkedHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private FailoverProxy coordinatorProxy;
     private EmbeddedPostgres postgres;
     private RedisServer redis;
 
@@ -52,6 +53,7 @@ final class LocalStack implements AutoCloseable {
         try {
             stack.checkPortsFree();
             stack.startStores();
+            stack.startCoordinatorProxy();
             for (String service : SERVICES) {
                 stack.startService(service);
             }
@@ -70,6 +72,9 @@ final class LocalStack implements AutoCloseable {
 
     private void checkPortsFree() {
         Map<String, Integer> wanted = new LinkedHashMap<>(config.servicePorts());
+        if (config.coordinatorInstancePorts().size() > 1) {
+            wanted.put("coordinator failover proxy", config.coordinatorPort());
+        }
         if (config.external().postgresHostPort() == null) {
             wanted.put("embedded PostgreSQL", config.postgresPort());
         }
@@ -127,6 +132,12 @@ final class LocalStack implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 throw new StackException("embedded Redis did not start on port " + config.redisPort() + ": " + e.getMessage());
             }
+        }
+    }
+
+    private void startCoordinatorProxy() throws IOException {
+        if (config.coordinatorInstancePorts().size() > 1) {
+            coordinatorProxy = FailoverProxy.start(config.coordinatorPort(), config.coordinatorInstancePorts());
         }
     }
 
@@ -366,6 +377,10 @@ final class LocalStack implements AutoCloseable {
                 p.destroyForcibly();
                 Thread.currentThread().interrupt();
             }
+        }
+        if (coordinatorProxy != null) {
+            coordinatorProxy.close();
+            coordinatorProxy = null;
         }
         if (redis != null) {
             try {

@@ -11,18 +11,25 @@ import java.util.Map;
  */
 record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, int coordinatorPort,
                    int bookingPort, int postgresPort, int redisPort, ExternalStores external,
-                   int coordinatorInstances, int extraCoordinatorBasePort) {
+                   java.util.List<Integer> coordinatorInstancePorts) {
 
     StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, int coordinatorPort, int bookingPort,
                 int postgresPort, int redisPort, ExternalStores external) {
         this(repoRoot, dataDir, gatewayPort, queuePort, coordinatorPort, bookingPort, postgresPort, redisPort, external,
-                1, 0);
+                java.util.List.of());
     }
 
-    /** The same stack with {@code instances} coordinators; the extra ones listen from {@code basePort} on. */
-    StackConfig withCoordinators(int instances, int basePort) {
+    /**
+     * The same stack with one coordinator per given port behind a failover proxy on {@code coordinatorPort}, as a
+     * Kubernetes Service or a load balancer would put them: callers reach whichever instance is alive.
+     */
+    StackConfig withCoordinators(java.util.List<Integer> instancePorts) {
         return new StackConfig(repoRoot, dataDir, gatewayPort, queuePort, coordinatorPort, bookingPort, postgresPort,
-                redisPort, external, instances, basePort);
+                redisPort, external, java.util.List.copyOf(instancePorts));
+    }
+
+    int coordinatorInstances() {
+        return Math.max(1, coordinatorInstancePorts.size());
     }
 
     /** External stores given by environment variables; null fields mean "start the embedded one". */
@@ -59,8 +66,8 @@ record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, 
     Map<String, Integer> servicePorts() {
         Map<String, Integer> ports = new java.util.LinkedHashMap<>(Map.of("gateway-service", gatewayPort,
                 "queue-service", queuePort, "admission-coordinator", coordinatorPort, "booking-service", bookingPort));
-        for (int i = 2; i <= coordinatorInstances; i++) {
-            ports.put("admission-coordinator-" + i, extraCoordinatorBasePort + i - 2);
+        for (int i = 0; i < coordinatorInstancePorts.size(); i++) {
+            ports.put(i == 0 ? "admission-coordinator" : "admission-coordinator-" + (i + 1), coordinatorInstancePorts.get(i));
         }
         return ports;
     }
