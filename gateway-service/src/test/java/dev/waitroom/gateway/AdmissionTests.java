@@ -30,6 +30,7 @@ import dev.waitroom.tokens.VisitorCookieCodec;
 
 import static dev.waitroom.gateway.RoutingTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @GatewayIntegrationTest
 class AdmissionTests {
@@ -157,7 +158,7 @@ class AdmissionTests {
 		Issued old = upstreams.coordinator.admit(shopper.event(), shopper.visitor(), 1);
 		assertThat(call(shopper, "GET", "/seats", old.token()).status()).isEqualTo(200);
 		upstreams.queue.event(shopper.event()).saleGeneration(2);
-		org.awaitility.Awaitility.await()
+		await()
 			.atMost(Duration.ofSeconds(5))
 			.untilAsserted(() -> assertProblem(call(shopper, "GET", "/seats", old.token()), 403,
 					"admission-old-generation"));
@@ -205,7 +206,7 @@ class AdmissionTests {
 		Shopper shopper = shopper();
 		upstreams.queue.event(shopper.event()).mode("BYPASS");
 		double before = meters.counter("waitroom.gateway.admission.checks", "outcome", "bypass").count();
-		org.awaitility.Awaitility.await()
+		await()
 			.atMost(Duration.ofSeconds(5))
 			.untilAsserted(() -> assertThat(call(shopper, "GET", "/seats", null).status()).isEqualTo(200));
 		assertThat(meters.counter("waitroom.gateway.admission.checks", "outcome", "bypass").count())
@@ -215,7 +216,7 @@ class AdmissionTests {
 		assertThat(bypassed.header("X-Waitroom-Visitor")).contains(shopper.visitor());
 		assertThat(bypassed.header("X-Waitroom-Internal")).contains(StubUpstreams.INTERNAL_TOKEN);
 		upstreams.queue.event(shopper.event()).mode("QUEUEING");
-		org.awaitility.Awaitility.await()
+		await()
 			.atMost(Duration.ofSeconds(5))
 			.untilAsserted(() -> assertProblem(call(shopper, "GET", "/seats", null), 401, "admission-token-required"));
 	}
@@ -242,7 +243,7 @@ class AdmissionTests {
 		assertThat(call(shopper, "GET", "/seats", before.token()).status()).isEqualTo(200);
 		upstreams.coordinator.rotateKeys();
 		Issued after = upstreams.coordinator.admit(shopper.event(), shopper.visitor(), 1);
-		org.awaitility.Awaitility.await()
+		await()
 			.atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(call(shopper, "GET", "/seats", after.token()).status()).isEqualTo(200));
 		assertThat(call(shopper, "GET", "/seats", before.token()).status()).isEqualTo(200);
@@ -260,7 +261,7 @@ class AdmissionTests {
 					now.plusSeconds(600), "j"));
 		upstreams.coordinator.jwksUnavailable(true);
 		try {
-			org.awaitility.Awaitility.await()
+			await()
 				.atMost(Duration.ofSeconds(10))
 				.untilAsserted(() -> assertProblem(call(shopper, "GET", "/seats", unknownKid), 503,
 						"admission-unavailable"));
@@ -269,7 +270,7 @@ class AdmissionTests {
 		finally {
 			upstreams.coordinator.jwksUnavailable(false);
 		}
-		org.awaitility.Awaitility.await()
+		await()
 			.atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> assertProblem(call(shopper, "GET", "/seats", unknownKid), 401,
 					"admission-token-invalid"));
@@ -335,7 +336,7 @@ class AdmissionTests {
 		finally {
 			RealStores.startRedis();
 		}
-		org.awaitility.Awaitility.await()
+		await()
 			.atMost(Duration.ofSeconds(20))
 			.untilAsserted(() -> assertThat(call(fresh, "GET", "/seats", freshToken.token()).status()).isEqualTo(200));
 	}

@@ -5,6 +5,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -114,10 +118,10 @@ class EdgeStatusTests {
 		}
 		String snapshotPath = "/internal/events/" + event + "/snapshot";
 		long fetchesBefore = upstreams.queue.countReceived(snapshotPath);
-		java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(24);
+		ExecutorService pool = Executors.newFixedThreadPool(24);
 		try {
-			java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
-			List<java.util.concurrent.Future<Browser.Reply>> replies = new ArrayList<>();
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<Browser.Reply>> replies = new ArrayList<>();
 			long began = System.nanoTime();
 			for (Waiting visitor : visitors) {
 				replies.add(pool.submit(() -> {

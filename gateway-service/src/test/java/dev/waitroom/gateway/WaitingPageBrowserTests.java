@@ -1,6 +1,7 @@
 package dev.waitroom.gateway;
 
 import java.nio.file.Files;
+import java.time.Instant;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.assertions.LocatorAssertions;
+import com.microsoft.playwright.options.ReducedMotion;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -104,8 +106,8 @@ class WaitingPageBrowserTests {
 	}
 
 	Page open(String event) {
-		Page page = chromium.newContext(new Browser.NewContextOptions().setReducedMotion(
-				com.microsoft.playwright.options.ReducedMotion.REDUCE)).newPage();
+		Page page = chromium.newContext(new Browser.NewContextOptions().setReducedMotion(ReducedMotion.REDUCE))
+			.newPage();
 		page.navigate("http://localhost:" + port + "/events/" + event);
 		return page;
 	}
@@ -137,7 +139,7 @@ class WaitingPageBrowserTests {
 		upstreams.queue.event(event)
 			.phase("SCHEDULED")
 			.drawCompletedAt(null)
-			.opensAt(java.time.Instant.now().plusSeconds(3600))
+			.opensAt(Instant.now().plusSeconds(3600))
 			.addWaiting(12);
 		Page page = open(event);
 		assertThat(page.locator("#headline")).containsText("pre-sale group", WAIT);
