@@ -92,11 +92,14 @@ public class EventSnapshots {
 		TimedSnapshot known = slot.snapshot;
 		Instant lastAttempt = slot.lastAttempt;
 		if (lastAttempt != null && Duration.between(lastAttempt, now).compareTo(edge.snapshotRefreshInterval()) < 0) {
-			Mono<TimedSnapshot> inFlight = slot.inFlight;
-			if (known == null && inFlight != null) {
-				return inFlight.onErrorResume(error -> Mono.empty());
+			if (known != null) {
+				return Mono.just(known);
 			}
-			return Mono.justOrEmpty(known);
+			Mono<TimedSnapshot> inFlight;
+			synchronized (slot) { // the first fetch may be starting right now: join it rather than miss it
+				inFlight = slot.inFlight;
+			}
+			return inFlight != null ? inFlight.onErrorResume(error -> Mono.empty()) : Mono.justOrEmpty(slot.snapshot);
 		}
 		Mono<TimedSnapshot> refresh = refresh(eventId, slot);
 		if (known != null && known.ageAt(now).compareTo(usableFor) < 0) {
@@ -167,7 +170,7 @@ public class EventSnapshots {
 
 		volatile Instant lastUsed = Instant.EPOCH;
 
-		volatile Mono<TimedSnapshot> inFlight;
+		Mono<TimedSnapshot> inFlight; // guarded by the slot
 
 	}
 
