@@ -62,13 +62,13 @@ class LiveView {
 				counts == null ? null : counts.oldestWaitSeconds(), drift, counts != null,
 				counts == null ? null : counts.abandoned(), counts == null ? null : counts.completed(),
 				this.grants.releasedByReason(id), lease == null ? null : lease.owner(),
-				lease == null ? null : lease.generation(), this.events.changes(event.id()));
+				lease == null ? null : lease.generation(), this.events.changes(event.id()), counts);
 	}
 
 	record Live(Long waiting, long offered, long active, double admissionRate, RateController.HealthView health,
 			String mode, String phase, Long oldestWaitSeconds, Long drift, boolean queueReachable, Long abandoned,
 			Long checkouts, Map<String, Long> releasedByReason, String leaseOwner, Long fencingGeneration,
-			List<ModeChange> modeChanges) {
+			List<ModeChange> modeChanges, QueueDirectory.QueueCounts queue) {
 	}
 
 }

@@ -97,6 +97,10 @@ class OpsApiTests {
 		}
 		assertThat(view.path("offered").asLong()).isZero();
 		assertThat(view.path("drift").asLong()).isZero();
+		// The queue's own counts, so a load test can account for every visitor who joined.
+		for (String field : new String[] { "waiting", "offered", "active", "completed", "left", "expired", "joins" }) {
+			assertThat(view.path("live").path("queue").has(field)).as("queue." + field).isTrue();
+		}
 	}
 
 	@Test

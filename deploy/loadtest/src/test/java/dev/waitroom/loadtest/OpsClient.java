@@ -56,8 +56,14 @@ final class OpsClient {
     Map<String, Long> finalCounts(String eventId) {
         Map<String, Long> counts = new LinkedHashMap<>();
         try {
-            String body = send("GET", "/admin/events/" + eventId, null).body();
-            for (String name : new String[] {"waiting", "offered", "active", "completed", "left", "expired"}) {
+            String view = send("GET", "/admin/events/" + eventId, null).body();
+            // The queue's own counts (live.queue): every entry is in exactly one of these states.
+            int at = view.indexOf("\"queue\":{");
+            if (at < 0) {
+                return counts;
+            }
+            String body = view.substring(at, view.indexOf('}', at) + 1);
+            for (String name : new String[] {"waiting", "offered", "active", "completed", "left", "expired", "joins"}) {
                 long value = number(body, name);
                 if (value >= 0) {
                     counts.put(name, value);

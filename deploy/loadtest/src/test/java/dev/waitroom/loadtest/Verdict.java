@@ -67,9 +67,11 @@ final class Verdict {
                 + finalCounts.getOrDefault("active", 0L) + finalCounts.getOrDefault("completed", 0L)
                 + finalCounts.getOrDefault("left", 0L) + finalCounts.getOrDefault("expired", 0L);
         v.figures.put("queue.finalCounts", new TreeMap<>(finalCounts));
+        long queueJoins = finalCounts.getOrDefault("joins", (long) joined);
         v.checks.add(new Check("no visitor lost (joined = waiting + offered + active + completed + left + expired)",
-                true, finalCounts.isEmpty() || accounted == joined,
-                finalCounts.isEmpty() ? "the live view gave no counts" : "joined " + joined + ", accounted " + accounted));
+                true, !finalCounts.isEmpty() && accounted == joined && queueJoins == joined,
+                finalCounts.isEmpty() ? "the live view gave no queue counts"
+                        : "joined " + joined + " (queue counted " + queueJoins + "), accounted " + accounted));
 
         double before = averageRate(samples, 0, ledger.slowdownStartMillis());
         double during = averageRate(samples, ledger.slowdownStartMillis() + 3000, ledger.slowdownEndMillis());

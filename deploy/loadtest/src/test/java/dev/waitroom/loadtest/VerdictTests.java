@@ -29,7 +29,7 @@ class VerdictTests {
 
     @Test
     void passesWhenEveryMustHolds() {
-        Verdict verdict = Verdict.of(healthyLedger(), params(3), Map.of("waiting", 1L, "completed", 1L));
+        Verdict verdict = Verdict.of(healthyLedger(), params(3), Map.of("waiting", 1L, "completed", 1L, "joins", 2L));
         assertThat(verdict.passed()).as(verdict.text()).isTrue();
         assertThat(verdict.json()).startsWith("{\"passed\":true");
     }
@@ -38,19 +38,20 @@ class VerdictTests {
     void failsWhenASeatIsSoldTwice() {
         Ledger ledger = healthyLedger();
         ledger.sold(List.of("s1"));
-        assertThat(Verdict.of(ledger, params(3), Map.of()).passed()).isFalse();
+        assertThat(Verdict.of(ledger, params(3), Map.of("waiting", 2L, "joins", 2L)).passed()).isFalse();
     }
 
     @Test
     void failsWhenLiveSessionsExceedTheCeiling() {
-        assertThat(Verdict.of(healthyLedger(), params(2), Map.of()).passed()).isFalse();
+        assertThat(Verdict.of(healthyLedger(), params(2), Map.of("waiting", 2L, "joins", 2L)).passed()).isFalse();
     }
 
     @Test
     void failsWhenAVisitorIsLost() {
-        Verdict verdict = Verdict.of(healthyLedger(), params(3), Map.of("waiting", 1L));
+        Verdict verdict = Verdict.of(healthyLedger(), params(3), Map.of("waiting", 1L, "joins", 2L));
         assertThat(verdict.passed()).isFalse();
-        assertThat(verdict.text()).contains("joined 2, accounted 1");
+        assertThat(verdict.text()).contains("joined 2 (queue counted 2), accounted 1");
+        assertThat(Verdict.of(healthyLedger(), params(3), Map.of()).passed()).as("no counts is no proof").isFalse();
     }
 
     @Test
