@@ -50,6 +50,15 @@ class WaitingPageTests {
 	}
 
 	@Test
+	void pageAndAssetsAreCompressedForClientsThatAcceptIt() {
+		Browser browser = new Browser(port);
+		assertThat(browser.get("/events/summer-gig", "Accept-Encoding", "gzip").header("Content-Encoding"))
+			.contains("gzip");
+		assertThat(browser.get("/assets/waiting.js", "Accept-Encoding", "gzip").header("Content-Encoding"))
+			.contains("gzip");
+	}
+
+	@Test
 	void malformedEventIdIsAProblemNotAPage() {
 		Browser browser = new Browser(port);
 		assertProblem(browser.get("/events/" + "x".repeat(200)), 404, "not-found");
