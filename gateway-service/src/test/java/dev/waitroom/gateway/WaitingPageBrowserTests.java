@@ -124,6 +124,7 @@ class WaitingPageBrowserTests {
 		assertThat(page.locator("#commitment")).containsText("3f1c0e8a", WAIT);
 		assertThat(page.locator("#live")).hasAttribute("aria-live", "polite");
 
+		page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target", "waiting-page.png")).setFullPage(true));
 		AxeResults results = new AxeBuilder(page).analyze();
 		List<Rule> violations = results.getViolations();
 		assertThat(violations).as(() -> violations.stream()
@@ -209,6 +210,7 @@ class WaitingPageBrowserTests {
 		assertThat(page.locator("#pay")).isFocused();
 		page.keyboard().press("Enter");
 		assertThat(page.locator("#message")).containsText("Payment complete", WAIT);
+		page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target", "shop-page.png")).setFullPage(true));
 		assertThat(new AxeBuilder(page).analyze().getViolations()).isEmpty();
 		page.context().close();
 	}

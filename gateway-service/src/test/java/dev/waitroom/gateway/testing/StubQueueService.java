@@ -281,7 +281,9 @@ public final class StubQueueService extends StubHttpServer {
 			body.put("announcement", announcement);
 			body.put("admissionRatePerSecond", admissionRatePerSecond);
 			body.put("commitment", "3f1c0e8a9b7d6c5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e");
-			body.put("seed", null);
+			body.put("seed", drawCompletedAt == null ? null : "5eed");
+			body.put("drawCompletedAt", drawCompletedAt == null ? null : drawCompletedAt.toString());
+			body.put("presaleCount", drawCompletedAt == null ? null : 0);
 			body.put("opensAt", opensAt == null ? null : opensAt.toString());
 			long waiting = entries.values().stream().filter(e -> e.state.equals("WAITING")).count();
 			body.put("queueLength", Map.of("min", waiting, "max", waiting));
