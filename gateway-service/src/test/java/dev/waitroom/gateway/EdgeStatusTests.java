@@ -222,7 +222,7 @@ class EdgeStatusTests {
 	}
 
 	@Test
-	void pausedEventIsAnsweredWithoutAnEstimateAndScheduledEventIsForwarded() {
+	void pausedEventIsAnsweredWithoutAnEstimateAndPreSaleWithoutAPosition() {
 		String event = newEvent();
 		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
 		model.addWaiting(30);
@@ -235,12 +235,16 @@ class EdgeStatusTests {
 			assertThat(reply.json().get("estimatedWaitSeconds").isNull()).isTrue();
 			assertThat(reply.json().get("announcement").asString()).isEqualTo("Paused while payments recover");
 		});
-		model.mode("QUEUEING").phase("SCHEDULED");
+		model.mode("QUEUEING").phase("SCHEDULED").announcement(null);
+		int statusCalls = model.statusCalls();
 		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
 			Browser.Reply reply = visitor.browser().get("/events/" + event + "/queue/status");
-			assertThat(answeredAtEdge(reply)).isFalse();
+			assertThat(answeredAtEdge(reply)).isTrue();
 			assertThat(reply.json().get("phase").asString()).isEqualTo("SCHEDULED");
+			assertThat(reply.json().get("position").isNull()).isTrue();
+			assertThat(reply.json().get("receipt").asString()).isEqualTo(model.entryOf(visitor.visitor()).entryId());
 		});
+		assertThat(model.statusCalls()).isEqualTo(statusCalls);
 	}
 
 }

@@ -11,7 +11,8 @@ import dev.waitroom.tokens.QueueTicket;
 
 /**
  * Decides whether a status poll can be answered at the edge from the visitor's queue ticket and
- * the event snapshot (DESIGN §9), and computes the answer. Every doubt forwards to the
+ * the event snapshot (DESIGN §9), and computes the answer: before opening, that the visitor waits
+ * in the pre-sale group; after the draw, a position band and an estimate range. Every doubt forwards to the
  * queue-service: the edge fails toward the truth, never toward a made-up position.
  */
 final class EdgeStatusPolicy {
@@ -24,6 +25,9 @@ final class EdgeStatusPolicy {
 	private static final int MAX_POLL_SECONDS = 30;
 
 	private static final int PAUSED_POLL_SECONDS = 45;
+
+	/** The queue-service's advice while the order is not known yet. */
+	private static final int PRESALE_POLL_SECONDS = 20;
 
 	private final Duration snapshotMaxAge;
 
@@ -62,11 +66,17 @@ final class EdgeStatusPolicy {
 			return new Forward("stale-snapshot");
 		}
 		EventSnapshot snapshot = timed.snapshot();
-		if (snapshot.phase() != EventPhase.OPEN) {
-			return new Forward("not-open");
-		}
 		if (snapshot.mode() != EventMode.QUEUEING && snapshot.mode() != EventMode.PAUSED) {
 			return new Forward("mode");
+		}
+		if (snapshot.phase() == EventPhase.SCHEDULED) {
+			// before opening nobody has a position or an offer: the ticket proves the entry, the
+			// snapshot says the sale has not opened; the pre-sale crowd polls without reaching the queue
+			return new Answer(new VisitorStatus("WAITING", EventPhase.SCHEDULED, snapshot.mode(), null, null, null,
+					PRESALE_POLL_SECONDS, snapshot.announcement(), ticket.entryId()));
+		}
+		if (snapshot.phase() != EventPhase.OPEN) {
+			return new Forward("not-open");
 		}
 		if (!snapshot.orderFinalFor(ticket.issuedAt())) {
 			return new Forward("before-draw");

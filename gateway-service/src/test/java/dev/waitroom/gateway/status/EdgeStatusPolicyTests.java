@@ -114,8 +114,10 @@ class EdgeStatusPolicyTests {
 		assertThat(reason(ticket(10), fresh(open))).isEqualTo("maybe-offered");
 		assertThat(reason(ticket(12), fresh(open))).as("only 1 ahead").isEqualTo("near-offer");
 		assertThat(reason(ticket(500), fresh(open))).as("beyond every waiting bucket").isEqualTo("not-waiting");
-		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.SCHEDULED, EventMode.QUEUEING, 10, buckets(100, 90), 1))))
+		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.ENDED, EventMode.QUEUEING, 10, buckets(100, 90), 1))))
 			.isEqualTo("not-open");
+		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.SCHEDULED, EventMode.SOLD_OUT, 0, List.of(), 0))))
+			.isEqualTo("mode");
 		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.OPEN, EventMode.SOLD_OUT, 10, buckets(100, 90), 1))))
 			.isEqualTo("mode");
 		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.OPEN, EventMode.BYPASS, 10, buckets(100, 90), 1))))
@@ -136,6 +138,23 @@ class EdgeStatusPolicyTests {
 		EventSnapshot unknown = new EventSnapshot("e", EventPhase.OPEN, EventMode.QUEUEING, null, 1, 1, 10L, null, null,
 				buckets(30, 20, 60, 30, 100, 40), NOW.minusMillis(100));
 		assertThat(reason(ticket(60), fresh(unknown))).isEqualTo("before-draw");
+	}
+
+	@Test
+	void preSaleVisitorsAreAnsweredWithoutPositionOrEstimate() {
+		EventSnapshot scheduled = new EventSnapshot("e", EventPhase.SCHEDULED, EventMode.QUEUEING, "Opens at ten", 1, 0,
+				0L, null, false, List.of(), NOW.minusMillis(100));
+		var answer = (EdgeStatusPolicy.Answer) policy.decide("e", new QueueTicket("e", "r-1", 0, NOW.minusSeconds(5)),
+				fresh(scheduled), NOW);
+		assertThat(answer.status().phase()).isEqualTo(EventPhase.SCHEDULED);
+		assertThat(answer.status().state()).isEqualTo("WAITING");
+		assertThat(answer.status().position()).isNull();
+		assertThat(answer.status().estimatedWaitSeconds()).isNull();
+		assertThat(answer.status().receipt()).isEqualTo("r-1");
+		assertThat(answer.status().announcement()).isEqualTo("Opens at ten");
+		assertThat(answer.status().pollAfterSeconds()).isEqualTo(20);
+		assertThat(reason(new QueueTicket("e", "r-1", 0, NOW.minusSeconds(61)), fresh(scheduled)))
+			.as("liveness still goes to the queue-service").isEqualTo("liveness");
 	}
 
 	@Test
