@@ -117,6 +117,21 @@ class RoutingTests {
 	}
 
 	@Test
+	void cookiesOnlyTheGatewayReadsNeverReachTheServices() {
+		Browser browser = new Browser(port);
+		String event = newEvent();
+		browser.post("/events/" + event + "/queue", "{}");
+		browser.setCookie("wr_at", "token-value", "/");
+		browser.setCookie("theme", "dark", "/");
+		browser.post("/events/" + event + "/admission/claim", "{}");
+		Recorded claim = upstreams.coordinator.lastReceived("/events/" + event + "/admission/claim").orElseThrow();
+		String cookies = claim.header("Cookie").orElse("");
+		assertThat(cookies).doesNotContain("wr_vid").doesNotContain("wr_qt").contains("wr_at=token-value")
+			.contains("theme=dark");
+		assertThat(claim.header("X-Waitroom-Visitor")).isPresent();
+	}
+
+	@Test
 	void tamperedVisitorCookieIsReplacedByANewIdentity() {
 		Browser browser = new Browser(port);
 		String event = newEvent();
