@@ -23,9 +23,12 @@ public final class GatewayTestInitializer implements ApplicationContextInitializ
 					"waitroom.security.ops-token=" + StubUpstreams.OPS_TOKEN,
 					"waitroom.security.internal-token=" + StubUpstreams.INTERNAL_TOKEN,
 					"waitroom.security.ticket-key=" + StubUpstreams.TICKET_KEY,
-					"waitroom.security.visitor-key=" + StubUpstreams.VISITOR_KEY,
-					"waitroom.gateway.secure-cookies=false")
+					"waitroom.security.visitor-key=" + StubUpstreams.VISITOR_KEY)
 			.applyTo(context);
+		if (!context.getEnvironment().containsProperty("waitroom.gateway.secure-cookies")) {
+			// tests speak plain http, like the local launcher; a test class may ask for production cookies
+			TestPropertyValues.of("waitroom.gateway.secure-cookies=false").applyTo(context);
+		}
 	}
 
 }
