@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The production setting: every cookie the browser gets through the gateway is Secure. */
 @GatewayIntegrationTest
-@TestPropertySource(properties = "waitroom.gateway.secure-cookies=true")
+@TestPropertySource(properties = "waitroom.test.secure-cookies=true")
 class SecureCookiesTests {
 
 	@LocalServerPort

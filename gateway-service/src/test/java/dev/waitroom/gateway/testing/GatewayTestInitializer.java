@@ -25,10 +25,9 @@ public final class GatewayTestInitializer implements ApplicationContextInitializ
 					"waitroom.security.ticket-key=" + StubUpstreams.TICKET_KEY,
 					"waitroom.security.visitor-key=" + StubUpstreams.VISITOR_KEY)
 			.applyTo(context);
-		if (!context.getEnvironment().containsProperty("waitroom.gateway.secure-cookies")) {
-			// tests speak plain http, like the local launcher; a test class may ask for production cookies
-			TestPropertyValues.of("waitroom.gateway.secure-cookies=false").applyTo(context);
-		}
+		// tests speak plain http, like the local launcher; a test class may ask for production cookies
+		boolean secure = Boolean.parseBoolean(context.getEnvironment().getProperty("waitroom.test.secure-cookies"));
+		TestPropertyValues.of("waitroom.gateway.secure-cookies=" + secure).applyTo(context);
 	}
 
 }
