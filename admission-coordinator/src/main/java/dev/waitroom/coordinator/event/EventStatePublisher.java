@@ -18,9 +18,31 @@ public class EventStatePublisher {
 
 	private final RateController rates;
 
-	EventStatePublisher(QueueDirectory queue, RateController rates) {
+	private final Events events;
+
+	EventStatePublisher(QueueDirectory queue, RateController rates, Events events) {
 		this.queue = queue;
 		this.rates = rates;
+		this.events = events;
+	}
+
+	/**
+	 * The pace visitors should expect, for wait estimates and for the gateway's "near the front" bound: the rate in
+	 * force, or the pace offers really went out at over the last 30 s when that is slower (a full ceiling, not the
+	 * rate, limits admission then). Estimates built on the allowed rate alone were many times too optimistic.
+	 */
+	public double expectedPace(Event event) {
+		double allowed = admissionRate(event);
+		if (allowed <= 0) {
+			return 0;
+		}
+		try {
+			java.util.OptionalDouble pace = this.events.offerPace(event.id(), java.time.Duration.ofSeconds(30));
+			return pace.isPresent() ? Math.min(allowed, Math.max(pace.getAsDouble(), 0.05)) : allowed;
+		}
+		catch (RuntimeException ex) {
+			return allowed;
+		}
 	}
 
 	/** The admission rate in force for this event now: the controller's factor times the configured maximum. */
@@ -33,7 +55,7 @@ public class EventStatePublisher {
 		this.queue.putEventState(event.id().value(),
 				new QueueEventState(event.phase().name(), event.mode().name(), event.announcement(),
 						event.saleGeneration(), event.commitment(), event.revealedSeed(), c.identityScope().name(),
-						c.expiredOfferPolicy().name(), admissionRate(event), c.offerTtl().toSeconds(), c.opensAt(),
+						c.expiredOfferPolicy().name(), expectedPace(event), c.offerTtl().toSeconds(), c.opensAt(),
 						c.presaleOrdering().name()));
 	}
 

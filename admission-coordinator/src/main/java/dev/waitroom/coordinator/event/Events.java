@@ -139,6 +139,28 @@ public class Events {
 			.update();
 	}
 
+	/**
+	 * Offers made per second over the last {@code window}, or empty while the event has not been offering for that
+	 * long (no pace to measure yet).
+	 */
+	public java.util.OptionalDouble offerPace(EventId id, java.time.Duration window) {
+		Long seconds = window.toSeconds();
+		Boolean longEnough = this.jdbc
+			.sql("select coalesce(min(offered_at) < clock_timestamp() - make_interval(secs => ?), false) from grants where event_id = ?")
+			.params(seconds, id.value())
+			.query(Boolean.class)
+			.single();
+		if (!Boolean.TRUE.equals(longEnough)) {
+			return java.util.OptionalDouble.empty();
+		}
+		Long offers = this.jdbc
+			.sql("select count(*) from grants where event_id = ? and offered_at > clock_timestamp() - make_interval(secs => ?)")
+			.params(id.value(), seconds)
+			.query(Long.class)
+			.single();
+		return java.util.OptionalDouble.of(offers / (double) seconds);
+	}
+
 	public List<ModeChange> changes(EventId id) {
 		return this.jdbc.sql("""
 				select kind, from_value, to_value, actor, reason, at from mode_changes where event_id = :id order by id

@@ -1,0 +1,85 @@
+package dev.waitroom.coordinator.event;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.ApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.waitroom.coordinator.support.CoordinatorTest;
+import dev.waitroom.coordinator.support.Scenario;
+
+/**
+ * What visitors are told to expect: the rate in force, or the pace offers really went out at when a full ceiling
+ * holds admission below that rate. Estimates from the allowed rate alone were many times too optimistic.
+ */
+@CoordinatorTest
+class ExpectedPaceTests {
+
+	@Autowired
+	ApplicationContext context;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@Autowired
+	EventStatePublisher publisher;
+
+	@Autowired
+	EventManagement management;
+
+	Scenario scenario;
+
+	String eventId;
+
+	@BeforeEach
+	void setUp() {
+		this.scenario = new Scenario(this.context);
+		this.eventId = Scenario.eventId("pace");
+		this.scenario.openEvent(this.eventId,
+				Scenario.config(50, 40, 10, 30, 60, 120, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE));
+		this.scenario.fullRate();
+	}
+
+	private void offeredSecondsAgo(int seconds, int count) {
+		for (int i = 0; i < count; i++) {
+			this.jdbc.sql("""
+					insert into grants (id, event_id, visitor, entry_id, order_key, generation, state, offered_at,
+					    offer_expires_at, released_at, release_reason)
+					values (gen_random_uuid(), ?, ?, ?, ?, 1, 'OFFER_EXPIRED', clock_timestamp() - make_interval(secs => ?),
+					    clock_timestamp(), clock_timestamp(), 'OFFER_EXPIRED')""")
+				.params(this.eventId, "v" + seconds + "-" + i, "e" + seconds + "-" + i, seconds * 100L + i, seconds)
+				.update();
+		}
+	}
+
+	private Event event() {
+		return this.management.get(EventId.of(this.eventId));
+	}
+
+	@Test
+	void withoutThirtySecondsOfHistoryTheRateInForceIsTheBestGuess() {
+		offeredSecondsAgo(5, 3);
+		assertThat(this.publisher.expectedPace(event())).isEqualTo(this.publisher.admissionRate(event()));
+	}
+
+	@Test
+	void aSlowerMeasuredPaceWinsOverTheAllowedRate() {
+		offeredSecondsAgo(45, 1);
+		offeredSecondsAgo(10, 6); // 6 offers in the last 30 s: 0.2 per second, far below the allowed 40
+		assertThat(this.publisher.admissionRate(event())).isGreaterThan(10);
+		assertThat(this.publisher.expectedPace(event())).isCloseTo(0.2, org.assertj.core.data.Offset.offset(0.001));
+	}
+
+	@Test
+	void theAllowedRateCapsAFasterMeasuredPace() {
+		offeredSecondsAgo(45, 1);
+		offeredSecondsAgo(10, 3000); // 100 per second measured: never promise more than the rate in force
+		assertThat(this.publisher.expectedPace(event())).isEqualTo(this.publisher.admissionRate(event()));
+	}
+
+}
