@@ -100,7 +100,9 @@ class ComposeFileTests {
             Map<String, Object> env = (Map<String, Object>) services.get(app).get("environment");
             String port = String.valueOf(env.get("SERVER_PORT"));
             assertThat(Integer.parseInt(port)).as(app).isEqualTo(defaults.servicePorts().get(app));
-            assertThat(services.get(app).get("healthcheck").toString()).contains("/tcp/127.0.0.1/" + port);
+            // The gateway's health and metrics live on a management port that is not published.
+            String probed = String.valueOf(env.getOrDefault("MANAGEMENT_SERVER_PORT", port));
+            assertThat(services.get(app).get("healthcheck").toString()).contains("/tcp/127.0.0.1/" + probed);
         }
     }
 
@@ -113,6 +115,11 @@ class ComposeFileTests {
         for (String app : APPS) {
             Map<String, Object> env = (Map<String, Object>) services.get(app).get("environment");
             for (String variable : env.keySet()) {
+                if (variable.equals("MANAGEMENT_SERVER_PORT")) {
+                    assertThat(app).isEqualTo("gateway-service");
+                    assertThat((List<String>) services.get(app).get("ports")).noneMatch(p -> p.contains(":" + env.get(variable)));
+                    continue;
+                }
                 if (variable.equals("WAITROOM_GATEWAY_SECURECOOKIES")) {
                     assertThat(Files.readString(ROOT.resolve("gateway-service/src/main/resources/application.yml")))
                             .contains("secure-cookies");
@@ -155,6 +162,7 @@ class ComposeFileTests {
         for (String app : APPS) {
             assertThat(prometheus).contains(app + ":");
         }
+        assertThat(prometheus).as("the gateway is scraped on its management port").contains("gateway-service:9080");
     }
 
     @Test
