@@ -67,6 +67,11 @@ public class EventStatePublisher {
 		catch (QueueUnavailableException ex) {
 			log.warn("Could not push the state of event {} to the queue: {}", event.id(), ex.getMessage());
 		}
+		catch (dev.waitroom.coordinator.queue.QueueRejectedException ex) {
+			// The queue already holds a newer state (say the ticker opened the event while it was being created):
+			// this push was stale, and the ticker pushes the current state within seconds.
+			log.info("The queue kept a newer state of event {}: {}", event.id(), ex.getMessage());
+		}
 	}
 
 }

@@ -168,7 +168,13 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 	@Override
 	public synchronized void putEventState(String eventId, QueueEventState state) {
 		check();
-		queue(eventId).state = state;
+		EventQueue q = queue(eventId);
+		// Like the real queue: a phase never goes back (a stale push is refused with 409).
+		java.util.List<String> phases = java.util.List.of("SCHEDULED", "OPEN", "ENDED");
+		if (q.state != null && phases.indexOf(state.phase()) < phases.indexOf(q.state.phase())) {
+			throw new QueueRejectedException("phase-regression: " + q.state.phase() + " -> " + state.phase(), null);
+		}
+		q.state = state;
 	}
 
 	@Override
