@@ -195,8 +195,11 @@ class StatusTests {
         String visitor = VisitorId.random().value();
         client.join(event, visitor);
         client.status(event, visitor);
+        client.counts(event);
         String scrape = client.send("GET", "/actuator/prometheus", null, java.util.Map.of()).body();
         assertThat(scrape).contains("waitroom_queue_joins_total").contains("waitroom_queue_waiting")
-                .contains("waitroom_queue_status_requests_total");
+                .contains("waitroom_queue_status_requests_total")
+                .containsPattern("waitroom_queue_oldest_wait_seconds\\{[^}]*event=\"" + event + "\"")
+                .containsPattern("waitroom_queue_abandoned\\{[^}]*event=\"" + event + "\"");
     }
 }

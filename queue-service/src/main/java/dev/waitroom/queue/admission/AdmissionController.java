@@ -94,6 +94,7 @@ class AdmissionController {
         EventId event = new EventId(eventId);
         Counts counts = store.counts(event);
         metrics.waiting(event, counts.waiting());
+        metrics.counted(event, counts.oldestWaitSeconds(), counts.abandoned());
         return counts;
     }
 

@@ -18,6 +18,8 @@ public class QueueMetrics {
 
     private final MeterRegistry registry;
     private final Map<String, AtomicLong> waiting = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> oldestWait = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> abandoned = new ConcurrentHashMap<>();
 
     public QueueMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -52,6 +54,22 @@ public class QueueMetrics {
                     .register(registry);
             return value;
         }).set(count);
+    }
+
+    /** Oldest wait and abandonment, as last counted (the coordinator reads the counts every few seconds). */
+    public void counted(EventId event, long oldestWaitSeconds, long abandonedEntries) {
+        gauge(oldestWait, "waitroom.queue.oldest.wait.seconds", "Age of the oldest WAITING entry, as last counted", event)
+                .set(oldestWaitSeconds);
+        gauge(abandoned, "waitroom.queue.abandoned", "Entries whose visitor stopped polling, as last counted", event)
+                .set(abandonedEntries);
+    }
+
+    private AtomicLong gauge(Map<String, AtomicLong> values, String name, String description, EventId event) {
+        return values.computeIfAbsent(event.value(), id -> {
+            AtomicLong value = new AtomicLong();
+            Gauge.builder(name, value, AtomicLong::get).description(description).tag("event", id).register(registry);
+            return value;
+        });
     }
 
     private Counter counter(String name, EventId event, String tag, String value) {
