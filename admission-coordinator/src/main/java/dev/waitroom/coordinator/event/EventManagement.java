@@ -128,6 +128,27 @@ public class EventManagement {
 	}
 
 	/** Moves the operating mode; a repeat of the current mode changes nothing. Every change is audited. */
+	/**
+	 * Ends the sale: no offer is made any more (every offer insert checks the phase), joins are refused by the queue,
+	 * and shoppers already inside finish under their session's own expiry. Ending twice is refused.
+	 */
+	public Event end(EventId id, String actor, String reason) {
+		Event ended = this.transactions.execute(status -> {
+			Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+			if (!current.phase().canMoveTo(EventPhase.ENDED)) {
+				throw invalid("phase " + current.phase() + " cannot move to ENDED");
+			}
+			if (!this.events.end(id, current.phase())) {
+				throw invalid("the phase changed concurrently");
+			}
+			this.events.audit(id, "PHASE", current.phase().name(), EventPhase.ENDED.name(), actor, reason);
+			log.info("Event {} ended by {}: {}", id, actor, reason);
+			return this.events.find(id).orElseThrow();
+		});
+		this.publisher.publishQuietly(ended);
+		return ended;
+	}
+
 	public Event changeMode(EventId id, OperatingMode target, String actor, String reason) {
 		Event changed = this.transactions.execute(status -> {
 			Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));

@@ -110,6 +110,13 @@ public class Events {
 				""").param("id", id.value()).update() == 1;
 	}
 
+	/** Ends the sale from the phase the caller saw; false when the phase changed meanwhile. */
+	boolean end(EventId id, EventPhase from) {
+		return this.jdbc.sql("""
+				update events set phase = 'ENDED', updated_at = now() where event_id = :id and phase = :from
+				""").param("id", id.value()).param("from", from.name()).update() == 1;
+	}
+
 	/** Records that the draw has run and reveals the seed, once. */
 	boolean revealSeed(EventId id) {
 		return this.jdbc.sql("""

@@ -98,6 +98,13 @@ class EventAdminController {
 		return EventView.of(this.management.open(EventId.of(eventId), ACTOR, reason), null);
 	}
 
+	@PostMapping("/{eventId}/end")
+	EventView end(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
+		String reason = body == null || body.reason() == null || body.reason().isBlank() ? "ended by ops"
+				: clip(body.reason());
+		return EventView.of(this.management.end(EventId.of(eventId), ACTOR, reason), null);
+	}
+
 	@PostMapping("/{eventId}/pause")
 	EventView pause(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
 		return mode(eventId, OperatingMode.PAUSED, body);

@@ -134,6 +134,32 @@ class OpsApiTests {
 	}
 
 	@Test
+	void endingASaleStopsOffersIsAuditedAndCannotBeRepeated() {
+		create();
+		this.ops.post(path("/open"), null);
+		this.scenario.join(this.eventId, 10);
+		this.scenario.tickUntilLive(this.eventId, 2);
+		long before = this.scenario.grants.count(this.eventId).offered() + this.scenario.grants.count(this.eventId).active();
+
+		Http.Response ended = this.ops.post(path("/end"), "{\"reason\":\"show cancelled\"}");
+		assertThat(ended.status()).as(ended.body()).isEqualTo(200);
+		assertThat(ended.json().path("phase").asString()).isEqualTo("ENDED");
+		assertThat(this.scenario.queue.lastState(this.eventId).phase()).isEqualTo("ENDED");
+		for (int i = 0; i < 3; i++) {
+			assertThat(this.scenario.tick(this.eventId, Duration.ofSeconds(1))).as("no offer after the end").isZero();
+		}
+		assertThat(this.scenario.grants.count(this.eventId).offered() + this.scenario.grants.count(this.eventId).active())
+			.isLessThanOrEqualTo(before);
+
+		Http.Response again = this.ops.post(path("/end"), "{\"reason\":\"twice\"}");
+		assertThat(again.status()).isEqualTo(409);
+		assertThat(again.problemType()).endsWith("/invalid-transition");
+		assertThat(this.ops.post(path("/open"), null).status()).as("an ended sale does not reopen").isEqualTo(409);
+		assertThat(this.ops.get(path("")).json().path("live").path("modeChanges").toString())
+			.contains("show cancelled", "\"to\":\"ENDED\"");
+	}
+
+	@Test
 	void modeChangesNeedAReasonAreAuditedAndPauseStopsOffers() {
 		create();
 		this.ops.post(path("/open"), null);
