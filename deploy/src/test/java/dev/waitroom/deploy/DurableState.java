@@ -47,10 +47,18 @@ final class DurableState {
     }
 
     long grantsOfferedAfter(String eventId, java.time.Instant at) throws SQLException {
+        return grantsWithGenerationOfferedAfter(eventId, null, at);
+    }
+
+    /** Grants offered after {@code at}, by any generation or (when given) by that fencing generation only. */
+    long grantsWithGenerationOfferedAfter(String eventId, Long generation, java.time.Instant at) throws SQLException {
         try (Connection c = connect("coordinator");
-             var s = c.prepareStatement("select count(*) from grants where event_id = ? and offered_at > ?")) {
+             var s = c.prepareStatement("select count(*) from grants where event_id = ? and offered_at > ?"
+                     + " and (?::bigint is null or generation = ?::bigint)")) {
             s.setString(1, eventId);
             s.setObject(2, java.sql.Timestamp.from(at));
+            s.setObject(3, generation, java.sql.Types.BIGINT);
+            s.setObject(4, generation, java.sql.Types.BIGINT);
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -129,7 +127,7 @@ class FaultSuiteTests {
         Instant continuedAt = Instant.now();
         // Give the former leader time to attempt whatever it had in flight.
         await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> true);
-        long staleWrites = countGrantsWithGenerationAfter(e, oldGeneration, continuedAt.minusSeconds(1));
+        long staleWrites = durable.grantsWithGenerationOfferedAfter(e, oldGeneration, continuedAt.minusSeconds(1));
         Map<String, Object> figures = finish("SIGSTOP of the leader past its lease, then SIGCONT", e);
         figures.put("old generation", oldGeneration);
         figures.put("new generation", durable.lease(e).get("generation"));
@@ -366,19 +364,6 @@ class FaultSuiteTests {
         await().atMost(within.plusSeconds(20)).pollInterval(Duration.ofMillis(200))
                 .until(() -> durable.grantsOfferedAfter(e, after) > 0);
         return Duration.between(after.isAfter(start) ? start : after, Instant.now()).toMillis();
-    }
-
-    private long countGrantsWithGenerationAfter(String e, long generation, Instant after) throws Exception {
-        try (var c = java.sql.DriverManager.getConnection(stack.jdbcUrl("coordinator"), "postgres", "");
-             var s = c.prepareStatement("select count(*) from grants where event_id = ? and generation = ? and offered_at > ?")) {
-            s.setString(1, e);
-            s.setLong(2, generation);
-            s.setObject(3, java.sql.Timestamp.from(after));
-            try (var rs = s.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
     }
 
     private double admissionRate(String e) throws Exception {
