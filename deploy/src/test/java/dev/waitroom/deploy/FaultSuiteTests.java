@@ -43,13 +43,14 @@ class FaultSuiteTests {
     private static LocalStack stack;
     private static DurableState durable;
     private static HttpClient ops;
+    private static Path dataDir;
 
     private Crowd crowd;
     private Sampler sampler;
 
     @BeforeAll
     static void startStack() throws Exception {
-        Path dataDir = Files.createTempDirectory("waitroom-faults");
+        dataDir = Files.createTempDirectory("waitroom-faults");
         int[] ports = TestPorts.free(8);
         StackConfig config = new StackConfig(Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize(),
                 dataDir, ports[0], ports[1], ports[2], ports[3], ports[4], ports[5], StackConfig.ExternalStores.none())
@@ -64,6 +65,7 @@ class FaultSuiteTests {
         if (stack != null) {
             stack.close();
         }
+        TestPorts.deleteTree(dataDir);
         StringBuilder text = new StringBuilder("Waitroom fault suite (" + (LONG ? "long" : "short") + " profile)\n");
         REPORT.forEach((scenario, figures) -> {
             text.append("  ").append(scenario).append('\n');

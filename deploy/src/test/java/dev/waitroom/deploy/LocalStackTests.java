@@ -50,10 +50,11 @@ class LocalStackTests {
     }
 
     @AfterAll
-    static void stopStack() {
+    static void stopStack() throws IOException {
         if (stack != null) {
             stack.close();
         }
+        TestPorts.deleteTree(dataDir);
     }
 
     @Test
