@@ -200,14 +200,28 @@ final class LocalStack implements AutoCloseable {
     private void startService(String service) throws IOException {
         Path jar = runCopy(serviceJar(service.startsWith(COORDINATOR) ? COORDINATOR : service));
         Path log = config.logs().resolve(service + ".log");
-        List<String> command = List.of(javaExecutable(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k",
-                "-Xmx384m", "-jar", jar.toString());
+        List<String> command = new ArrayList<>();
+        command.add(javaExecutable());
+        command.addAll(jvmFlags());
+        command.addAll(List.of("-jar", jar.toString()));
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(config.dataDir().toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(environmentFor(service));
         processes.put(service, builder.start());
+    }
+
+    /**
+     * Small, quick-starting JVMs for a laptop; {@code WAITROOM_JVM_FLAGS} (whitespace-separated) replaces them, so a
+     * benchmark can run the services with production-like flags.
+     */
+    private static List<String> jvmFlags() {
+        String flags = System.getenv("WAITROOM_JVM_FLAGS");
+        if (flags == null || flags.isBlank()) {
+            return List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-Xmx384m");
+        }
+        return List.of(flags.trim().split("\\s+"));
     }
 
     private Path serviceJar(String service) throws IOException {
