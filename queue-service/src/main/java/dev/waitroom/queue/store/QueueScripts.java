@@ -22,7 +22,7 @@ import org.redisson.client.codec.StringCodec;
 final class QueueScripts {
 
     enum Script {
-        JOIN, STATUS, LEAVE, EVENT_PUT, EVENT_READ, DRAW, CANDIDATES, OFFERS, TRANSITION, COUNTS, SNAPSHOT;
+        JOIN, STATUS, LEAVE, EVENT_PUT, EVENT_READ, DRAW, CANDIDATES, OFFERS, TRANSITION, COUNTS, SNAPSHOT, LIVENESS;
 
         String resource() {
             return "scripts/" + name().toLowerCase() + ".lua";

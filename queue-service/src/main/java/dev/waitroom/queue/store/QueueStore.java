@@ -24,6 +24,7 @@ import dev.waitroom.queue.domain.Visitor;
 import dev.waitroom.queue.domain.VisitorStatus;
 import dev.waitroom.queue.domain.WaitingBucket;
 import dev.waitroom.queue.store.QueueScripts.Script;
+import dev.waitroom.tokens.VisitorId;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -167,6 +168,35 @@ public class QueueStore {
     /** What one draw write did. */
     public enum DrawWrite {
         PARTIAL, COMPLETE
+    }
+
+    /**
+     * Records that the edge saw these visitors poll (one script call for the whole batch): last-seen is written for
+     * each entry still WAITING and held by the visitor named. Answers the entries that are not, so the edge sends
+     * their next poll here instead of answering it.
+     */
+    public List<EntryId> recordSeen(EventId event, List<SeenEntry> seen) {
+        if (seen.isEmpty()) {
+            return List.of();
+        }
+        String p = event.keyPrefix();
+        List<Object> keys = new ArrayList<>(seen.size() * 2);
+        List<Object> args = new ArrayList<>(seen.size() * 2 + 2);
+        args.add(Long.toString(clock.instant().getEpochSecond()));
+        args.add(String.valueOf(EntryState.WAITING.letter()));
+        for (SeenEntry entry : seen) {
+            long seq = entry.entryId().sequence();
+            keys.add(p + "e:" + seq / 128);
+            keys.add(p + "s:" + seq / 128);
+            args.add(Long.toString(seq));
+            args.add(entry.visitorId().value());
+        }
+        return scripts.run(Script.LIVENESS, eventKey(event), keys, args.toArray()).stream()
+                .map(seq -> EntryId.ofSequence(Long.parseLong(seq))).toList();
+    }
+
+    /** An entry the edge saw polling, with the visitor whose cookie came with its ticket. */
+    public record SeenEntry(EntryId entryId, VisitorId visitorId) {
     }
 
     public List<Candidate> candidates(EventId event, int limit) {

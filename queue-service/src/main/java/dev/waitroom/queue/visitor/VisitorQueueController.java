@@ -1,6 +1,7 @@
 package dev.waitroom.queue.visitor;
 
 import dev.waitroom.queue.config.QueueProperties;
+import dev.waitroom.queue.domain.EntryState;
 import dev.waitroom.queue.domain.EventId;
 import dev.waitroom.queue.domain.JoinOutcome;
 import dev.waitroom.queue.domain.MalformedInputException;
@@ -104,12 +105,14 @@ class VisitorQueueController {
     }
 
     private ResponseEntity<StatusBody> respond(HttpStatus code, EventId event, VisitorStatus status) {
-        String ticket = tickets.encode(new QueueTicket(event.value(), status.entryId().value(),
-                Math.max(0, status.orderKey()), clock.instant()));
-        return ResponseEntity.status(code)
-                .cacheControl(CacheControl.noStore())
-                .header(TICKET, ticket)
-                .body(StatusBody.of(status, load.recordAndCheckBusy()));
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(code).cacheControl(CacheControl.noStore());
+        if (status.state() == EntryState.WAITING) {
+            // only a waiting entry gets a ticket: the edge answers for waiting visitors alone, and a ticket
+            // issued for any other state would let it answer WAITING for someone who has moved on
+            response.header(TICKET, tickets.encode(new QueueTicket(event.value(), status.entryId().value(),
+                    Math.max(0, status.orderKey()), clock.instant())));
+        }
+        return response.body(StatusBody.of(status, load.recordAndCheckBusy()));
     }
 
     private void requireEmptyOrObject(String body) {
