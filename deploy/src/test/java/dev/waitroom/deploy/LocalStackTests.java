@@ -73,6 +73,60 @@ class LocalStackTests {
         }
     }
 
+    /**
+     * Every docker-compose healthcheck, run as written (CMD directly, CMD-SHELL through dash) against this stack: the
+     * same services on loopback, each container port variable pointed at the stack's port. A check that cannot pass
+     * here cannot pass in compose either, and {@code service_healthy} would keep the stack from ever starting.
+     */
+    @Test
+    @Order(1)
+    void everyComposeHealthcheckPassesAgainstTheRunningStack() throws Exception {
+        Map<String, String> dotEnv = new java.util.HashMap<>(stack.secrets().asEnvironment());
+        dotEnv.put("WAITROOM_POSTGRES_PASSWORD", "unused-by-healthchecks");
+        Map<String, ComposeHealthchecks.Healthcheck> checks = ComposeHealthchecks.read(
+                stack.config().repoRoot().resolve("docker-compose.yml"), dotEnv);
+        Map<String, String> notRun = new java.util.TreeMap<>();
+        List<ComposeHealthchecks.Outcome> outcomes = new ArrayList<>();
+        for (ComposeHealthchecks.Healthcheck check : checks.values()) {
+            Integer port = stack.config().servicePorts().get(check.service());
+            ComposeHealthchecks.Healthcheck local;
+            if (port != null) {
+                // The launcher serves management on the server port; compose puts the gateway's on 9080.
+                local = check.mappedTo(Map.of("SERVER_PORT", port.toString(), "MANAGEMENT_SERVER_PORT", port.toString()),
+                        Map.of());
+            } else if (check.service().equals("postgres") && onPath("pg_isready")) {
+                // In its image pg_isready finds the server on the local socket; here it is the embedded one on loopback.
+                local = check.mappedTo(Map.of(), Map.of("PGHOST", "127.0.0.1",
+                        "PGPORT", String.valueOf(stack.config().postgresPort())));
+            } else if (check.service().equals("loadtest")) {
+                local = check;
+            } else {
+                notRun.put(check.service(), check.command().get(0) + " is the image's own tool against a process the "
+                        + "launcher's stack does not run the same way");
+                continue;
+            }
+            outcomes.add(local.run());
+        }
+        System.out.println("compose healthchecks run against the stack: " + outcomes + "; not run: " + notRun);
+        assertThat(outcomes).extracting(ComposeHealthchecks.Outcome::service)
+                .contains("queue-service", "admission-coordinator", "booking-service", "gateway-service");
+        assertThat(outcomes).allSatisfy(o -> assertThat(o.healthy()).as(o.toString()).isTrue());
+
+        HttpClient http = HttpClient.newHttpClient();
+        for (Map.Entry<String, Integer> service : stack.config().servicePorts().entrySet()) {
+            for (String probe : List.of("readiness", "liveness")) {
+                HttpResponse<String> response = http.send(get("http://127.0.0.1:" + service.getValue()
+                        + "/actuator/health/" + probe), HttpResponse.BodyHandlers.ofString());
+                assertThat(response.statusCode()).as(service.getKey() + " " + probe).isEqualTo(200);
+            }
+        }
+    }
+
+    private static boolean onPath(String tool) {
+        return java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+                .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, tool)));
+    }
+
     @Test
     @Order(2)
     void aVisitorWaitsIsAdmittedHoldsASeatAndPays() throws Exception {

@@ -24,7 +24,7 @@ record LoadParameters(String baseUrl, String opsToken, String eventId, int presa
         String eventId = System.getProperty("eventId", "onsale-" + Long.toString(System.currentTimeMillis(), 36));
         return new LoadParameters(
                 baseUrl,
-                System.getProperty("opsToken", opsTokenFromDataDir()),
+                opsToken(),
                 eventId,
                 intProperty("presaleVisitors", ci ? 150 : 2000),
                 intProperty("laterVisitors", ci ? 150 : 3000),
@@ -55,6 +55,19 @@ record LoadParameters(String baseUrl, String opsToken, String eventId, int presa
             throw new IllegalArgumentException("load tests target loopback only, not " + host
                     + " (for the compose network pass -DallowComposeHost=" + host + ")");
         }
+    }
+
+    /** {@code -DopsToken}, else the environment (compose's loadtest profile passes .env's), else the launcher's file. */
+    private static String opsToken() {
+        String property = System.getProperty("opsToken");
+        if (property != null && !property.isBlank()) {
+            return property;
+        }
+        String environment = System.getenv("WAITROOM_SECURITY_OPSTOKEN");
+        if (environment != null && !environment.isBlank()) {
+            return environment;
+        }
+        return opsTokenFromDataDir();
     }
 
     private static String opsTokenFromDataDir() {
