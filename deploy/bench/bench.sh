@@ -1,0 +1,343 @@
+#!/usr/bin/env bash
+# Capacity benchmark of the gateway (deploy/bench/README.md), normally run as ./waitroom bench [options].
+# Loopback only; every client run is bounded in time; nginx (and the stack, with --with-stack) is stopped at the end.
+set -euo pipefail
+export LC_ALL=C
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+
+usage() {
+  cat >&2 <<'EOF'
+usage: ./waitroom bench [--with-stack] [--quick] [--visitors N] [--connections C] [--seconds S]
+                        [--realistic-seconds S] [--threads T] [--nginx-workers W]
+  --with-stack           start the launcher's stack in a temp data dir (and stop it); otherwise use the
+                         running stack on 127.0.0.1:8080
+  --visitors N           distinct visitors (default 10000, at most 131072)
+  --connections C        connections / client threads (default 64)
+  --seconds S            length of each throughput phase (default 20)
+  --realistic-seconds S  length of the realistic-interval phase (default 200)
+  --quick                smoke run: 2000 visitors, 5 s phases, 30 s realistic
+  --threads T            wrk threads (default 2)
+  --nginx-workers W      worker_processes of the comparison nginx (default 1)
+environment: WAITROOM_JVM_FLAGS (with --with-stack; default "-XX:+UseParallelGC -Xss512k -Xmx512m"),
+  WAITROOM_DATA_DIR (where secrets.properties is, without --with-stack), WAITROOM_BENCH_MANAGEMENT_URL
+  (the gateway's actuator, default http://127.0.0.1:8080)
+EOF
+}
+
+visitors=10000; connections=64; seconds=20; realistic=200; threads=2; nginx_workers=1; with_stack=false
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --with-stack) with_stack=true ;;
+    --quick) visitors=2000; seconds=5; realistic=30 ;;
+    --visitors) visitors="${2:?}"; shift ;;
+    --connections) connections="${2:?}"; shift ;;
+    --seconds) seconds="${2:?}"; shift ;;
+    --realistic-seconds) realistic="${2:?}"; shift ;;
+    --threads) threads="${2:?}"; shift ;;
+    --nginx-workers) nginx_workers="${2:?}"; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "bench: unknown option $1" >&2; usage; exit 64 ;;
+  esac
+  shift
+done
+for v in visitors connections seconds realistic threads nginx_workers; do
+  [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || { echo "bench: --${v//_/-} must be a positive integer" >&2; exit 64; }
+done
+[ "$visitors" -le 131072 ] || { echo "bench: at most 131072 visitors (one X-Forwarded-For each in 198.18.0.0/15)" >&2; exit 64; }
+[ "$visitors" -ge $((4 * connections)) ] || { echo "bench: need at least 4 visitors per connection" >&2; exit 64; }
+[ "$connections" -ge "$threads" ] || { echo "bench: need at least one connection per wrk thread" >&2; exit 64; }
+
+gateway="http://127.0.0.1:8080"
+management="${WAITROOM_BENCH_MANAGEMENT_URL:-$gateway}"
+default_jvm_flags="-XX:+UseParallelGC -Xss512k -Xmx512m"
+log() { echo "bench: $*" >&2; }
+
+# --- tools -------------------------------------------------------------------------------------------------------
+nginx_bin="$(command -v nginx || true)"; [ -n "$nginx_bin" ] || { [ -x /usr/sbin/nginx ] && nginx_bin=/usr/sbin/nginx; }
+if ! command -v wrk >/dev/null || [ -z "$nginx_bin" ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    log "installing wrk and nginx-light (apt-get) ..."
+    { apt-get install -y nginx-light wrk || { apt-get update && apt-get install -y nginx-light wrk; }; } >&2 \
+      || { echo "bench: could not install wrk and nginx-light" >&2; exit 2; }
+    nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
+  else
+    echo "bench: needs wrk and nginx; install them with: sudo apt-get install -y nginx-light wrk" >&2; exit 2
+  fi
+fi
+for t in java javac curl ss timeout; do
+  command -v "$t" >/dev/null || { echo "bench: needs $t on PATH" >&2; exit 2; }
+done
+
+# --- clean-up: everything this script started, nothing else ------------------------------------------------------
+work="$(mktemp -d "${TMPDIR:-/tmp}/waitroom-bench.XXXXXX")"
+nginx_pid=""; stack_pid=""; event=""; ops=""; failed_cleanup=false
+stop_nginx() {
+  [ -n "$nginx_pid" ] || return 0
+  kill -QUIT "$nginx_pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$nginx_pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$nginx_pid" 2>/dev/null || true
+  wait "$nginx_pid" 2>/dev/null || true
+  nginx_pid=""
+}
+stop_stack() {
+  [ -n "$stack_pid" ] || return 0
+  log "stopping the stack (launcher pid $stack_pid) ..."
+  kill -TERM "$stack_pid" 2>/dev/null || true
+  for _ in $(seq 1 120); do kill -0 "$stack_pid" 2>/dev/null || break; sleep 0.5; done
+  if kill -0 "$stack_pid" 2>/dev/null; then
+    log "the launcher did not stop in 60 s; killing it"; kill -KILL "$stack_pid" 2>/dev/null || true; failed_cleanup=true
+  fi
+  wait "$stack_pid" 2>/dev/null || true
+  stack_pid=""
+  for p in 8080 8081 8082 8083 15432 16379; do
+    if [ -n "$(ss -Htln "sport = :$p")" ]; then log "port $p still in use after the stack stopped"; failed_cleanup=true; fi
+  done
+}
+cleanup() {
+  local code=$?
+  trap - EXIT INT TERM
+  stop_nginx
+  if [ -n "$event" ] && [ -z "$stack_pid" ] && ! $with_stack; then
+    # the bench's own event on a stack we leave running: end it so nobody is offered a place in it
+    curl -sS -o /dev/null -m 10 -X POST -H "Authorization: Bearer $ops" -H 'Content-Type: application/json' \
+      "$gateway/admin/events/$event/end" -d '{"reason":"capacity benchmark done"}' || true
+  fi
+  if [ -n "$stack_pid" ]; then
+    if [ "$code" -ne 0 ] && [ -d "$work/data/logs" ]; then
+      mkdir -p "$here/target" && cp -r "$work/data/logs" "$here/target/logs-$(date +%Y%m%d-%H%M%S)" || true
+      log "stack logs kept in $here/target/"
+    fi
+    stop_stack
+  fi
+  rm -rf "$work"
+  if $failed_cleanup && [ "$code" -eq 0 ]; then code=1; fi
+  exit "$code"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# --- the stack -----------------------------------------------------------------------------------------------------
+if $with_stack; then
+  for p in 8080 8081 8082 8083 15432 16379; do
+    if [ -n "$(ss -Htln "sport = :$p")" ]; then
+      echo "bench: port $p is in use: a stack is already running (use it without --with-stack, or stop it)" >&2
+      exit 2
+    fi
+  done
+  [ -f "$root/deploy/target/waitroom-launcher.jar" ] || { echo "bench: not built; run ./waitroom bench (it builds)" >&2; exit 2; }
+  data="$work/data"; mkdir -p "$data/logs"
+  jvm_flags="${WAITROOM_JVM_FLAGS:-$default_jvm_flags}"
+  log "starting the stack in $data with JVM flags: $jvm_flags"
+  WAITROOM_DATA_DIR="$data" WAITROOM_JVM_FLAGS="$jvm_flags" \
+    java -Dwaitroom.root="$root" -jar "$root/deploy/target/waitroom-launcher.jar" run > "$data/logs/launcher.log" 2>&1 &
+  stack_pid=$!
+  for _ in $(seq 1 360); do
+    grep -q "Waitroom is running" "$data/logs/launcher.log" 2>/dev/null && break
+    kill -0 "$stack_pid" 2>/dev/null || { echo "bench: the stack did not start:" >&2; tail -n 20 "$data/logs/launcher.log" >&2; exit 2; }
+    sleep 0.5
+  done
+  grep -q "Waitroom is running" "$data/logs/launcher.log" || { echo "bench: the stack did not start in 180 s" >&2; exit 2; }
+else
+  data="${WAITROOM_DATA_DIR:-$root/.waitroom}"
+fi
+ops="$(sed -n 's/^WAITROOM_SECURITY_OPSTOKEN=//p' "$data/secrets.properties" 2>/dev/null || true)"
+[ -n "$ops" ] || { echo "bench: no ops token in $data/secrets.properties (start the stack with ./waitroom run, or use --with-stack)" >&2; exit 2; }
+curl -s -o /dev/null -m 5 "$gateway/" \
+  || { echo "bench: nothing answers on $gateway (start ./waitroom run, or use --with-stack)" >&2; exit 2; }
+
+gateway_pid="$(ss -Htlnp "sport = :8080" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -n1)"
+gateway_flags="unknown"; gateway_java="unknown"
+if [ -n "$gateway_pid" ] && [ -r "/proc/$gateway_pid/cmdline" ]; then
+  gateway_flags="$(tr '\0' '\n' < "/proc/$gateway_pid/cmdline" | sed -n '2,$p' | sed '/^-jar$/,$d' | tr '\n' ' ' | sed 's/ $//')"
+  gateway_java="$(readlink "/proc/$gateway_pid/exe" || echo unknown)"
+fi
+
+rss_kib() { [ -n "$gateway_pid" ] && sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$gateway_pid/status" 2>/dev/null || true; }
+heap_bytes() {
+  curl -s -m 10 "$management/actuator/prometheus" \
+    | awk '/^jvm_memory_used_bytes\{/ && /area="heap"/ { s += $NF; n++ } END { if (n) printf "%.0f", s }' || true
+}
+full_gc() { [ -n "$gateway_pid" ] && command -v jcmd >/dev/null && jcmd "$gateway_pid" GC.run >/dev/null 2>&1 || true; }
+polls_metrics() {  # answered/reason count, one per line
+  curl -s -m 10 "$management/actuator/prometheus" | awk '/^waitroom_gateway_status_polls_total\{/ {
+    a = $0; sub(/.*answered="/, "", a); sub(/".*/, "", a); r = $0; sub(/.*reason="/, "", r); sub(/".*/, "", r)
+    printf "%s/%s %.0f\n", a, r, $NF }' | sort || true
+}
+reasons_delta() {  # before-file after-file -> "forwarded: reason n, ..." (edge answers left out)
+  join -a2 -e0 -o 0,1.2,2.2 "$1" "$2" | awk '$1 !~ /^edge\// && $3 - $2 > 0 { sub(/^forwarded\//, "", $1);
+    printf "%s%s %d", (n++ ? ", " : ""), $1, $3 - $2 } END { if (!n) printf "none" }'
+}
+field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"; }
+
+# --- the comparison server: nginx, constant answer -----------------------------------------------------------------
+nginx_port=""
+for _ in $(seq 1 50); do
+  p=$((20000 + RANDOM % 25000))
+  if [ -z "$(ss -Htln "sport = :$p")" ]; then nginx_port=$p; break; fi
+done
+[ -n "$nginx_port" ] || { echo "bench: no free loopback port for nginx" >&2; exit 2; }
+mkdir -p "$work/nginx"
+cat > "$work/nginx/nginx.conf" <<EOF
+worker_processes $nginx_workers;
+daemon off;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $work/nginx/body;
+  proxy_temp_path $work/nginx/proxy;
+  fastcgi_temp_path $work/nginx/fastcgi;
+  uwsgi_temp_path $work/nginx/uwsgi;
+  scgi_temp_path $work/nginx/scgi;
+  keepalive_requests 100000000;
+  keepalive_timeout 300s;
+  server {
+    listen 127.0.0.1:$nginx_port;
+    default_type application/json;
+    location / { return 200 '{"state":"WAITING"}'; }
+  }
+}
+EOF
+"$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
+nginx_pid=$!
+for _ in $(seq 1 50); do
+  curl -s -m 1 "http://127.0.0.1:$nginx_port/" 2>/dev/null | grep -q WAITING && break
+  kill -0 "$nginx_pid" 2>/dev/null || { echo "bench: nginx did not start:" >&2; cat "$work/nginx/error.log" >&2; nginx_pid=""; exit 2; }
+  sleep 0.1
+done
+curl -s -m 1 "http://127.0.0.1:$nginx_port/" | grep -q WAITING || { echo "bench: nginx does not answer" >&2; exit 2; }
+nginx_version="$("$nginx_bin" -v 2>&1 | sed 's/.*nginx\///')"
+nginx_url="http://127.0.0.1:$nginx_port"
+wrk_version="$(wrk -v 2>&1 | sed -n 's/^wrk \([^ ]*\).*/\1/p' | head -n1 || true)"
+log "nginx $nginx_version (worker_processes $nginx_workers) on $nginx_url, pid $nginx_pid"
+
+# --- the load clients ----------------------------------------------------------------------------------------------
+mkdir -p "$work/classes"
+javac -d "$work/classes" "$here/BenchClient.java"
+client() {  # limit-seconds args...
+  local limit=$1; shift
+  timeout --kill-after=10 "$limit" java -Xss512k -cp "$work/classes" BenchClient "$@" | grep '^BENCH ' \
+    || { echo "bench: the Java client failed or ran over ${limit}s: $*" >&2; return 1; }
+}
+wrk_run() {  # url mode out-file
+  local url=$1 mode=$2 out=$3
+  timeout --kill-after=10 $((seconds + 60)) wrk -t"$threads" -c"$connections" -d"${seconds}s" --timeout 10s \
+    -s "$here/status.lua" "$url/events/$event/queue/status" -- "$work/visitors.txt" "$mode" "$event" "$out" "$threads" \
+    | grep '^BENCH ' || { echo "bench: wrk failed ($mode against $url)" >&2; return 1; }
+}
+
+# --- the event -----------------------------------------------------------------------------------------------------
+event="bench-$(date +%s)-$RANDOM"
+api() { curl -sS -m 10 -H "Authorization: Bearer $ops" -H 'Content-Type: application/json' "$@"; }
+created="$(api -o "$work/event.json" -w '%{http_code}' -X POST "$gateway/admin/events" -d "{\"eventId\":\"$event\",
+  \"name\":\"Capacity benchmark\",\"opensAt\":null,\"maxActiveSessions\":1,\"maxAdmissionsPerSecond\":1,
+  \"offerTtlSeconds\":60,\"sessionTtlSeconds\":60,\"sessionMaxSeconds\":600}")" || created=000
+[ "$created" = 201 ] || { echo "bench: creating event $event answered $created: $(cat "$work/event.json" 2>/dev/null)" >&2; event=""; exit 1; }
+for _ in $(seq 1 60); do
+  api "$gateway/admin/events/$event" | grep -q '"phase":"OPEN"' && break
+  sleep 0.5
+done
+api "$gateway/admin/events/$event" | grep -q '"phase":"OPEN"' || { echo "bench: event $event did not open in 30 s" >&2; exit 1; }
+log "event $event open (1 admission/s, 1 live session: nearly everybody stays far from the front)"
+
+loadavg_start="$(cut -d' ' -f1-3 /proc/loadavg)"
+full_gc || true; sleep 1
+rss_before="$(rss_kib)"; heap_before="$(heap_bytes)"
+start_time="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+join_limit=$((120 + visitors / 10))   # at least 10 joins a second, or the phase stops and says so
+
+# --- phase 1: joins, each a brand-new browser ------------------------------------------------------------------------
+log "phase 1: $visitors joins against nginx, then the gateway (Java client, $connections threads) ..."
+n1="$(client $((join_limit + 30)) join --url "$nginx_url" --event "$event" --visitors "$visitors" \
+  --concurrency "$connections" --max-seconds "$join_limit")"
+w1="$(client $((join_limit + 30)) join --url "$gateway" --event "$event" --visitors "$visitors" \
+  --concurrency "$connections" --max-seconds "$join_limit" --out "$work/visitors.txt")"
+recorded="$(field "$w1" recorded)"
+log "joined: $(field "$w1" requests) answered, $recorded visitors with cookies, statuses $(field "$w1" statuses)"
+if [ "$recorded" -lt $((visitors * 99 / 100)) ]; then
+  echo "bench: only $recorded of $visitors joins gave a visitor cookie; statuses $(field "$w1" statuses)" >&2; exit 1
+fi
+missing_tickets="$(awk '$3 == "-"' "$work/visitors.txt" | wc -l)"
+
+# --- phase 2: status with each visitor's own cookies (edge where the gateway can) -----------------------------------
+log "phase 2: edge status, ${seconds}s against the gateway, then nginx (wrk) ..."
+polls_metrics > "$work/m2a"
+w2="$(wrk_run "$gateway" edge "$work/visitors.next")"; mv "$work/visitors.next" "$work/visitors.txt"
+polls_metrics > "$work/m2b"
+n2="$(wrk_run "$nginx_url" edge -)"
+
+# --- phase 3: the same polls without a ticket: every one forwarded to the queue-service ------------------------------
+log "phase 3: forwarded status, ${seconds}s against the gateway, then nginx (wrk) ..."
+polls_metrics > "$work/m3a"
+w3="$(wrk_run "$gateway" forward "$work/visitors.next")"; mv "$work/visitors.next" "$work/visitors.txt"
+polls_metrics > "$work/m3b"
+n3="$(wrk_run "$nginx_url" forward -)"
+
+# --- phase 4: every visitor at the server's pollAfterSeconds + up to 30 % jitter --------------------------------------
+log "phase 4: realistic intervals, ${realistic}s (Java client) ..."
+polls_metrics > "$work/m4a"
+w4="$(client $((realistic + 90)) realistic --url "$gateway" --event "$event" --visitors-file "$work/visitors.txt" \
+  --concurrency "$connections" --seconds "$realistic" --jitter 0.3 --out "$work/visitors.txt")"
+polls_metrics > "$work/m4b"
+
+full_gc || true; sleep 1
+rss_after="$(rss_kib)"; heap_after="$(heap_bytes)"
+loadavg_end="$(cut -d' ' -f1-3 /proc/loadavg)"
+stop_nginx
+
+# --- the report ----------------------------------------------------------------------------------------------------
+share() {  # BENCH line -> edge share
+  local e q; e="$(field "$1" edge)"; q="$(field "$1" queue)"
+  if [ -z "$e" ] || [ $((e + q)) -eq 0 ]; then echo "-"; else awk -v e="$e" -v q="$q" 'BEGIN { printf "%.1f %%", 100 * e / (e + q) }'; fi
+}
+row() {  # label waitroom-line nginx-line duration
+  local w=$1 n=$2 label=$3 dur=$4 nr="-" np="-" ratio="-"
+  if [ -n "$n" ]; then
+    nr="$(field "$n" rps)"; np="$(field "$n" p50_ms) / $(field "$n" p99_ms)"
+    ratio="$(awk -v a="$(field "$w" rps)" -v b="$nr" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')"
+  fi
+  printf '%-24s %8s %5s %8s %9s %9s %8s %8s %7s %8s %11s %17s %7s\n' "$label" "$visitors" "$connections" "$dur" \
+    "$(field "$w" requests)" "$(field "$w" rps)" "$(field "$w" p50_ms)" "$(field "$w" p99_ms)" "$(field "$w" non2xx)" \
+    "$(share "$w")" "$nr" "$np" "$ratio"
+}
+mib() { [ -n "$1" ] && awk -v k="$1" -v d="$2" 'BEGIN { printf "%.1f MiB", k / d }' || echo "n/a"; }
+per_visitor="n/a"
+if [ -n "$heap_before" ] && [ -n "$heap_after" ]; then
+  per_visitor="$(awk -v a="$heap_after" -v b="$heap_before" -v n="$visitors" 'BEGIN { printf "%.0f B", (a - b) / n }')"
+fi
+mkdir -p "$here/target"
+report="$here/target/bench-$(date +%Y%m%d-%H%M%S).txt"
+{
+  echo "Waitroom capacity benchmark, $start_time, $(nproc) cores, load average $loadavg_start at start, $loadavg_end at end"
+  echo "gateway $gateway (pid ${gateway_pid:-?}, $gateway_java): $gateway_flags"
+  $with_stack && echo "stack started by the bench (--with-stack), WAITROOM_JVM_FLAGS=\"$jvm_flags\"" \
+    || echo "stack already running (flags above as the launcher started it)"
+  echo "event $event: 1 admission/s, 1 live session; $visitors visitors, X-Forwarded-For 198.18.0.0/15, one per visitor"
+  echo "clients: joins and realistic = BenchClient.java (JDK HttpClient, $connections threads); status = wrk $wrk_version, $threads threads, $connections connections, status.lua"
+  echo "comparison: nginx $nginx_version, worker_processes $nginx_workers, 127.0.0.1:$nginx_port, return 200 '{\"state\":\"WAITING\"}', same client, same run, right after each gateway phase (joins: right before)"
+  echo
+  printf '%-24s %8s %5s %8s %9s %9s %8s %8s %7s %8s %11s %17s %7s\n' phase visitors conns duration requests "req/s" \
+    "p50 ms" "p99 ms" non-2xx "edge" "nginx req/s" "nginx p50/p99 ms" ratio
+  row "$w1" "$n1" "1 joins (new browsers)" "$(field "$w1" duration_s | cut -d. -f1) s"
+  row "$w2" "$n2" "2 status, own cookies" "${seconds} s"
+  row "$w3" "$n3" "3 status, forwarded" "${seconds} s"
+  row "$w4" "" "4 status, realistic" "${realistic} s"
+  echo
+  echo "joins: statuses $(field "$w1" statuses), $recorded visitors kept wr_vid, $missing_tickets without a wr_qt ticket"
+  echo "2 status, own cookies: statuses $(field "$w2" statuses); forwarded because: $(reasons_delta "$work/m2a" "$work/m2b"); tickets refreshed $(field "$w2" refreshed)"
+  echo "3 status, forwarded:   statuses $(field "$w3" statuses); forwarded because: $(reasons_delta "$work/m3a" "$work/m3b"); tickets refreshed $(field "$w3" refreshed)"
+  echo "4 status, realistic:   statuses $(field "$w4" statuses); edge $(field "$w4" edge), queue $(field "$w4" queue); forwarded because: $(reasons_delta "$work/m4a" "$work/m4b"); tickets refreshed $(field "$w4" refreshed); schedule lateness p99 $(field "$w4" late_p99_ms) ms, max $(field "$w4" late_max_ms) ms"
+  echo "gateway RSS $(mib "$rss_before" 1024) before, $(mib "$rss_after" 1024) after; heap used after a full GC $(mib "$heap_before" 1048576) before, $(mib "$heap_after" 1048576) after; heap delta per visitor $per_visitor"
+  echo "the per-visitor status limit (2/s, burst 20) caps phases 2-3 at about $((visitors * 2)) req/s for $visitors visitors: above it, 429s show in non-2xx"
+} > "$report"
+cat "$report"
+log "saved $report"
+
+# the tool failed if a phase measured nothing
+for line in "$w1" "$n1" "$w2" "$n2" "$w3" "$n3" "$w4"; do
+  [ "$(field "$line" requests)" -gt 0 ] 2>/dev/null || { echo "bench: a phase measured no requests" >&2; exit 1; }
+done
