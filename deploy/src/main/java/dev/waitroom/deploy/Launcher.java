@@ -58,8 +58,9 @@ public final class Launcher {
             throw new LocalStack.StackException("a Waitroom is already running (pid " + running.get().pid()
                     + "); stop it with ./waitroom stop");
         }
+        String offset = System.getenv().getOrDefault("WAITROOM_PORT_OFFSET", "0");
         StackConfig config = StackConfig.defaults(repoRoot, dataDir,
-                StackConfig.ExternalStores.fromEnvironment(System.getenv()));
+                StackConfig.ExternalStores.fromEnvironment(System.getenv())).withPortOffset(Integer.parseInt(offset.trim()));
         System.out.println("waitroom: starting PostgreSQL, Redis and four services (data in " + dataDir + ") ...");
         LocalStack stack = LocalStack.start(config);
         Files.writeString(pidFile, String.valueOf(ProcessHandle.current().pid()));

@@ -63,6 +63,16 @@ record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, 
         return new StackConfig(repoRoot, dataDir, 8080, 8081, 8082, 8083, 15432, 16379, external);
     }
 
+    /** Every port moved up by {@code offset}, so a second stack (a benchmark beside a dev stack) can run at once. */
+    StackConfig withPortOffset(int offset) {
+        if (offset < 0 || offset > 20_000) {
+            throw new IllegalArgumentException("WAITROOM_PORT_OFFSET must be 0..20000");
+        }
+        return new StackConfig(repoRoot, dataDir, gatewayPort + offset, queuePort + offset, coordinatorPort + offset,
+                bookingPort + offset, postgresPort + offset, redisPort + offset, external,
+                coordinatorInstancePorts.stream().map(p -> p + offset).toList());
+    }
+
     Map<String, Integer> servicePorts() {
         Map<String, Integer> ports = new java.util.LinkedHashMap<>(Map.of("gateway-service", gatewayPort,
                 "queue-service", queuePort, "admission-coordinator", coordinatorPort, "booking-service", bookingPort));

@@ -202,8 +202,8 @@ class EdgeStatusTests {
 		assertForwarded(visitor, status, ticketPath, foreign, "other-event");
 
 		String stale = upstreams.queue
-			.ticketFor(new QueueTicket(event, entryId, key, Instant.now().minus(Duration.ofSeconds(61))));
-		assertForwarded(visitor, status, ticketPath, stale, "liveness");
+			.ticketFor(new QueueTicket(event, entryId, key, Instant.now().minus(Duration.ofMinutes(31))));
+		assertForwarded(visitor, status, ticketPath, stale, "old-ticket");
 
 		model.drawCompletedAt(Instant.now().plusSeconds(5));
 		String preDraw = upstreams.queue.ticketFor(new QueueTicket(event, entryId, key, Instant.now()));
@@ -245,6 +245,69 @@ class EdgeStatusTests {
 			assertThat(reply.json().get("receipt").asString()).isEqualTo(model.entryOf(visitor.visitor()).entryId());
 		});
 		assertThat(model.statusCalls()).isEqualTo(statusCalls);
+	}
+
+	@Test
+	void livenessIsRecordedInBatchesSoOldTicketsAreStillAnsweredAtTheEdge() {
+		String event = newEvent();
+		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+		model.addWaiting(200);
+		Waiting visitor = join(event);
+		StubQueueService.Entry entry = model.entryOf(visitor.visitor());
+		String status = "/events/" + event + "/queue/status";
+		// a ticket five liveness intervals old: before batching, every such poll went to the queue-service
+		visitor.browser().forgetCookie("wr_qt");
+		visitor.browser().setCookie("wr_qt", upstreams.queue.ticketFor(new QueueTicket(event, entry.entryId(),
+				entry.orderKey(), Instant.now().minus(Duration.ofMinutes(5)))), "/events/" + event);
+		await().atMost(Duration.ofSeconds(5)).until(() -> answeredAtEdge(visitor.browser().get(status)));
+		int statusCalls = model.statusCalls();
+		for (int i = 0; i < 5; i++) {
+			assertThat(answeredAtEdge(visitor.browser().get(status))).isTrue();
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> entry.seen() > 0);
+		assertThat(model.statusCalls()).as("no poll forwarded for liveness").isEqualTo(statusCalls);
+		assertThat(model.livenessBatches()).as("polls of one second share a batch").isLessThan(6);
+	}
+
+	@Test
+	void anEntryThatMovedOnIsForwardedOnceTheBatchSaysSo() {
+		String event = newEvent();
+		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+		model.addWaiting(200);
+		Waiting visitor = join(event);
+		String status = "/events/" + event + "/queue/status";
+		await().atMost(Duration.ofSeconds(5)).until(() -> answeredAtEdge(visitor.browser().get(status)));
+		// left through another gateway instance: this one still holds a valid waiting ticket
+		model.entryOf(visitor.visitor()).leave();
+		double changed = forwardedCount("entry-changed");
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+			Browser.Reply reply = visitor.browser().get(status);
+			assertThat(answeredAtEdge(reply)).isFalse();
+			assertThat(reply.json().get("state").asString()).isEqualTo("LEFT");
+		});
+		assertThat(forwardedCount("entry-changed")).isGreaterThan(changed);
+		assertThat(answeredAtEdge(visitor.browser().get(status))).as("no fresh ticket for a left entry").isFalse();
+	}
+
+	@Test
+	void aTicketBorrowedFromAnotherVisitorRecordsNoLivenessForIt() {
+		String event = newEvent();
+		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+		model.addWaiting(200);
+		Waiting owner = join(event);
+		Waiting borrower = join(event);
+		StubQueueService.Entry ownersEntry = model.entryOf(owner.visitor());
+		String ticket = owner.browser().cookie("wr_qt").orElseThrow();
+		String status = "/events/" + event + "/queue/status";
+		double changed = forwardedCount("entry-changed");
+		// the edge may answer the borrowed ticket until the batch says it is not the borrower's entry
+		await().atMost(Duration.ofSeconds(5)).until(() -> {
+			borrower.browser().forgetCookie("wr_qt");
+			borrower.browser().setCookie("wr_qt", ticket, "/events/" + event);
+			return !answeredAtEdge(borrower.browser().get(status));
+		});
+		assertThat(forwardedCount("entry-changed")).isGreaterThan(changed);
+		assertThat(ownersEntry.seen()).as("the owner's liveness is not kept alive by someone else").isZero();
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.waitroom.gateway.config;
 
 import java.time.Duration;
 
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
@@ -17,7 +18,12 @@ import org.springframework.validation.annotation.Validated;
  * @param snapshotRefreshInterval a per-event snapshot is fetched at most this often
  * @param snapshotMaxAge an older snapshot is stale: polls go to the queue-service
  * @param snapshotMaxEvents snapshots kept at most (idle events are dropped first)
- * @param ticketLiveness a queue ticket older than this goes to the queue-service so it records liveness
+ * @param ticketMaxAge a queue ticket older than this goes to the queue-service once for a fresh one (a safety net:
+ *        liveness is recorded in batches, so polls need no forward for it)
+ * @param livenessFlushInterval the entries whose polls the edge answered are sent to the queue-service this often
+ * @param livenessMaxPending entries waiting for a liveness flush at most (more are dropped and counted); also the
+ *        bound of the cache of entries the queue-service said have moved on
+ * @param rateLimits per-visitor limits held in this instance (status polls)
  * @param upstreamTimeout time budget of the gateway's own HTTP calls (snapshot, JWKS)
  * @param redisTimeout time budget of one Redis call (registry, rate limits, claim guard)
  * @param orderStatusGrace how long after its expiry a token still reads the status of its orders
@@ -31,9 +37,29 @@ public record EdgeProperties(
 		@NotNull @DefaultValue("1s") Duration snapshotRefreshInterval,
 		@NotNull @DefaultValue("2s") Duration snapshotMaxAge,
 		@Min(1) @DefaultValue("10000") int snapshotMaxEvents,
-		@NotNull @DefaultValue("60s") Duration ticketLiveness,
+		@NotNull @DefaultValue("30m") Duration ticketMaxAge,
+		@NotNull @DefaultValue("1s") Duration livenessFlushInterval,
+		@Min(1) @DefaultValue("200000") int livenessMaxPending,
+		@NotNull @Valid @DefaultValue RateLimits rateLimits,
 		@NotNull @DefaultValue("2s") Duration upstreamTimeout,
 		@NotNull @DefaultValue("500ms") Duration redisTimeout,
 		@NotNull @DefaultValue("30m") Duration orderStatusGrace,
 		@DefaultValue("true") boolean bindTokenToVisitor) {
+
+	/** @param status the limit on status polls, held in each gateway instance */
+	public record RateLimits(@NotNull @Valid @DefaultValue Limit status) {
+	}
+
+	/**
+	 * A token bucket per visitor.
+	 *
+	 * @param replenishRate tokens added per second
+	 * @param burstCapacity the bucket's size
+	 * @param requestedTokens tokens one request costs
+	 * @param maxVisitors buckets held at most (idle ones are dropped first: a full bucket changes nothing)
+	 */
+	public record Limit(@Min(1) @DefaultValue("2") int replenishRate, @Min(1) @DefaultValue("20") int burstCapacity,
+			@Min(1) @DefaultValue("1") int requestedTokens, @Min(1) @DefaultValue("500000") int maxVisitors) {
+	}
+
 }

@@ -1,6 +1,7 @@
 package dev.waitroom.gateway.correlation;
 
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
@@ -37,14 +38,13 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
 
 	@Override
 	public int getOrder() {
-		return Ordered.HIGHEST_PRECEDENCE;
+		// right after the edge status filter, which answers most polls before anything else runs
+		return Ordered.HIGHEST_PRECEDENCE + 1;
 	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		String supplied = exchange.getRequest().getHeaders().getFirst(HEADER);
-		String requestId = (supplied != null && WELL_FORMED.matcher(supplied).matches()) ? supplied
-				: UUID.randomUUID().toString();
+		String requestId = requestIdOf(exchange.getRequest());
 		ServerHttpRequest request = exchange.getRequest().mutate().headers(h -> h.set(HEADER, requestId)).build();
 		ServerWebExchange mutated = exchange.mutate().request(request).build();
 		mutated.getAttributes().put(ATTRIBUTE, requestId);
@@ -84,6 +84,19 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
 		finally {
 			MDC.remove(MDC_KEY);
 		}
+	}
+
+	/**
+	 * The client's {@code X-Request-Id} when well formed, else a new random one. A correlation id
+	 * is not a secret, so it comes from a fast thread-local generator, not {@code SecureRandom}.
+	 */
+	public static String requestIdOf(ServerHttpRequest request) {
+		String supplied = request.getHeaders().getFirst(HEADER);
+		if (supplied != null && WELL_FORMED.matcher(supplied).matches()) {
+			return supplied;
+		}
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		return new UUID(random.nextLong(), random.nextLong()).toString();
 	}
 
 	/** The id of this exchange's request, for log lines. */

@@ -1,45 +1,48 @@
 package dev.waitroom.gateway.ratelimit;
 
-import java.util.concurrent.ConcurrentHashMap;
+import java.time.Duration;
 import java.util.function.LongSupplier;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
+
 /**
- * Token buckets per key held in this gateway instance: no network call per request. Bounded: when
- * more than {@code maxKeys} keys are held, buckets idle long enough to be full again are dropped
- * (forgetting a full bucket changes nothing), and if that is not enough the oldest half goes.
+ * Token buckets per key held in this gateway instance: no network call per request. Bounded by a
+ * Caffeine cache: a bucket idle long enough to be full again expires (forgetting a full bucket
+ * changes nothing), and beyond {@code maxKeys} the least valuable go first. Eviction runs in
+ * Caffeine's maintenance, amortised and off the request's critical section; nothing sorts or scans
+ * on an event-loop thread.
  */
-final class LocalTokenBuckets {
+public final class LocalTokenBuckets {
 
 	private final double replenishPerSecond;
 
 	private final double capacity;
 
-	private final int maxKeys;
-
 	private final LongSupplier nanoTime;
 
-	private final ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
+	private final Cache<String, Bucket> buckets;
 
-	LocalTokenBuckets(double replenishPerSecond, double capacity, int maxKeys, LongSupplier nanoTime) {
+	public LocalTokenBuckets(double replenishPerSecond, double capacity, int maxKeys, LongSupplier nanoTime) {
 		if (!(replenishPerSecond > 0) || capacity < 1 || maxKeys < 1) {
 			throw new IllegalArgumentException("need replenishPerSecond > 0, capacity >= 1, maxKeys >= 1");
 		}
 		this.replenishPerSecond = replenishPerSecond;
 		this.capacity = capacity;
-		this.maxKeys = maxKeys;
 		this.nanoTime = nanoTime;
+		this.buckets = Caffeine.newBuilder()
+			.maximumSize(maxKeys)
+			.expireAfterAccess(Duration.ofNanos((long) Math.ceil(capacity / replenishPerSecond * 1e9)))
+			.ticker(nanoTime::getAsLong)
+			.executor(Runnable::run)
+			.build();
 	}
 
 	/** Takes {@code tokens} from the key's bucket; false (nothing taken) when it holds fewer. */
-	boolean tryTake(String key, double tokens) {
+	public boolean tryTake(String key, double tokens) {
 		long now = nanoTime.getAsLong();
-		Bucket bucket = buckets.get(key);
-		if (bucket == null) {
-			if (buckets.size() >= maxKeys) {
-				evict(now);
-			}
-			bucket = buckets.computeIfAbsent(key, k -> new Bucket(capacity, now));
-		}
+		Bucket bucket = buckets.get(key, k -> new Bucket(capacity, now));
 		synchronized (bucket) {
 			bucket.refill(now, replenishPerSecond, capacity);
 			if (bucket.tokens >= tokens) {
@@ -51,23 +54,14 @@ final class LocalTokenBuckets {
 	}
 
 	/** Seconds until the key's bucket holds {@code tokens} again (at least 1). */
-	long secondsUntil(double tokens) {
+	public long secondsUntil(double tokens) {
 		return Math.max(1, (long) Math.ceil(tokens / replenishPerSecond));
 	}
 
-	int size() {
-		return buckets.size();
-	}
-
-	private void evict(long now) {
-		long refillNanos = (long) (capacity / replenishPerSecond * 1e9);
-		buckets.values().removeIf(b -> now - b.updatedAt >= refillNanos);
-		if (buckets.size() >= maxKeys) {
-			long cutoff = buckets.values().stream().mapToLong(b -> b.updatedAt).sorted().skip(buckets.size() / 2)
-				.findFirst()
-				.orElse(now);
-			buckets.values().removeIf(b -> b.updatedAt <= cutoff);
-		}
+	/** Buckets held now, after pending maintenance (for tests and gauges). */
+	public long size() {
+		buckets.cleanUp();
+		return buckets.estimatedSize();
 	}
 
 	private static final class Bucket {

@@ -31,11 +31,11 @@ final class EdgeStatusPolicy {
 
 	private final Duration snapshotMaxAge;
 
-	private final Duration ticketLiveness;
+	private final Duration ticketMaxAge;
 
-	EdgeStatusPolicy(Duration snapshotMaxAge, Duration ticketLiveness) {
+	EdgeStatusPolicy(Duration snapshotMaxAge, Duration ticketMaxAge) {
 		this.snapshotMaxAge = snapshotMaxAge;
-		this.ticketLiveness = ticketLiveness;
+		this.ticketMaxAge = ticketMaxAge;
 	}
 
 	sealed interface Decision permits Answer, Forward {
@@ -55,8 +55,9 @@ final class EdgeStatusPolicy {
 		if (!ticket.eventId().equals(eventId)) {
 			return new Forward("other-event");
 		}
-		if (Duration.between(ticket.issuedAt(), now).compareTo(ticketLiveness) >= 0) {
-			return new Forward("liveness");
+		if (Duration.between(ticket.issuedAt(), now).compareTo(ticketMaxAge) >= 0) {
+			// liveness needs no forward (the edge reports it in batches); this only bounds a ticket's life
+			return new Forward("old-ticket");
 		}
 		if (timed == null) {
 			return new Forward("no-snapshot");

@@ -21,7 +21,7 @@ class EdgeStatusPolicyTests {
 
 	static final Instant NOW = Instant.parse("2026-11-29T10:00:00Z");
 
-	final EdgeStatusPolicy policy = new EdgeStatusPolicy(Duration.ofSeconds(2), Duration.ofSeconds(60));
+	final EdgeStatusPolicy policy = new EdgeStatusPolicy(Duration.ofSeconds(2), Duration.ofMinutes(30));
 
 	static EventSnapshot snapshot(EventPhase phase, EventMode mode, long watermark, List<WaitingBucket> buckets,
 			double rate) {
@@ -107,7 +107,8 @@ class EdgeStatusPolicyTests {
 		EventSnapshot open = snapshot(EventPhase.OPEN, EventMode.QUEUEING, 10, buckets(100, 90), 1.0);
 		assertThat(reason(null, fresh(open))).isEqualTo("no-ticket");
 		assertThat(reason(new QueueTicket("other", "x", 50, NOW.minusSeconds(5)), fresh(open))).isEqualTo("other-event");
-		assertThat(reason(new QueueTicket("e", "x", 50, NOW.minusSeconds(60)), fresh(open))).isEqualTo("liveness");
+		assertThat(reason(new QueueTicket("e", "x", 50, NOW.minus(Duration.ofMinutes(30))), fresh(open)))
+			.isEqualTo("old-ticket");
 		assertThat(reason(ticket(50), null)).isEqualTo("no-snapshot");
 		assertThat(reason(ticket(50), new TimedSnapshot(open, NOW.minusSeconds(2)))).isEqualTo("stale-snapshot");
 		assertThat(reason(ticket(5), fresh(open))).isEqualTo("maybe-offered");
@@ -153,8 +154,10 @@ class EdgeStatusPolicyTests {
 		assertThat(answer.status().receipt()).isEqualTo("r-1");
 		assertThat(answer.status().announcement()).isEqualTo("Opens at ten");
 		assertThat(answer.status().pollAfterSeconds()).isEqualTo(20);
-		assertThat(reason(new QueueTicket("e", "r-1", 0, NOW.minusSeconds(61)), fresh(scheduled)))
-			.as("liveness still goes to the queue-service").isEqualTo("liveness");
+		assertThat(decide(new QueueTicket("e", "r-1", 0, NOW.minusSeconds(600)), fresh(scheduled)))
+			.as("liveness needs no forward: it is recorded in batches").isInstanceOf(EdgeStatusPolicy.Answer.class);
+		assertThat(reason(new QueueTicket("e", "r-1", 0, NOW.minus(Duration.ofMinutes(31))), fresh(scheduled)))
+			.as("a ticket past its maximum age is refreshed once").isEqualTo("old-ticket");
 	}
 
 	@Test
@@ -179,6 +182,10 @@ class EdgeStatusPolicyTests {
 		assertThat(EdgeStatusPolicy.pollAfter(false, 150, 1.0)).isEqualTo(15);
 		assertThat(EdgeStatusPolicy.pollAfter(false, 100_000, 1.0)).isEqualTo(30);
 		assertThat(EdgeStatusPolicy.estimate(new VisitorStatus.Position(10, 20), 0)).isNull();
+	}
+
+	private EdgeStatusPolicy.Decision decide(QueueTicket ticket, TimedSnapshot snapshot) {
+		return policy.decide("e", ticket, snapshot, NOW);
 	}
 
 	private String reason(QueueTicket ticket, TimedSnapshot snapshot) {

@@ -11,6 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.QueueTicketCodec;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The queue-service as far as the gateway sees it (docs/CONTRACTS.md): join, status (the exact
@@ -20,6 +22,8 @@ import dev.waitroom.tokens.QueueTicketCodec;
 public final class StubQueueService extends StubHttpServer {
 
 	static final int BUCKET_SIZE = 10;
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private final QueueTicketCodec tickets;
 
@@ -57,6 +61,10 @@ public final class StubQueueService extends StubHttpServer {
 			QueueEvent event = events.get(s[2]);
 			return event == null ? Reply.json(404, Map.of("status", 404, "title", "No such event"))
 					: Reply.json(200, event.snapshot());
+		}
+		if (s.length == 4 && s[0].equals("internal") && s[1].equals("events") && s[3].equals("liveness")
+				&& request.method().equals("POST")) {
+			return seen(event(s[2]), request.body());
 		}
 		if (s.length < 3 || !s[0].equals("events")) {
 			return Reply.json(404, Map.of("status", 404, "title", "Not found"));
@@ -99,8 +107,32 @@ public final class StubQueueService extends StubHttpServer {
 	}
 
 	private Reply withTicket(int status, QueueEvent event, Entry entry) {
+		if (!entry.state.equals("WAITING")) {
+			return new Reply(status, event.status(entry), Map.of());
+		}
 		String ticket = tickets.encode(new QueueTicket(event.id, entry.entryId, entry.orderKey, Instant.now()));
 		return new Reply(status, event.status(entry), Map.of("X-Waitroom-Ticket", ticket));
+	}
+
+	/** The liveness batch of the real queue-service: last-seen for waiting entries of the visitor named. */
+	private Reply seen(QueueEvent event, String body) {
+		JsonNode seen = JSON.readTree(body).get("seen");
+		List<String> notWaiting = new ArrayList<>();
+		synchronized (event) {
+			event.livenessBatches++;
+			for (JsonNode pair : seen) {
+				String entryId = pair.get(0).asString();
+				Entry entry = event.entries.values().stream().filter(e -> e.entryId.equals(entryId)).findFirst()
+					.orElse(null);
+				if (entry != null && entry.state.equals("WAITING") && entry.visitor.equals(pair.get(1).asString())) {
+					entry.seen++;
+				}
+				else {
+					notWaiting.add(entryId);
+				}
+			}
+		}
+		return Reply.json(200, Map.of("notWaiting", notWaiting));
 	}
 
 	/** One queue entry of the model. */
@@ -115,6 +147,8 @@ public final class StubQueueService extends StubHttpServer {
 		volatile String state = "WAITING";
 
 		volatile Instant offerExpiresAt;
+
+		volatile int seen;
 
 		Entry(String visitor, String entryId, long orderKey) {
 			this.visitor = visitor;
@@ -132,6 +166,15 @@ public final class StubQueueService extends StubHttpServer {
 
 		public long orderKey() {
 			return orderKey;
+		}
+
+		/** How often a liveness batch recorded this entry. */
+		public int seen() {
+			return seen;
+		}
+
+		public void leave() {
+			state = "LEFT";
 		}
 
 	}
@@ -156,6 +199,8 @@ public final class StubQueueService extends StubHttpServer {
 		volatile long offerWatermark;
 
 		volatile int statusCalls;
+
+		volatile int livenessBatches;
 
 		volatile Instant opensAt;
 
@@ -204,6 +249,10 @@ public final class StubQueueService extends StubHttpServer {
 
 		public synchronized int statusCalls() {
 			return statusCalls;
+		}
+
+		public synchronized int livenessBatches() {
+			return livenessBatches;
 		}
 
 		/** Adds {@code count} anonymous waiting visitors at the back. */

@@ -1,0 +1,244 @@
+package dev.waitroom.gateway.status;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpCookie;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.stereotype.Component;
+import org.springframework.util.MultiValueMap;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+
+import dev.waitroom.gateway.config.EdgeProperties;
+import dev.waitroom.gateway.config.SecretsProperties;
+import dev.waitroom.gateway.correlation.RequestIdWebFilter;
+import dev.waitroom.gateway.events.EventId;
+import dev.waitroom.gateway.events.EventSnapshots;
+import dev.waitroom.gateway.events.TimedSnapshot;
+import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
+import dev.waitroom.gateway.problem.ProblemResponses;
+import dev.waitroom.gateway.problem.ProblemType;
+import dev.waitroom.gateway.ratelimit.LocalTokenBuckets;
+import dev.waitroom.tokens.QueueTicket;
+import dev.waitroom.tokens.QueueTicketCodec;
+import dev.waitroom.tokens.TokenRejectedException;
+import dev.waitroom.tokens.VisitorCookieCodec;
+import dev.waitroom.tokens.VisitorId;
+
+/**
+ * Answers {@code GET /events/{eventId}/queue/status} ahead of the gateway's route lookup, from the
+ * visitor's signed cookie, the queue ticket and a fresh event snapshot ({@link EdgeStatusPolicy}),
+ * and records the visitor's liveness in the next batch ({@link LivenessBatches}). It is the first
+ * filter, so an answered poll costs two HMAC checks, a token bucket and a small JSON body: no route
+ * lookup, no observation, no access-log line, no upstream call.
+ *
+ * <p>Everything it cannot answer goes down the ordinary chain unchanged (with the reason counted):
+ * a missing or forged visitor cookie (the identity filter issues one), a path or request it does not
+ * recognise exactly (the path-safety filter answers the problem), a missing, invalid or outdated
+ * ticket, an entry the queue-service said has moved on, a stale snapshot, or a visitor near an offer.
+ * The per-visitor limit on status polls is applied here to every poll with a valid visitor cookie,
+ * answered or forwarded; polls without one carry a new identity each time, so no per-visitor limit
+ * could hold them (per-address limits belong in front, docs/CONTRACTS.md).
+ */
+@Component
+class EdgeStatusWebFilter implements WebFilter, Ordered {
+
+	/** Says who answered a status poll: {@code edge} or {@code queue} (the load tests count it). */
+	static final String SOURCE_HEADER = "X-Waitroom-Status-Source";
+
+	private static final String PREFIX = "/events/";
+
+	private static final String SUFFIX = "/queue/status";
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private final VisitorCookieCodec visitors;
+
+	private final QueueTicketCodec tickets;
+
+	private final EventSnapshots snapshots;
+
+	private final LivenessBatches liveness;
+
+	private final EdgeStatusPolicy policy;
+
+	private final LocalTokenBuckets buckets;
+
+	private final double pollCost;
+
+	private final String retryAfter;
+
+	private final Clock clock;
+
+	private final MeterRegistry meters;
+
+	private final Counter answeredAtEdge;
+
+	private final Counter rateLimited;
+
+	private final Map<String, Counter> forwarded = new ConcurrentHashMap<>();
+
+	EdgeStatusWebFilter(SecretsProperties secrets, EventSnapshots snapshots, LivenessBatches liveness,
+			EdgeProperties edge, Clock clock, MeterRegistry meters) {
+		this.visitors = VisitorCookieCodec.of(secrets.visitorHmacKey());
+		this.tickets = QueueTicketCodec.of(secrets.ticketHmacKey());
+		this.snapshots = snapshots;
+		this.liveness = liveness;
+		this.policy = new EdgeStatusPolicy(edge.snapshotMaxAge(), edge.ticketMaxAge());
+		EdgeProperties.Limit limit = edge.rateLimits().status();
+		if (limit.burstCapacity() < limit.replenishRate() || limit.requestedTokens() > limit.burstCapacity()) {
+			throw new IllegalArgumentException(
+					"the status rate limit needs replenishRate <= burstCapacity and requestedTokens <= burstCapacity");
+		}
+		this.buckets = new LocalTokenBuckets(limit.replenishRate(), limit.burstCapacity(), limit.maxVisitors(),
+				System::nanoTime);
+		this.pollCost = limit.requestedTokens();
+		this.retryAfter = Long.toString(buckets.secondsUntil(pollCost));
+		this.clock = clock;
+		this.meters = meters;
+		this.answeredAtEdge = polls("edge", "none");
+		this.rateLimited = Counter.builder("waitroom.gateway.rate.limited")
+			.tag("route", "queue-status")
+			.description("Requests refused by a per-visitor rate limit")
+			.register(meters);
+	}
+
+	@Override
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE;
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		ServerHttpRequest request = exchange.getRequest();
+		if (!HttpMethod.GET.equals(request.getMethod())) {
+			return chain.filter(exchange);
+		}
+		EventId eventId = statusPathEvent(request.getURI().getRawPath());
+		if (eventId == null || request.getURI().getRawQuery() != null || hasBody(request.getHeaders())) {
+			return chain.filter(exchange);
+		}
+		MultiValueMap<String, HttpCookie> cookies = request.getCookies();
+		VisitorId visitor = verifiedVisitor(cookies.getFirst(VisitorIdentityWebFilter.COOKIE));
+		if (visitor == null) {
+			return forward(exchange, chain, "no-visitor");
+		}
+		if (!buckets.tryTake(visitor.value(), pollCost)) {
+			return refuse(exchange);
+		}
+		HttpCookie ticketCookie = cookies.getFirst(QueueTicketCookieGlobalFilter.COOKIE);
+		if (ticketCookie == null || ticketCookie.getValue().isEmpty()) {
+			return forward(exchange, chain, "no-ticket");
+		}
+		QueueTicket ticket;
+		try {
+			ticket = tickets.decode(ticketCookie.getValue());
+		}
+		catch (TokenRejectedException ex) {
+			return forward(exchange, chain, "bad-ticket");
+		}
+		Instant changedAt = liveness.changedAt(eventId, ticket.entryId());
+		if (changedAt != null && !ticket.issuedAt().isAfter(changedAt)) {
+			return forward(exchange, chain, "entry-changed");
+		}
+		return snapshots.current(eventId)
+			.map(Optional::of)
+			.defaultIfEmpty(Optional.empty())
+			.flatMap(timed -> decide(exchange, chain, eventId, visitor, ticket, timed.orElse(null)));
+	}
+
+	private Mono<Void> decide(ServerWebExchange exchange, WebFilterChain chain, EventId eventId, VisitorId visitor,
+			QueueTicket ticket, TimedSnapshot timed) {
+		EdgeStatusPolicy.Decision decision = policy.decide(eventId.value(), ticket, timed, clock.instant());
+		if (decision instanceof EdgeStatusPolicy.Answer answer) {
+			answeredAtEdge.increment();
+			liveness.seen(eventId, ticket.entryId(), visitor);
+			return write(exchange, answer.status());
+		}
+		return forward(exchange, chain, ((EdgeStatusPolicy.Forward) decision).reason());
+	}
+
+	private Mono<Void> forward(ServerWebExchange exchange, WebFilterChain chain, String reason) {
+		forwarded.computeIfAbsent(reason, r -> polls("forwarded", r)).increment();
+		ServerHttpResponse response = exchange.getResponse();
+		response.beforeCommit(() -> {
+			response.getHeaders().set(SOURCE_HEADER, "queue");
+			return Mono.empty();
+		});
+		return chain.filter(exchange);
+	}
+
+	private Mono<Void> refuse(ServerWebExchange exchange) {
+		rateLimited.increment();
+		HttpHeaders headers = exchange.getResponse().getHeaders();
+		headers.set(HttpHeaders.RETRY_AFTER, retryAfter);
+		headers.set(RequestIdWebFilter.HEADER, RequestIdWebFilter.requestIdOf(exchange.getRequest()));
+		return ProblemResponses.write(exchange, ProblemType.RATE_LIMITED,
+				"Too many requests from this browser. Your place is kept; wait " + retryAfter
+						+ " s before trying again.",
+				Map.of("retryAfterSeconds", Long.parseLong(retryAfter)));
+	}
+
+	private static Mono<Void> write(ServerWebExchange exchange, VisitorStatus status) {
+		byte[] body = JSON.writeValueAsBytes(status);
+		ServerHttpResponse response = exchange.getResponse();
+		response.setStatusCode(HttpStatus.OK);
+		HttpHeaders headers = response.getHeaders();
+		headers.setContentType(MediaType.APPLICATION_JSON);
+		headers.setContentLength(body.length);
+		headers.setCacheControl("no-store");
+		headers.set(SOURCE_HEADER, "edge");
+		headers.set(RequestIdWebFilter.HEADER, RequestIdWebFilter.requestIdOf(exchange.getRequest()));
+		return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+	}
+
+	private VisitorId verifiedVisitor(HttpCookie cookie) {
+		if (cookie == null) {
+			return null;
+		}
+		try {
+			return visitors.decode(cookie.getValue());
+		}
+		catch (TokenRejectedException ex) {
+			return null;
+		}
+	}
+
+	/** The event of exactly {@code /events/{eventId}/queue/status} with a well-formed id, else null. */
+	static EventId statusPathEvent(String rawPath) {
+		if (rawPath == null || !rawPath.startsWith(PREFIX) || !rawPath.endsWith(SUFFIX)
+				|| rawPath.length() <= PREFIX.length() + SUFFIX.length()) {
+			return null;
+		}
+		return EventId.parse(rawPath.substring(PREFIX.length(), rawPath.length() - SUFFIX.length())).orElse(null);
+	}
+
+	private static boolean hasBody(HttpHeaders headers) {
+		return headers.getContentLength() > 0 || headers.containsHeader(HttpHeaders.TRANSFER_ENCODING);
+	}
+
+	private Counter polls(String answered, String reason) {
+		return Counter.builder("waitroom.gateway.status.polls")
+			.tag("answered", answered)
+			.tag("reason", reason)
+			.description("Visitor status polls, answered at the edge or forwarded to the queue-service (with why)")
+			.register(meters);
+	}
+
+}

@@ -1,0 +1,197 @@
+package dev.waitroom.gateway.status;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import dev.waitroom.gateway.config.EdgeProperties;
+import dev.waitroom.gateway.config.SecretsProperties;
+import dev.waitroom.gateway.config.ServicesProperties;
+import dev.waitroom.gateway.events.EventId;
+import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
+import dev.waitroom.tokens.VisitorId;
+
+/**
+ * Liveness of the visitors whose polls the edge answered, recorded in batches: each answered poll
+ * adds its entry here, and once per flush interval the entries of each event go to the
+ * queue-service in a few requests of up to {@link #MAX_BATCH} entries (one Lua call each), instead
+ * of one forwarded poll per visitor per liveness interval. The queue-service answers which entries
+ * are no longer waiting for the visitor named (left, offered, someone else's ticket); their next
+ * polls are forwarded until a ticket issued after that answer comes back. Bounded: at most
+ * {@code maxPending} entries wait for a flush (more are counted as dropped and seen on a later poll),
+ * and the changed entries are a Caffeine cache.
+ */
+@Component
+public class LivenessBatches implements SmartLifecycle {
+
+	/** Entries per request: the queue-service's limit (its 8 KiB body limit). */
+	static final int MAX_BATCH = 150;
+
+	private static final Logger log = LoggerFactory.getLogger(LivenessBatches.class);
+
+	private final ConcurrentHashMap<EventId, Set<String>> pending = new ConcurrentHashMap<>();
+
+	private final AtomicInteger pendingCount = new AtomicInteger();
+
+	private final Cache<String, Instant> changed;
+
+	private final WebClient queue;
+
+	private final Clock clock;
+
+	private final Duration interval;
+
+	private final Duration timeout;
+
+	private final int maxPending;
+
+	private final Counter recorded;
+
+	private final Counter notWaiting;
+
+	private final Counter dropped;
+
+	private final Counter failed;
+
+	private volatile Disposable flusher;
+
+	LivenessBatches(ServicesProperties services, SecretsProperties secrets, EdgeProperties edge, Clock clock,
+			MeterRegistry meters) {
+		this.queue = WebClient.builder()
+			.baseUrl(services.queueUrl().toString())
+			.defaultHeader(VisitorIdentityWebFilter.INTERNAL_HEADER, secrets.internalToken())
+			.build();
+		this.clock = clock;
+		this.interval = edge.livenessFlushInterval();
+		this.timeout = edge.upstreamTimeout();
+		this.maxPending = edge.livenessMaxPending();
+		this.changed = Caffeine.newBuilder().maximumSize(edge.livenessMaxPending()).expireAfterWrite(edge.ticketMaxAge())
+			.build();
+		this.recorded = entries(meters, "recorded");
+		this.notWaiting = entries(meters, "not-waiting");
+		this.dropped = entries(meters, "dropped");
+		this.failed = entries(meters, "failed");
+	}
+
+	/** The edge answered this entry's poll for this visitor: record its liveness with the next flush. */
+	void seen(EventId eventId, String entryId, VisitorId visitor) {
+		if (pendingCount.get() >= maxPending) {
+			dropped.increment();
+			return;
+		}
+		if (pending.computeIfAbsent(eventId, id -> ConcurrentHashMap.newKeySet()).add(entryId + ' ' + visitor.value())) {
+			pendingCount.incrementAndGet();
+		}
+	}
+
+	/**
+	 * When the queue-service last said this entry is no longer waiting, or null: a ticket issued
+	 * before then must not be answered at the edge.
+	 */
+	Instant changedAt(EventId eventId, String entryId) {
+		return changed.getIfPresent(eventId.value() + '/' + entryId);
+	}
+
+	int pending() {
+		return pendingCount.get();
+	}
+
+	/** Sends every pending entry; completes when every batch has been answered (or has failed). */
+	Mono<Void> flush() {
+		List<Mono<Void>> calls = new ArrayList<>();
+		for (Map.Entry<EventId, Set<String>> event : pending.entrySet()) {
+			Set<String> taken = pending.remove(event.getKey());
+			if (taken == null || taken.isEmpty()) {
+				continue;
+			}
+			pendingCount.addAndGet(-taken.size());
+			List<List<String>> batch = new ArrayList<>(Math.min(MAX_BATCH, taken.size()));
+			for (String entry : taken) {
+				int space = entry.indexOf(' ');
+				batch.add(List.of(entry.substring(0, space), entry.substring(space + 1)));
+				if (batch.size() == MAX_BATCH) {
+					calls.add(send(event.getKey(), batch));
+					batch = new ArrayList<>(MAX_BATCH);
+				}
+			}
+			if (!batch.isEmpty()) {
+				calls.add(send(event.getKey(), batch));
+			}
+		}
+		return Flux.fromIterable(calls).flatMap(call -> call, 4).then();
+	}
+
+	private Mono<Void> send(EventId eventId, List<List<String>> batch) {
+		return queue.post()
+			.uri("/internal/events/{eventId}/liveness", eventId.value())
+			.bodyValue(Map.of("seen", batch))
+			.retrieve()
+			.bodyToMono(SeenResult.class)
+			.timeout(timeout)
+			.doOnNext(result -> {
+				Instant now = clock.instant();
+				List<String> moved = result.notWaiting() == null ? List.of() : result.notWaiting();
+				moved.forEach(entry -> changed.put(eventId.value() + '/' + entry, now));
+				notWaiting.increment(moved.size());
+				recorded.increment(batch.size() - moved.size());
+			})
+			.onErrorResume(error -> {
+				// liveness is advisory: the visitors poll again and are recorded with a later batch
+				failed.increment(batch.size());
+				log.warn("Liveness of {} entries of event {} not recorded: {}", batch.size(), eventId, error.toString());
+				return Mono.empty();
+			})
+			.then();
+	}
+
+	record SeenResult(List<String> notWaiting) {
+	}
+
+	@Override
+	public void start() {
+		flusher = Flux.interval(interval, interval).onBackpressureDrop().concatMap(tick -> flush(), 1).subscribe();
+	}
+
+	@Override
+	public void stop() {
+		Disposable running = flusher;
+		if (running != null) {
+			running.dispose();
+			flusher = null;
+		}
+		flush().block(timeout.multipliedBy(2));
+	}
+
+	@Override
+	public boolean isRunning() {
+		return flusher != null;
+	}
+
+	private static Counter entries(MeterRegistry meters, String outcome) {
+		return Counter.builder("waitroom.gateway.liveness.entries")
+			.tag("outcome", outcome)
+			.description("Entries whose liveness the edge reported to the queue-service in batches, by outcome")
+			.register(meters);
+	}
+
+}
