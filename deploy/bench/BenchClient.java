@@ -32,6 +32,7 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * join       --url U --event E --visitors N --concurrency C [--max-seconds S] [--out FILE]
+ *            [--warmup-url U2 --warmup-seconds W]
  * realistic  --url U --event E --visitors-file FILE --concurrency C --seconds S [--jitter 0.3] [--out FILE]
  * </pre>
  *
@@ -72,6 +73,10 @@ public class BenchClient {
 		Path out = o.containsKey("out") ? Path.of(o.get("out")) : null;
 		URI uri = URI.create(url + "/events/" + event + "/queue");
 		HttpClient http = client(concurrency);
+		if (o.containsKey("warmup-url")) {
+			warmUp(http, URI.create(o.get("warmup-url") + "/events/" + event + "/queue"), concurrency,
+					Long.parseLong(o.getOrDefault("warmup-seconds", "3")));
+		}
 		long maxNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(o.getOrDefault("max-seconds", "3600")));
 		Visitor[] result = new Visitor[visitors];
 		Histogram latency = new Histogram();
@@ -226,6 +231,42 @@ public class BenchClient {
 				counts.errors.get(), edge, queue, counts.none.get(), counts.refreshed.get(),
 				lateness.percentile(99) / 1e6, lateness.max() / 1e6, counts.statuses());
 		return 0;
+	}
+
+	/**
+	 * The same requests against the constant server for a few seconds, unmeasured, so that both measured runs
+	 * start with a compiled client rather than one of them paying for the JIT.
+	 */
+	private static void warmUp(HttpClient http, URI uri, int concurrency, long seconds) throws InterruptedException {
+		long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+		AtomicInteger next = new AtomicInteger();
+		List<Thread> workers = new ArrayList<>();
+		for (int t = 0; t < concurrency; t++) {
+			workers.add(started(() -> {
+				while (System.nanoTime() < end) {
+					int i = next.getAndIncrement();
+					HttpRequest request = HttpRequest.newBuilder(uri)
+						.timeout(TIMEOUT)
+						.header("X-Request-Id", requestId(i))
+						.header("X-Forwarded-For", forwardedFor(i))
+						.POST(HttpRequest.BodyPublishers.noBody())
+						.build();
+					try {
+						http.send(request, HttpResponse.BodyHandlers.ofString()).headers().allValues("set-cookie");
+					}
+					catch (IOException ex) {
+						// a warm-up failure shows in the measured run, if it matters
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+						return;
+					}
+				}
+			}));
+		}
+		for (Thread w : workers) {
+			w.join();
+		}
 	}
 
 	private static Thread started(Runnable work) {

@@ -160,7 +160,11 @@ heap_bytes() {
   curl -s -m 10 "$management/actuator/prometheus" \
     | awk '/^jvm_memory_used_bytes\{/ && /area="heap"/ { s += $NF; n++ } END { if (n) printf "%.0f", s }' || true
 }
-full_gc() { [ -n "$gateway_pid" ] && command -v jcmd >/dev/null && jcmd "$gateway_pid" GC.run >/dev/null 2>&1 || true; }
+gc_how="jcmd GC.run"
+full_gc() {
+  if [ -n "$gateway_pid" ] && command -v jcmd >/dev/null && jcmd "$gateway_pid" GC.run >/dev/null 2>&1; then return 0; fi
+  gc_how="not possible here: raw figures"
+}
 polls_metrics() {  # answered/reason count, one per line
   curl -s -m 10 "$management/actuator/prometheus" | awk '/^waitroom_gateway_status_polls_total\{/ {
     a = $0; sub(/.*answered="/, "", a); sub(/".*/, "", a); r = $0; sub(/.*reason="/, "", r); sub(/".*/, "", r)
@@ -223,9 +227,9 @@ client() {  # limit-seconds args...
   timeout --kill-after=10 "$limit" java -Xss512k -cp "$work/classes" BenchClient "$@" | grep '^BENCH ' \
     || { echo "bench: the Java client failed or ran over ${limit}s: $*" >&2; return 1; }
 }
-wrk_run() {  # url mode out-file
-  local url=$1 mode=$2 out=$3
-  timeout --kill-after=10 $((seconds + 60)) wrk -t"$threads" -c"$connections" -d"${seconds}s" --timeout 10s \
+wrk_run() {  # url mode out-file [seconds]
+  local url=$1 mode=$2 out=$3 secs=${4:-$seconds}
+  timeout --kill-after=10 $((secs + 60)) wrk -t"$threads" -c"$connections" -d"${secs}s" --timeout 10s \
     -s "$here/status.lua" "$url/events/$event/queue/status" -- "$work/visitors.txt" "$mode" "$event" "$out" "$threads" \
     | grep '^BENCH ' || { echo "bench: wrk failed ($mode against $url)" >&2; return 1; }
 }
@@ -245,17 +249,19 @@ api "$gateway/admin/events/$event" | grep -q '"phase":"OPEN"' || { echo "bench: 
 log "event $event open (1 admission/s, 1 live session: nearly everybody stays far from the front)"
 
 loadavg_start="$(cut -d' ' -f1-3 /proc/loadavg)"
-full_gc || true; sleep 1
+full_gc; sleep 1
 rss_before="$(rss_kib)"; heap_before="$(heap_bytes)"
 start_time="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+warmup=$(( seconds < 10 ? 2 : 5 ))   # unmeasured polls before phases 2 and 3: the JIT compiles the path first
 join_limit=$((120 + visitors / 10))   # at least 10 joins a second, or the phase stops and says so
 
 # --- phase 1: joins, each a brand-new browser ------------------------------------------------------------------------
 log "phase 1: $visitors joins against nginx, then the gateway (Java client, $connections threads) ..."
 n1="$(client $((join_limit + 30)) join --url "$nginx_url" --event "$event" --visitors "$visitors" \
-  --concurrency "$connections" --max-seconds "$join_limit")"
+  --concurrency "$connections" --max-seconds "$join_limit" --warmup-url "$nginx_url" --warmup-seconds 3)"
 w1="$(client $((join_limit + 30)) join --url "$gateway" --event "$event" --visitors "$visitors" \
-  --concurrency "$connections" --max-seconds "$join_limit" --out "$work/visitors.txt")"
+  --concurrency "$connections" --max-seconds "$join_limit" --warmup-url "$nginx_url" --warmup-seconds 3 \
+  --out "$work/visitors.txt")"
 recorded="$(field "$w1" recorded)"
 log "joined: $(field "$w1" requests) answered, $recorded visitors with cookies, statuses $(field "$w1" statuses)"
 if [ "$recorded" -lt $((visitors * 99 / 100)) ]; then
@@ -264,18 +270,22 @@ fi
 missing_tickets="$(awk '$3 == "-"' "$work/visitors.txt" | wc -l)"
 
 # --- phase 2: status with each visitor's own cookies (edge where the gateway can) -----------------------------------
-log "phase 2: edge status, ${seconds}s against the gateway, then nginx (wrk) ..."
+log "phase 2: edge status, ${warmup}s warm-up, ${seconds}s against the gateway, then nginx (wrk) ..."
+wrk_run "$gateway" edge "$work/visitors.next" "$warmup" > /dev/null; mv "$work/visitors.next" "$work/visitors.txt"
 polls_metrics > "$work/m2a"
 w2="$(wrk_run "$gateway" edge "$work/visitors.next")"; mv "$work/visitors.next" "$work/visitors.txt"
 polls_metrics > "$work/m2b"
 n2="$(wrk_run "$nginx_url" edge -)"
 
 # --- phase 3: the same polls without a ticket: every one forwarded to the queue-service ------------------------------
-log "phase 3: forwarded status, ${seconds}s against the gateway, then nginx (wrk) ..."
+log "phase 3: forwarded status, ${warmup}s warm-up, ${seconds}s against the gateway, then nginx (wrk) ..."
+wrk_run "$gateway" forward "$work/visitors.next" "$warmup" > /dev/null; mv "$work/visitors.next" "$work/visitors.txt"
 polls_metrics > "$work/m3a"
 w3="$(wrk_run "$gateway" forward "$work/visitors.next")"; mv "$work/visitors.next" "$work/visitors.txt"
 polls_metrics > "$work/m3b"
 n3="$(wrk_run "$nginx_url" forward -)"
+full_gc; sleep 1
+rss_peak="$(rss_kib)"; heap_peak="$(heap_bytes)"   # every visitor has just polled hard: its edge state is live
 
 # --- phase 4: every visitor at the server's pollAfterSeconds + up to 30 % jitter --------------------------------------
 log "phase 4: realistic intervals, ${realistic}s (Java client) ..."
@@ -284,7 +294,7 @@ w4="$(client $((realistic + 90)) realistic --url "$gateway" --event "$event" --v
   --concurrency "$connections" --seconds "$realistic" --jitter 0.3 --out "$work/visitors.txt")"
 polls_metrics > "$work/m4b"
 
-full_gc || true; sleep 1
+full_gc; sleep 1
 rss_after="$(rss_kib)"; heap_after="$(heap_bytes)"
 loadavg_end="$(cut -d' ' -f1-3 /proc/loadavg)"
 stop_nginx
@@ -300,14 +310,14 @@ row() {  # label waitroom-line nginx-line duration
     nr="$(field "$n" rps)"; np="$(field "$n" p50_ms) / $(field "$n" p99_ms)"
     ratio="$(awk -v a="$(field "$w" rps)" -v b="$nr" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')"
   fi
-  printf '%-24s %8s %5s %8s %9s %9s %8s %8s %7s %8s %11s %17s %7s\n' "$label" "$visitors" "$connections" "$dur" \
+  printf '%-24s %8s %5s %8s %9s %9s %8s %8s %7s %10s %11s %17s %7s\n' "$label" "$visitors" "$connections" "$dur" \
     "$(field "$w" requests)" "$(field "$w" rps)" "$(field "$w" p50_ms)" "$(field "$w" p99_ms)" "$(field "$w" non2xx)" \
     "$(share "$w")" "$nr" "$np" "$ratio"
 }
 mib() { [ -n "$1" ] && awk -v k="$1" -v d="$2" 'BEGIN { printf "%.1f MiB", k / d }' || echo "n/a"; }
 per_visitor="n/a"
-if [ -n "$heap_before" ] && [ -n "$heap_after" ]; then
-  per_visitor="$(awk -v a="$heap_after" -v b="$heap_before" -v n="$visitors" 'BEGIN { printf "%.0f B", (a - b) / n }')"
+if [ -n "$heap_before" ] && [ -n "$heap_peak" ]; then
+  per_visitor="$(awk -v a="$heap_peak" -v b="$heap_before" -v n="$visitors" 'BEGIN { printf "%.0f B", (a - b) / n }')"
 fi
 mkdir -p "$here/target"
 report="$here/target/bench-$(date +%Y%m%d-%H%M%S).txt"
@@ -318,10 +328,11 @@ report="$here/target/bench-$(date +%Y%m%d-%H%M%S).txt"
     || echo "stack already running (flags above as the launcher started it)"
   echo "event $event: 1 admission/s, 1 live session; $visitors visitors, X-Forwarded-For 198.18.0.0/15, one per visitor"
   echo "clients: joins and realistic = BenchClient.java (JDK HttpClient, $connections threads); status = wrk $wrk_version, $threads threads, $connections connections, status.lua"
+  echo "warm-up: each Java client run first sends 3 s of the same requests to nginx, unmeasured; wrk phases 2 and 3 follow ${warmup} s of the same polls, unmeasured"
   echo "comparison: nginx $nginx_version, worker_processes $nginx_workers, 127.0.0.1:$nginx_port, return 200 '{\"state\":\"WAITING\"}', same client, same run, right after each gateway phase (joins: right before)"
   echo
-  printf '%-24s %8s %5s %8s %9s %9s %8s %8s %7s %8s %11s %17s %7s\n' phase visitors conns duration requests "req/s" \
-    "p50 ms" "p99 ms" non-2xx "edge" "nginx req/s" "nginx p50/p99 ms" ratio
+  printf '%-24s %8s %5s %8s %9s %9s %8s %8s %7s %10s %11s %17s %7s\n' phase visitors conns duration requests "req/s" \
+    "p50 ms" "p99 ms" non-2xx "edge share" "nginx req/s" "nginx p50/p99 ms" ratio
   row "$w1" "$n1" "1 joins (new browsers)" "$(field "$w1" duration_s | cut -d. -f1) s"
   row "$w2" "$n2" "2 status, own cookies" "${seconds} s"
   row "$w3" "$n3" "3 status, forwarded" "${seconds} s"
@@ -331,7 +342,8 @@ report="$here/target/bench-$(date +%Y%m%d-%H%M%S).txt"
   echo "2 status, own cookies: statuses $(field "$w2" statuses); forwarded because: $(reasons_delta "$work/m2a" "$work/m2b"); tickets refreshed $(field "$w2" refreshed)"
   echo "3 status, forwarded:   statuses $(field "$w3" statuses); forwarded because: $(reasons_delta "$work/m3a" "$work/m3b"); tickets refreshed $(field "$w3" refreshed)"
   echo "4 status, realistic:   statuses $(field "$w4" statuses); edge $(field "$w4" edge), queue $(field "$w4" queue); forwarded because: $(reasons_delta "$work/m4a" "$work/m4b"); tickets refreshed $(field "$w4" refreshed); schedule lateness p99 $(field "$w4" late_p99_ms) ms, max $(field "$w4" late_max_ms) ms"
-  echo "gateway RSS $(mib "$rss_before" 1024) before, $(mib "$rss_after" 1024) after; heap used after a full GC $(mib "$heap_before" 1048576) before, $(mib "$heap_after" 1048576) after; heap delta per visitor $per_visitor"
+  echo "gateway RSS: $(mib "$rss_before" 1024) before, $(mib "$rss_peak" 1024) after phase 3, $(mib "$rss_after" 1024) at the end"
+  echo "gateway heap used after a full GC ($gc_how): $(mib "$heap_before" 1048576) before, $(mib "$heap_peak" 1048576) after phase 3, $(mib "$heap_after" 1048576) at the end; (after phase 3 - before) / visitors = $per_visitor per visitor"
   echo "the per-visitor status limit (2/s, burst 20) caps phases 2-3 at about $((visitors * 2)) req/s for $visitors visitors: above it, 429s show in non-2xx"
 } > "$report"
 cat "$report"
