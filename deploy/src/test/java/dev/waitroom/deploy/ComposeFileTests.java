@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -152,6 +153,9 @@ class ComposeFileTests {
             count++;
         }
         assertThat(count).isEqualTo(2);
+        // Safe behind PgBouncer in transaction mode: no server-side prepared statements.
+        assertThat(Pattern.compile("jdbc:postgresql://[^\\s]+").matcher(composeText).results().map(MatchResult::group))
+                .hasSize(2).allSatisfy(url -> assertThat(url).endsWith("?prepareThreshold=0"));
         assertThat(services.get("redis").get("command").toString()).contains("--appendonly, yes");
     }
 
