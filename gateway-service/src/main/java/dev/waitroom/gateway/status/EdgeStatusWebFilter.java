@@ -2,6 +2,7 @@ package dev.waitroom.gateway.status;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,10 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.core.Ordered;
-import org.springframework.http.HttpCookie;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
@@ -20,7 +19,6 @@ import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.stereotype.Component;
-import org.springframework.util.MultiValueMap;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -46,7 +44,7 @@ import dev.waitroom.tokens.VisitorId;
  * visitor's signed cookie, the queue ticket and a fresh event snapshot ({@link EdgeStatusPolicy}),
  * and records the visitor's liveness in the next batch ({@link LivenessBatches}). It is the first
  * filter, so an answered poll costs two HMAC checks, a token bucket and a small JSON body: no route
- * lookup, no observation, no access-log line, no upstream call.
+ * lookup, no access-log line, no upstream call.
  *
  * <p>Everything it cannot answer goes down the ordinary chain unchanged (with the reason counted):
  * a missing or forged visitor cookie (the identity filter issues one), a path or request it does not
@@ -65,8 +63,6 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
 	private static final String PREFIX = "/events/";
 
 	private static final String SUFFIX = "/queue/status";
-
-	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private final VisitorCookieCodec visitors;
 
@@ -134,21 +130,21 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
 		if (eventId == null || request.getURI().getRawQuery() != null || hasBody(request.getHeaders())) {
 			return chain.filter(exchange);
 		}
-		MultiValueMap<String, HttpCookie> cookies = request.getCookies();
-		VisitorId visitor = verifiedVisitor(cookies.getFirst(VisitorIdentityWebFilter.COOKIE));
+		List<String> cookies = request.getHeaders().get(HttpHeaders.COOKIE);
+		VisitorId visitor = verifiedVisitor(cookieValue(cookies, VisitorIdentityWebFilter.COOKIE));
 		if (visitor == null) {
 			return forward(exchange, chain, "no-visitor");
 		}
 		if (!buckets.tryTake(visitor.value(), pollCost)) {
 			return refuse(exchange);
 		}
-		HttpCookie ticketCookie = cookies.getFirst(QueueTicketCookieGlobalFilter.COOKIE);
-		if (ticketCookie == null || ticketCookie.getValue().isEmpty()) {
+		String ticketCookie = cookieValue(cookies, QueueTicketCookieGlobalFilter.COOKIE);
+		if (ticketCookie == null || ticketCookie.isEmpty()) {
 			return forward(exchange, chain, "no-ticket");
 		}
 		QueueTicket ticket;
 		try {
-			ticket = tickets.decode(ticketCookie.getValue());
+			ticket = tickets.decode(ticketCookie);
 		}
 		catch (TokenRejectedException ex) {
 			return forward(exchange, chain, "bad-ticket");
@@ -196,7 +192,7 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
 	}
 
 	private static Mono<Void> write(ServerWebExchange exchange, VisitorStatus status) {
-		byte[] body = JSON.writeValueAsBytes(status);
+		byte[] body = EdgeStatusJson.write(status);
 		ServerHttpResponse response = exchange.getResponse();
 		response.setStatusCode(HttpStatus.OK);
 		HttpHeaders headers = response.getHeaders();
@@ -208,16 +204,46 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
 		return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
 	}
 
-	private VisitorId verifiedVisitor(HttpCookie cookie) {
+	private VisitorId verifiedVisitor(String cookie) {
 		if (cookie == null) {
 			return null;
 		}
 		try {
-			return visitors.decode(cookie.getValue());
+			return visitors.decode(cookie);
 		}
 		catch (TokenRejectedException ex) {
 			return null;
 		}
+	}
+
+	/**
+	 * The first value of the named cookie in the request's {@code Cookie} headers, or null. Reads
+	 * only the two cookies the edge needs instead of decoding every cookie; a value this does not
+	 * parse the way the browser meant (quoted, odd spacing) fails its HMAC check and goes down the
+	 * ordinary chain, which decodes cookies fully.
+	 */
+	static String cookieValue(List<String> headers, String name) {
+		if (headers == null) {
+			return null;
+		}
+		for (String header : headers) {
+			int at = 0;
+			int length = header.length();
+			while (at < length) {
+				while (at < length && (header.charAt(at) == ' ' || header.charAt(at) == '\t')) {
+					at++;
+				}
+				int end = header.indexOf(';', at);
+				if (end < 0) {
+					end = length;
+				}
+				if (header.startsWith(name, at) && at + name.length() < length && header.charAt(at + name.length()) == '=') {
+					return header.substring(at + name.length() + 1, end).trim();
+				}
+				at = end + 1;
+			}
+		}
+		return null;
 	}
 
 	/** The event of exactly {@code /events/{eventId}/queue/status} with a well-formed id, else null. */
