@@ -267,6 +267,7 @@ class EdgeStatusTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> entry.seen() > 0);
 		assertThat(model.statusCalls()).as("no poll forwarded for liveness").isEqualTo(statusCalls);
 		assertThat(model.livenessBatches()).as("polls of one second share a batch").isLessThan(6);
+		assertThat(entry.seen()).as("reported at most once per report interval, not per poll").isLessThan(4);
 	}
 
 	@Test

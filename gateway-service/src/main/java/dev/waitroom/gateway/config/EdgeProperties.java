@@ -21,6 +21,8 @@ import org.springframework.validation.annotation.Validated;
  * @param ticketMaxAge a queue ticket older than this goes to the queue-service once for a fresh one (a safety net:
  *        liveness is recorded in batches, so polls need no forward for it)
  * @param livenessFlushInterval the entries whose polls the edge answered are sent to the queue-service this often
+ * @param livenessReportInterval an entry is reported at most once per this interval (the queue-service keeps
+ *        last-seen at this granularity anyway), so liveness costs one write per waiting visitor per interval
  * @param livenessMaxPending entries waiting for a liveness flush at most (more are dropped and counted); also the
  *        bound of the cache of entries the queue-service said have moved on
  * @param rateLimits per-visitor limits held in this instance (status polls)
@@ -39,6 +41,7 @@ public record EdgeProperties(
 		@Min(1) @DefaultValue("10000") int snapshotMaxEvents,
 		@NotNull @DefaultValue("30m") Duration ticketMaxAge,
 		@NotNull @DefaultValue("1s") Duration livenessFlushInterval,
+		@NotNull @DefaultValue("30s") Duration livenessReportInterval,
 		@Min(1) @DefaultValue("200000") int livenessMaxPending,
 		@NotNull @Valid @DefaultValue RateLimits rateLimits,
 		@NotNull @DefaultValue("2s") Duration upstreamTimeout,

@@ -37,7 +37,9 @@ import dev.waitroom.tokens.VisitorId;
  * queue-service in a few requests of up to {@link #MAX_BATCH} entries (one Lua call each), instead
  * of one forwarded poll per visitor per liveness interval. The queue-service answers which entries
  * are no longer waiting for the visitor named (left, offered, someone else's ticket); their next
- * polls are forwarded until a ticket issued after that answer comes back. Bounded: at most
+ * polls are forwarded until a ticket issued after that answer comes back. Each entry is reported at
+ * most once per report interval (the granularity the queue-service keeps last-seen at), so the
+ * queue-service sees one write per waiting visitor per interval, not one per poll. Bounded: at most
  * {@code maxPending} entries wait for a flush (more are counted as dropped and seen on a later poll),
  * and the changed entries are a Caffeine cache.
  */
@@ -54,6 +56,9 @@ public class LivenessBatches implements SmartLifecycle {
 	private final AtomicInteger pendingCount = new AtomicInteger();
 
 	private final Cache<String, Instant> changed;
+
+	/** Entries reported within the report interval: not reported again until it has passed. */
+	private final Cache<String, Boolean> reported;
 
 	private final WebClient queue;
 
@@ -87,6 +92,9 @@ public class LivenessBatches implements SmartLifecycle {
 		this.maxPending = edge.livenessMaxPending();
 		this.changed = Caffeine.newBuilder().maximumSize(edge.livenessMaxPending()).expireAfterWrite(edge.ticketMaxAge())
 			.build();
+		this.reported = Caffeine.newBuilder().maximumSize(edge.rateLimits().status().maxVisitors())
+			.expireAfterWrite(edge.livenessReportInterval())
+			.build();
 		this.recorded = entries(meters, "recorded");
 		this.notWaiting = entries(meters, "not-waiting");
 		this.dropped = entries(meters, "dropped");
@@ -95,10 +103,15 @@ public class LivenessBatches implements SmartLifecycle {
 
 	/** The edge answered this entry's poll for this visitor: record its liveness with the next flush. */
 	void seen(EventId eventId, String entryId, VisitorId visitor) {
+		String key = eventId.value() + '/' + entryId + '/' + visitor.value();
+		if (reported.getIfPresent(key) != null) {
+			return;
+		}
 		if (pendingCount.get() >= maxPending) {
 			dropped.increment();
 			return;
 		}
+		reported.put(key, Boolean.TRUE);
 		if (pending.computeIfAbsent(eventId, id -> ConcurrentHashMap.newKeySet()).add(entryId + ' ' + visitor.value())) {
 			pendingCount.incrementAndGet();
 		}

@@ -33,7 +33,7 @@ class EventSnapshotsTests {
 		}
 		URI nowhere = URI.create("http://127.0.0.1:" + closedPort);
 		EdgeProperties edge = new EdgeProperties(false, Duration.ofDays(1), Duration.ofSeconds(1),
-				Duration.ofSeconds(2), maxEvents, Duration.ofMinutes(30), Duration.ofSeconds(1), 1000,
+				Duration.ofSeconds(2), maxEvents, Duration.ofMinutes(30), Duration.ofSeconds(1), Duration.ofSeconds(30), 1000,
 				new EdgeProperties.RateLimits(new EdgeProperties.Limit(2, 20, 1, 1000)), Duration.ofMillis(500),
 				Duration.ofMillis(200), Duration.ofMinutes(30), true);
 		return new EventSnapshots(new ServicesProperties(nowhere, nowhere, nowhere),
