@@ -171,10 +171,18 @@ polls_metrics() {  # answered/reason count, one per line
     printf "%s/%s %.0f\n", a, r, $NF }' | sort || true
 }
 reasons_delta() {  # before-file after-file -> "forwarded: reason n, ..." (edge answers left out)
+  [ -s "$2" ] || { printf 'n/a (no metrics from %s)' "$management"; return; }
   join -a2 -e0 -o 0,1.2,2.2 "$1" "$2" | awk '$1 !~ /^edge\// && $3 - $2 > 0 { sub(/^forwarded\//, "", $1);
     printf "%s%s %d", (n++ ? ", " : ""), $1, $3 - $2 } END { if (!n) printf "none" }'
 }
 field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"; }
+alive() {  # after-which-phase: the gateway process the bench measures must still be the one listening
+  local now; now="$(ss -Htlnp "sport = :8080" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -n1)"
+  if [ -n "$gateway_pid" ] && { [ ! -d "/proc/$gateway_pid" ] || [ "$now" != "$gateway_pid" ]; }; then
+    echo "bench: the gateway (pid $gateway_pid) is gone or replaced after $1 (now listening: ${now:-nobody}); no table" >&2
+    exit 1
+  fi
+}
 
 # --- the comparison server: nginx, constant answer -----------------------------------------------------------------
 nginx_port=""
@@ -268,6 +276,7 @@ if [ "$recorded" -lt $((visitors * 99 / 100)) ]; then
   echo "bench: only $recorded of $visitors joins gave a visitor cookie; statuses $(field "$w1" statuses)" >&2; exit 1
 fi
 missing_tickets="$(awk '$3 == "-"' "$work/visitors.txt" | wc -l)"
+alive "phase 1"
 
 # --- phase 2: status with each visitor's own cookies (edge where the gateway can) -----------------------------------
 log "phase 2: edge status, ${warmup}s warm-up, ${seconds}s against the gateway, then nginx (wrk) ..."
@@ -276,6 +285,7 @@ polls_metrics > "$work/m2a"
 w2="$(wrk_run "$gateway" edge "$work/visitors.next")"; mv "$work/visitors.next" "$work/visitors.txt"
 polls_metrics > "$work/m2b"
 n2="$(wrk_run "$nginx_url" edge -)"
+alive "phase 2"
 
 # --- phase 3: the same polls without a ticket: every one forwarded to the queue-service ------------------------------
 log "phase 3: forwarded status, ${warmup}s warm-up, ${seconds}s against the gateway, then nginx (wrk) ..."
@@ -284,6 +294,7 @@ polls_metrics > "$work/m3a"
 w3="$(wrk_run "$gateway" forward "$work/visitors.next")"; mv "$work/visitors.next" "$work/visitors.txt"
 polls_metrics > "$work/m3b"
 n3="$(wrk_run "$nginx_url" forward -)"
+alive "phase 3"
 full_gc; sleep 1
 rss_peak="$(rss_kib)"; heap_peak="$(heap_bytes)"   # every visitor has just polled hard: its edge state is live
 
@@ -293,6 +304,7 @@ polls_metrics > "$work/m4a"
 w4="$(client $((realistic + 90)) realistic --url "$gateway" --event "$event" --visitors-file "$work/visitors.txt" \
   --concurrency "$connections" --seconds "$realistic" --jitter 0.3 --out "$work/visitors.txt")"
 polls_metrics > "$work/m4b"
+alive "phase 4"
 
 full_gc; sleep 1
 rss_after="$(rss_kib)"; heap_after="$(heap_bytes)"
@@ -349,7 +361,9 @@ report="$here/target/bench-$(date +%Y%m%d-%H%M%S).txt"
 cat "$report"
 log "saved $report"
 
-# the tool failed if a phase measured nothing
+# the tool failed if a phase measured nothing or lost more than 1 % of its requests to connection errors
 for line in "$w1" "$n1" "$w2" "$n2" "$w3" "$n3" "$w4"; do
-  [ "$(field "$line" requests)" -gt 0 ] 2>/dev/null || { echo "bench: a phase measured no requests" >&2; exit 1; }
+  requests="$(field "$line" requests)"; errors="$(field "$line" errors)"
+  [ "$requests" -gt 0 ] 2>/dev/null || { echo "bench: a phase measured no requests: $line" >&2; exit 1; }
+  if [ "$errors" -gt $((requests / 100)) ]; then echo "bench: a phase lost $errors requests to errors: $line" >&2; exit 1; fi
 done
