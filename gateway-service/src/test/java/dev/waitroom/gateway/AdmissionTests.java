@@ -30,6 +30,7 @@ import dev.waitroom.tokens.VisitorCookieCodec;
 
 import static dev.waitroom.gateway.RoutingTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 @GatewayIntegrationTest
@@ -292,6 +293,42 @@ class AdmissionTests {
 		}
 		assertProblem(shopper.browser().get("/events/" + shopper.event() + "/shop/seats"), 401,
 				"admission-token-required");
+	}
+
+	@Test
+	void clientsThatGiveUpLeaveNoUpstreamConnectionOrObservationActive() throws Exception {
+		Shopper shopper = shopper();
+		upstreams.queue.event(shopper.event()).offerNext(1);
+		upstreams.coordinator.claimDelay(Duration.ofSeconds(3));
+		try {
+			java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+			java.net.http.HttpRequest claim = java.net.http.HttpRequest
+				.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/events/" + shopper.event()
+						+ "/admission/claim"))
+				.timeout(Duration.ofMillis(300))
+				.header("Cookie", "wr_vid=" + shopper.browser().cookie("wr_vid").orElseThrow())
+				.POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}"))
+				.build();
+			for (int i = 0; i < 5; i++) {
+				// the client gives up (and closes its connection) while the coordinator still thinks
+				assertThatThrownBy(() -> client.send(claim, java.net.http.HttpResponse.BodyHandlers.ofString()))
+					.isInstanceOf(java.net.http.HttpTimeoutException.class);
+			}
+		}
+		finally {
+			upstreams.coordinator.claimDelay(Duration.ZERO);
+		}
+		// what once leaked: SCG's request observation never stopped when the client went away first
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			assertThat(meters.find("reactor.netty.connection.provider.active.connections").gauges())
+				.as("upstream pool metrics are on").isNotEmpty()
+				.allSatisfy(gauge -> assertThat(gauge.value()).as(gauge.getId().toString()).isZero());
+			assertThat(meters.getMeters())
+				.filteredOn(meter -> meter instanceof io.micrometer.core.instrument.LongTaskTimer)
+				.allSatisfy(meter -> assertThat(((io.micrometer.core.instrument.LongTaskTimer) meter).activeTasks())
+					.as(meter.getId().toString())
+					.isZero());
+		});
 	}
 
 	@Test
