@@ -131,7 +131,8 @@ if $with_stack; then
   data="$work/data"; mkdir -p "$data/logs"
   jvm_flags="${WAITROOM_JVM_FLAGS:-$default_jvm_flags}"
   log "starting the stack in $data with JVM flags: $jvm_flags"
-  WAITROOM_DATA_DIR="$data" WAITROOM_JVM_FLAGS="$jvm_flags" \
+  # the bench measures 127.0.0.1:8080: a port offset meant for another stack must not move this one
+  env -u WAITROOM_PORT_OFFSET WAITROOM_DATA_DIR="$data" WAITROOM_JVM_FLAGS="$jvm_flags" \
     java -Dwaitroom.root="$root" -jar "$root/deploy/target/waitroom-launcher.jar" run > "$data/logs/launcher.log" 2>&1 &
   stack_pid=$!
   for _ in $(seq 1 360); do
@@ -150,6 +151,9 @@ curl -s -o /dev/null -m 5 "$gateway/" \
 
 gateway_pid="$(ss -Htlnp "sport = :8080" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -n1)"
 gateway_flags="unknown"; gateway_java="unknown"
+if $with_stack && [ "$(ps -o ppid= -p "${gateway_pid:-0}" 2>/dev/null | tr -d ' ')" != "$stack_pid" ]; then
+  echo "bench: the process on 8080 (pid ${gateway_pid:-?}) is not the gateway the bench started" >&2; exit 2
+fi
 if [ -n "$gateway_pid" ] && [ -r "/proc/$gateway_pid/cmdline" ]; then
   gateway_flags="$(tr '\0' '\n' < "/proc/$gateway_pid/cmdline" | sed -n '2,$p' | sed '/^-jar$/,$d' | tr '\n' ' ' | sed 's/ $//')"
   gateway_java="$(readlink "/proc/$gateway_pid/exe" || echo unknown)"
