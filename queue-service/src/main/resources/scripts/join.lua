@@ -1,11 +1,11 @@
 -- Join: one entry per event and identity. Creates the entry, or returns the existing one.
 -- The identity is the visitor id, or the trusted account for an ACCOUNT-scoped event when one is present.
 -- KEYS[1] event hash, KEYS[2] visitor's identity bucket, KEYS[3] account's identity bucket
--- (identity buckets map identity -> entry sequence)
+-- (identity buckets map identity -> entry sequence), then the other keys it touches (lib/declared_keys.lua):
+-- 'cnt', 'seq', 'w', 'of', and 'e:', 's:', 'o:' buckets of the existing entry or of the next sequence.
 -- ARGV[1] key prefix 'wr:{eventId}:', ARGV[2] visitor id, ARGV[3] account identity or '', ARGV[4] now (epoch seconds),
 -- ARGV[5] liveness interval (seconds). Answers CREATED or EXISTS followed by the visitor's status.
 -- Entry record (hash field = seq % 128 in bucket 'e:<seq/128>'): state|orderKey|visitor|joinedAt|requeues
-local P = ARGV[1]
 local ev = redis.call('HMGET', KEYS[1], 'phase', 'mode', 'scope')
 local phase, mode = ev[1], ev[2]
 if not phase then return {'NO_EVENT'} end
@@ -13,15 +13,20 @@ local idKey, identity = KEYS[2], ARGV[2]
 if ev[3] == 'ACCOUNT' and ARGV[3] ~= '' then idKey, identity = KEYS[3], ARGV[3] end
 
 local function answer(outcome, seq)
-  local status = visitor_status(P, KEYS[1], seq, ARGV[4], ARGV[5])
+  local status = visitor_status(KEYS[1], seq, ARGV[4], ARGV[5])
   status[1] = outcome
   return status
 end
 
 local existing = redis.call('HGET', idKey, identity)
+local cnt, seqKey = K('cnt'), K('seq')
+if existing then status_keys(existing) end
+local m = undeclared()
+if m then return m end
+
 if existing then
   local seq = tonumber(existing)
-  local ekey = P .. 'e:' .. math.floor(seq / 128)
+  local ekey = B('e:', seq)
   local field = seq % 128
   local rec = redis.call('HGET', ekey, field)
   local state, key, visitor, joined, rq = string.match(rec, '^(%u)|(%d+)|([^|]*)|(%d+)|(%d+)$')
@@ -35,8 +40,8 @@ if existing then
   if phase == 'SCHEDULED' then
     -- pre-sale rejoin gets its old entry back: no second ticket for the draw
     redis.call('HSET', ekey, field, 'W|' .. key .. '|' .. ARGV[2] .. '|' .. joined .. '|' .. rq)
-    redis.call('HINCRBY', P .. 'cnt', 'left', -1)
-    redis.call('HINCRBY', P .. 'cnt', 'waiting', 1)
+    redis.call('HINCRBY', cnt, 'left', -1)
+    redis.call('HINCRBY', cnt, 'waiting', 1)
     return answer('EXISTS', existing)
   end
 end
@@ -44,18 +49,25 @@ end
 if phase == 'ENDED' then return {'ENDED'} end
 if mode == 'SOLD_OUT' then return {'SOLD_OUT'} end
 
-local seq = redis.call('INCR', P .. 'seq')
+-- the INCR below answers exactly this: the script runs alone
+local seq = tonumber(redis.call('GET', seqKey) or '0') + 1
 local key = 0
 if phase ~= 'SCHEDULED' then key = seq end
-local bucket = math.floor(seq / 128)
+status_keys(seq)
+local okey
+if key > 0 then okey = B('o:', key) end
+m = undeclared()
+if m then return m end
+
+redis.call('INCR', seqKey)
 local field = seq % 128
-redis.call('HSET', P .. 'e:' .. bucket, field, 'W|' .. key .. '|' .. ARGV[2] .. '|' .. ARGV[4] .. '|0')
+redis.call('HSET', B('e:', seq), field, 'W|' .. key .. '|' .. ARGV[2] .. '|' .. ARGV[4] .. '|0')
 redis.call('HSET', idKey, identity, seq)
 if key > 0 then
-  redis.call('SETBIT', P .. 'w', key, 1)
-  redis.call('HSET', P .. 'o:' .. math.floor(key / 128), key % 128, seq)
+  redis.call('SETBIT', K('w'), key, 1)
+  redis.call('HSET', okey, key % 128, seq)
 end
-redis.call('HINCRBY', P .. 'cnt', 'waiting', 1)
-redis.call('HINCRBY', P .. 'cnt', 'joins', 1)
-redis.call('HSET', P .. 's:' .. bucket, field, ARGV[4])
+redis.call('HINCRBY', cnt, 'waiting', 1)
+redis.call('HINCRBY', cnt, 'joins', 1)
+redis.call('HSET', B('s:', seq), field, ARGV[4])
 return answer('CREATED', seq)

@@ -1,7 +1,7 @@
 -- Leave: WAITING -> LEFT. Idempotent: an entry already LEFT answers LEFT again.
--- KEYS[1] event hash, KEYS[2] visitor's identity bucket, KEYS[3] account's identity bucket
+-- KEYS[1] event hash, KEYS[2] visitor's identity bucket, KEYS[3] account's identity bucket, then 'cnt', 'w' and
+-- the 'e:' bucket of the entry (lib/declared_keys.lua)
 -- ARGV[1] key prefix, ARGV[2] visitor id, ARGV[3] account identity or ''
-local P = ARGV[1]
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'NO_EVENT'} end
 local scope = redis.call('HGET', KEYS[1], 'scope')
 local idKey, identity = KEYS[2], ARGV[2]
@@ -9,7 +9,9 @@ if scope == 'ACCOUNT' and ARGV[3] ~= '' then idKey, identity = KEYS[3], ARGV[3] 
 local existing = redis.call('HGET', idKey, identity)
 if not existing then return {'NO_ENTRY'} end
 local seq = tonumber(existing)
-local ekey = P .. 'e:' .. math.floor(seq / 128)
+local ekey, cnt, w = B('e:', seq), K('cnt'), K('w')
+local m = undeclared()
+if m then return m end
 local field = seq % 128
 local rec = redis.call('HGET', ekey, field)
 local state, key, rest = string.match(rec, '^(%u)|(%d+)|(.*)$')
@@ -17,7 +19,7 @@ if state == 'L' then return {'LEFT', existing} end
 if state ~= 'W' then return {'STATE', existing, state} end
 redis.call('HSET', ekey, field, 'L|' .. key .. '|' .. rest)
 key = tonumber(key)
-if key > 0 then redis.call('SETBIT', P .. 'w', key, 0) end
-redis.call('HINCRBY', P .. 'cnt', 'waiting', -1)
-redis.call('HINCRBY', P .. 'cnt', 'left', 1)
+if key > 0 then redis.call('SETBIT', w, key, 0) end
+redis.call('HINCRBY', cnt, 'waiting', -1)
+redis.call('HINCRBY', cnt, 'left', 1)
 return {'LEFT', existing}

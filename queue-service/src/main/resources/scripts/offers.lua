@@ -1,9 +1,12 @@
 -- WAITING -> OFFERED for each entry, with its grant and claim deadline. An entry already OFFERED with the
 -- same grant is unchanged; any other entry is left as it is and reported with its state.
--- KEYS[1] event hash
+-- KEYS[1] event hash, then 'cnt', 'w', 'of' and the 'e:' bucket of every entry (lib/declared_keys.lua)
 -- ARGV[1] key prefix, then triples: entry sequence, grant id, offer deadline (epoch millis)
 -- Returns per entry: entry sequence, state letter (or '-' when unknown), '1' when the entry holds this grant
-local P = ARGV[1]
+local cnt, w, of = K('cnt'), K('w'), K('of')
+for i = 2, #ARGV, 3 do B('e:', ARGV[i]) end
+local m = undeclared()
+if m then return m end
 local ev = redis.call('HMGET', KEYS[1], 'phase', 'presale', 'drawAt', 'wm')
 if not ev[1] then return {'NO_EVENT'} end
 if ev[1] == 'SCHEDULED' or (tonumber(ev[2] or '0') > 0 and not ev[3]) then return {'NOT_DRAWN'} end
@@ -13,7 +16,7 @@ local offered = 0
 for i = 2, #ARGV, 3 do
   local seq = tonumber(ARGV[i])
   local grant = ARGV[i + 1]
-  local ekey = P .. 'e:' .. math.floor(seq / 128)
+  local ekey = B('e:', seq)
   local field = seq % 128
   local rec = redis.call('HGET', ekey, field)
   if not rec then
@@ -23,22 +26,22 @@ for i = 2, #ARGV, 3 do
     if state == 'W' then
       redis.call('HSET', ekey, field, 'O|' .. key .. '|' .. rest)
       key = tonumber(key)
-      redis.call('SETBIT', P .. 'w', key, 0)
-      redis.call('HSET', P .. 'of', seq, grant .. '|' .. ARGV[i + 2])
+      redis.call('SETBIT', w, key, 0)
+      redis.call('HSET', of, seq, grant .. '|' .. ARGV[i + 2])
       offered = offered + 1
       if key > wm then wm = key end
       table.insert(out, ARGV[i]); table.insert(out, 'O'); table.insert(out, '1')
     else
       local holds = '0'
-      local current = redis.call('HGET', P .. 'of', seq)
+      local current = redis.call('HGET', of, seq)
       if current and string.match(current, '^([^|]*)|') == grant then holds = '1' end
       table.insert(out, ARGV[i]); table.insert(out, state); table.insert(out, holds)
     end
   end
 end
 if offered > 0 then
-  redis.call('HINCRBY', P .. 'cnt', 'waiting', -offered)
-  redis.call('HINCRBY', P .. 'cnt', 'offered', offered)
+  redis.call('HINCRBY', cnt, 'waiting', -offered)
+  redis.call('HINCRBY', cnt, 'offered', offered)
   redis.call('HSET', KEYS[1], 'wm', wm)
 end
 return out

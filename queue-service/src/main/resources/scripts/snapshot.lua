@@ -1,12 +1,14 @@
 -- The edge snapshot: event state plus up to 64 buckets over the WAITING order keys. Bucket i counts the
 -- waiting entries with order keys in (max of bucket i-1, maxOrderKey of bucket i]; empty buckets are left out.
--- KEYS[1] event hash, KEYS[2] waiting bitmap; ARGV[1] key prefix, ARGV[2] bucket count
-local P = ARGV[1]
+-- KEYS[1] event hash, KEYS[2] waiting bitmap, KEYS[3] counters 'cnt'; ARGV[1] key prefix, ARGV[2] bucket count
+local cnt = K('cnt')
+local m = undeclared()
+if m then return m end
 local ev = redis.call('HGETALL', KEYS[1])
 if #ev == 0 then return {'NO_EVENT'} end
 local out = {'OK', tostring(#ev)}
 for i = 1, #ev do table.insert(out, ev[i]) end
-table.insert(out, redis.call('HGET', P .. 'cnt', 'waiting') or '0')
+table.insert(out, redis.call('HGET', cnt, 'waiting') or '0')
 local w = KEYS[2]
 local first = redis.call('BITPOS', w, 1)
 if first < 0 then return out end

@@ -1,16 +1,22 @@
--- Shared by join.lua and status.lua (prepended when the script is loaded).
+-- Shared by join.lua and status.lua (prepended, after declared_keys.lua, when the script is loaded).
 -- The status of the entry with sequence `existing`, in one atomic read; refreshes its last-seen when older than
 -- the liveness interval. Never touches order.
 -- Returns: 'OK', phase, mode, announcement, rate, waiting, entry seq, state, order key, ahead (-1 unknown),
 -- offer deadline (epoch millis or '')
-local function visitor_status(P, evKey, existing, now, liveness)
+
+-- Names every key visitor_status touches for the entry with sequence seq.
+local function status_keys(seq)
+  K('cnt'); K('w'); K('of'); B('e:', seq); B('s:', seq)
+end
+
+local function visitor_status(evKey, existing, now, liveness)
   local ev = redis.call('HMGET', evKey, 'phase', 'mode', 'ann', 'rate', 'presale', 'drawAt')
   local phase = ev[1]
-  local waiting = redis.call('HGET', P .. 'cnt', 'waiting') or '0'
+  local waiting = redis.call('HGET', K('cnt'), 'waiting') or '0'
   local seq = tonumber(existing)
   local bucket = math.floor(seq / 128)
   local field = seq % 128
-  local rec = redis.call('HGET', P .. 'e:' .. bucket, field)
+  local rec = redis.call('HGET', K('e:' .. bucket), field)
   local state, key = string.match(rec, '^(%u)|(%d+)|')
   key = tonumber(key)
 
@@ -18,7 +24,7 @@ local function visitor_status(P, evKey, existing, now, liveness)
   local drawn = (tonumber(ev[5] or '0') == 0) or (ev[6] and true or false)
   local ahead = -1
   if state == 'W' and key > 0 and phase ~= 'SCHEDULED' and drawn then
-    local w = P .. 'w'
+    local w = K('w')
     local byte = math.floor(key / 8)
     local c = 0
     if byte > 0 then c = redis.call('BITCOUNT', w, 0, byte - 1) end
@@ -38,11 +44,11 @@ local function visitor_status(P, evKey, existing, now, liveness)
 
   local offerExpires = ''
   if state == 'O' then
-    local offer = redis.call('HGET', P .. 'of', seq)
+    local offer = redis.call('HGET', K('of'), seq)
     if offer then offerExpires = string.match(offer, '|(%d+)$') or '' end
   end
 
-  local seenKey = P .. 's:' .. bucket
+  local seenKey = K('s:' .. bucket)
   local seen = tonumber(redis.call('HGET', seenKey, field) or '0')
   if tonumber(now) - seen >= tonumber(liveness) then
     redis.call('HSET', seenKey, field, now)

@@ -5,6 +5,7 @@ import dev.waitroom.tokens.QueueTicketCodec;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import java.time.Clock;
+import org.redisson.config.ReadMode;
 import org.redisson.spring.starter.RedissonAutoConfigurationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -28,12 +29,22 @@ class QueueConfiguration {
         }
     }
 
-    /** Fail fast instead of retrying for seconds: a visitor gets a quick 503 while Redis is away. */
+    /**
+     * Fail fast instead of retrying for seconds: a visitor gets a quick 503 while Redis is away. The topology (one
+     * server, {@code spring.data.redis.sentinel.*} or {@code spring.data.redis.cluster.nodes}) is read from Spring's
+     * Redis properties by the Redisson starter; reads go to the primary, which alone has every acknowledged change.
+     */
     @Bean
     RedissonAutoConfigurationCustomizer queueRedisTuning(QueueProperties properties) {
         return config -> {
-            if (config.isSingleConfig()) {
-                int timeout = (int) properties.redisTimeout().toMillis();
+            int timeout = (int) properties.redisTimeout().toMillis();
+            if (config.isSentinelConfig()) {
+                config.useSentinelServers().setReadMode(ReadMode.MASTER)
+                        .setRetryAttempts(properties.redisRetryAttempts()).setTimeout(timeout).setConnectTimeout(timeout);
+            } else if (config.isClusterConfig()) {
+                config.useClusterServers().setReadMode(ReadMode.MASTER)
+                        .setRetryAttempts(properties.redisRetryAttempts()).setTimeout(timeout).setConnectTimeout(timeout);
+            } else if (config.isSingleConfig()) {
                 config.useSingleServer()
                         .setRetryAttempts(properties.redisRetryAttempts())
                         .setTimeout(timeout)

@@ -19,6 +19,11 @@ import org.springframework.validation.annotation.Validated;
  * @param busyStatusPerSecond status requests per second above which visitors are asked to poll less often
  * @param redisTimeout how long one Redis call may take before the request fails with 503
  * @param redisRetryAttempts Redisson retries of one call while Redis is unreachable
+ * @param redisReplicaAcks replicas that must have a change (Redis {@code WAIT}) before it is acknowledged; 0 answers
+ *     as soon as the primary has it. With Sentinel, 1 keeps every acknowledged change through a failover to a
+ *     replica that had it (docs/CONTRACTS.md, "Redis keys and topologies")
+ * @param redisReplicaAckTimeout how long a change waits for those replicas before the call fails with 503
+ * @param entryHints visitors whose entry sequence is remembered, so that a status call declares its keys at once
  */
 @Validated
 @ConfigurationProperties("waitroom.queue")
@@ -30,5 +35,8 @@ public record QueueProperties(
         @Min(64) @DefaultValue("8192") int maxBodyBytes,
         @Min(1) @DefaultValue("2000") int busyStatusPerSecond,
         @NotNull @DefaultValue("2s") Duration redisTimeout,
-        @Min(0) @DefaultValue("1") int redisRetryAttempts) {
+        @Min(0) @DefaultValue("1") int redisRetryAttempts,
+        @Min(0) @Max(5) @DefaultValue("0") int redisReplicaAcks,
+        @NotNull @DefaultValue("500ms") Duration redisReplicaAckTimeout,
+        @Min(0) @DefaultValue("100000") int entryHints) {
 }

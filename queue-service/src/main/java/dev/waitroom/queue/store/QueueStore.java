@@ -1,5 +1,8 @@
 package dev.waitroom.queue.store;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.waitroom.queue.config.QueueProperties;
 import dev.waitroom.queue.domain.Candidate;
 import dev.waitroom.queue.domain.Counts;
 import dev.waitroom.queue.domain.DrawResult;
@@ -30,8 +33,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.redisson.api.RedissonClient;
 import org.springframework.stereotype.Component;
@@ -45,24 +52,97 @@ import org.springframework.stereotype.Component;
  * {@code e:<seq/128>} entry records; {@code o:<key/128>} order key -> entry sequence;
  * {@code s:<seq/128>} last seen (apart from order); {@code of} grant and deadline of offered entries.
  * The small bucketed hashes stay in Redis's compact encoding, which keeps a waiting visitor near 100 bytes.
+ *
+ * <p>Every script is given each key it touches in KEYS, as Redis Cluster requires. Which buckets a call touches can
+ * follow from data in Redis (the entry an identity holds, the next sequence, the front of the queue); the store
+ * declares the buckets it expects from hints, and a script that would touch another answers which, having changed
+ * nothing, and is called again declaring them (scripts/lib/declared_keys.lua). Hints only save that second call.
  */
 @Component
 public class QueueStore {
 
     static final int IDENTITY_BUCKETS = 2048;
+    private static final int BUCKET = 128;
+    private static final int DECLARE_ATTEMPTS = 8;
+    private static final Pattern BUCKET_NAME = Pattern.compile("([eso]):(\\d+)");
 
     private final QueueScripts scripts;
     private final Clock clock;
+    /** Event prefix + visitor id -> the entry sequence last seen for it: the buckets a status call will need. */
+    private final Cache<String, Long> entryHints;
+    /** Event prefix -> the highest entry sequence seen: the buckets the next join will need. */
+    private final Cache<String, Long> sequenceHints = Caffeine.newBuilder().maximumSize(10_000).build();
 
-    public QueueStore(RedissonClient redisson, Clock clock) {
-        this.scripts = new QueueScripts(redisson);
+    public QueueStore(RedissonClient redisson, Clock clock, QueueProperties properties) {
+        this.scripts = new QueueScripts(redisson, properties.redisReplicaAcks(), properties.redisReplicaAckTimeout());
         this.clock = clock;
+        this.entryHints = Caffeine.newBuilder().maximumSize(properties.entryHints()).build();
+    }
+
+    /**
+     * Runs an event script, declaring again whatever keys it answers were missing (each time also the next bucket of
+     * a sequence-numbered one, which concurrent joins may reach before the call comes back).
+     */
+    private List<String> call(Script script, EventId event, List<String> keys, Object... args) {
+        List<Object> declared = new ArrayList<>(keys);
+        for (int attempt = 1; ; attempt++) {
+            List<String> r = scripts.run(script, eventKey(event), declared, args);
+            if (r.isEmpty() || !r.get(0).equals("KEYS")) {
+                return r;
+            }
+            if (attempt == DECLARE_ATTEMPTS) {
+                throw new IllegalStateException(script + " still names undeclared keys " + r.subList(1, r.size()));
+            }
+            for (String name : r.subList(1, r.size())) {
+                declared.add(event.keyPrefix() + name);
+                Matcher bucket = BUCKET_NAME.matcher(name);
+                if (bucket.matches() && (script == Script.JOIN || script == Script.TRANSITION)) {
+                    declared.add(event.keyPrefix() + bucket.group(1) + ":" + (Long.parseLong(bucket.group(2)) + 1));
+                }
+            }
+        }
+    }
+
+    /** The buckets {@code prefixes} of the entry with sequence {@code seq}. */
+    private static void addBuckets(List<String> keys, EventId event, long seq, String... prefixes) {
+        for (String prefix : prefixes) {
+            keys.add(event.keyPrefix() + prefix + ":" + seq / BUCKET);
+        }
+    }
+
+    /** Keys for a visitor's join, status or leave: identity buckets, fixed keys, and the buckets the hints name. */
+    private List<String> visitorKeys(EventId event, Visitor visitor, boolean joining) {
+        String p = event.keyPrefix();
+        List<String> keys = new ArrayList<>(identityKeys(event, visitor));
+        keys.addAll(List.of(p + "cnt", p + "w", p + "of"));
+        Long entry = entryHints.getIfPresent(p + visitor.visitorId().value());
+        if (entry != null) {
+            addBuckets(keys, event, entry, "e", "s");
+        }
+        if (joining) {
+            keys.add(p + "seq");
+            Long last = sequenceHints.getIfPresent(p);
+            long next = last == null ? 1 : last + 1;
+            addBuckets(keys, event, next, "e", "s", "o");
+            if (next % BUCKET >= BUCKET - 32) {
+                addBuckets(keys, event, next + BUCKET, "e", "s", "o");
+            }
+        }
+        return keys;
+    }
+
+    private void remember(EventId event, Visitor visitor, long seq) {
+        entryHints.put(event.keyPrefix() + visitor.visitorId().value(), seq);
+        sequenceHints.asMap().merge(event.keyPrefix(), seq, Math::max);
     }
 
     public JoinOutcome join(EventId event, Visitor visitor, Duration livenessInterval) {
-        List<String> r = scripts.run(Script.JOIN, eventKey(event), identityKeys(event, visitor),
+        List<String> r = call(Script.JOIN, event, visitorKeys(event, visitor, true),
                 event.keyPrefix(), visitor.visitorId().value(), visitor.accountIdentity(),
                 Long.toString(clock.instant().getEpochSecond()), Long.toString(livenessInterval.toSeconds()));
+        if (r.get(0).equals("CREATED") || r.get(0).equals("EXISTS")) {
+            remember(event, visitor, Long.parseLong(r.get(6)));
+        }
         return switch (r.get(0)) {
             case "CREATED" -> new JoinOutcome(true, visitorStatus(r));
             case "EXISTS" -> new JoinOutcome(false, visitorStatus(r));
@@ -74,7 +154,7 @@ public class QueueStore {
 
     /** The visitor's status, or null when the identity has no entry; refreshes liveness at most once per interval. */
     public VisitorStatus status(EventId event, Visitor visitor, Duration livenessInterval) {
-        List<String> r = scripts.run(Script.STATUS, eventKey(event), identityKeys(event, visitor),
+        List<String> r = call(Script.STATUS, event, visitorKeys(event, visitor, false),
                 event.keyPrefix(), visitor.visitorId().value(), visitor.accountIdentity(),
                 Long.toString(clock.instant().getEpochSecond()),
                 Long.toString(livenessInterval.toSeconds()));
@@ -84,6 +164,7 @@ public class QueueStore {
         if (r.get(0).equals("NO_ENTRY")) {
             return null;
         }
+        remember(event, visitor, Long.parseLong(r.get(6)));
         return visitorStatus(r);
     }
 
@@ -97,7 +178,7 @@ public class QueueStore {
 
     /** WAITING -> LEFT; an entry already LEFT stays so (leave is idempotent). */
     public void leave(EventId event, Visitor visitor) {
-        List<String> r = scripts.run(Script.LEAVE, eventKey(event), identityKeys(event, visitor),
+        List<String> r = call(Script.LEAVE, event, visitorKeys(event, visitor, false),
                 event.keyPrefix(), visitor.visitorId().value(), visitor.accountIdentity());
         switch (r.get(0)) {
             case "LEFT" -> {
@@ -111,7 +192,8 @@ public class QueueStore {
 
     public EventState putEvent(EventId event, EventUpdate u) {
         String allowed = u.phase().mayFollow().stream().map(Enum::name).collect(Collectors.joining(",", ",", ","));
-        List<String> r = scripts.run(Script.EVENT_PUT, eventKey(event), List.of(eventKey(event)),
+        List<String> r = call(Script.EVENT_PUT, event,
+                List.of(eventKey(event), event.keyPrefix() + "seq", event.keyPrefix() + "cnt"),
                 event.keyPrefix(), u.phase().name(), allowed, Long.toString(clock.millis()),
                 Long.toString(u.saleGeneration()),
                 "mode", u.mode().name(),
@@ -135,7 +217,8 @@ public class QueueStore {
     }
 
     public EventState readEvent(EventId event) {
-        List<String> r = scripts.run(Script.EVENT_READ, eventKey(event), List.of(eventKey(event)), event.keyPrefix());
+        List<String> r = call(Script.EVENT_READ, event, List.of(eventKey(event), event.keyPrefix() + "cnt"),
+                event.keyPrefix());
         if (!r.get(0).equals("OK")) {
             throw unknownEvent(r);
         }
@@ -153,7 +236,12 @@ public class QueueStore {
         args.add(finalChunk ? "1" : "0");
         args.add(Long.toString(clock.millis()));
         pairs.forEach(p -> args.add(Long.toString(p)));
-        List<String> r = scripts.run(Script.DRAW, eventKey(event), List.of(eventKey(event)), args.toArray());
+        Set<String> keys = new LinkedHashSet<>(List.of(eventKey(event), event.keyPrefix() + "w"));
+        for (int i = 0; i + 1 < pairs.size(); i += 2) {
+            keys.add(event.keyPrefix() + "e:" + pairs.get(i) / BUCKET);
+            keys.add(event.keyPrefix() + "o:" + pairs.get(i + 1) / BUCKET);
+        }
+        List<String> r = call(Script.DRAW, event, new ArrayList<>(keys), args.toArray());
         return switch (r.get(0)) {
             case "PARTIAL" -> DrawWrite.PARTIAL;
             case "DONE" -> DrawWrite.COMPLETE;
@@ -186,8 +274,8 @@ public class QueueStore {
         args.add(String.valueOf(EntryState.WAITING.letter()));
         for (SeenEntry entry : seen) {
             long seq = entry.entryId().sequence();
-            keys.add(p + "e:" + seq / 128);
-            keys.add(p + "s:" + seq / 128);
+            keys.add(p + "e:" + seq / BUCKET);
+            keys.add(p + "s:" + seq / BUCKET);
             args.add(Long.toString(seq));
             args.add(entry.visitorId().value());
         }
@@ -200,7 +288,7 @@ public class QueueStore {
     }
 
     public List<Candidate> candidates(EventId event, int limit) {
-        List<String> r = scripts.run(Script.CANDIDATES, eventKey(event), List.of(eventKey(event), event.keyPrefix() + "w"),
+        List<String> r = call(Script.CANDIDATES, event, List.of(eventKey(event), event.keyPrefix() + "w"),
                 event.keyPrefix(), Integer.toString(limit));
         if (!r.get(0).equals("OK")) {
             throw unknownEvent(r);
@@ -215,12 +303,15 @@ public class QueueStore {
     public List<OfferResult> offer(EventId event, List<OfferRequest> offers) {
         List<Object> args = new ArrayList<>(offers.size() * 3 + 1);
         args.add(event.keyPrefix());
+        String p = event.keyPrefix();
+        Set<String> keys = new LinkedHashSet<>(List.of(eventKey(event), p + "cnt", p + "w", p + "of"));
         for (OfferRequest o : offers) {
+            keys.add(p + "e:" + o.entryId().sequence() / BUCKET);
             args.add(Long.toString(o.entryId().sequence()));
             args.add(o.grantId());
             args.add(Long.toString(o.expiresAt().toEpochMilli()));
         }
-        List<String> r = scripts.run(Script.OFFERS, eventKey(event), List.of(eventKey(event)), args.toArray());
+        List<String> r = call(Script.OFFERS, event, new ArrayList<>(keys), args.toArray());
         if (r.get(0).equals("NOT_DRAWN")) {
             throw new QueueProblem(Problem.DRAW_INCOMPLETE, "No offer is made before the pre-sale draw completes.");
         }
@@ -246,7 +337,17 @@ public class QueueStore {
             letter = String.valueOf(to.letter());
             allowedFrom = to.allowedFrom().stream().map(s -> String.valueOf(s.letter())).collect(Collectors.joining());
         }
-        List<String> r = scripts.run(Script.TRANSITION, eventKey(event), List.of(eventKey(event)),
+        String p = event.keyPrefix();
+        List<String> keys = new ArrayList<>(List.of(eventKey(event), p + "cnt", p + "of", p + "seq", p + "w",
+                p + "e:" + entry.sequence() / BUCKET));
+        if (target == TransitionTarget.OFFER_EXPIRED) {
+            // a requeue takes the next sequence as its order key
+            Long last = sequenceHints.getIfPresent(p);
+            if (last != null) {
+                addBuckets(keys, event, last + 1, "o");
+            }
+        }
+        List<String> r = call(Script.TRANSITION, event, keys,
                 event.keyPrefix(), Long.toString(entry.sequence()), letter, grantId, allowedFrom);
         return switch (r.get(0)) {
             case "OK" -> EntryState.ofLetter(r.get(1));
@@ -261,7 +362,7 @@ public class QueueStore {
 
     public Counts counts(EventId event) {
         String p = event.keyPrefix();
-        List<String> r = scripts.run(Script.COUNTS, eventKey(event), List.of(eventKey(event), p + "cnt", p + "w"), p);
+        List<String> r = call(Script.COUNTS, event, List.of(eventKey(event), p + "cnt", p + "w"), p);
         if (!r.get(0).equals("OK")) {
             throw unknownEvent(r);
         }
@@ -277,7 +378,8 @@ public class QueueStore {
     }
 
     public Snapshot snapshot(EventId event, int buckets) {
-        List<String> r = scripts.run(Script.SNAPSHOT, eventKey(event), List.of(eventKey(event), event.keyPrefix() + "w"),
+        List<String> r = call(Script.SNAPSHOT, event,
+                List.of(eventKey(event), event.keyPrefix() + "w", event.keyPrefix() + "cnt"),
                 event.keyPrefix(), Integer.toString(buckets));
         if (!r.get(0).equals("OK")) {
             throw unknownEvent(r);
@@ -344,7 +446,7 @@ public class QueueStore {
         return event.keyPrefix() + "ev";
     }
 
-    private static List<Object> identityKeys(EventId event, Visitor visitor) {
+    private static List<String> identityKeys(EventId event, Visitor visitor) {
         String visitorKey = identityKey(event, visitor.visitorId().value());
         String accountKey = visitor.account() == null ? visitorKey : identityKey(event, visitor.accountIdentity());
         return List.of(eventKey(event), visitorKey, accountKey);
