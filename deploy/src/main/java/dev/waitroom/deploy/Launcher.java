@@ -13,7 +13,8 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code ./waitroom run [--demo]} starts the whole waiting room; {@code ./waitroom stop} stops a running one;
+ * {@code ./waitroom run [--demo] [--replicas N]} starts the whole waiting room (N gateways, queue-services and
+ * coordinators behind a round-robin proxy each, booking once); {@code ./waitroom stop} stops a running one;
  * {@code ./waitroom reset} deletes its data (queue, grants, orders, secrets).
  */
 public final class Launcher {
@@ -29,11 +30,11 @@ public final class Launcher {
                 .toAbsolutePath().normalize();
         try {
             int code = switch (command) {
-                case "run" -> run(repoRoot, dataDir, arguments.contains("--demo"));
+                case "run" -> run(repoRoot, dataDir, arguments.contains("--demo"), replicas(arguments));
                 case "stop" -> stop(dataDir);
                 case "reset" -> reset(dataDir);
                 default -> {
-                    System.err.println("usage: waitroom run [--demo] | stop | reset");
+                    System.err.println("usage: waitroom run [--demo] [--replicas N] | stop | reset");
                     yield 64;
                 }
             };
@@ -41,6 +42,9 @@ public final class Launcher {
         } catch (LocalStack.StackException e) {
             System.err.println("waitroom: " + e.getMessage());
             System.exit(2);
+        } catch (IllegalArgumentException e) {
+            System.err.println("waitroom: " + e.getMessage());
+            System.exit(64);
         } catch (IOException e) {
             System.err.println("waitroom: " + e);
             System.exit(2);
@@ -50,7 +54,24 @@ public final class Launcher {
         }
     }
 
-    private static int run(Path repoRoot, Path dataDir, boolean demo) throws IOException, InterruptedException {
+    /** {@code --replicas N} or {@code --replicas=N}; 1 when absent. */
+    static int replicas(List<String> arguments) {
+        for (int i = 0; i < arguments.size(); i++) {
+            String a = arguments.get(i);
+            String value = a.startsWith("--replicas=") ? a.substring("--replicas=".length())
+                    : a.equals("--replicas") && i + 1 < arguments.size() ? arguments.get(i + 1) : null;
+            if (a.startsWith("--replicas")) {
+                try {
+                    return Integer.parseInt(String.valueOf(value).trim());
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--replicas needs a number, e.g. --replicas 2");
+                }
+            }
+        }
+        return 1;
+    }
+
+    private static int run(Path repoRoot, Path dataDir, boolean demo, int replicas) throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         Path pidFile = dataDir.resolve("launcher.pid");
         Optional<ProcessHandle> running = readPid(pidFile).flatMap(ProcessHandle::of).filter(ProcessHandle::isAlive);
@@ -60,8 +81,11 @@ public final class Launcher {
         }
         String offset = System.getenv().getOrDefault("WAITROOM_PORT_OFFSET", "0");
         StackConfig config = StackConfig.defaults(repoRoot, dataDir,
-                StackConfig.ExternalStores.fromEnvironment(System.getenv())).withPortOffset(Integer.parseInt(offset.trim()));
-        System.out.println("waitroom: starting PostgreSQL, Redis and four services (data in " + dataDir + ") ...");
+                StackConfig.ExternalStores.fromEnvironment(System.getenv())).withPortOffset(Integer.parseInt(offset.trim()))
+                .withReplicas(replicas);
+        System.out.println("waitroom: starting PostgreSQL, Redis and " + (replicas == 1 ? "four services"
+                : replicas + " instances of the gateway, queue-service and coordinator, one booking-service")
+                + " (data in " + dataDir + ") ...");
         LocalStack stack = LocalStack.start(config);
         Files.writeString(pidFile, String.valueOf(ProcessHandle.current().pid()));
         CountDownLatch stopped = new CountDownLatch(1);
@@ -94,9 +118,11 @@ public final class Launcher {
             System.out.println("  gateway:        " + stack.gatewayUrl() + " (create an event: see README, or run with --demo)");
         }
         System.out.println("  ops token:      WAITROOM_SECURITY_OPSTOKEN in " + stack.secrets().file());
-        System.out.println("  logs:           " + c.logs() + "/{gateway-service,queue-service,admission-coordinator,booking-service}.log");
+        System.out.println("  logs:           " + c.logs() + "/<process>.log for " + String.join(", ", c.servicePorts().keySet()));
         System.out.println("  services:       gateway " + c.gatewayPort() + ", queue " + c.queuePort() + ", coordinator "
                 + c.coordinatorPort() + ", booking " + c.bookingPort() + " (only the gateway is meant for visitors)");
+        c.proxyPorts().forEach((service, port) -> System.out.println("  replicas:       " + service + " on " + port
+                + " is a round-robin proxy to " + c.instancePorts().get(service)));
         System.out.println("  stop:           Ctrl-C here, or ./waitroom stop");
     }
 

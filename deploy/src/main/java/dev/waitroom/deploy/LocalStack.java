@@ -38,7 +38,7 @@ final class LocalStack implements AutoCloseable {
     private final Secrets secrets;
     private final Map<String, Process> processes = new LinkedHashMap<>();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    private FailoverProxy coordinatorProxy;
+    private final List<RoundRobinProxy> proxies = new ArrayList<>();
     private EmbeddedPostgres postgres;
     private RedisServer redis;
 
@@ -53,12 +53,11 @@ final class LocalStack implements AutoCloseable {
         try {
             stack.checkPortsFree();
             stack.startStores();
-            stack.startCoordinatorProxy();
+            stack.startProxies();
             for (String service : SERVICES) {
-                stack.startService(service);
-            }
-            for (int i = 2; i <= config.coordinatorInstances(); i++) {
-                stack.startService(COORDINATOR + "-" + i);
+                for (String instance : config.instances(service)) {
+                    stack.startService(instance);
+                }
             }
             for (String service : stack.processes.keySet()) {
                 stack.awaitHealthy(service);
@@ -72,9 +71,7 @@ final class LocalStack implements AutoCloseable {
 
     private void checkPortsFree() {
         Map<String, Integer> wanted = new LinkedHashMap<>(config.servicePorts());
-        if (config.coordinatorInstancePorts().size() > 1) {
-            wanted.put("coordinator failover proxy", config.coordinatorPort());
-        }
+        config.proxyPorts().forEach((service, port) -> wanted.put(service + " proxy", port));
         if (config.external().postgresHostPort() == null) {
             wanted.put("embedded PostgreSQL", config.postgresPort());
         }
@@ -135,9 +132,10 @@ final class LocalStack implements AutoCloseable {
         }
     }
 
-    private void startCoordinatorProxy() throws IOException {
-        if (config.coordinatorInstancePorts().size() > 1) {
-            coordinatorProxy = FailoverProxy.start(config.coordinatorPort(), config.coordinatorInstancePorts());
+    private void startProxies() throws IOException {
+        for (Map.Entry<String, Integer> proxy : config.proxyPorts().entrySet()) {
+            proxies.add(RoundRobinProxy.start(proxy.getKey(), proxy.getValue(),
+                    config.instancePorts().get(proxy.getKey())));
         }
     }
 
@@ -180,6 +178,7 @@ final class LocalStack implements AutoCloseable {
     Map<String, String> environmentFor(String service) {
         Map<String, String> env = new LinkedHashMap<>(secrets.asEnvironment());
         env.put("SERVER_PORT", String.valueOf(config.servicePorts().get(service)));
+        // The service ports: with replicas, each is the round-robin proxy, so every caller spreads over the instances.
         env.put("WAITROOM_SERVICES_QUEUEURL", "http://127.0.0.1:" + config.queuePort());
         env.put("WAITROOM_SERVICES_COORDINATORURL", "http://127.0.0.1:" + config.coordinatorPort());
         env.put("WAITROOM_SERVICES_BOOKINGURL", "http://127.0.0.1:" + config.bookingPort());
@@ -198,7 +197,7 @@ final class LocalStack implements AutoCloseable {
     }
 
     private void startService(String service) throws IOException {
-        Path jar = runCopy(serviceJar(service.startsWith(COORDINATOR) ? COORDINATOR : service));
+        Path jar = runCopy(serviceJar(StackConfig.serviceOf(service)));
         Path log = config.logs().resolve(service + ".log");
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
@@ -367,6 +366,11 @@ final class LocalStack implements AutoCloseable {
         return secrets;
     }
 
+    /** The round-robin proxies in front of replicated services (none when every service runs once). */
+    List<RoundRobinProxy> proxies() {
+        return List.copyOf(proxies);
+    }
+
     String gatewayUrl() {
         return "http://127.0.0.1:" + config.gatewayPort();
     }
@@ -392,10 +396,8 @@ final class LocalStack implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        if (coordinatorProxy != null) {
-            coordinatorProxy.close();
-            coordinatorProxy = null;
-        }
+        proxies.forEach(RoundRobinProxy::close);
+        proxies.clear();
         if (redis != null) {
             try {
                 redis.stop();

@@ -1,6 +1,8 @@
 package dev.waitroom.deploy;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -11,25 +13,93 @@ import java.util.Map;
  */
 record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, int coordinatorPort,
                    int bookingPort, int postgresPort, int redisPort, ExternalStores external,
-                   java.util.List<Integer> coordinatorInstancePorts) {
+                   Map<String, List<Integer>> instancePorts) {
+
+    /** The services {@code --replicas N} runs N times; booking stays single (its fault injection is per instance). */
+    static final List<String> REPLICATED = List.of("gateway-service", "queue-service", "admission-coordinator");
+    static final int MAX_REPLICAS = 5;
+
+    StackConfig {
+        instancePorts = Map.copyOf(instancePorts);
+    }
 
     StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, int coordinatorPort, int bookingPort,
                 int postgresPort, int redisPort, ExternalStores external) {
         this(repoRoot, dataDir, gatewayPort, queuePort, coordinatorPort, bookingPort, postgresPort, redisPort, external,
-                java.util.List.of());
+                Map.of());
     }
 
     /**
-     * The same stack with one coordinator per given port behind a failover proxy on {@code coordinatorPort}, as a
-     * Kubernetes Service or a load balancer would put them: callers reach whichever instance is alive.
+     * The same stack with one instance of {@code service} per given port behind a round-robin proxy on the service's
+     * own port, as a Kubernetes Service would put them: every caller reaches whichever instance is next and alive.
      */
-    StackConfig withCoordinators(java.util.List<Integer> instancePorts) {
+    StackConfig withInstances(String service, List<Integer> ports) {
+        if (!servicePort(service).isPresent() || ports.isEmpty()) {
+            throw new IllegalArgumentException("no service " + service + " or no instance ports");
+        }
+        Map<String, List<Integer>> instances = new LinkedHashMap<>(instancePorts);
+        instances.put(service, List.copyOf(ports));
         return new StackConfig(repoRoot, dataDir, gatewayPort, queuePort, coordinatorPort, bookingPort, postgresPort,
-                redisPort, external, java.util.List.copyOf(instancePorts));
+                redisPort, external, instances);
+    }
+
+    StackConfig withCoordinators(List<Integer> ports) {
+        return withInstances("admission-coordinator", ports);
+    }
+
+    /**
+     * {@code replicas} instances of the gateway, the queue-service and the coordinator, instance k of a service on
+     * its port + 10 k (8090 and 8100 for the gateway), the proxy on the service's port. 1 changes nothing.
+     */
+    StackConfig withReplicas(int replicas) {
+        if (replicas < 1 || replicas > MAX_REPLICAS) {
+            throw new IllegalArgumentException("--replicas must be 1.." + MAX_REPLICAS);
+        }
+        StackConfig config = this;
+        if (replicas > 1) {
+            for (String service : REPLICATED) {
+                int port = servicePort(service).orElseThrow();
+                config = config.withInstances(service,
+                        java.util.stream.IntStream.rangeClosed(1, replicas).mapToObj(k -> port + 10 * k).toList());
+            }
+        }
+        return config;
     }
 
     int coordinatorInstances() {
-        return Math.max(1, coordinatorInstancePorts.size());
+        return instances("admission-coordinator").size();
+    }
+
+    /** The process names of a service's instances: the service's name for the first, {@code name-k} for the k-th. */
+    List<String> instances(String service) {
+        int count = Math.max(1, instancePorts.getOrDefault(service, List.of()).size());
+        return java.util.stream.IntStream.rangeClosed(1, count).mapToObj(k -> k == 1 ? service : service + "-" + k).toList();
+    }
+
+    /** The service a process is an instance of. */
+    static String serviceOf(String process) {
+        return process.replaceFirst("-\\d+$", "");
+    }
+
+    /** Services run as several instances, each with the port its proxy listens on. */
+    Map<String, Integer> proxyPorts() {
+        Map<String, Integer> proxies = new LinkedHashMap<>();
+        for (String service : List.of("gateway-service", "queue-service", "admission-coordinator", "booking-service")) {
+            if (instancePorts.containsKey(service)) {
+                proxies.put(service, servicePort(service).orElseThrow());
+            }
+        }
+        return proxies;
+    }
+
+    private java.util.Optional<Integer> servicePort(String service) {
+        return java.util.Optional.ofNullable(switch (service) {
+            case "gateway-service" -> gatewayPort;
+            case "queue-service" -> queuePort;
+            case "admission-coordinator" -> coordinatorPort;
+            case "booking-service" -> bookingPort;
+            default -> null;
+        });
     }
 
     /** External stores given by environment variables; null fields mean "start the embedded one". */
@@ -69,15 +139,28 @@ record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, 
             throw new IllegalArgumentException("WAITROOM_PORT_OFFSET must be 0..20000");
         }
         return new StackConfig(repoRoot, dataDir, gatewayPort + offset, queuePort + offset, coordinatorPort + offset,
-                bookingPort + offset, postgresPort + offset, redisPort + offset, external,
-                coordinatorInstancePorts.stream().map(p -> p + offset).toList());
+                bookingPort + offset, postgresPort + offset, redisPort + offset, external, shifted(offset));
     }
 
+    private Map<String, List<Integer>> shifted(int offset) {
+        Map<String, List<Integer>> shifted = new LinkedHashMap<>();
+        instancePorts.forEach((service, ports) -> shifted.put(service, ports.stream().map(p -> p + offset).toList()));
+        return shifted;
+    }
+
+    /** Every process of the stack with the port it listens on; a proxied service's instances have ports of their own. */
     Map<String, Integer> servicePorts() {
-        Map<String, Integer> ports = new java.util.LinkedHashMap<>(Map.of("gateway-service", gatewayPort,
-                "queue-service", queuePort, "admission-coordinator", coordinatorPort, "booking-service", bookingPort));
-        for (int i = 0; i < coordinatorInstancePorts.size(); i++) {
-            ports.put(i == 0 ? "admission-coordinator" : "admission-coordinator-" + (i + 1), coordinatorInstancePorts.get(i));
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        for (String service : List.of("gateway-service", "queue-service", "admission-coordinator", "booking-service")) {
+            List<Integer> instances = instancePorts.get(service);
+            if (instances == null) {
+                ports.put(service, servicePort(service).orElseThrow());
+            } else {
+                List<String> names = instances(service);
+                for (int i = 0; i < names.size(); i++) {
+                    ports.put(names.get(i), instances.get(i));
+                }
+            }
         }
         return ports;
     }
