@@ -127,7 +127,7 @@ if $with_stack; then
       exit 2
     fi
   done
-  [ -f "$root/deploy/target/waitroom-launcher.jar" ] || { echo "bench: not built; run ./waitroom bench (it builds)" >&2; exit 2; }
+  [ -f "$root/deploy/target/waitroom-launcher.jar" ] || { echo "bench: not built; run ./waitroom bench --with-stack (it builds first)" >&2; exit 2; }
   data="$work/data"; mkdir -p "$data/logs"
   jvm_flags="${WAITROOM_JVM_FLAGS:-$default_jvm_flags}"
   log "starting the stack in $data with JVM flags: $jvm_flags"
