@@ -13,7 +13,7 @@ local idKey, identity = KEYS[2], ARGV[2]
 if ev[3] == 'ACCOUNT' and ARGV[3] ~= '' then idKey, identity = KEYS[3], ARGV[3] end
 
 local function answer(outcome, seq)
-  local status = visitor_status(KEYS[1], seq, ARGV[4], ARGV[5])
+  local status = visitor_status(seq, ARGV[4], ARGV[5])
   status[1] = outcome
   return status
 end
@@ -55,7 +55,9 @@ local key = 0
 if phase ~= 'SCHEDULED' then key = seq end
 status_keys(seq)
 local okey
-if key > 0 then okey = B('o:', key) end
+if key > 0 then
+  okey = B('o:', key)
+end
 m = undeclared()
 if m then return m end
 

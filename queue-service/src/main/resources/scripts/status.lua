@@ -12,4 +12,4 @@ if not existing then return {'NO_ENTRY'} end
 status_keys(existing)
 local m = undeclared()
 if m then return m end
-return visitor_status(KEYS[1], existing, ARGV[4], ARGV[5])
+return visitor_status(existing, ARGV[4], ARGV[5])

@@ -1,6 +1,6 @@
 -- Shared by join.lua and status.lua (prepended, after declared_keys.lua, when the script is loaded).
--- The status of the entry with sequence `existing`, in one atomic read; refreshes its last-seen when older than
--- the liveness interval. Never touches order.
+-- The status of the entry with sequence `existing` (KEYS[1] is the event hash), in one atomic read; refreshes its
+-- last-seen when older than the liveness interval. Never touches order.
 -- Returns: 'OK', phase, mode, announcement, rate, waiting, entry seq, state, order key, ahead (-1 unknown),
 -- offer deadline (epoch millis or '')
 
@@ -9,8 +9,8 @@ local function status_keys(seq)
   K('cnt'); K('w'); K('of'); B('e:', seq); B('s:', seq)
 end
 
-local function visitor_status(evKey, existing, now, liveness)
-  local ev = redis.call('HMGET', evKey, 'phase', 'mode', 'ann', 'rate', 'presale', 'drawAt')
+local function visitor_status(existing, now, liveness)
+  local ev = redis.call('HMGET', KEYS[1], 'phase', 'mode', 'ann', 'rate', 'presale', 'drawAt')
   local phase = ev[1]
   local waiting = redis.call('HGET', K('cnt'), 'waiting') or '0'
   local seq = tonumber(existing)

@@ -29,8 +29,9 @@ abstract class QueueTopologyScenarios {
         List<String> all = new ArrayList<>(List.of("server.port=0", "waitroom.queue.draw-chunk-size=100",
                 "waitroom.queue.busy-status-per-second=1000000", "spring.main.banner-mode=off"));
         all.addAll(List.of(properties));
+        // as command-line arguments, which override application.yml (its fixed port may be taken)
         return new SpringApplicationBuilder(QueueServiceApplication.class).initializers(new TestSecrets())
-                .properties(all.toArray(String[]::new)).run();
+                .run(all.stream().map(p -> "--" + p).toArray(String[]::new));
     }
 
     abstract QueueClient client();
