@@ -311,4 +311,35 @@ class EdgeStatusTests {
 		assertThat(ownersEntry.seen()).as("the owner's liveness is not kept alive by someone else").isZero();
 	}
 
+	@Test
+	void forgedVisitorCookiesAndOddRequestsAreNeverAnsweredAtTheEdge() {
+		String event = newEvent();
+		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+		model.addWaiting(200);
+		Waiting visitor = join(event);
+		String status = "/events/" + event + "/queue/status";
+		await().atMost(Duration.ofSeconds(5)).until(() -> answeredAtEdge(visitor.browser().get(status)));
+		String cookie = visitor.browser().cookie("wr_vid").orElseThrow();
+
+		char flipped = cookie.charAt(3) == 'A' ? 'B' : 'A';
+		visitor.browser().forgetCookie("wr_vid");
+		visitor.browser().setCookie("wr_vid", cookie.substring(0, 3) + flipped + cookie.substring(4), "/");
+		double noVisitor = forwardedCount("no-visitor");
+		Browser.Reply forged = visitor.browser().get(status);
+		assertThat(answeredAtEdge(forged)).isFalse();
+		assertThat(forwardedCount("no-visitor")).isEqualTo(noVisitor + 1);
+		assertThat(forged.allHeaders("Set-Cookie")).as("a new identity is issued, as on every route")
+			.anyMatch(c -> c.startsWith("wr_vid="));
+
+		visitor.browser().forgetCookie("wr_vid");
+		visitor.browser().setCookie("wr_vid", cookie, "/");
+		assertThat(answeredAtEdge(visitor.browser().get(status + "?x=1"))).as("a query string").isFalse();
+		Browser.Reply badId = visitor.browser().get("/events/" + event + "%2e%2e/queue/status");
+		assertThat(badId.status()).isIn(400, 404);
+		assertThat(answeredAtEdge(badId)).isFalse();
+		// the forwarded poll refreshed the ticket; a page polls every 2 s or more
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofSeconds(2))
+			.until(() -> answeredAtEdge(visitor.browser().get(status)));
+	}
+
 }

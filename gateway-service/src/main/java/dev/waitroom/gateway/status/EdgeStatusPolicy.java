@@ -82,7 +82,12 @@ final class EdgeStatusPolicy {
 		if (!snapshot.orderFinalFor(ticket.issuedAt())) {
 			return new Forward("before-draw");
 		}
-		if (snapshot.generatedAt() == null || snapshot.generatedAt().isBefore(ticket.issuedAt())) {
+		// A snapshot a little older than the ticket still gives a band that holds the truth: entries only leave the
+		// waiting order ahead of a visitor (offers are covered by the offer margin below), and an entry newer than
+		// the snapshot (a requeue, a late join) has no bucket in it and is forwarded. Only a snapshot older than the
+		// ticket by more than its own maximum age is refused: otherwise every forwarded poll, which hands out a
+		// fresh ticket, would make the next poll forward again until the snapshot caught up.
+		if (snapshot.generatedAt() == null || snapshot.generatedAt().plus(snapshotMaxAge).isBefore(ticket.issuedAt())) {
 			return new Forward("snapshot-older-than-ticket");
 		}
 		long watermark = snapshot.offerWatermark() == null ? Long.MIN_VALUE : snapshot.offerWatermark();

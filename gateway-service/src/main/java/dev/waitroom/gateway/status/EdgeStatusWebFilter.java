@@ -127,8 +127,11 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
 			return chain.filter(exchange);
 		}
 		EventId eventId = statusPathEvent(request.getURI().getRawPath());
-		if (eventId == null || request.getURI().getRawQuery() != null || hasBody(request.getHeaders())) {
+		if (eventId == null) {
 			return chain.filter(exchange);
+		}
+		if (request.getURI().getRawQuery() != null || hasBody(request.getHeaders())) {
+			return forward(exchange, chain, "unusual-request");
 		}
 		List<String> cookies = request.getHeaders().get(HttpHeaders.COOKIE);
 		VisitorId visitor = verifiedVisitor(cookieValue(cookies, VisitorIdentityWebFilter.COOKIE));

@@ -129,6 +129,12 @@ class EdgeStatusPolicyTests {
 		EventSnapshot olderThanTicket = new EventSnapshot("e", EventPhase.OPEN, EventMode.QUEUEING, null, 1, 1, 10L,
 				NOW.minus(Duration.ofHours(1)), true, buckets(100, 90), NOW.minusSeconds(20));
 		assertThat(reason(ticket(50), fresh(olderThanTicket))).isEqualTo("snapshot-older-than-ticket");
+		EventSnapshot aLittleOlder = new EventSnapshot("e", EventPhase.OPEN, EventMode.QUEUEING, null, 1, 1, 10L,
+				NOW.minus(Duration.ofHours(1)), true, buckets(30, 20, 100, 60), NOW.minusSeconds(11));
+		assertThat(decide(ticket(50), fresh(aLittleOlder)))
+			.as("a snapshot older than the ticket by less than its maximum age still answers (a forwarded poll's "
+					+ "fresh ticket must not force the next poll to forward too)")
+			.isInstanceOf(EdgeStatusPolicy.Answer.class);
 	}
 
 	@Test
