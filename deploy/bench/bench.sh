@@ -12,7 +12,7 @@ usage() {
 usage: ./waitroom bench [--with-stack] [--quick] [--visitors N] [--connections C] [--seconds S]
                         [--realistic-seconds S] [--threads T] [--nginx-workers W]
   --with-stack           start the launcher's stack in a temp data dir (and stop it); otherwise use the
-                         running stack on 127.0.0.1:8080
+                         running stack on 127.0.0.1:8080 (plus WAITROOM_PORT_OFFSET)
   --visitors N           distinct visitors (default 10000, at most 131072)
   --connections C        connections / client threads (default 64)
   --seconds S            length of each throughput phase (default 20)
@@ -21,7 +21,7 @@ usage: ./waitroom bench [--with-stack] [--quick] [--visitors N] [--connections C
   --threads T            wrk threads (default 2)
   --nginx-workers W      worker_processes of the comparison nginx (default 1)
 environment: WAITROOM_JVM_FLAGS (with --with-stack; default "-XX:+UseParallelGC -Xss512k -Xmx512m"),
-  WAITROOM_DATA_DIR (where secrets.properties is, without --with-stack), WAITROOM_BENCH_MANAGEMENT_URL
+  WAITROOM_DATA_DIR (where secrets.properties is, without --with-stack), WAITROOM_PORT_OFFSET (moves every port, with or without --with-stack), WAITROOM_BENCH_MANAGEMENT_URL
   (the gateway's actuator, default http://127.0.0.1:8080)
 EOF
 }
@@ -49,7 +49,11 @@ done
 [ "$visitors" -ge $((4 * connections)) ] || { echo "bench: need at least 4 visitors per connection" >&2; exit 64; }
 [ "$connections" -ge "$threads" ] || { echo "bench: need at least one connection per wrk thread" >&2; exit 64; }
 
-gateway="http://127.0.0.1:8080"
+offset="${WAITROOM_PORT_OFFSET:-0}"
+[[ "$offset" =~ ^[0-9]+$ ]] && [ "$offset" -le 20000 ] || { echo "bench: WAITROOM_PORT_OFFSET must be 0..20000" >&2; exit 64; }
+gateway_port=$((8080 + offset))
+stack_ports="$((8080 + offset)) $((8081 + offset)) $((8082 + offset)) $((8083 + offset)) $((15432 + offset)) $((16379 + offset))"
+gateway="http://127.0.0.1:$gateway_port"
 management="${WAITROOM_BENCH_MANAGEMENT_URL:-$gateway}"
 default_jvm_flags="-XX:+UseParallelGC -Xss512k -Xmx512m"
 log() { echo "bench: $*" >&2; }
@@ -91,7 +95,7 @@ stop_stack() {
   fi
   wait "$stack_pid" 2>/dev/null || true
   stack_pid=""
-  for p in 8080 8081 8082 8083 15432 16379; do
+  for p in $stack_ports; do
     if [ -n "$(ss -Htln "sport = :$p")" ]; then log "port $p still in use after the stack stopped"; failed_cleanup=true; fi
   done
 }
@@ -121,7 +125,7 @@ trap 'exit 143' TERM
 
 # --- the stack -----------------------------------------------------------------------------------------------------
 if $with_stack; then
-  for p in 8080 8081 8082 8083 15432 16379; do
+  for p in $stack_ports; do
     if [ -n "$(ss -Htln "sport = :$p")" ]; then
       echo "bench: port $p is in use: a stack is already running (use it without --with-stack, or stop it)" >&2
       exit 2
@@ -131,8 +135,8 @@ if $with_stack; then
   data="$work/data"; mkdir -p "$data/logs"
   jvm_flags="${WAITROOM_JVM_FLAGS:-$default_jvm_flags}"
   log "starting the stack in $data with JVM flags: $jvm_flags"
-  # the bench measures 127.0.0.1:8080: a port offset meant for another stack must not move this one
-  env -u WAITROOM_PORT_OFFSET WAITROOM_DATA_DIR="$data" WAITROOM_JVM_FLAGS="$jvm_flags" \
+  # WAITROOM_PORT_OFFSET moves every port of the stack the bench starts (and measures), beside another stack
+  WAITROOM_PORT_OFFSET="$offset" WAITROOM_DATA_DIR="$data" WAITROOM_JVM_FLAGS="$jvm_flags" \
     java -Dwaitroom.root="$root" -jar "$root/deploy/target/waitroom-launcher.jar" run > "$data/logs/launcher.log" 2>&1 &
   stack_pid=$!
   for _ in $(seq 1 360); do
@@ -149,10 +153,10 @@ ops="$(sed -n 's/^WAITROOM_SECURITY_OPSTOKEN=//p' "$data/secrets.properties" 2>/
 curl -s -o /dev/null -m 5 "$gateway/" \
   || { echo "bench: nothing answers on $gateway (start ./waitroom run, or use --with-stack)" >&2; exit 2; }
 
-gateway_pid="$(ss -Htlnp "sport = :8080" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -n1)"
+gateway_pid="$(ss -Htlnp "sport = :$gateway_port" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -n1)"
 gateway_flags="unknown"; gateway_java="unknown"
 if $with_stack && [ "$(ps -o ppid= -p "${gateway_pid:-0}" 2>/dev/null | tr -d ' ')" != "$stack_pid" ]; then
-  echo "bench: the process on 8080 (pid ${gateway_pid:-?}) is not the gateway the bench started" >&2; exit 2
+  echo "bench: the process on $gateway_port (pid ${gateway_pid:-?}) is not the gateway the bench started" >&2; exit 2
 fi
 if [ -n "$gateway_pid" ] && [ -r "/proc/$gateway_pid/cmdline" ]; then
   gateway_flags="$(tr '\0' '\n' < "/proc/$gateway_pid/cmdline" | sed -n '2,$p' | sed '/^-jar$/,$d' | tr '\n' ' ' | sed 's/ $//')"
@@ -181,7 +185,7 @@ reasons_delta() {  # before-file after-file -> "forwarded: reason n, ..." (edge 
 }
 field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"; }
 alive() {  # after-which-phase: the gateway process the bench measures must still be the one listening
-  local now; now="$(ss -Htlnp "sport = :8080" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -n1)"
+  local now; now="$(ss -Htlnp "sport = :$gateway_port" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -n1)"
   if [ -n "$gateway_pid" ] && { [ ! -d "/proc/$gateway_pid" ] || [ "$now" != "$gateway_pid" ]; }; then
     echo "bench: the gateway (pid $gateway_pid) is gone or replaced after $1 (now listening: ${now:-nobody}); no table" >&2
     exit 1

@@ -24,7 +24,7 @@ record LoadParameters(String baseUrl, String opsToken, String eventId, int presa
         String eventId = System.getProperty("eventId", "onsale-" + Long.toString(System.currentTimeMillis(), 36));
         return new LoadParameters(
                 baseUrl,
-                opsToken(),
+                resolveOpsToken(),
                 eventId,
                 intProperty("presaleVisitors", ci ? 150 : 2000),
                 intProperty("laterVisitors", ci ? 150 : 3000),
@@ -58,7 +58,7 @@ record LoadParameters(String baseUrl, String opsToken, String eventId, int presa
     }
 
     /** {@code -DopsToken}, else the environment (compose's loadtest profile passes .env's), else the launcher's file. */
-    private static String opsToken() {
+    private static String resolveOpsToken() {
         String property = System.getProperty("opsToken");
         if (property != null && !property.isBlank()) {
             return property;
