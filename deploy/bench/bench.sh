@@ -105,8 +105,10 @@ cleanup() {
   stop_nginx
   if [ -n "$event" ] && [ -z "$stack_pid" ] && ! $with_stack; then
     # the bench's own event on a stack we leave running: end it so nobody is offered a place in it
-    curl -sS -o /dev/null -m 10 -X POST -H "Authorization: Bearer $ops" -H 'Content-Type: application/json' \
-      "$gateway/admin/events/$event/end" -d '{"reason":"capacity benchmark done"}' || true
+    for e in "$event" "$event-warm"; do
+      curl -sS -o /dev/null -m 10 -X POST -H "Authorization: Bearer $ops" -H 'Content-Type: application/json' \
+        "$gateway/admin/events/$e/end" -d '{"reason":"capacity benchmark done"}' || true
+    done
   fi
   if [ -n "$stack_pid" ]; then
     if [ "$code" -ne 0 ] && [ -d "$work/data/logs" ]; then
@@ -250,29 +252,53 @@ wrk_run() {  # url mode out-file [seconds]
     | grep '^BENCH ' || { echo "bench: wrk failed ($mode against $url)" >&2; return 1; }
 }
 
-# --- the event -----------------------------------------------------------------------------------------------------
-event="bench-$(date +%s)-$RANDOM"
+wrk_join() {  # url event seconds first-index
+  timeout --kill-after=10 $(($3 + 60)) wrk -t"$threads" -c"$connections" -d"${3}s" --timeout 10s \
+    -s "$here/join.lua" "$1/events/$2/queue" -- "$2" "$4" \
+    | grep '^BENCH ' || { echo "bench: wrk failed (joins against $1)" >&2; return 1; }
+}
+
+# --- the events ----------------------------------------------------------------------------------------------------
 api() { curl -sS -m 10 -H "Authorization: Bearer $ops" -H 'Content-Type: application/json' "$@"; }
-created="$(api -o "$work/event.json" -w '%{http_code}' -X POST "$gateway/admin/events" -d "{\"eventId\":\"$event\",
-  \"name\":\"Capacity benchmark\",\"opensAt\":null,\"maxActiveSessions\":1,\"maxAdmissionsPerSecond\":1,
-  \"offerTtlSeconds\":60,\"sessionTtlSeconds\":60,\"sessionMaxSeconds\":600}")" || created=000
-[ "$created" = 201 ] || { echo "bench: creating event $event answered $created: $(cat "$work/event.json" 2>/dev/null)" >&2; event=""; exit 1; }
-for _ in $(seq 1 60); do
-  api "$gateway/admin/events/$event" | grep -q '"phase":"OPEN"' && break
-  sleep 0.5
-done
-api "$gateway/admin/events/$event" | grep -q '"phase":"OPEN"' || { echo "bench: event $event did not open in 30 s" >&2; exit 1; }
+open_event() {  # id: opens now, 1 admission/s, 1 live session
+  local id=$1 created
+  created="$(api -o "$work/event.json" -w '%{http_code}' -X POST "$gateway/admin/events" -d "{\"eventId\":\"$id\",
+    \"name\":\"Capacity benchmark\",\"opensAt\":null,\"maxActiveSessions\":1,\"maxAdmissionsPerSecond\":1,
+    \"offerTtlSeconds\":60,\"sessionTtlSeconds\":60,\"sessionMaxSeconds\":600}")" || created=000
+  [ "$created" = 201 ] || { echo "bench: creating event $id answered $created: $(cat "$work/event.json" 2>/dev/null)" >&2; return 1; }
+  for _ in $(seq 1 60); do
+    api "$gateway/admin/events/$id" | grep -q '"phase":"OPEN"' && return 0
+    sleep 0.5
+  done
+  echo "bench: event $id did not open in 30 s" >&2; return 1
+}
+event="bench-$(date +%s)-$RANDOM"
+open_event "$event" || { event=""; exit 1; }
 log "event $event open (1 admission/s, 1 live session: nearly everybody stays far from the front)"
 
 loadavg_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 full_gc; sleep 1
 rss_before="$(rss_kib)"; heap_before="$(heap_bytes)"
 start_time="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-warmup=$(( seconds < 10 ? 2 : 5 ))   # unmeasured polls before phases 2 and 3: the JIT compiles the path first
+warmup=$(( seconds < 10 ? 2 : 10 ))   # unmeasured polls before phases 2 and 3: the JIT compiles the path first
 join_limit=$((120 + visitors / 10))   # at least 10 joins a second, or the phase stops and says so
 
-# --- phase 1: joins, each a brand-new browser ------------------------------------------------------------------------
-log "phase 1: $visitors joins against nginx, then the gateway (Java client, $connections threads) ..."
+# --- warm-up, then phase 1a: join throughput with wrk ----------------------------------------------------------------
+# A JVM answers a path at full speed only after the JIT has compiled it (C2 takes tens of seconds of load): the
+# services first see unmeasured joins on an event of their own, so the figures are of a warm process, as in a sale
+# that has been running for a minute.
+warm_event="$event-warm"
+open_event "$warm_event" || exit 1
+join_warmup=$(( seconds < 10 ? 5 : 20 ))
+log "warm-up: ${join_warmup}s of joins (wrk) on $warm_event, unmeasured ..."
+wrk_join "$gateway" "$warm_event" "$join_warmup" 0 > /dev/null
+log "phase 1a: ${seconds}s of joins, each a new browser (wrk), then nginx ..."
+w0="$(wrk_join "$gateway" "$event" "$seconds" 1000000000)"
+n0="$(wrk_join "$nginx_url" "$event" "$seconds" 0)"
+alive "phase 1a"
+
+# --- phase 1b: joins, each a brand-new browser, keeping their cookies ----------------------------------------------
+log "phase 1b: $visitors joins against nginx, then the gateway (Java client, $connections threads) ..."
 n1="$(client $((join_limit + 30)) join --url "$nginx_url" --event "$event" --visitors "$visitors" \
   --concurrency "$connections" --max-seconds "$join_limit" --warmup-url "$nginx_url" --warmup-seconds 3)"
 w1="$(client $((join_limit + 30)) join --url "$gateway" --event "$event" --visitors "$visitors" \
@@ -353,12 +379,14 @@ report="$here/target/bench-$(date +%Y%m%d-%H%M%S).txt"
   echo
   printf '%-24s %8s %5s %8s %9s %9s %8s %8s %7s %10s %11s %17s %7s\n' phase visitors conns duration requests "req/s" \
     "p50 ms" "p99 ms" non-2xx "edge share" "nginx req/s" "nginx p50/p99 ms" ratio
-  row "$w1" "$n1" "1 joins (new browsers)" "$(field "$w1" duration_s | cut -d. -f1) s"
+  row "$w0" "$n0" "1a joins (wrk)" "${seconds} s"
+  row "$w1" "$n1" "1b joins (Java, cookies)" "$(field "$w1" duration_s | cut -d. -f1) s"
   row "$w2" "$n2" "2 status, own cookies" "${seconds} s"
   row "$w3" "$n3" "3 status, forwarded" "${seconds} s"
   row "$w4" "" "4 status, realistic" "${realistic} s"
   echo
-  echo "joins: statuses $(field "$w1" statuses), $recorded visitors kept wr_vid, $missing_tickets without a wr_qt ticket"
+  echo "1a joins (wrk): statuses $(field "$w0" statuses); each request a new browser (no cookie, own X-Forwarded-For); after ${join_warmup} s of unmeasured joins on $warm_event"
+  echo "1b joins (Java): statuses $(field "$w1" statuses), $recorded visitors kept wr_vid, $missing_tickets without a wr_qt ticket"
   echo "2 status, own cookies: statuses $(field "$w2" statuses); forwarded because: $(reasons_delta "$work/m2a" "$work/m2b"); tickets refreshed $(field "$w2" refreshed)"
   echo "3 status, forwarded:   statuses $(field "$w3" statuses); forwarded because: $(reasons_delta "$work/m3a" "$work/m3b"); tickets refreshed $(field "$w3" refreshed)"
   echo "4 status, realistic:   statuses $(field "$w4" statuses); edge $(field "$w4" edge), queue $(field "$w4" queue); forwarded because: $(reasons_delta "$work/m4a" "$work/m4b"); tickets refreshed $(field "$w4" refreshed); schedule lateness p99 $(field "$w4" late_p99_ms) ms, max $(field "$w4" late_max_ms) ms"
@@ -370,7 +398,7 @@ cat "$report"
 log "saved $report"
 
 # the tool failed if a phase measured nothing or lost more than 1 % of its requests to connection errors
-for line in "$w1" "$n1" "$w2" "$n2" "$w3" "$n3" "$w4"; do
+for line in "$w0" "$n0" "$w1" "$n1" "$w2" "$n2" "$w3" "$n3" "$w4"; do
   requests="$(field "$line" requests)"; errors="$(field "$line" errors)"
   [ "$requests" -gt 0 ] 2>/dev/null || { echo "bench: a phase measured no requests: $line" >&2; exit 1; }
   if [ "$errors" -gt $((requests / 100)) ]; then echo "bench: a phase lost $errors requests to errors: $line" >&2; exit 1; fi
