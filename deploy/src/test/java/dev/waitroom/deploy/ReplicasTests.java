@@ -36,10 +36,10 @@ class ReplicasTests {
 
     private static final int CEILING = 15;
     private static final int VISITORS = 200;
-    /** Metrics that count the work an instance did: the gateway observes no http.server.requests on its hot path. */
+    /** Metrics that count the work an instance did: neither the gateway nor the queue-service observes http.server.requests on its hot path. */
     private static final Map<String, List<String>> WORK = Map.of(
             "gateway-service", List.of("waitroom_gateway_status_polls_total", "waitroom_gateway_visitor_cookies_total"),
-            "queue-service", List.of("http_server_requests_seconds_count"),
+            "queue-service", List.of("waitroom_queue_joins_total", "waitroom_queue_status_requests_total"),
             "admission-coordinator", List.of("http_server_requests_seconds_count"));
 
     private static LocalStack stack;

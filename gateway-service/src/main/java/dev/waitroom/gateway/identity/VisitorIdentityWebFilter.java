@@ -48,6 +48,8 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 
 	private static final String ATTRIBUTE = VisitorIdentityWebFilter.class.getName() + ".visitor";
 
+	private static final String ISSUED_ATTRIBUTE = VisitorIdentityWebFilter.class.getName() + ".issued";
+
 	private final VisitorCookieCodec codec;
 
 	private final EdgeProperties edge;
@@ -92,6 +94,14 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 		return chain.filter(mutated);
 	}
 
+	/**
+	 * True when this exchange's visitor id was issued by this very request: such a visitor has made
+	 * no request before, so a per-visitor limit has nothing to count yet.
+	 */
+	public static boolean issuedNow(ServerWebExchange exchange) {
+		return Boolean.TRUE.equals(exchange.getAttribute(ISSUED_ATTRIBUTE));
+	}
+
 	/** The verified (or newly issued) visitor of this exchange; empty outside the event API. */
 	public static Optional<VisitorId> visitorOf(ServerWebExchange exchange) {
 		return Optional.ofNullable(exchange.getAttribute(ATTRIBUTE));
@@ -117,6 +127,7 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 				.maxAge(edge.visitorCookieMaxAge())
 				.build());
 		issued.increment();
+		exchange.getAttributes().put(ISSUED_ATTRIBUTE, Boolean.TRUE);
 		return fresh;
 	}
 

@@ -62,7 +62,9 @@ public class LocalVisitorRateLimitGatewayFilterFactory
 		long retryAfter = buckets.secondsUntil(cost);
 		return (exchange, chain) -> {
 			Optional<VisitorId> visitor = VisitorIdentityWebFilter.visitorOf(exchange);
-			if (visitor.isEmpty() || buckets.tryTake(visitor.get().value(), cost)) {
+			// a visitor issued by this request has a full bucket by definition: no entry is made for it
+			if (visitor.isEmpty() || VisitorIdentityWebFilter.issuedNow(exchange)
+					|| buckets.tryTake(visitor.get().value(), cost)) {
 				return chain.filter(exchange);
 			}
 			Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
