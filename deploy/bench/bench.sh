@@ -289,7 +289,7 @@ join_limit=$((120 + visitors / 10))   # at least 10 joins a second, or the phase
 # that has been running for a minute.
 warm_event="$event-warm"
 open_event "$warm_event" || exit 1
-join_warmup=$(( seconds < 10 ? 5 : 20 ))
+join_warmup=$(( seconds < 10 ? 5 : 60 ))   # C2 needs about a minute of joins (README, Performance)
 log "warm-up: ${join_warmup}s of joins (wrk) on $warm_event, unmeasured ..."
 wrk_join "$gateway" "$warm_event" "$join_warmup" 0 > /dev/null
 log "phase 1a: ${seconds}s of joins, each a new browser (wrk), then nginx ..."
