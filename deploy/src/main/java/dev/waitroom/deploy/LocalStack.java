@@ -153,10 +153,15 @@ final class LocalStack implements AutoCloseable {
         }
     }
 
+    /**
+     * The embedded PostgreSQL is reached directly. An external address may be a PgBouncer in transaction mode, so
+     * its URLs carry {@code prepareThreshold=0} (no server-side prepared statements), as compose and Kubernetes do.
+     */
     String jdbcUrl(String database) {
-        String hostPort = config.external().postgresHostPort() != null
-                ? config.external().postgresHostPort() : "127.0.0.1:" + config.postgresPort();
-        return "jdbc:postgresql://" + hostPort + "/" + database;
+        if (config.external().postgresHostPort() == null) {
+            return "jdbc:postgresql://127.0.0.1:" + config.postgresPort() + "/" + database;
+        }
+        return "jdbc:postgresql://" + config.external().postgresHostPort() + "/" + database + "?prepareThreshold=0";
     }
 
     private String postgresUser() {
