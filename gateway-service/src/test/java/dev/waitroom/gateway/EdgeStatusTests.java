@@ -247,14 +247,28 @@ class EdgeStatusTests {
 		assertThat(model.statusCalls()).isEqualTo(statusCalls);
 	}
 
-	@Test
-	void livenessIsRecordedInBatchesSoOldTicketsAreStillAnsweredAtTheEdge() {
+	/** A visitor far back in a queue of 200, whose polls the edge answers: the event, its model and the status path. */
+	record FarBack(String event, StubQueueService.QueueEvent model, Waiting visitor, String status) {
+	}
+
+	FarBack farBack() {
 		String event = newEvent();
 		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
 		model.addWaiting(200);
 		Waiting visitor = join(event);
-		StubQueueService.Entry entry = model.entryOf(visitor.visitor());
 		String status = "/events/" + event + "/queue/status";
+		await().atMost(Duration.ofSeconds(5)).until(() -> answeredAtEdge(visitor.browser().get(status)));
+		return new FarBack(event, model, visitor, status);
+	}
+
+	@Test
+	void livenessIsRecordedInBatchesSoOldTicketsAreStillAnsweredAtTheEdge() {
+		FarBack far = farBack();
+		String event = far.event();
+		StubQueueService.QueueEvent model = far.model();
+		Waiting visitor = far.visitor();
+		StubQueueService.Entry entry = model.entryOf(visitor.visitor());
+		String status = far.status();
 		// a ticket five liveness intervals old: before batching, every such poll went to the queue-service
 		visitor.browser().forgetCookie("wr_qt");
 		visitor.browser().setCookie("wr_qt", upstreams.queue.ticketFor(new QueueTicket(event, entry.entryId(),
@@ -272,14 +286,11 @@ class EdgeStatusTests {
 
 	@Test
 	void anEntryThatMovedOnIsForwardedOnceTheBatchSaysSo() {
-		String event = newEvent();
-		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
-		model.addWaiting(200);
-		Waiting visitor = join(event);
-		String status = "/events/" + event + "/queue/status";
-		await().atMost(Duration.ofSeconds(5)).until(() -> answeredAtEdge(visitor.browser().get(status)));
+		FarBack far = farBack();
+		Waiting visitor = far.visitor();
+		String status = far.status();
 		// left through another gateway instance: this one still holds a valid waiting ticket
-		model.entryOf(visitor.visitor()).leave();
+		far.model().entryOf(visitor.visitor()).leave();
 		double changed = forwardedCount("entry-changed");
 		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
 			Browser.Reply reply = visitor.browser().get(status);
@@ -313,12 +324,10 @@ class EdgeStatusTests {
 
 	@Test
 	void forgedVisitorCookiesAndOddRequestsAreNeverAnsweredAtTheEdge() {
-		String event = newEvent();
-		StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
-		model.addWaiting(200);
-		Waiting visitor = join(event);
-		String status = "/events/" + event + "/queue/status";
-		await().atMost(Duration.ofSeconds(5)).until(() -> answeredAtEdge(visitor.browser().get(status)));
+		FarBack far = farBack();
+		String event = far.event();
+		Waiting visitor = far.visitor();
+		String status = far.status();
 		String cookie = visitor.browser().cookie("wr_vid").orElseThrow();
 
 		char flipped = cookie.charAt(3) == 'A' ? 'B' : 'A';
