@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * Reads the authorities directly (the coordinator's grants and leases, booking's seats and orders) to check the
- * invariants of DESIGN section 7 after a fault: the services' own answers are not trusted for this.
+ * invariants of docs/ARCHITECTURE.md#invariants after a fault: the services' own answers are not trusted for this.
  */
 final class DurableState {
 

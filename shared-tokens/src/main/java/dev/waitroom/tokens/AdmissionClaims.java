@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The claims of an admission token (DESIGN §6). JWT times have second precision: an issued token
- * carries {@code issuedAt} and {@code expiresAt} truncated to the second.
+ * The claims of an admission token (docs/CONTRACTS.md#admission-token-shared-tokens). JWT times have second precision:
+ * an issued token carries {@code issuedAt} and {@code expiresAt} truncated to the second.
  *
  * @param eventId        {@code evt}
  * @param saleGeneration {@code gen}, not negative

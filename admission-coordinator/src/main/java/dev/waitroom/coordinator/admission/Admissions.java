@@ -20,9 +20,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 /**
- * Claims, renewals and releases of shopping sessions. Ordering rules (DESIGN §7, CONTRACTS): on claim Postgres
- * first, then the registry, then the token; on release the registry first, then the capacity returns. Release is
- * one conditional update, so exactly one of leave, purchase-complete and expiry returns the capacity.
+ * Claims, renewals and releases of shopping sessions. Ordering rules (docs/ARCHITECTURE.md#admission-path,
+ * docs/CONTRACTS.md#live-session-registry-redis-coordinator-writes-gateway-reads): on claim Postgres first, then the
+ * registry, then the token; on release the registry first, then the capacity returns. Release is one conditional
+ * update, so exactly one of leave, purchase-complete and expiry returns the capacity.
  */
 @Service
 public class Admissions {

@@ -6,7 +6,7 @@ import java.time.Instant;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.problems.ProblemKind;
 
-/** The configurable part of an event (DESIGN §8). Validates itself. */
+/** The configurable part of an event (docs/ARCHITECTURE.md#ops-api). Validates itself. */
 public record EventConfig(String name, Instant opensAt, int maxActiveSessions, double maxAdmissionsPerSecond,
 		int batchMax, Duration offerTtl, Duration sessionTtl, Duration sessionMax, PresaleOrdering presaleOrdering,
 		IdentityScope identityScope, ExpiredOfferPolicy expiredOfferPolicy, AfterPurchase afterPurchase) {

@@ -28,7 +28,9 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The ops API for events (DESIGN §8). The access filter has already checked the ops bearer token. */
+/**
+ * The ops API for events (docs/ARCHITECTURE.md#ops-api). The access filter has already checked the ops bearer token.
+ */
 @RestController
 @RequestMapping("/admin/events")
 class EventAdminController {
@@ -186,7 +188,7 @@ class EventAdminController {
 	record AnnouncementBody(String text) {
 	}
 
-	/** Config (DESIGN §8 names), sale state, and the live view when asked for. */
+	/** Config (docs/ARCHITECTURE.md#ops-api names), sale state, and the live view when asked for. */
 	record EventView(String eventId, String name, Instant opensAt, int maxActiveSessions, double maxAdmissionsPerSecond,
 			int batchMax, long offerTtlSeconds, long sessionTtlSeconds, long sessionMaxSeconds, String presaleOrdering,
 			String identityScope, String expiredOfferPolicy, String afterPurchase, String phase, String mode,

@@ -19,8 +19,9 @@ import dev.waitroom.tokens.RejectionReason;
 import dev.waitroom.tokens.TokenRejectedException;
 
 /**
- * Checks the admission token of a shop request itself (DESIGN §1: booking never trusts a request without one):
- * signature from the coordinator's JWKS, audience, the event of the path and the sale generation.
+ * Checks the admission token of a shop request itself (booking never trusts a request without one:
+ * docs/CONTRACTS.md#what-booking-checks-and-what-only-the-gateway-checks): signature from the coordinator's JWKS,
+ * audience, the event of the path and the sale generation.
  */
 final class ShopAdmission {
 

@@ -41,14 +41,13 @@ import dev.waitroom.tokens.TokenRejectedException;
 import dev.waitroom.tokens.VisitorId;
 
 /**
- * Admission on a protected route ({@code /events/{eventId}/shop/**}, DESIGN §6): the token comes
- * from {@code Authorization: Bearer} or the {@code wr_at} cookie; its signature, event, sale
- * generation (from the event snapshot) and expiry are verified (once per token, then cached), the
- * visitor binding is compared with the verified visitor cookie, and the session must still be in
- * the live-session registry. With {@link Config#isAllowExpired()} (order status) a token that
- * expired within the grace period is accepted without the liveness check: it can read an order,
- * never shop. In BYPASS mode (from a snapshot at most 10 s old) requests pass without a token,
- * counted and logged.
+ * Admission on a protected route ({@code /events/{eventId}/shop/**}, docs/ARCHITECTURE.md#admission-path): the token
+ * comes from {@code Authorization: Bearer} or the {@code wr_at} cookie; its signature, event, sale generation (from the
+ * event snapshot) and expiry are verified (once per token, then cached), the visitor binding is compared with the
+ * verified visitor cookie, and the session must still be in the live-session registry. With {@link
+ * Config#isAllowExpired()} (order status) a token that expired within the grace period is accepted without the liveness
+ * check: it can read an order, never shop. In BYPASS mode (from a snapshot at most 10 s old) requests pass without a
+ * token, counted and logged.
  */
 @Component
 public class AdmissionTokenGatewayFilterFactory

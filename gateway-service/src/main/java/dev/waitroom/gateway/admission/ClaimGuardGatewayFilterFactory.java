@@ -15,8 +15,9 @@ import dev.waitroom.gateway.problem.ProblemType;
 
 /**
  * Fails a claim closed when the live-session registry (Redis) cannot be reached: a session
- * admitted now could not be checked on the shop routes, so no new admission is issued (DESIGN §7).
- * The coordinator being down is answered by the error handler with the same problem type.
+ * admitted now could not be checked on the shop routes, so no new admission is issued
+ * (docs/ARCHITECTURE.md#fail-closed). The coordinator being down is answered by the error handler with the same problem
+ * type.
  */
 @Component
 public class ClaimGuardGatewayFilterFactory extends AbstractGatewayFilterFactory<Object> {

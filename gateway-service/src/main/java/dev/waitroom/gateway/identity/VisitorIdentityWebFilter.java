@@ -23,7 +23,7 @@ import dev.waitroom.tokens.VisitorCookieCodec;
 import dev.waitroom.tokens.VisitorId;
 
 /**
- * Visitor identity (DESIGN §4). Every request loses any client-supplied identity, bypass or
+ * Visitor identity (docs/ARCHITECTURE.md#identity). Every request loses any client-supplied identity, bypass or
  * internal header. Requests to an event's API carry the verified visitor id from the signed {@code wr_vid}
  * cookie upstream as {@code X-Waitroom-Visitor}; a visitor without a valid cookie gets a new
  * random id and cookie. Static pages and the public event status never set the cookie, so shared

@@ -11,8 +11,8 @@ import dev.waitroom.tokens.QueueTicket;
 
 /**
  * Decides whether a status poll can be answered at the edge from the visitor's queue ticket and
- * the event snapshot (DESIGN §9), and computes the answer: before opening, that the visitor waits
- * in the pre-sale group; after the draw, a position band and an estimate range. Every doubt forwards to the
+ * the event snapshot (docs/ARCHITECTURE.md#status-path), and computes the answer: before opening, that the visitor
+ * waits in the pre-sale group; after the draw, a position band and an estimate range. Every doubt forwards to the
  * queue-service: the edge fails toward the truth, never toward a made-up position.
  */
 final class EdgeStatusPolicy {

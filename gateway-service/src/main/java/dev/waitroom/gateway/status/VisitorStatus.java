@@ -4,8 +4,8 @@ import dev.waitroom.gateway.events.EventMode;
 import dev.waitroom.gateway.events.EventPhase;
 
 /**
- * The visitor status body of DESIGN §5, as the edge answers it: the edge only ever answers for a
- * WAITING entry, so {@code offer} is always null here.
+ * The visitor status body (docs/ARCHITECTURE.md#the-status-body), as the edge answers it: the edge only ever answers
+ * for a WAITING entry, so {@code offer} is always null here.
  */
 record VisitorStatus(String state, EventPhase phase, EventMode mode, Position position,
 		EstimatedWait estimatedWaitSeconds, Object offer, int pollAfterSeconds, String announcement,

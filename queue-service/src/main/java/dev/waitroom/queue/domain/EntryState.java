@@ -4,9 +4,9 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * A queue entry's lifecycle (DESIGN §2): WAITING -> OFFERED -> ACTIVE -> COMPLETED; OFFERED -> EXPIRED;
- * ACTIVE -> EXPIRED; WAITING -> LEFT. An expired offer may send the entry back to WAITING once
- * (REQUEUE_ONCE). The letter is how the state is stored in Redis.
+ * A queue entry's lifecycle (docs/ARCHITECTURE.md#queue-entry): WAITING -> OFFERED -> ACTIVE -> COMPLETED; OFFERED ->
+ * EXPIRED; ACTIVE -> EXPIRED; WAITING -> LEFT. An expired offer may send the entry back to WAITING once (REQUEUE_ONCE).
+ * The letter is how the state is stored in Redis.
  */
 public enum EntryState {
     WAITING('W'), OFFERED('O'), ACTIVE('A'), COMPLETED('C'), LEFT('L'), EXPIRED('E');

@@ -3,6 +3,6 @@ package dev.waitroom.queue.domain;
 import java.time.Instant;
 import java.util.List;
 
-/** What the gateway answers polls from (DESIGN §9). */
+/** What the gateway answers polls from (docs/ARCHITECTURE.md#the-edge-snapshot). */
 public record Snapshot(EventState event, List<WaitingBucket> waitingBuckets, Instant generatedAt) {
 }

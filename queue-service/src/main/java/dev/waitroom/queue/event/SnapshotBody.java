@@ -7,9 +7,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The gateway's edge snapshot (DESIGN §9). For an order key k: the WAITING entries ahead are at least the sum of
- * the counts of buckets whose maxOrderKey is below k, and at most that plus the count of the bucket holding k
- * (minus one when k itself waits). {@code offerWatermark} is the highest order key ever offered.
+ * The gateway's edge snapshot (docs/ARCHITECTURE.md#the-edge-snapshot). For an order key k: the WAITING entries ahead
+ * are at least the sum of the counts of buckets whose maxOrderKey is below k, and at most that plus the count of the
+ * bucket holding k (minus one when k itself waits). {@code offerWatermark} is the highest order key ever offered.
  */
 record SnapshotBody(String eventId, String phase, String mode, String announcement, long saleGeneration,
         double admissionRatePerSecond, long offerWatermark, Instant drawCompletedAt, boolean drawComplete, Long presaleCount,

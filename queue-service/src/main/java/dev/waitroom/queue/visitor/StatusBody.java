@@ -7,7 +7,10 @@ import dev.waitroom.queue.domain.VisitorStatus;
 import dev.waitroom.queue.domain.WaitEstimate;
 import java.time.Instant;
 
-/** The visitor status of DESIGN §5: nothing about other visitors, no internal ids but the visitor's own receipt. */
+/**
+ * The visitor status (docs/ARCHITECTURE.md#the-status-body): nothing about other visitors, no internal ids but the
+ * visitor's own receipt.
+ */
 record StatusBody(
         String state,
         String phase,

@@ -19,7 +19,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The public claim, renew and leave calls (DESIGN §5), reached through the gateway. */
+/** The public claim, renew and leave calls (docs/ARCHITECTURE.md#admission-path), reached through the gateway. */
 @RestController
 class AdmissionController {
 

@@ -13,7 +13,10 @@ import dev.waitroom.booking.inventory.CategoryAvailability;
 import dev.waitroom.booking.inventory.CategorySpec;
 import dev.waitroom.booking.inventory.Inventory;
 
-/** Ops: define an event's seats (DESIGN §8). Idempotent; the ops token is checked by a filter on /admin/**. */
+/**
+ * Ops: define an event's seats (docs/ARCHITECTURE.md#ops-api). Idempotent; the ops token is checked by a filter on
+ * /admin/**.
+ */
 @RestController
 class InventoryAdminController {
 
