@@ -52,14 +52,19 @@ public class EventSnapshots {
 	EventSnapshots(ServicesProperties services, SecretsProperties secrets, EdgeProperties edge, Clock clock,
 			MeterRegistry meters) {
 		this.maxEvents = edge.snapshotMaxEvents();
-		this.queue = WebClient.builder()
-			.baseUrl(services.queueUrl().toString())
-			.defaultHeader(VisitorIdentityWebFilter.INTERNAL_HEADER, secrets.internalToken())
-			.build();
+		this.queue = internalQueueClient(services, secrets);
 		this.clock = clock;
 		this.edge = edge;
 		this.fetched = Counter.builder("waitroom.gateway.snapshot.fetches").tag("outcome", "ok").register(meters);
 		this.failed = Counter.builder("waitroom.gateway.snapshot.fetches").tag("outcome", "failed").register(meters);
+	}
+
+	/** A client of the queue-service's internal API: its address and the internal credential on every call. */
+	public static WebClient internalQueueClient(ServicesProperties services, SecretsProperties secrets) {
+		return WebClient.builder()
+			.baseUrl(services.queueUrl().toString())
+			.defaultHeader(VisitorIdentityWebFilter.INTERNAL_HEADER, secrets.internalToken())
+			.build();
 	}
 
 	/**

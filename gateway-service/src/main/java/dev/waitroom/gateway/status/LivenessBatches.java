@@ -28,7 +28,7 @@ import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
 import dev.waitroom.gateway.events.EventId;
-import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
+import dev.waitroom.gateway.events.EventSnapshots;
 import dev.waitroom.tokens.VisitorId;
 
 /**
@@ -82,10 +82,7 @@ public class LivenessBatches implements SmartLifecycle {
 
 	LivenessBatches(ServicesProperties services, SecretsProperties secrets, EdgeProperties edge, Clock clock,
 			MeterRegistry meters) {
-		this.queue = WebClient.builder()
-			.baseUrl(services.queueUrl().toString())
-			.defaultHeader(VisitorIdentityWebFilter.INTERNAL_HEADER, secrets.internalToken())
-			.build();
+		this.queue = EventSnapshots.internalQueueClient(services, secrets);
 		this.clock = clock;
 		this.interval = edge.livenessFlushInterval();
 		this.timeout = edge.upstreamTimeout();
