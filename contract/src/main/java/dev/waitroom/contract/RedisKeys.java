@@ -1,0 +1,26 @@
+package dev.waitroom.contract;
+
+/**
+ * The Redis keys more than one service touches (docs/CONTRACTS.md#redis-keys-and-topologies). Every key of an event
+ * starts with {@code wr:{<eventId>}:}, so Redis Cluster keeps an event's keys in one slot.
+ */
+public final class RedisKeys {
+
+    private RedisKeys() {
+    }
+
+    /** The prefix of every key of the event. */
+    public static String eventPrefix(EventId event) {
+        return "wr:{" + event.value() + "}:";
+    }
+
+    /** The live-session registry entry: the coordinator writes it, the gateway reads it. Value: the sale generation. */
+    public static String session(EventId event, String sessionId) {
+        return eventPrefix(event) + "session:" + sessionId;
+    }
+
+    /** The tombstone a released session leaves, so a late admit or renew cannot bring it back. */
+    public static String endedSession(EventId event, String sessionId) {
+        return eventPrefix(event) + "ended:" + sessionId;
+    }
+}
