@@ -1,0 +1,451 @@
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+
+/**
+ * What CI reads after the build, with real parsers instead of sed and grep; only the JDK, run as a single file.
+ *
+ * <pre>
+ * java .ci/TestReport.java tests [ROOT] [--started EPOCH_SECONDS]
+ *     every module's target/surefire-reports/TEST-*.xml under ROOT (default .): a line per module, the failing
+ *     tests by name, the total; exits 1 when a test failed or erred, 2 when no report was found
+ * java .ci/TestReport.java verdict FILE
+ *     the on-sale rehearsal's verdict.json (deploy/loadtest, Verdict.json()): the failed checks; exits 0 only when
+ *     it says passed, has checks, and every check that is a must passed; 2 when it is missing or not JSON
+ * </pre>
+ */
+public final class TestReport {
+
+    /** Folders that hold no report (or too much to walk); inside {@code target} only the reports are read. */
+    private static final Set<String> SKIPPED = Set.of(".git", ".waitroom", ".mvn", "node_modules", "src");
+
+    public static void main(String[] args) throws Exception {
+        String command = args.length == 0 ? "" : args[0];
+        int code =
+                switch (command) {
+                    case "tests" -> tests(args);
+                    case "verdict" -> args.length == 2 ? verdict(Path.of(args[1])) : usage();
+                    default -> usage();
+                };
+        System.exit(code);
+    }
+
+    private static int usage() {
+        System.err.println("usage: java .ci/TestReport.java tests [ROOT] [--started EPOCH_SECONDS]"
+                + " | verdict deploy/loadtest/target/onsale-verdict/verdict.json");
+        return 64;
+    }
+
+    // ---- surefire reports
+
+    record Counts(long tests, long failures, long errors, long skipped) {
+        static final Counts NONE = new Counts(0, 0, 0, 0);
+
+        Counts plus(Counts o) {
+            return new Counts(tests + o.tests, failures + o.failures, errors + o.errors, skipped + o.skipped);
+        }
+
+        long passed() {
+            return tests - failures - errors - skipped;
+        }
+    }
+
+    record Failure(String module, String test, String kind, String message) {}
+
+    private static int tests(String[] args) throws Exception {
+        Path root = Path.of(".");
+        Long started = null;
+        for (int i = 1; i < args.length; i++) {
+            if (args[i].equals("--started") && i + 1 < args.length) {
+                started = Long.parseLong(args[++i]);
+            } else {
+                root = Path.of(args[i]);
+            }
+        }
+        Map<String, Counts> modules = new TreeMap<>();
+        List<Failure> failures = new ArrayList<>();
+        for (Path report : surefireReports(root)) {
+            String module = moduleOf(root, report);
+            Element suite = parse(report).getDocumentElement();
+            if (!suite.getTagName().equals("testsuite")) {
+                continue;
+            }
+            Counts counts = new Counts(
+                    count(suite, "tests"), count(suite, "failures"), count(suite, "errors"), count(suite, "skipped"));
+            modules.merge(module, counts, Counts::plus);
+            NodeList cases = suite.getElementsByTagName("testcase");
+            for (int i = 0; i < cases.getLength(); i++) {
+                Element testCase = (Element) cases.item(i);
+                for (Node child = testCase.getFirstChild(); child != null; child = child.getNextSibling()) {
+                    if (child instanceof Element problem
+                            && (problem.getTagName().equals("failure")
+                                    || problem.getTagName().equals("error"))) {
+                        failures.add(new Failure(
+                                module,
+                                testName(testCase),
+                                problem.getTagName(),
+                                firstLine(problem.getAttribute("message"))));
+                    }
+                }
+            }
+        }
+        Counts total = Counts.NONE;
+        for (Map.Entry<String, Counts> m : modules.entrySet()) {
+            Counts c = m.getValue();
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %s: %d run, %d failed, %d errors, %d skipped%n",
+                    m.getKey(),
+                    c.tests(),
+                    c.failures(),
+                    c.errors(),
+                    c.skipped());
+            total = total.plus(c);
+        }
+        for (Failure f : failures) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "  FAILED %s: %s (%s)%s%n",
+                    f.module(),
+                    f.test(),
+                    f.kind(),
+                    f.message().isEmpty() ? "" : ": " + f.message());
+        }
+        if (started != null) {
+            System.out.printf(
+                    Locale.ROOT, "  total time: %d s%n", System.currentTimeMillis() / 1000 - started);
+        }
+        System.out.printf(
+                Locale.ROOT,
+                "Tests: %d passed, %d failed, %d skipped%n",
+                total.passed(),
+                total.failures() + total.errors(),
+                total.skipped());
+        if (modules.isEmpty()) {
+            System.err.println("ci: no surefire report under " + root.toAbsolutePath().normalize());
+            return 2;
+        }
+        return total.failures() + total.errors() == 0 ? 0 : 1;
+    }
+
+    /** {@code <module>/target/surefire-reports/TEST-*.xml} at any depth (so {@code deploy/loadtest} too). */
+    static List<Path> surefireReports(Path root) throws IOException {
+        List<Path> reports = new ArrayList<>();
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                Path name = dir.getFileName();
+                Path parent = dir.getParent();
+                if (name != null && !dir.equals(root)) {
+                    if (SKIPPED.contains(name.toString())) {
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                    boolean inTarget = parent != null
+                            && parent.getFileName() != null
+                            && parent.getFileName().toString().equals("target");
+                    if (inTarget && !name.toString().equals("surefire-reports")) {
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                String name = file.getFileName().toString();
+                Path dir = file.getParent();
+                if (name.startsWith("TEST-")
+                        && name.endsWith(".xml")
+                        && dir.getFileName().toString().equals("surefire-reports")) {
+                    reports.add(file);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        reports.sort(null);
+        return reports;
+    }
+
+    /** {@code Class.method}, or the class alone where the failure is the class's own (a failed {@code @BeforeAll}). */
+    private static String testName(Element testCase) {
+        String name = testCase.getAttribute("name");
+        String type = testCase.getAttribute("classname");
+        return name.isBlank() ? type : type.isBlank() ? name : type + "." + name;
+    }
+
+    private static String moduleOf(Path root, Path report) {
+        Path module = root.relativize(report.getParent().getParent().getParent()).normalize();
+        String name = module.toString().replace('\\', '/');
+        return name.isEmpty() ? "." : name;
+    }
+
+    private static org.w3c.dom.Document parse(Path file) throws Exception {
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+        factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+        factory.setExpandEntityReferences(false);
+        try {
+            return factory.newDocumentBuilder().parse(file.toFile());
+        } catch (Exception e) {
+            throw new IllegalStateException("not a readable surefire report: " + file + " (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private static long count(Element suite, String attribute) {
+        String value = suite.getAttribute(attribute);
+        return value.isBlank() ? 0 : Long.parseLong(value.trim());
+    }
+
+    private static String firstLine(String text) {
+        String line = text.strip().lines().findFirst().orElse("");
+        return line.length() > 200 ? line.substring(0, 200) + " ..." : line;
+    }
+
+    // ---- the on-sale verdict
+
+    private static int verdict(Path file) {
+        Object parsed;
+        try {
+            parsed = Json.parse(Files.readString(file));
+        } catch (IOException | UncheckedIOException e) {
+            System.err.println("ci: no on-sale verdict at " + file + " (" + e.getMessage() + ")");
+            return 2;
+        } catch (IllegalArgumentException e) {
+            System.err.println("ci: the on-sale verdict at " + file + " is not JSON: " + e.getMessage());
+            return 2;
+        }
+        if (!(parsed instanceof Map<?, ?> verdict)) {
+            System.err.println("ci: the on-sale verdict at " + file + " is not a JSON object");
+            return 2;
+        }
+        boolean said = Boolean.TRUE.equals(verdict.get("passed"));
+        List<?> checks = verdict.get("checks") instanceof List<?> list ? list : List.of();
+        List<String> failedMusts = new ArrayList<>();
+        int warnings = 0;
+        for (Object item : checks) {
+            Map<?, ?> check = item instanceof Map<?, ?> m ? m : Map.of();
+            boolean must = !Boolean.FALSE.equals(check.get("must"));
+            if (Boolean.TRUE.equals(check.get("passed"))) {
+                continue;
+            }
+            if (must) {
+                failedMusts.add(check.get("name") + " — " + check.get("detail"));
+            } else {
+                warnings++;
+                System.out.println("  [warn] " + check.get("name") + " — " + check.get("detail"));
+            }
+        }
+        failedMusts.forEach(f -> System.out.println("  [FAIL] " + f));
+        boolean passed = said && !checks.isEmpty() && failedMusts.isEmpty();
+        System.out.printf(
+                Locale.ROOT,
+                "ci: on-sale verdict %s (%d checks, %d musts failed, %d warnings)%s%n",
+                passed ? "PASS" : "FAIL",
+                checks.size(),
+                failedMusts.size(),
+                warnings,
+                said == passed ? "" : "; the file says passed=" + verdict.get("passed") + ", its checks disagree");
+        return passed ? 0 : 1;
+    }
+
+    /**
+     * A small recursive-descent JSON reader (RFC 8259): objects to {@link LinkedHashMap}, arrays to {@link List},
+     * numbers to {@link Long} or {@link Double}, and {@code true}, {@code false}, {@code null}. Throws
+     * {@link IllegalArgumentException} with the offset of the first thing it cannot read.
+     */
+    static final class Json {
+
+        private final String text;
+        private int at;
+
+        private Json(String text) {
+            this.text = text;
+        }
+
+        static Object parse(String text) {
+            Json reader = new Json(text);
+            Object value = reader.value();
+            reader.space();
+            if (reader.at != text.length()) {
+                throw reader.error("text after the value");
+            }
+            return value;
+        }
+
+        private Object value() {
+            space();
+            if (at >= text.length()) {
+                throw error("a value expected");
+            }
+            char c = text.charAt(at);
+            return switch (c) {
+                case '{' -> object();
+                case '[' -> array();
+                case '"' -> string();
+                case 't' -> word("true", Boolean.TRUE);
+                case 'f' -> word("false", Boolean.FALSE);
+                case 'n' -> word("null", null);
+                default -> {
+                    if (c == '-' || (c >= '0' && c <= '9')) {
+                        yield number();
+                    }
+                    throw error("unexpected '" + c + "'");
+                }
+            };
+        }
+
+        private Map<String, Object> object() {
+            Map<String, Object> object = new LinkedHashMap<>();
+            at++;
+            space();
+            if (peek('}')) {
+                at++;
+                return object;
+            }
+            while (true) {
+                space();
+                if (!peek('"')) {
+                    throw error("a member name expected");
+                }
+                String name = string();
+                space();
+                expect(':');
+                object.put(name, value());
+                space();
+                if (peek(',')) {
+                    at++;
+                } else {
+                    expect('}');
+                    return object;
+                }
+            }
+        }
+
+        private List<Object> array() {
+            List<Object> array = new ArrayList<>();
+            at++;
+            space();
+            if (peek(']')) {
+                at++;
+                return array;
+            }
+            while (true) {
+                array.add(value());
+                space();
+                if (peek(',')) {
+                    at++;
+                } else {
+                    expect(']');
+                    return array;
+                }
+            }
+        }
+
+        private String string() {
+            StringBuilder out = new StringBuilder();
+            at++;
+            while (at < text.length()) {
+                char c = text.charAt(at++);
+                if (c == '"') {
+                    return out.toString();
+                }
+                if (c != '\\') {
+                    out.append(c);
+                    continue;
+                }
+                if (at >= text.length()) {
+                    break;
+                }
+                char e = text.charAt(at++);
+                switch (e) {
+                    case '"', '\\', '/' -> out.append(e);
+                    case 'b' -> out.append('\b');
+                    case 'f' -> out.append('\f');
+                    case 'n' -> out.append('\n');
+                    case 'r' -> out.append('\r');
+                    case 't' -> out.append('\t');
+                    case 'u' -> {
+                        if (at + 4 > text.length()) {
+                            throw error("a short \\u escape");
+                        }
+                        try {
+                            out.append((char) Integer.parseInt(text.substring(at, at + 4), 16));
+                        } catch (NumberFormatException ex) {
+                            throw error("a bad \\u escape");
+                        }
+                        at += 4;
+                    }
+                    default -> throw error("a bad escape \\" + e);
+                }
+            }
+            throw error("an unterminated string");
+        }
+
+        private Number number() {
+            int start = at;
+            while (at < text.length() && "+-0123456789.eE".indexOf(text.charAt(at)) >= 0) {
+                at++;
+            }
+            String literal = text.substring(start, at);
+            try {
+                if (literal.matches("-?\\d+")) {
+                    return Long.parseLong(literal);
+                }
+                return Double.parseDouble(literal);
+            } catch (NumberFormatException e) {
+                at = start;
+                throw error("a bad number " + literal);
+            }
+        }
+
+        private Object word(String word, Object value) {
+            if (!text.startsWith(word, at)) {
+                throw error("unexpected '" + text.charAt(at) + "'");
+            }
+            at += word.length();
+            return value;
+        }
+
+        private void space() {
+            while (at < text.length() && " \t\r\n".indexOf(text.charAt(at)) >= 0) {
+                at++;
+            }
+        }
+
+        private boolean peek(char c) {
+            return at < text.length() && text.charAt(at) == c;
+        }
+
+        private void expect(char c) {
+            if (!peek(c)) {
+                throw error("'" + c + "' expected");
+            }
+            at++;
+        }
+
+        private IllegalArgumentException error(String what) {
+            return new IllegalArgumentException(what + " at offset " + at);
+        }
+    }
+}
