@@ -97,14 +97,6 @@ final class EmbeddedBackend implements RealStores.Backend {
         }
     }
 
-    private static void deleteTree(Path dir) {
-        try (var paths = java.nio.file.Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | RuntimeException ignored) {
-            // best effort at JVM exit: a leftover temp directory is harmless
-        }
-    }
-
     @Override
     public void close() {
         try {
@@ -115,7 +107,7 @@ final class EmbeddedBackend implements RealStores.Backend {
             } catch (IOException ignored) {
                 // the JVM is exiting; nothing more to do for PostgreSQL
             }
-            deleteTree(redisDir);
+            RealStores.deleteTree(redisDir);
         }
     }
 }

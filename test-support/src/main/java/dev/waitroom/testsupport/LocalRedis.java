@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +41,29 @@ public abstract class LocalRedis implements AutoCloseable {
 
     protected Path dir() {
         return dir;
+    }
+
+    /** Spring Boot's properties that point {@code spring.data.redis} at this set, and at nothing else. */
+    public abstract String[] springProperties();
+
+    /** Sets up a new set with {@code setUp}; a set that does not come up is closed before the failure goes on. */
+    protected static <R extends LocalRedis> R started(R set, SetUp<R> setUp) {
+        try {
+            setUp.accept(set);
+            return set;
+        } catch (IOException e) {
+            set.close();
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException e) {
+            set.close();
+            throw e;
+        }
+    }
+
+    /** What brings a set up: starts its processes and waits until they agree. */
+    @FunctionalInterface
+    protected interface SetUp<R extends LocalRedis> {
+        void accept(R set) throws IOException;
     }
 
     /** Starts {@code redis-server} with these arguments (a config file and/or {@code --option value} pairs). */
@@ -140,11 +162,7 @@ public abstract class LocalRedis implements AutoCloseable {
         } catch (IllegalStateException alreadyExiting) {
             // the hook runs anyway
         }
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        } catch (IOException e) {
-            // a temporary directory left behind is harmless
-        }
+        RealStores.deleteTree(dir);
     }
 
     private void stopAll() {

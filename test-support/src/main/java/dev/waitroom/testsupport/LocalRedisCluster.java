@@ -18,8 +18,7 @@ public final class LocalRedisCluster extends LocalRedis {
     }
 
     public static LocalRedisCluster start() {
-        LocalRedisCluster cluster = new LocalRedisCluster();
-        try {
+        return started(new LocalRedisCluster(), cluster -> {
             for (int i = 0; i < 3; i++) {
                 int port = freePort(true);
                 List<String> args = cluster.serverArgs(port);
@@ -34,11 +33,13 @@ public final class LocalRedisCluster extends LocalRedis {
             cluster.cli(cluster.ports.get(0), create.toArray(String[]::new));
             awaitTrue("the cluster is ok on every node", Duration.ofSeconds(20), () -> cluster.ports.stream()
                     .allMatch(p -> cluster.cli(p, "CLUSTER", "INFO").contains("cluster_state:ok")));
-            return cluster;
-        } catch (RuntimeException e) {
-            cluster.close();
-            throw e;
-        }
+        });
+    }
+
+    /** {@code spring.data.redis.cluster.nodes=}{@link #nodes()}. */
+    @Override
+    public String[] springProperties() {
+        return new String[] {"spring.data.redis.cluster.nodes=" + nodes()};
     }
 
     /** {@code 127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3}. */

@@ -1,7 +1,5 @@
 package dev.waitroom.testsupport;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,8 +24,7 @@ public final class LocalRedisSentinels extends LocalRedis {
     }
 
     public static LocalRedisSentinels start() {
-        LocalRedisSentinels set = new LocalRedisSentinels();
-        try {
+        return started(new LocalRedisSentinels(), set -> {
             int primary = freePort(false);
             set.start(primary, set.serverArgs(primary));
             set.servers.add(primary);
@@ -58,14 +55,13 @@ public final class LocalRedisSentinels extends LocalRedis {
                     () -> set.sentinels.stream().allMatch(s -> set.cli(s, "SENTINEL", "MASTER", MASTER)
                             .contains("num-other-sentinels\n2") && set.cli(s, "SENTINEL", "MASTER", MASTER)
                             .contains("num-slaves\n2")));
-            return set;
-        } catch (IOException e) {
-            set.close();
-            throw new UncheckedIOException(e);
-        } catch (RuntimeException e) {
-            set.close();
-            throw e;
-        }
+        });
+    }
+
+    /** {@code spring.data.redis.sentinel.master=}{@link #MASTER} and {@code spring.data.redis.sentinel.nodes=}{@link #nodes()}. */
+    @Override
+    public String[] springProperties() {
+        return new String[] {"spring.data.redis.sentinel.master=" + MASTER, "spring.data.redis.sentinel.nodes=" + nodes()};
     }
 
     /** {@code 127.0.0.1:s1,127.0.0.1:s2,127.0.0.1:s3}. */

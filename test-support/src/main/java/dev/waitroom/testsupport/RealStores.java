@@ -8,8 +8,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Comparator;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 /**
  * One real PostgreSQL and one real Redis per test JVM, started on first use and stopped when the JVM exits.
@@ -118,6 +120,15 @@ public final class RealStores {
             return Files.createTempDirectory(prefix);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Deletes a temporary directory and what is in it, as far as it can: one left behind is harmless. */
+    static void deleteTree(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | RuntimeException ignored) {
+            // best effort, often at JVM exit
         }
     }
 
