@@ -22,6 +22,21 @@ class ArchitectureTests {
         slices().matching("dev.waitroom.booking.(*)..").should().beFreeOfCycles().check(CLASSES);
     }
 
+    /** The shop's features build on each other in one direction: catalogue, holds, sale, orders. */
+    @Test
+    void shopFeaturesDependOnlyOnTheOnesBeneathThem() {
+        noClasses().that().resideInAPackage("..booking.catalogue..")
+                .should().dependOnClassesThat().resideInAnyPackage("..booking.holds..", "..booking.sale..",
+                        "..booking.orders..")
+                .check(CLASSES);
+        noClasses().that().resideInAPackage("..booking.holds..")
+                .should().dependOnClassesThat().resideInAnyPackage("..booking.sale..", "..booking.orders..")
+                .check(CLASSES);
+        noClasses().that().resideInAPackage("..booking.sale..")
+                .should().dependOnClassesThat().resideInAnyPackage("..booking.orders..")
+                .check(CLASSES);
+    }
+
     @Test
     void domainTypesAreFreeOfWebAndPersistence() {
         ArchRule rule = noClasses()

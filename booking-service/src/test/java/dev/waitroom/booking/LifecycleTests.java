@@ -2,8 +2,8 @@ package dev.waitroom.booking;
 
 import org.junit.jupiter.api.Test;
 
-import dev.waitroom.booking.inventory.HoldState;
-import dev.waitroom.booking.inventory.SeatState;
+import dev.waitroom.booking.holds.HoldState;
+import dev.waitroom.booking.catalogue.SeatState;
 import dev.waitroom.booking.orders.OrderState;
 import dev.waitroom.booking.orders.PaymentState;
 
@@ -48,9 +48,9 @@ class LifecycleTests {
         assertThatThrownBy(() -> EventId.of("a/b")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> EventId.of("x".repeat(65))).isInstanceOf(IllegalArgumentException.class);
         assertThat(EventId.of("summer-2026_main.stage").value()).isEqualTo("summer-2026_main.stage");
-        assertThatThrownBy(() -> dev.waitroom.booking.inventory.SeatId.of("A 1"))
+        assertThatThrownBy(() -> dev.waitroom.booking.catalogue.SeatId.of("A 1"))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> dev.waitroom.booking.inventory.HoldId.parse("not-a-uuid"))
+        assertThatThrownBy(() -> dev.waitroom.booking.holds.HoldId.parse("not-a-uuid"))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> dev.waitroom.booking.orders.OrderId.parse("00000000-0000-0000-0000-00000000000"))
                 .isInstanceOf(IllegalArgumentException.class);

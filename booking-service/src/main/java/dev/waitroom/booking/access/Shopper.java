@@ -3,6 +3,8 @@ package dev.waitroom.booking.access;
 import java.util.Objects;
 
 import dev.waitroom.booking.EventId;
+import dev.waitroom.booking.problem.ProblemType;
+import dev.waitroom.booking.problem.ShopProblemException;
 import dev.waitroom.tokens.AdmissionClaims;
 
 /**
@@ -22,6 +24,14 @@ public record Shopper(EventId eventId, String sessionId, String visitor, AccessS
 
     static Shopper of(AdmissionClaims claims, AccessScope scope) {
         return new Shopper(EventId.of(claims.eventId()), claims.sessionId(), claims.visitor(), scope);
+    }
+
+    /** The event of a route that shops (browse, hold, order); a token that only reads order status is refused. */
+    public EventId shoppingEvent() {
+        if (scope != AccessScope.SHOPPING) {
+            throw new ShopProblemException(ProblemType.ADMISSION_REJECTED, "the shopping session has expired");
+        }
+        return eventId;
     }
 
     /** What an admission token allows. */

@@ -6,8 +6,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 import dev.waitroom.booking.EventId;
-import dev.waitroom.booking.inventory.HoldId;
-import dev.waitroom.booking.inventory.HoldOwner;
+import dev.waitroom.booking.holds.HoldId;
+import dev.waitroom.booking.holds.HoldOwner;
 
 /** An order for the seats of one hold, with its latest payment attempt and, when voided, its refund. */
 public record Order(OrderId id, EventId eventId, HoldId holdId, HoldOwner owner, OrderState state, long amountCents,

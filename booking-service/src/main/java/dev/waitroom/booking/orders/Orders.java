@@ -20,14 +20,15 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.waitroom.booking.EventId;
-import dev.waitroom.booking.inventory.Hold;
-import dev.waitroom.booking.inventory.HoldId;
-import dev.waitroom.booking.inventory.HoldOwner;
-import dev.waitroom.booking.inventory.Inventory;
-import dev.waitroom.booking.inventory.SaleOutcome;
+import dev.waitroom.booking.holds.Hold;
+import dev.waitroom.booking.holds.HoldId;
+import dev.waitroom.booking.holds.HoldOwner;
+import dev.waitroom.booking.holds.Holds;
 import dev.waitroom.booking.outbox.CoordinatorOutbox;
 import dev.waitroom.booking.problem.ProblemType;
 import dev.waitroom.booking.problem.ShopProblemException;
+import dev.waitroom.booking.sale.Sale;
+import dev.waitroom.booking.sale.SaleOutcome;
 
 /**
  * Orders and their payment attempts. Creating an order is idempotent per hold (one order under way per hold) and
@@ -41,16 +42,18 @@ public class Orders {
     public static final String PAYMENTS_METRIC = "waitroom.booking.payments";
 
     private final JdbcClient jdbc;
-    private final Inventory inventory;
+    private final Holds holds;
+    private final Sale sale;
     private final CoordinatorOutbox outbox;
     private final ApplicationEventPublisher events;
     private final TransactionTemplate transactions;
     private final MeterRegistry meters;
 
-    Orders(JdbcClient jdbc, Inventory inventory, CoordinatorOutbox outbox, ApplicationEventPublisher events,
+    Orders(JdbcClient jdbc, Holds holds, Sale sale, CoordinatorOutbox outbox, ApplicationEventPublisher events,
             PlatformTransactionManager transactionManager, MeterRegistry meters) {
         this.jdbc = jdbc;
-        this.inventory = inventory;
+        this.holds = holds;
+        this.sale = sale;
         this.outbox = outbox;
         this.events = events;
         this.transactions = new TransactionTemplate(transactionManager);
@@ -83,7 +86,7 @@ public class Orders {
                 return new Placement(earlier.get(), false);
             }
         }
-        Hold hold = inventory.lock(event, holdId)
+        Hold hold = holds.lock(event, holdId)
                 .filter(h -> h.owner().sessionId().equals(owner.sessionId()))
                 .orElseThrow(() -> new ShopProblemException(ProblemType.HOLD_NOT_FOUND, "no such hold"));
         Optional<Order> live = findBy("o.hold_id = :h AND o.state IN ('PENDING_PAYMENT', 'PAID')",
@@ -153,8 +156,8 @@ public class Orders {
             meters.counter(CHECKOUTS_METRIC, "outcome", "payment_failed").increment();
             return new PaymentApplied(order.id(), OrderState.PAYMENT_FAILED, PaymentApplied.Effect.PAYMENT_FAILED);
         }
-        SaleOutcome sale = inventory.sell(order.eventId(), order.holdId(), order.id().value());
-        if (sale == SaleOutcome.SOLD) {
+        SaleOutcome sold = sale.sell(order.eventId(), order.holdId(), order.id().value());
+        if (sold == SaleOutcome.SOLD) {
             transition(order, OrderState.PAID);
             outbox.purchaseCompleted(order.eventId(), order.owner().sessionId(), order.id().value());
             meters.counter(CHECKOUTS_METRIC, "outcome", "completed").increment();

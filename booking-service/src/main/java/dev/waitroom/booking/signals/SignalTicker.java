@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.waitroom.booking.faults.DatabasePool;
 import dev.waitroom.booking.faults.PoolStats;
-import dev.waitroom.booking.inventory.Inventory;
+import dev.waitroom.booking.holds.Holds;
 import dev.waitroom.booking.outbox.CoordinatorOutbox;
 import dev.waitroom.booking.outbox.PendingSignal;
 
@@ -57,8 +57,8 @@ final class SignalTicker {
     HealthReport report() {
         RequestWindow.Summary requests = window.roll();
         PoolStats stats = pool.stats();
-        double holds = sum(Inventory.HOLDS_METRIC);
-        double failures = sum(Inventory.HOLD_FAILURES_METRIC);
+        double holds = sum(Holds.HOLDS_METRIC);
+        double failures = sum(Holds.HOLD_FAILURES_METRIC);
         double holdDelta = holds - lastHolds;
         double failureDelta = failures - lastHoldFailures;
         lastHolds = holds;

@@ -19,8 +19,8 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.waitroom.booking.EventId;
 import dev.waitroom.booking.access.OrderScopedAccess;
 import dev.waitroom.booking.access.Shopper;
-import dev.waitroom.booking.inventory.HoldId;
-import dev.waitroom.booking.inventory.HoldOwner;
+import dev.waitroom.booking.holds.HoldId;
+import dev.waitroom.booking.holds.HoldOwner;
 import dev.waitroom.booking.orders.IdempotencyKey;
 import dev.waitroom.booking.orders.Order;
 import dev.waitroom.booking.orders.OrderId;
@@ -42,15 +42,13 @@ class OrdersController {
     @PostMapping
     ResponseEntity<OrderResponse> place(@PathVariable String eventId, @RequestBody OrderRequest request,
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey, Shopper shopper) {
-        if (shopper.scope() != Shopper.AccessScope.SHOPPING) {
-            throw new ShopProblemException(ProblemType.ADMISSION_REJECTED, "the shopping session has expired");
-        }
+        EventId event = shopper.shoppingEvent();
         if (request == null || request.holdId() == null) {
             throw new IllegalArgumentException("holdId is required");
         }
         HoldId hold = HoldId.parse(request.holdId());
         Optional<IdempotencyKey> key = Optional.ofNullable(idempotencyKey).map(IdempotencyKey::new);
-        Orders.Placement placement = orders.place(shopper.eventId(),
+        Orders.Placement placement = orders.place(event,
                 new HoldOwner(shopper.sessionId(), shopper.visitor()), hold, key);
         Order order = placement.order();
         return ResponseEntity.status(placement.created() ? HttpStatus.CREATED : HttpStatus.OK)

@@ -1,4 +1,4 @@
-package dev.waitroom.booking.inventory;
+package dev.waitroom.booking.holds;
 
 import java.util.EnumSet;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package dev.waitroom.booking.inventory.web;
+package dev.waitroom.booking.catalogue.web;
 
 import java.util.List;
 
@@ -9,9 +9,9 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.waitroom.booking.EventId;
-import dev.waitroom.booking.inventory.CategoryAvailability;
-import dev.waitroom.booking.inventory.CategorySpec;
-import dev.waitroom.booking.inventory.Inventory;
+import dev.waitroom.booking.catalogue.Catalogue;
+import dev.waitroom.booking.catalogue.CategoryAvailability;
+import dev.waitroom.booking.catalogue.CategorySpec;
 
 /**
  * Ops: define an event's seats (docs/ARCHITECTURE.md#ops-api). Idempotent; the ops token is checked by a filter on
@@ -22,10 +22,10 @@ class InventoryAdminController {
 
     private static final int MAX_CATEGORIES = 50;
 
-    private final Inventory inventory;
+    private final Catalogue catalogue;
 
-    InventoryAdminController(Inventory inventory) {
-        this.inventory = inventory;
+    InventoryAdminController(Catalogue catalogue) {
+        this.catalogue = catalogue;
     }
 
     @PutMapping("/admin/events/{eventId}/inventory")
@@ -46,13 +46,13 @@ class InventoryAdminController {
         if (specs.stream().map(CategorySpec::name).distinct().count() != specs.size()) {
             throw new IllegalArgumentException("category names must be distinct");
         }
-        return new InventoryResponse(event.value(), inventory.define(event, specs));
+        return new InventoryResponse(event.value(), catalogue.define(event, specs));
     }
 
     @GetMapping("/admin/events/{eventId}/inventory")
     InventoryResponse read(@PathVariable String eventId) {
         EventId event = EventId.of(eventId);
-        return new InventoryResponse(event.value(), inventory.categories(event));
+        return new InventoryResponse(event.value(), catalogue.categories(event));
     }
 
     record InventoryRequest(List<CategoryRequest> categories) {

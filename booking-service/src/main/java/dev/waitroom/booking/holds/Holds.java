@@ -1,4 +1,4 @@
-package dev.waitroom.booking.inventory;
+package dev.waitroom.booking.holds;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -20,17 +20,17 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.waitroom.booking.EventId;
-import dev.waitroom.booking.outbox.CoordinatorOutbox;
+import dev.waitroom.booking.catalogue.SeatId;
 import dev.waitroom.booking.problem.ProblemType;
 import dev.waitroom.booking.problem.ShopProblemException;
 
 /**
- * Seats, holds and sales. The database enforces "at most one live hold or sale per seat": every seat write is a
- * conditional UPDATE naming the states it expects, its row count is checked, and {@code sold_seats} has the seat
- * as primary key. Rows are locked in seat-id order so concurrent multi-seat holds cannot deadlock.
+ * Seat holds: placing, reading, releasing and expiring them. The database enforces "at most one live hold or sale
+ * per seat": every seat write is a conditional UPDATE naming the states it expects and its row count is checked.
+ * Rows are locked in seat-id order so concurrent multi-seat holds cannot deadlock.
  */
 @Service
-public class Inventory {
+public class Holds {
 
     /** Counter of hold attempts, tagged {@code outcome}: created, conflict, unknown, limit. Read by the health signals. */
     public static final String HOLDS_METRIC = "waitroom.booking.holds";
@@ -40,86 +40,21 @@ public class Inventory {
     private static final String TAKEABLE = "(state = 'AVAILABLE' OR (state = 'HELD' AND held_until <= now()))";
 
     private final JdbcClient jdbc;
-    private final CoordinatorOutbox outbox;
-    private final InventoryProperties properties;
+    private final HoldsProperties properties;
     private final Counter holdsCreated;
     private final Counter holdsConflicted;
     private final Counter holdsUnknown;
     private final Counter holdsOverLimit;
     private final Counter holdFailures;
 
-    Inventory(JdbcClient jdbc, CoordinatorOutbox outbox, InventoryProperties properties, MeterRegistry meters) {
+    Holds(JdbcClient jdbc, HoldsProperties properties, MeterRegistry meters) {
         this.jdbc = jdbc;
-        this.outbox = outbox;
         this.properties = properties;
         this.holdsCreated = meters.counter(HOLDS_METRIC, "outcome", "created");
         this.holdsConflicted = meters.counter(HOLDS_METRIC, "outcome", "conflict");
         this.holdsUnknown = meters.counter(HOLDS_METRIC, "outcome", "unknown");
         this.holdsOverLimit = meters.counter(HOLDS_METRIC, "outcome", "limit");
         this.holdFailures = meters.counter(HOLD_FAILURES_METRIC);
-    }
-
-    /** Creates or grows an event's inventory. Idempotent: repeating it changes nothing; seats are never removed. */
-    @Transactional
-    public List<CategoryAvailability> define(EventId event, List<CategorySpec> categories) {
-        for (CategorySpec category : categories) {
-            Integer existing = jdbc.sql("SELECT seat_count FROM seat_categories WHERE event_id = :e AND name = :n FOR UPDATE")
-                    .param("e", event.value()).param("n", category.name())
-                    .query(Integer.class).optional().orElse(null);
-            if (existing != null && category.seats() < existing) {
-                throw new ShopProblemException(ProblemType.INVENTORY_CONFLICT,
-                        "category " + category.name() + " already has " + existing + " seats; seats are never removed");
-            }
-            jdbc.sql("""
-                    INSERT INTO seat_categories (event_id, name, price_cents, seat_count) VALUES (:e, :n, :p, :s)
-                    ON CONFLICT (event_id, name) DO UPDATE
-                    SET price_cents = EXCLUDED.price_cents, seat_count = EXCLUDED.seat_count, updated_at = now()
-                    WHERE seat_categories.price_cents <> EXCLUDED.price_cents
-                       OR seat_categories.seat_count <> EXCLUDED.seat_count
-                    """)
-                    .param("e", event.value()).param("n", category.name())
-                    .param("p", category.priceCents()).param("s", category.seats())
-                    .update();
-            jdbc.sql("""
-                    INSERT INTO seats (event_id, seat_id, category, state)
-                    SELECT :e, :n || '-' || g, :n, 'AVAILABLE' FROM generate_series(1, :s) AS g
-                    ON CONFLICT (event_id, seat_id) DO NOTHING
-                    """)
-                    .param("e", event.value()).param("n", category.name()).param("s", category.seats())
-                    .update();
-        }
-        return categories(event);
-    }
-
-    @Transactional(readOnly = true)
-    public List<CategoryAvailability> categories(EventId event) {
-        return jdbc.sql("""
-                SELECT c.name, c.price_cents, c.seat_count,
-                       (SELECT count(*) FROM seats s WHERE s.event_id = c.event_id AND s.category = c.name
-                          AND (s.state = 'AVAILABLE' OR (s.state = 'HELD' AND s.held_until <= now()))) AS available
-                FROM seat_categories c WHERE c.event_id = :e ORDER BY c.name
-                """)
-                .param("e", event.value())
-                .query((rs, n) -> new CategoryAvailability(rs.getString("name"), rs.getLong("price_cents"),
-                        rs.getInt("seat_count"), rs.getInt("available")))
-                .list();
-    }
-
-    @Transactional(readOnly = true)
-    public List<AvailableSeat> available(EventId event, Optional<String> category) {
-        return jdbc.sql("""
-                SELECT s.seat_id, s.category, c.price_cents
-                FROM seats s JOIN seat_categories c ON c.event_id = s.event_id AND c.name = s.category
-                WHERE s.event_id = :e AND (CAST(:c AS text) IS NULL OR s.category = :c)
-                  AND (s.state = 'AVAILABLE' OR (s.state = 'HELD' AND s.held_until <= now()))
-                ORDER BY s.category, length(s.seat_id), s.seat_id
-                LIMIT :limit
-                """)
-                .param("e", event.value())
-                .param("c", category.orElse(null))
-                .param("limit", properties.maxListedSeats())
-                .query((rs, n) -> new AvailableSeat(rs.getString(1), rs.getString(2), rs.getLong(3)))
-                .list();
     }
 
     /**
@@ -267,50 +202,35 @@ public class Inventory {
     }
 
     /**
-     * Sells the hold's seats to an order, inside the caller's transaction. Sells when every seat is still held by
-     * this hold (even past its deadline) or free again; otherwise sells nothing and returns SEATS_GONE.
+     * For a sale, inside the caller's transaction: locks the hold row, then its seats in seat-id order (the lock order
+     * of every seat write: release and the sweeper do the same) and returns the seats.
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public SaleOutcome sell(EventId event, HoldId hold, UUID orderId) {
-        // Lock order everywhere: hold row, then seats in seat-id order (as release and the sweeper do).
+    public List<SeatId> lockForSale(EventId event, HoldId hold) {
         jdbc.sql("SELECT hold_id FROM holds WHERE hold_id = :h FOR UPDATE").param("h", hold.value())
                 .query(UUID.class).single();
         List<String> ids = jdbc.sql("SELECT seat_id FROM hold_seats WHERE hold_id = :h ORDER BY seat_id")
                 .param("h", hold.value()).query(String.class).list();
         jdbc.sql("SELECT seat_id FROM seats WHERE event_id = :e AND seat_id IN (:ids) ORDER BY seat_id FOR UPDATE")
                 .param("e", event.value()).param("ids", ids).query(String.class).list();
-        String sellable = "(state = 'AVAILABLE' OR (state = 'HELD' AND (hold_id = :h OR held_until <= now())))";
-        int eligible = jdbc.sql("SELECT count(*) FROM seats WHERE event_id = :e AND seat_id IN (:ids) AND " + sellable)
-                .param("e", event.value()).param("ids", ids).param("h", hold.value())
-                .query(Integer.class).single();
-        if (eligible != ids.size()) {
-            // Another shopper has a live hold on (or bought) a seat after this hold lapsed.
-            freeSeatsOf(hold);
-            jdbc.sql("UPDATE holds SET state = 'EXPIRED', ended_at = now() WHERE hold_id = :h AND state = 'ACTIVE'")
-                    .param("h", hold.value()).update();
-            return SaleOutcome.SEATS_GONE;
-        }
-        int sold = jdbc.sql("UPDATE seats SET state = 'SOLD', order_id = :o, hold_id = NULL, held_until = NULL "
-                        + "WHERE event_id = :e AND seat_id IN (:ids) AND " + sellable)
-                .param("o", orderId).param("e", event.value()).param("ids", ids).param("h", hold.value())
-                .update();
-        if (sold != ids.size()) {
-            throw new IllegalStateException("locked seats changed during a sale");
-        }
-        for (String seat : ids) {
-            // Primary key (event_id, seat_id): a second sale of a seat fails here and rolls everything back.
-            jdbc.sql("INSERT INTO sold_seats (event_id, seat_id, order_id) VALUES (:e, :s, :o)")
-                    .param("e", event.value()).param("s", seat).param("o", orderId)
-                    .update();
-        }
+        return ids.stream().map(SeatId::of).toList();
+    }
+
+    /** A lapsed hold whose seats went (partly) to someone else: frees what it still holds and ends it EXPIRED. */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void expireOvertaken(HoldId hold) {
+        freeSeatsOf(hold);
+        jdbc.sql("UPDATE holds SET state = 'EXPIRED', ended_at = now() WHERE hold_id = :h AND state = 'ACTIVE'")
+                .param("h", hold.value()).update();
+    }
+
+    /** The hold's seats are sold: the hold ends CONVERTED (also from EXPIRED, a late payment). */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void markConverted(HoldId hold) {
         jdbc.sql("UPDATE holds SET state = 'CONVERTED', ended_at = now() WHERE hold_id = :h AND state IN (:from)")
                 .param("h", hold.value())
                 .param("from", HoldState.sourcesOf(HoldState.CONVERTED).stream().map(Enum::name).toList())
                 .update();
-        if (isSoldOut(event)) {
-            outbox.soldOut(event);
-        }
-        return SaleOutcome.SOLD;
     }
 
     /**
@@ -341,28 +261,6 @@ public class Inventory {
                 .query(Integer.class).single();
     }
 
-    /** Events with seats, none of them unsold, and no sold-out signal yet (a sale's own check can race). */
-    @Transactional
-    public int signalSoldOutEvents() {
-        List<String> events = jdbc.sql("""
-                SELECT DISTINCT c.event_id FROM seat_categories c
-                WHERE c.seat_count > 0
-                  AND NOT EXISTS (SELECT 1 FROM coordinator_outbox o WHERE o.dedup_key = 'SOLD_OUT:' || c.event_id)
-                  AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.event_id = c.event_id AND s.state <> 'SOLD')
-                """)
-                .query(String.class).list();
-        events.forEach(e -> outbox.soldOut(EventId.of(e)));
-        return events.size();
-    }
-
-    private boolean isSoldOut(EventId event) {
-        return Boolean.TRUE.equals(jdbc.sql("""
-                SELECT EXISTS (SELECT 1 FROM seats WHERE event_id = :e)
-                   AND NOT EXISTS (SELECT 1 FROM seats WHERE event_id = :e AND state <> 'SOLD')
-                """)
-                .param("e", event.value()).query(Boolean.class).single());
-    }
-
     /** Frees the seats still held by a hold, locking them in seat order like every other seat write. */
     private void freeSeatsOf(HoldId hold) {
         jdbc.sql("""
@@ -379,20 +277,5 @@ public class Inventory {
     }
 
     private record HoldRow(HoldOwner owner, HoldState state, Instant expiresAt) {
-    }
-
-    /** For tests and operators: the seats of an event by state. */
-    @Transactional(readOnly = true)
-    public Map<SeatState, Integer> seatCounts(EventId event) {
-        Map<SeatState, Integer> counts = new java.util.EnumMap<>(SeatState.class);
-        for (SeatState state : SeatState.values()) {
-            counts.put(state, 0);
-        }
-        jdbc.sql("SELECT state, count(*) FROM seats WHERE event_id = :e GROUP BY state")
-                .param("e", event.value())
-                .query(rs -> {
-                    counts.put(SeatState.valueOf(rs.getString(1)), rs.getInt(2));
-                });
-        return counts;
     }
 }

@@ -1,4 +1,4 @@
-package dev.waitroom.booking.inventory;
+package dev.waitroom.booking.holds;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -6,21 +6,18 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
-/**
- * Gives the seats of lapsed holds back on a schedule (holds also lapse lazily when a new hold takes the seat), and
- * notices events whose seats are all sold.
- */
+/** Gives the seats of lapsed holds back on a schedule (holds also lapse lazily when a new hold takes the seat). */
 @Configuration(proxyBeanMethods = false)
 class HoldSweeper implements SchedulingConfigurer {
 
     private static final Logger log = LoggerFactory.getLogger(HoldSweeper.class);
     private static final int BATCH = 500;
 
-    private final Inventory inventory;
-    private final InventoryProperties properties;
+    private final Holds holds;
+    private final HoldsProperties properties;
 
-    HoldSweeper(Inventory inventory, InventoryProperties properties) {
-        this.inventory = inventory;
+    HoldSweeper(Holds holds, HoldsProperties properties) {
+        this.holds = holds;
         this.properties = properties;
     }
 
@@ -33,12 +30,11 @@ class HoldSweeper implements SchedulingConfigurer {
         try {
             int expired;
             do {
-                expired = inventory.expireLapsedHolds(BATCH);
+                expired = holds.expireLapsedHolds(BATCH);
                 if (expired > 0) {
                     log.debug("expired {} lapsed holds", expired);
                 }
             } while (expired >= BATCH);
-            inventory.signalSoldOutEvents();
         } catch (RuntimeException e) {
             log.warn("hold sweep failed, retrying next interval: {}", e.getClass().getSimpleName());
         }

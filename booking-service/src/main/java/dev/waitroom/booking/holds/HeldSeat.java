@@ -1,6 +1,8 @@
-package dev.waitroom.booking.inventory;
+package dev.waitroom.booking.holds;
 
 import java.util.Objects;
+
+import dev.waitroom.booking.catalogue.SeatId;
 
 /** A seat in a hold, with the price of its category. */
 public record HeldSeat(SeatId seatId, String category, long priceCents) {

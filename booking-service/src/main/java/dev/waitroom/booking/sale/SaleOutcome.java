@@ -1,4 +1,4 @@
-package dev.waitroom.booking.inventory;
+package dev.waitroom.booking.sale;
 
 /** What selling a hold's seats did. */
 public enum SaleOutcome {

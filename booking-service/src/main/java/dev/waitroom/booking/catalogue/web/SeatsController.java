@@ -1,0 +1,42 @@
+package dev.waitroom.booking.catalogue.web;
+
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.waitroom.booking.EventId;
+import dev.waitroom.booking.access.Shopper;
+import dev.waitroom.booking.catalogue.AvailableSeat;
+import dev.waitroom.booking.catalogue.Catalogue;
+import dev.waitroom.booking.catalogue.CategoryAvailability;
+
+/** The shop's seat listing. Needs a shopping-scope admission token for the event of the path. */
+@RestController
+class SeatsController {
+
+    private final Catalogue catalogue;
+
+    SeatsController(Catalogue catalogue) {
+        this.catalogue = catalogue;
+    }
+
+    @GetMapping("/events/{eventId}/shop/seats")
+    SeatsResponse seats(@PathVariable String eventId, @RequestParam(required = false) String category,
+            Shopper shopper) {
+        EventId event = shopper.shoppingEvent();
+        Optional<String> wanted = Optional.ofNullable(category).filter(c -> !c.isBlank());
+        wanted.ifPresent(c -> {
+            if (!c.matches("[A-Za-z0-9][A-Za-z0-9_]{0,31}")) {
+                throw new IllegalArgumentException("malformed category");
+            }
+        });
+        return new SeatsResponse(event.value(), catalogue.categories(event), catalogue.available(event, wanted));
+    }
+
+    record SeatsResponse(String eventId, List<CategoryAvailability> categories, List<AvailableSeat> seats) {
+    }
+}

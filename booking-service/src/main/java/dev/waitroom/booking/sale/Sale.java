@@ -1,0 +1,91 @@
+package dev.waitroom.booking.sale;
+
+import java.util.List;
+import java.util.UUID;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.waitroom.booking.EventId;
+import dev.waitroom.booking.catalogue.SeatId;
+import dev.waitroom.booking.holds.HoldId;
+import dev.waitroom.booking.holds.Holds;
+import dev.waitroom.booking.outbox.CoordinatorOutbox;
+
+/**
+ * Selling a paid hold's seats, and noticing when an event has sold out. A seat is sold at most once: the sale is a
+ * conditional UPDATE whose row count is checked, and {@code sold_seats} has the seat as primary key.
+ */
+@Service
+public class Sale {
+
+    private final JdbcClient jdbc;
+    private final Holds holds;
+    private final CoordinatorOutbox outbox;
+
+    Sale(JdbcClient jdbc, Holds holds, CoordinatorOutbox outbox) {
+        this.jdbc = jdbc;
+        this.holds = holds;
+        this.outbox = outbox;
+    }
+
+    /**
+     * Sells the hold's seats to an order, inside the caller's transaction. Sells when every seat is still held by
+     * this hold (even past its deadline) or free again; otherwise sells nothing and returns SEATS_GONE.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public SaleOutcome sell(EventId event, HoldId hold, UUID orderId) {
+        List<String> ids = holds.lockForSale(event, hold).stream().map(SeatId::value).toList();
+        String sellable = "(state = 'AVAILABLE' OR (state = 'HELD' AND (hold_id = :h OR held_until <= now())))";
+        int eligible = jdbc.sql("SELECT count(*) FROM seats WHERE event_id = :e AND seat_id IN (:ids) AND " + sellable)
+                .param("e", event.value()).param("ids", ids).param("h", hold.value())
+                .query(Integer.class).single();
+        if (eligible != ids.size()) {
+            // Another shopper has a live hold on (or bought) a seat after this hold lapsed.
+            holds.expireOvertaken(hold);
+            return SaleOutcome.SEATS_GONE;
+        }
+        int sold = jdbc.sql("UPDATE seats SET state = 'SOLD', order_id = :o, hold_id = NULL, held_until = NULL "
+                        + "WHERE event_id = :e AND seat_id IN (:ids) AND " + sellable)
+                .param("o", orderId).param("e", event.value()).param("ids", ids).param("h", hold.value())
+                .update();
+        if (sold != ids.size()) {
+            throw new IllegalStateException("locked seats changed during a sale");
+        }
+        for (String seat : ids) {
+            // Primary key (event_id, seat_id): a second sale of a seat fails here and rolls everything back.
+            jdbc.sql("INSERT INTO sold_seats (event_id, seat_id, order_id) VALUES (:e, :s, :o)")
+                    .param("e", event.value()).param("s", seat).param("o", orderId)
+                    .update();
+        }
+        holds.markConverted(hold);
+        if (isSoldOut(event)) {
+            outbox.soldOut(event);
+        }
+        return SaleOutcome.SOLD;
+    }
+
+    /** Events with seats, none of them unsold, and no sold-out signal yet (a sale's own check can race). */
+    @Transactional
+    public int signalSoldOutEvents() {
+        List<String> events = jdbc.sql("""
+                SELECT DISTINCT c.event_id FROM seat_categories c
+                WHERE c.seat_count > 0
+                  AND NOT EXISTS (SELECT 1 FROM coordinator_outbox o WHERE o.dedup_key = 'SOLD_OUT:' || c.event_id)
+                  AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.event_id = c.event_id AND s.state <> 'SOLD')
+                """)
+                .query(String.class).list();
+        events.forEach(e -> outbox.soldOut(EventId.of(e)));
+        return events.size();
+    }
+
+    private boolean isSoldOut(EventId event) {
+        return Boolean.TRUE.equals(jdbc.sql("""
+                SELECT EXISTS (SELECT 1 FROM seats WHERE event_id = :e)
+                   AND NOT EXISTS (SELECT 1 FROM seats WHERE event_id = :e AND state <> 'SOLD')
+                """)
+                .param("e", event.value()).query(Boolean.class).single());
+    }
+}
