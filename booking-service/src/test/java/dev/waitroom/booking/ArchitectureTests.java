@@ -1,11 +1,18 @@
 package dev.waitroom.booking;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.stereotype.Component;
+
+import dev.waitroom.booking.faults.ConditionalOnFaultInjection;
+import dev.waitroom.booking.payments.simulator.ConditionalOnFakePaymentProvider;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -35,6 +42,34 @@ class ArchitectureTests {
         noClasses().that().resideInAPackage("..booking.sale..")
                 .should().dependOnClassesThat().resideInAnyPackage("..booking.orders..")
                 .check(CLASSES);
+    }
+
+    /** Production code never depends on its test doubles: fault injection and the payment simulator stand apart. */
+    @Test
+    void nothingDependsOnFaultInjectionOrThePaymentSimulator() {
+        for (String simulation : new String[] {"..booking.faults..", "..booking.payments.simulator.."}) {
+            noClasses().that().resideOutsideOfPackage(simulation)
+                    .should().dependOnClassesThat().resideInAPackage(simulation)
+                    .check(CLASSES);
+        }
+    }
+
+    /** Every bean of fault injection and of the payment simulator exists only while configuration switches it on. */
+    @Test
+    void faultInjectionAndThePaymentSimulatorAreSwitchedOnByConfiguration() {
+        classes().that().resideInAPackage("..booking.faults..")
+                .and(areBeans())
+                .should().beAnnotatedWith(ConditionalOnFaultInjection.class)
+                .check(CLASSES);
+        classes().that().resideInAPackage("..booking.payments.simulator..")
+                .and(areBeans())
+                .should().beAnnotatedWith(ConditionalOnFakePaymentProvider.class)
+                .check(CLASSES);
+    }
+
+    private static DescribedPredicate<JavaClass> areBeans() {
+        return DescribedPredicate.describe("are beans", type -> type.isMetaAnnotatedWith(Component.class)
+                || type.isAnnotatedWith(ConfigurationProperties.class));
     }
 
     @Test

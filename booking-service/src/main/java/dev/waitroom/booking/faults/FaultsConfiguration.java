@@ -9,12 +9,17 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
+import dev.waitroom.booking.pool.DatabasePool;
+import dev.waitroom.booking.pool.HikariDatabasePool;
 import dev.waitroom.booking.problem.ProblemWriter;
 
+/** Fault injection for load tests: a gate in front of the pool, a filter on shop routes, the settings in force. */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnFaultInjection
 class FaultsConfiguration {
 
     /** Wraps the Hikari pool in the gate; static so it registers before the DataSource is created. */
@@ -38,10 +43,11 @@ class FaultsConfiguration {
         return new Faults(gated(dataSource).gate());
     }
 
+    /** The pool pressure the health report sends, with the gate's limit and waiters taken into account. */
     @Bean
-    DatabasePool databasePool(DataSource dataSource) {
-        GatedDataSource gated = gated(dataSource);
-        return new DatabasePool((HikariDataSource) gated.getTargetDataSource(), gated.gate());
+    @Primary
+    DatabasePool gatedDatabasePool(HikariDatabasePool hikari, DataSource dataSource) {
+        return new GatedDatabasePool(hikari, gated(dataSource).gate());
     }
 
     @Bean

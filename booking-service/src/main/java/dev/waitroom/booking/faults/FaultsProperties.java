@@ -7,5 +7,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /** @param poolWait how long a request waits for a connection when the pool is limited, before a 503 problem */
 @ConfigurationProperties("waitroom.booking.faults")
+@ConditionalOnFaultInjection
 record FaultsProperties(@DefaultValue("5s") Duration poolWait) {
 }

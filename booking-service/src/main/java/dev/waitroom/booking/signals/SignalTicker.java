@@ -9,11 +9,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.waitroom.booking.faults.DatabasePool;
-import dev.waitroom.booking.faults.PoolStats;
 import dev.waitroom.booking.holds.Holds;
 import dev.waitroom.booking.outbox.CoordinatorOutbox;
 import dev.waitroom.booking.outbox.PendingSignal;
+import dev.waitroom.booking.pool.DatabasePool;
+import dev.waitroom.booking.pool.PoolStats;
 
 /**
  * Every interval: report the last window's health, then deliver owed signals (sold out, purchase completed). A

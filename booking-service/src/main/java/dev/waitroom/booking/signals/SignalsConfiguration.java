@@ -14,8 +14,8 @@ import org.springframework.web.client.RestClient;
 
 import dev.waitroom.booking.SecurityProperties;
 import dev.waitroom.booking.ServicesProperties;
-import dev.waitroom.booking.faults.DatabasePool;
 import dev.waitroom.booking.outbox.CoordinatorOutbox;
+import dev.waitroom.booking.pool.DatabasePool;
 
 @Configuration(proxyBeanMethods = false)
 class SignalsConfiguration {

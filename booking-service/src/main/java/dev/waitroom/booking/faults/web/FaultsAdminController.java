@@ -7,11 +7,13 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import dev.waitroom.booking.faults.ConditionalOnFaultInjection;
 import dev.waitroom.booking.faults.FaultSettings;
 import dev.waitroom.booking.faults.Faults;
 
 /** Ops: switch fault injection on and off at run time (ops token checked by the /admin/** filter). */
 @RestController
+@ConditionalOnFaultInjection
 @RequestMapping("/admin/booking/faults")
 class FaultsAdminController {
 

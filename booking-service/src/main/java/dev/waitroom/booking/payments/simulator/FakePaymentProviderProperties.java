@@ -1,4 +1,4 @@
-package dev.waitroom.booking.payments;
+package dev.waitroom.booking.payments.simulator;
 
 import java.net.URI;
 import java.time.Duration;
@@ -7,7 +7,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The in-process fake payment provider.
+ * The in-process fake payment provider (on unless {@code waitroom.payments.fake.enabled=false}).
  *
  * @param outcome    what it reports for every payment: SUCCEED, FAIL, or MANUAL (it never calls; something else
  *                   posts the webhooks, e.g. a test or an operator)
@@ -15,10 +15,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param webhookUrl where it posts; default this service's own {@code /webhooks/payments}
  */
 @ConfigurationProperties("waitroom.payments.fake")
-record PaymentProviderProperties(@DefaultValue("SUCCEED") Behaviour outcome, @DefaultValue("2s") Duration delay,
+@ConditionalOnFakePaymentProvider
+record FakePaymentProviderProperties(@DefaultValue("SUCCEED") Behaviour outcome, @DefaultValue("2s") Duration delay,
         URI webhookUrl) {
 
-    PaymentProviderProperties {
+    FakePaymentProviderProperties {
         if (delay.isNegative()) {
             throw new IllegalArgumentException("waitroom.payments.fake.delay must not be negative");
         }

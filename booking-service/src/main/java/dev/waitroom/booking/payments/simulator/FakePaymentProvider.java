@@ -1,4 +1,4 @@
-package dev.waitroom.booking.payments;
+package dev.waitroom.booking.payments.simulator;
 
 import java.io.IOException;
 import java.net.URI;
@@ -25,19 +25,23 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.waitroom.booking.SecurityProperties;
 import dev.waitroom.booking.orders.PaymentOutcome;
 import dev.waitroom.booking.orders.PaymentRequested;
+import dev.waitroom.booking.payments.PaymentWebhook;
+import dev.waitroom.booking.payments.WebhookSignature;
 
 /**
  * Stands in for a real payment provider: after the configured delay it calls {@code POST /webhooks/payments} over
  * HTTP with the configured outcome, signed with the webhook secret, as a provider would (so the webhook path is the
- * real one). A failed call is retried a few times with the same webhook id.
+ * real one). A failed call is retried a few times with the same webhook id. Nothing else depends on it: without it
+ * ({@code waitroom.payments.fake.enabled=false}) payment attempts wait for whatever posts the webhooks.
  */
 @Component
+@ConditionalOnFakePaymentProvider
 class FakePaymentProvider implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(FakePaymentProvider.class);
     private static final int MAX_CALLS = 4;
 
-    private final PaymentProviderProperties properties;
+    private final FakePaymentProviderProperties properties;
     private final WebhookSignature signature;
     private final JsonMapper json;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -48,7 +52,7 @@ class FakePaymentProvider implements DisposableBean {
     });
     private volatile URI webhookUrl;
 
-    FakePaymentProvider(PaymentProviderProperties properties, SecurityProperties security, JsonMapper json) {
+    FakePaymentProvider(FakePaymentProviderProperties properties, SecurityProperties security, JsonMapper json) {
         this.properties = properties;
         this.signature = WebhookSignature.of(security.webhookKey());
         this.json = json;

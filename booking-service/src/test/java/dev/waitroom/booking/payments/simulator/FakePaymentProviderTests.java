@@ -1,4 +1,4 @@
-package dev.waitroom.booking.payments;
+package dev.waitroom.booking.payments.simulator;
 
 import java.net.URI;
 import java.time.Duration;
@@ -21,8 +21,8 @@ class FakePaymentProviderTests extends ShopTestSupport {
     @Autowired
     SecurityProperties security;
 
-    private FakePaymentProvider provider(PaymentProviderProperties.Behaviour behaviour) {
-        return new FakePaymentProvider(new PaymentProviderProperties(behaviour, Duration.ofMillis(200),
+    private FakePaymentProvider provider(FakePaymentProviderProperties.Behaviour behaviour) {
+        return new FakePaymentProvider(new FakePaymentProviderProperties(behaviour, Duration.ofMillis(200),
                 URI.create("http://127.0.0.1:" + port + "/webhooks/payments")), security, json);
     }
 
@@ -66,7 +66,7 @@ class FakePaymentProviderTests extends ShopTestSupport {
     void aSucceedingProviderCompletesTheOrderThroughTheSignedWebhook() throws Exception {
         String event = newEvent("fakepay", 1);
         Response order = placeOrder(event);
-        FakePaymentProvider provider = provider(PaymentProviderProperties.Behaviour.SUCCEED);
+        FakePaymentProvider provider = provider(FakePaymentProviderProperties.Behaviour.SUCCEED);
         try {
             provider.onPaymentRequested(requested(order));
             await().atMost(Duration.ofSeconds(10)).until(() -> "SOLD".equals(seatState(event, "A-1")));
@@ -81,7 +81,7 @@ class FakePaymentProviderTests extends ShopTestSupport {
     void aFailingProviderFailsThePayment() throws Exception {
         String event = newEvent("fakefail", 1);
         Response order = placeOrder(event);
-        FakePaymentProvider provider = provider(PaymentProviderProperties.Behaviour.FAIL);
+        FakePaymentProvider provider = provider(FakePaymentProviderProperties.Behaviour.FAIL);
         try {
             provider.onPaymentRequested(requested(order));
             await().atMost(Duration.ofSeconds(10)).until(() -> count(
