@@ -197,7 +197,7 @@ public final class TestReport {
     private static String moduleOf(Path root, Path report) {
         Path module = root.relativize(report.getParent().getParent().getParent()).normalize();
         String name = module.toString().replace('\\', '/');
-        return name.isEmpty() ? "." : name;
+        return name.isEmpty() ? String.valueOf(root.toAbsolutePath().normalize().getFileName()) : name;
     }
 
     private static org.w3c.dom.Document parse(Path file) throws Exception {

@@ -25,15 +25,16 @@ import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.scripting.support.ResourceScriptSource;
 
 import dev.waitroom.gateway.config.EdgeProperties;
+import dev.waitroom.testsupport.LocalRedis;
 import dev.waitroom.tokens.AdmissionClaims;
 
 /**
  * The gateway's Redis uses (the live-session registry the coordinator writes, Spring Cloud Gateway's rate limiter
  * script) against a topology chosen by Spring's Redis properties alone: Boot's Lettuce auto-configuration, unchanged.
+ * Each topology's test class registers its {@link dev.waitroom.testsupport.LocalRedisExtension}, which hands the
+ * running set to the tests.
  */
 abstract class EdgeRedisTopologyScenarios {
-
-	abstract String[] redisProperties();
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableConfigurationProperties(EdgeProperties.class)
@@ -55,17 +56,17 @@ abstract class EdgeRedisTopologyScenarios {
 
 	}
 
-	private ApplicationContextRunner runner() {
+	private static ApplicationContextRunner runner(LocalRedis topology) {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
 					DataRedisReactiveAutoConfiguration.class))
 			.withUserConfiguration(Edge.class, SessionRegistry.class)
-			.withPropertyValues(redisProperties());
+			.withPropertyValues(topology.springProperties());
 	}
 
 	@Test
-	void readsTheCoordinatorsLiveSessionsOfManyEvents() {
-		runner().run(context -> {
+	void readsTheCoordinatorsLiveSessionsOfManyEvents(LocalRedis topology) {
+		runner(topology).run(context -> {
 			SessionRegistry registry = context.getBean(SessionRegistry.class);
 			ReactiveStringRedisTemplate redis = context.getBean(ReactiveStringRedisTemplate.class);
 			for (int e = 0; e < 12; e++) {
@@ -83,8 +84,8 @@ abstract class EdgeRedisTopologyScenarios {
 	}
 
 	@Test
-	void rateLimiterScriptRunsOnTheSlotOfItsHashTaggedKeys() {
-		runner().run(context -> {
+	void rateLimiterScriptRunsOnTheSlotOfItsHashTaggedKeys(LocalRedis topology) {
+		runner(topology).run(context -> {
 			RedisRateLimiter limiter = new RedisRateLimiter(1, 3);
 			limiter.setApplicationContext(context);
 			for (int v = 0; v < 6; v++) {

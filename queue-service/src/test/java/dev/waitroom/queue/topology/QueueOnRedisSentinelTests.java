@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.queue.QueueClient;
 import dev.waitroom.queue.QueueClient.Reply;
+import dev.waitroom.testsupport.LocalRedisExtension;
 import dev.waitroom.testsupport.LocalRedisSentinels;
 import dev.waitroom.tokens.VisitorId;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -28,17 +30,18 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 class QueueOnRedisSentinelTests extends QueueTopologyScenarios {
 
-    static LocalRedisSentinels sentinels;
+    @RegisterExtension
+    static final LocalRedisExtension<LocalRedisSentinels> redis = LocalRedisExtension.sentinels();
+
     static ConfigurableApplicationContext app;
     static QueueClient client;
 
     @BeforeAll
-    static void startSentinelsAndService() {
-        sentinels = LocalRedisSentinels.start();
-        app = start("spring.data.redis.sentinel.master=" + LocalRedisSentinels.MASTER,
-                "spring.data.redis.sentinel.nodes=" + sentinels.nodes(),
-                "waitroom.queue.redis-replica-acks=1", "waitroom.queue.redis-replica-ack-timeout=1s",
-                "waitroom.queue.redis-timeout=1s");
+    static void startService() {
+        List<String> properties = new ArrayList<>(List.of(redis.springProperties()));
+        properties.addAll(List.of("waitroom.queue.redis-replica-acks=1", "waitroom.queue.redis-replica-ack-timeout=1s",
+                "waitroom.queue.redis-timeout=1s"));
+        app = start(properties.toArray(String[]::new));
         client = new QueueClient(Integer.parseInt(app.getEnvironment().getProperty("local.server.port")));
     }
 
@@ -46,9 +49,6 @@ class QueueOnRedisSentinelTests extends QueueTopologyScenarios {
     static void stop() {
         if (app != null) {
             app.close();
-        }
-        if (sentinels != null) {
-            sentinels.close();
         }
     }
 
@@ -87,8 +87,8 @@ class QueueOnRedisSentinelTests extends QueueTopologyScenarios {
             }));
         }
         assertThat(beforeCrash.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        int old = sentinels.crashPrimary();
-        int promoted = sentinels.awaitFailoverFrom(old);
+        int old = redis.get().crashPrimary();
+        int promoted = redis.get().awaitFailoverFrom(old);
         int atFailover = acknowledged.size();
         // joins go on until the service writes (and replicates) on the promoted primary
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

@@ -1,30 +1,14 @@
 package dev.waitroom.coordinator.admission.redis;
 
 import dev.waitroom.testsupport.LocalRedisCluster;
+import dev.waitroom.testsupport.LocalRedisExtension;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The registry on a real three-master Redis Cluster ({@code spring.data.redis.cluster.nodes}). */
 class SessionRegistryOnRedisClusterTests extends SessionRegistryTopologyScenarios {
 
-	static LocalRedisCluster cluster;
-
-	@BeforeAll
-	static void startCluster() {
-		cluster = LocalRedisCluster.start();
-	}
-
-	@AfterAll
-	static void stopCluster() {
-		if (cluster != null) {
-			cluster.close();
-		}
-	}
-
-	@Override
-	String[] redisProperties() {
-		return new String[] { "spring.data.redis.cluster.nodes=" + cluster.nodes() };
-	}
+	@RegisterExtension
+	static final LocalRedisExtension<LocalRedisCluster> redis = LocalRedisExtension.cluster();
 
 }

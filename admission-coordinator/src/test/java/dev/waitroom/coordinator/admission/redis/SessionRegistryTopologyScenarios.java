@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.UUID;
 
 import dev.waitroom.coordinator.admission.SessionRegistry;
+import dev.waitroom.testsupport.LocalRedis;
 
 import org.junit.jupiter.api.Test;
 import org.redisson.spring.starter.RedissonAutoConfigurationV4;
@@ -17,23 +18,22 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * The live-session registry against a Redis topology chosen by Spring's Redis properties alone, through the same
- * auto-configuration and customizer as the service.
+ * auto-configuration and customizer as the service. Each topology's test class registers its
+ * {@link dev.waitroom.testsupport.LocalRedisExtension}, which hands the running set to the tests.
  */
 abstract class SessionRegistryTopologyScenarios {
 
-	abstract String[] redisProperties();
-
-	private ApplicationContextRunner runner() {
+	private static ApplicationContextRunner runner(LocalRedis topology) {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
 					RedissonAutoConfigurationV4.class))
 			.withUserConfiguration(SessionRegistryRedisConfiguration.class, RedissonSessionRegistry.class)
-			.withPropertyValues(redisProperties());
+			.withPropertyValues(topology.springProperties());
 	}
 
 	@Test
-	void admitsReleasesAndKeepsTheTombstoneForSessionsOfManyEvents() {
-		runner().run(context -> {
+	void admitsReleasesAndKeepsTheTombstoneForSessionsOfManyEvents(LocalRedis topology) {
+		runner(topology).run(context -> {
 			SessionRegistry registry = context.getBean(SessionRegistry.class);
 			assertThat(registry.available()).isTrue();
 			Instant expires = Instant.now().plus(Duration.ofMinutes(5));
