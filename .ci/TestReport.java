@@ -265,7 +265,11 @@ public final class TestReport {
                 checks.size(),
                 failedMusts.size(),
                 warnings,
-                said == passed ? "" : "; the file says passed=" + verdict.get("passed") + ", its checks disagree");
+                said == passed
+                        ? ""
+                        : checks.isEmpty()
+                                ? "; the file says passed=true but holds no checks"
+                                : "; the file says passed=true, its checks disagree");
         return passed ? 0 : 1;
     }
 
@@ -317,13 +321,7 @@ public final class TestReport {
 
         private Map<String, Object> object() {
             Map<String, Object> object = new LinkedHashMap<>();
-            at++;
-            space();
-            if (peek('}')) {
-                at++;
-                return object;
-            }
-            while (true) {
+            members('}', () -> {
                 space();
                 if (!peek('"')) {
                     throw error("a member name expected");
@@ -332,33 +330,32 @@ public final class TestReport {
                 space();
                 expect(':');
                 object.put(name, value());
-                space();
-                if (peek(',')) {
-                    at++;
-                } else {
-                    expect('}');
-                    return object;
-                }
-            }
+            });
+            return object;
         }
 
         private List<Object> array() {
             List<Object> array = new ArrayList<>();
+            members(']', () -> array.add(value()));
+            return array;
+        }
+
+        /** The comma-separated members after an opening bracket, up to and including {@code close}. */
+        private void members(char close, Runnable member) {
             at++;
             space();
-            if (peek(']')) {
+            if (peek(close)) {
                 at++;
-                return array;
+                return;
             }
             while (true) {
-                array.add(value());
+                member.run();
                 space();
-                if (peek(',')) {
-                    at++;
-                } else {
-                    expect(']');
-                    return array;
+                if (!peek(',')) {
+                    expect(close);
+                    return;
                 }
+                at++;
             }
         }
 
