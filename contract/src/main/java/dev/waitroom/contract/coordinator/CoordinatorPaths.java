@@ -1,0 +1,20 @@
+package dev.waitroom.contract.coordinator;
+
+/**
+ * The coordinator's internal routes for booking, as URI templates for the client and as mapping constants for its
+ * controllers. Every variable is named as the controllers bind it ({@code eventId}, {@code sessionId}).
+ */
+public final class CoordinatorPaths {
+
+    /** {@code POST}, every second: booking's health ({@link HealthReport}); answered 204. */
+    public static final String HEALTH = "/internal/health";
+
+    /** {@code POST}: no seat is left ({@link SoldOut} -> {@link SoldOutResult}). */
+    public static final String SOLD_OUT = "/internal/events/{eventId}/sold-out";
+
+    /** {@code POST}: an order was paid ({@link PurchaseCompleted} -> {@link PurchaseCompletedResult}). */
+    public static final String PURCHASE_COMPLETED = "/internal/events/{eventId}/sessions/{sessionId}/purchase-completed";
+
+    private CoordinatorPaths() {
+    }
+}

@@ -1,0 +1,20 @@
+package dev.waitroom.contract.queue;
+
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.IdentityScope;
+import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.PresaleOrdering;
+import java.time.Instant;
+
+/**
+ * The answer to {@code PUT /internal/events/{eventId}} ({@link QueuePaths#EVENT}): the event state the queue-service
+ * stored. {@code seed} is the revealed seed (null until revealed); {@code presaleCount} and {@code drawCompletedAt}
+ * are null until the draw; {@code offerWatermark} is the highest order key ever offered.
+ */
+public record EventStateView(String eventId, EventPhase phase, OperatingMode mode, String announcement,
+        long saleGeneration, String commitment, String seed, IdentityScope identityScope,
+        ExpiredOfferPolicy expiredOfferPolicy, PresaleOrdering presaleOrdering, double admissionRatePerSecond,
+        long offerTtlSeconds, Instant opensAt, Long presaleCount, Instant drawCompletedAt, long offerWatermark,
+        long waiting) {
+}

@@ -1,0 +1,38 @@
+package dev.waitroom.contract.queue;
+
+/**
+ * The queue-service's internal routes, as URI templates for the clients and as mapping constants for its
+ * controllers. Every variable is named as the controllers bind it ({@code eventId}, {@code entryId}).
+ */
+public final class QueuePaths {
+
+    /** {@code PUT}: the event state the coordinator pushes ({@link EventUpdateRequest} -> {@link EventStateView}). */
+    public static final String EVENT = "/internal/events/{eventId}";
+
+    /** {@code POST}: the pre-sale draw ({@link DrawRequest} -> {@link DrawResult}). */
+    public static final String DRAW = EVENT + "/draw";
+
+    /** {@code GET} with {@value #CANDIDATES_LIMIT}: the next WAITING entries ({@link Candidates}). */
+    public static final String CANDIDATES = EVENT + "/candidates";
+
+    /** The query parameter of {@link #CANDIDATES}: how many entries at most. */
+    public static final String CANDIDATES_LIMIT = "limit";
+
+    /** {@code POST}: WAITING -> OFFERED ({@link OfferBatch} -> {@link OfferResults}). */
+    public static final String OFFERS = EVENT + "/offers";
+
+    /** {@code POST}: moves one entry along ({@link EntryTransition} -> {@link EntryTransitionResult}). */
+    public static final String TRANSITION = EVENT + "/entries/{entryId}/transition";
+
+    /** {@code GET}: the event's counters ({@link QueueCounts}). */
+    public static final String COUNTS = EVENT + "/counts";
+
+    /** {@code POST}: the gateway's batch of entries whose polls it answered ({@link LivenessBatch} -> {@link LivenessResult}). */
+    public static final String LIVENESS = EVENT + "/liveness";
+
+    /** {@code GET}: the gateway's edge snapshot ({@link QueueSnapshot}). */
+    public static final String SNAPSHOT = EVENT + "/snapshot";
+
+    private QueuePaths() {
+    }
+}

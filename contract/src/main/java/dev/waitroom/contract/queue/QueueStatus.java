@@ -1,0 +1,83 @@
+package dev.waitroom.contract.queue;
+
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.OperatingMode;
+import java.time.Instant;
+
+/**
+ * The visitor status, {@code GET /events/{eventId}/queue/status} (docs/ARCHITECTURE.md#the-status-body): answered by
+ * the queue-service and, for a WAITING entry whose order the snapshot covers, by the gateway at the edge; both must
+ * read alike. Nothing about other visitors, no internal ids but the visitor's own receipt. {@code state} is an entry
+ * state name; {@code position} and {@code estimatedWaitSeconds} are null when unknown; {@code offer} is set for an
+ * OFFERED entry only.
+ */
+public record QueueStatus(
+        String state,
+        EventPhase phase,
+        OperatingMode mode,
+        Position position,
+        EstimatedWait estimatedWaitSeconds,
+        Offer offer,
+        int pollAfterSeconds,
+        String announcement,
+        String receipt) {
+
+    /**
+     * How many waiting visitors are ahead: a band, never an exact count. Exact below 100, otherwise rounded to two
+     * significant digits, always containing the truth: 12,345 ahead reads as 12,000..12,999.
+     */
+    public record Position(long aheadMin, long aheadMax) {
+
+        public Position {
+            if (aheadMin < 0 || aheadMax < aheadMin) {
+                throw new IllegalArgumentException("position band must satisfy 0 <= aheadMin <= aheadMax");
+            }
+        }
+
+        /** The band around an exact count. */
+        public static Position around(long exact) {
+            return covering(exact, exact);
+        }
+
+        /** The coarsest band of the rule that contains {@code aheadMin..aheadMax}. */
+        public static Position covering(long aheadMin, long aheadMax) {
+            return new Position(aheadMin - aheadMin % granularity(aheadMin),
+                    aheadMax - aheadMax % granularity(aheadMax) + granularity(aheadMax) - 1);
+        }
+
+        private static long granularity(long value) {
+            long granularity = 1;
+            for (long v = value; v >= 100; v /= 10) {
+                granularity *= 10;
+            }
+            return granularity;
+        }
+    }
+
+    /** Seconds until an offer is expected: a range. */
+    public record EstimatedWait(long min, long max) {
+
+        public EstimatedWait {
+            if (min < 0 || max < min) {
+                throw new IllegalArgumentException("estimate must satisfy 0 <= min <= max");
+            }
+        }
+
+        /**
+         * The band ahead over the admission rate, widened to x0.8 .. x1.5 because the rate moves; null when the rate
+         * is zero or unknown (paused): no made-up numbers.
+         */
+        public static EstimatedWait of(Position ahead, double admissionRatePerSecond) {
+            if (!(admissionRatePerSecond > 0) || Double.isInfinite(admissionRatePerSecond)) {
+                return null;
+            }
+            long min = (long) Math.floor(ahead.aheadMin() / admissionRatePerSecond * 0.8);
+            long max = (long) Math.ceil((ahead.aheadMax() + 1) / admissionRatePerSecond * 1.5);
+            return new EstimatedWait(min, Math.max(min, max));
+        }
+    }
+
+    /** The offer an OFFERED entry holds: claim it before {@code expiresAt}. */
+    public record Offer(Instant expiresAt) {
+    }
+}
