@@ -54,6 +54,24 @@ class ArchitectureTests {
 	}
 
 	@Test
+	void wireFormatsComeFromTheContractModule() {
+		// one event-id rule, one problem catalogue, one set of enums for every service: no copy of its own
+		noClasses().should()
+			.haveSimpleName("EventId")
+			.orShould()
+			.haveSimpleName("EventPhase")
+			.orShould()
+			.haveSimpleName("EventMode")
+			.orShould()
+			.haveSimpleName("OperatingMode")
+			.orShould()
+			.haveSimpleName("ProblemType")
+			.orShould()
+			.haveSimpleName("Headers")
+			.check(CLASSES);
+	}
+
+	@Test
 	void noFieldInjection() {
 		noClasses().should()
 			.dependOnClassesThat()

@@ -233,7 +233,7 @@ class RoutingTests {
 		Browser browser = new Browser(port);
 		String event = newEvent();
 		String big = "{\"x\":\"" + "a".repeat(70 * 1024) + "\"}";
-		assertProblem(browser.post("/events/" + event + "/queue", big), 413, "payload-too-large");
+		assertProblem(browser.post("/events/" + event + "/queue", big), 413, "body-too-large");
 		assertThat(upstreams.queue.countReceived("/events/" + event + "/queue")).isZero();
 	}
 

@@ -25,15 +25,16 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.correlation.RequestIdWebFilter;
-import dev.waitroom.gateway.events.EventId;
-import dev.waitroom.gateway.events.EventMode;
 import dev.waitroom.gateway.events.EventSnapshots;
 import dev.waitroom.gateway.events.TimedSnapshot;
 import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 import dev.waitroom.gateway.problem.ProblemResponses;
-import dev.waitroom.gateway.problem.ProblemType;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
 import dev.waitroom.tokens.RejectionReason;
@@ -56,8 +57,6 @@ public class AdmissionTokenGatewayFilterFactory
 	static final String COOKIE = "wr_at";
 
 	private static final Logger log = LoggerFactory.getLogger(AdmissionTokenGatewayFilterFactory.class);
-
-	private static final String BEARER = "Bearer ";
 
 	/** BYPASS lets requests through without a token, so a snapshot saying so is trusted only while recent. */
 	private static final Duration BYPASS_TRUSTED_FOR = Duration.ofSeconds(10);
@@ -114,13 +113,13 @@ public class AdmissionTokenGatewayFilterFactory
 
 	private Mono<Void> check(ServerWebExchange exchange, GatewayFilterChain chain, Config config, EventId eventId,
 			Optional<TimedSnapshot> snapshot) {
-		if (snapshot.isPresent() && snapshot.get().snapshot().mode() == EventMode.BYPASS
+		if (snapshot.isPresent() && snapshot.get().snapshot().mode() == OperatingMode.BYPASS
 				&& snapshot.get().ageAt(clock.instant()).compareTo(BYPASS_TRUSTED_FOR) < 0) {
 			count("bypass");
 			bypassLogs.computeIfAbsent(eventId, id -> new BypassLog()).record(eventId, clock.instant());
 			// booking honours it only together with the internal credential and the verified visitor
 			ServerWebExchange bypassing = exchange.mutate()
-				.request(r -> r.headers(h -> h.set(VisitorIdentityWebFilter.BYPASS_HEADER, eventId.value())))
+				.request(r -> r.headers(h -> h.set(Headers.BYPASS, eventId.value())))
 				.build();
 			return chain.filter(bypassing);
 		}
@@ -169,14 +168,14 @@ public class AdmissionTokenGatewayFilterFactory
 	private Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, String token, Verdict verdict) {
 		count(verdict.outcome());
 		ServerWebExchange withBearer = exchange.mutate()
-			.request(r -> r.headers(h -> h.set(HttpHeaders.AUTHORIZATION, BEARER + token)))
+			.request(r -> r.headers(h -> h.set(HttpHeaders.AUTHORIZATION, Headers.BEARER_PREFIX + token)))
 			.build();
 		return chain.filter(withBearer);
 	}
 
 	private Mono<Void> reject(ServerWebExchange exchange, Verdict verdict) {
 		count(verdict.outcome());
-		if (verdict.problem().status().value() == 401) {
+		if (verdict.problem().status() == 401) {
 			exchange.getResponse().getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"waitroom-shop\"");
 		}
 		return ProblemResponses.write(exchange, verdict.problem(), verdict.detail());
@@ -191,8 +190,8 @@ public class AdmissionTokenGatewayFilterFactory
 
 	static String tokenOf(ServerWebExchange exchange) {
 		String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
-		if (authorization != null && authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-			String token = authorization.substring(BEARER.length()).trim();
+		if (authorization != null && authorization.regionMatches(true, 0, Headers.BEARER_PREFIX, 0, Headers.BEARER_PREFIX.length())) {
+			String token = authorization.substring(Headers.BEARER_PREFIX.length()).trim();
 			return token.isEmpty() ? null : token;
 		}
 		HttpCookie cookie = exchange.getRequest().getCookies().getFirst(COOKIE);

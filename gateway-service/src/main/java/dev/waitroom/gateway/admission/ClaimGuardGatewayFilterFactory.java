@@ -9,9 +9,9 @@ import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFac
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.stereotype.Component;
 
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.problem.ProblemResponses;
-import dev.waitroom.gateway.problem.ProblemType;
 
 /**
  * Fails a claim closed when the live-session registry (Redis) cannot be reached: a session

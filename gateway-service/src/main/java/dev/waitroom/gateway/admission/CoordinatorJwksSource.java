@@ -7,7 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
+import dev.waitroom.contract.Headers;
 import dev.waitroom.tokens.JwksSource;
 
 /**
@@ -54,7 +54,7 @@ final class CoordinatorJwksSource implements JwksSource {
 	private String get() throws IOException {
 		HttpRequest request = HttpRequest.newBuilder(jwks)
 			.timeout(timeout)
-			.header(VisitorIdentityWebFilter.INTERNAL_HEADER, internalToken)
+			.header(Headers.INTERNAL, internalToken)
 			.GET()
 			.build();
 		try {

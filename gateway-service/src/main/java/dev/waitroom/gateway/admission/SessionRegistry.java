@@ -9,12 +9,14 @@ import reactor.core.publisher.Mono;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.stereotype.Component;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.RedisKeys;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.tokens.AdmissionClaims;
 
 /**
- * Reads the coordinator's live-session registry ({@code wr:{eventId}:session:<sid>}, value the
- * sale generation; docs/CONTRACTS.md). Sessions this instance has seen live are remembered until
+ * Reads the coordinator's live-session registry ({@link RedisKeys#session}, value the sale generation;
+ * docs/CONTRACTS.md). Sessions this instance has seen live are remembered until
  * their token expires, so that while Redis is unreachable existing sessions continue and only
  * never-seen ones are refused.
  */
@@ -37,8 +39,9 @@ class SessionRegistry {
 		this.edge = edge;
 	}
 
+	/** The registry key of the session (the contract's format, which the coordinator writes). */
 	static String key(String eventId, String sessionId) {
-		return "wr:{" + eventId + "}:session:" + sessionId;
+		return RedisKeys.session(EventId.of(eventId), sessionId);
 	}
 
 	Mono<Liveness> liveness(AdmissionClaims claims) {

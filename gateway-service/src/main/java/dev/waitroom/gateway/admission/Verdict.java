@@ -1,6 +1,6 @@
 package dev.waitroom.gateway.admission;
 
-import dev.waitroom.gateway.problem.ProblemType;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.tokens.TokenRejectedException;
 
 /**

@@ -17,6 +17,8 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
+import dev.waitroom.contract.Headers;
+
 /**
  * Gives every request a correlation id: the client's {@code X-Request-Id} when well formed,
  * a new one otherwise. It is forwarded upstream, echoed to the client and written in the access
@@ -24,8 +26,6 @@ import org.springframework.web.server.WebFilterChain;
  */
 @Component
 public class RequestIdWebFilter implements WebFilter, Ordered {
-
-	public static final String HEADER = "X-Request-Id";
 
 	/** Exchange attribute holding the request id, for log lines elsewhere. */
 	public static final String ATTRIBUTE = RequestIdWebFilter.class.getName() + ".id";
@@ -45,10 +45,10 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		String requestId = requestIdOf(exchange.getRequest());
-		ServerHttpRequest request = exchange.getRequest().mutate().headers(h -> h.set(HEADER, requestId)).build();
+		ServerHttpRequest request = exchange.getRequest().mutate().headers(h -> h.set(Headers.REQUEST_ID, requestId)).build();
 		ServerWebExchange mutated = exchange.mutate().request(request).build();
 		mutated.getAttributes().put(ATTRIBUTE, requestId);
-		mutated.getResponse().getHeaders().set(HEADER, requestId);
+		mutated.getResponse().getHeaders().set(Headers.REQUEST_ID, requestId);
 		long started = System.nanoTime();
 		return chain.filter(mutated).doFinally(signal -> log(mutated, requestId, started));
 	}
@@ -91,7 +91,7 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
 	 * is not a secret, so it comes from a fast thread-local generator, not {@code SecureRandom}.
 	 */
 	public static String requestIdOf(ServerHttpRequest request) {
-		String supplied = request.getHeaders().getFirst(HEADER);
+		String supplied = request.getHeaders().getFirst(Headers.REQUEST_ID);
 		if (supplied != null && WELL_FORMED.matcher(supplied).matches()) {
 			return supplied;
 		}

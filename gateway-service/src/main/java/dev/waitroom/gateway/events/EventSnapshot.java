@@ -5,6 +5,9 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.OperatingMode;
+
 /**
  * The queue-service's edge snapshot of one event ({@code GET /internal/events/{e}/snapshot},
  * docs/CONTRACTS.md). {@code waitingBuckets} cover the WAITING entries in order-key order.
@@ -12,7 +15,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  * pre-sale draw, or at opening when there was no pre-sale group ({@code drawCompletedAt} stays null).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record EventSnapshot(String eventId, EventPhase phase, EventMode mode, String announcement,
+public record EventSnapshot(String eventId, EventPhase phase, OperatingMode mode, String announcement,
 		long saleGeneration, double admissionRatePerSecond, Long offerWatermark, Instant drawCompletedAt,
 		Boolean drawComplete, List<WaitingBucket> waitingBuckets, Instant generatedAt) {
 

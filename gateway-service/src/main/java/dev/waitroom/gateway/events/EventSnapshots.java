@@ -17,10 +17,11 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.client.WebClientResponseException;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.Headers;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
-import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 
 /**
  * Per-event edge snapshots, kept only for events that are being asked about. A snapshot is
@@ -63,7 +64,7 @@ public class EventSnapshots {
 	public static WebClient internalQueueClient(ServicesProperties services, SecretsProperties secrets) {
 		return WebClient.builder()
 			.baseUrl(services.queueUrl().toString())
-			.defaultHeader(VisitorIdentityWebFilter.INTERNAL_HEADER, secrets.internalToken())
+			.defaultHeader(Headers.INTERNAL, secrets.internalToken())
 			.build();
 	}
 

@@ -16,6 +16,7 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
+import dev.waitroom.contract.Headers;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.tokens.TokenRejectedException;
@@ -34,17 +35,9 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 
 	public static final String COOKIE = "wr_vid";
 
-	public static final String VISITOR_HEADER = "X-Waitroom-Visitor";
-
-	public static final String ACCOUNT_HEADER = "X-Waitroom-Account";
-
-	public static final String INTERNAL_HEADER = "X-Waitroom-Internal";
-
-	/** Set by the gateway only, on shop routes of an event in BYPASS mode (docs/CONTRACTS.md). */
-	public static final String BYPASS_HEADER = "X-Waitroom-Bypass";
-
-	private static final List<String> STRIPPED = List.of(VISITOR_HEADER, ACCOUNT_HEADER, INTERNAL_HEADER,
-			BYPASS_HEADER);
+	/** Headers only the gateway sets (docs/CONTRACTS.md#headers): client copies never pass. */
+	private static final List<String> STRIPPED = List.of(Headers.VISITOR, Headers.ACCOUNT, Headers.INTERNAL,
+			Headers.BYPASS);
 
 	private static final String ATTRIBUTE = VisitorIdentityWebFilter.class.getName() + ".visitor";
 
@@ -84,7 +77,7 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 		ServerHttpRequest stripped = request.mutate().headers(headers -> {
 			STRIPPED.forEach(headers::remove);
 			if (visitor != null) {
-				headers.set(VISITOR_HEADER, visitor.value());
+				headers.set(Headers.VISITOR, visitor.value());
 			}
 		}).build();
 		ServerWebExchange mutated = exchange.mutate().request(stripped).build();

@@ -23,7 +23,7 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import org.springframework.web.server.ResponseStatusException;
 
-import dev.waitroom.gateway.events.EventId;
+import dev.waitroom.contract.EventId;
 
 /**
  * The gateway's own static pages: the waiting page at {@code GET /events/{eventId}}, the minimal
@@ -57,7 +57,7 @@ class WaitingPageRoutes {
 	}
 
 	private static Mono<ServerResponse> serve(ServerRequest request, StaticPage page) {
-		if (EventId.parse(request.pathVariable("eventId")).isEmpty()) {
+		if (!EventId.isValid(request.pathVariable("eventId"))) {
 			return Mono.error(new ResponseStatusException(HttpStatus.NOT_FOUND));
 		}
 		return request.checkNotModified(page.etag())

@@ -9,13 +9,17 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.server.ServerWebExchange;
 
+import dev.waitroom.contract.ProblemType;
+
 /**
- * Writes RFC 9457 problem+json answers. Spring Cloud Gateway's own error paths write empty
- * bodies, so every answer the gateway gives itself goes through here.
+ * Writes RFC 9457 problem+json answers, with the type, title and status of the one catalogue every service answers
+ * with ({@link ProblemType}). Spring Cloud Gateway's own error paths write empty bodies, so every answer the gateway
+ * gives itself goes through here (the MVC services have the web kit's writer; this is its WebFlux counterpart).
  */
 public final class ProblemResponses {
 
@@ -44,17 +48,17 @@ public final class ProblemResponses {
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("type", problem.type().toString());
 		body.put("title", problem.title());
-		body.put("status", problem.status().value());
+		body.put("status", problem.status());
 		body.put("detail", detail);
 		body.put("instance", exchange.getRequest().getPath().value());
 		body.putAll(extra);
 		byte[] bytes = JSON.writeValueAsBytes(body);
-		response.setStatusCode(problem.status());
+		response.setStatusCode(HttpStatusCode.valueOf(problem.status()));
 		HttpHeaders headers = response.getHeaders();
 		headers.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
 		headers.setContentLength(bytes.length);
 		headers.setCacheControl("no-store");
-		if (problem.status() == HttpStatus.SERVICE_UNAVAILABLE && !headers.containsHeader(HttpHeaders.RETRY_AFTER)) {
+		if (problem.status() == HttpStatus.SERVICE_UNAVAILABLE.value() && !headers.containsHeader(HttpHeaders.RETRY_AFTER)) {
 			headers.set(HttpHeaders.RETRY_AFTER, RETRY_UNAVAILABLE_AFTER_SECONDS);
 		}
 		DataBuffer buffer = response.bufferFactory().wrap(bytes);

@@ -15,6 +15,7 @@ import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebExceptionHandler;
 
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.gateway.correlation.RequestIdWebFilter;
 
 /**
@@ -52,12 +53,12 @@ class ProblemWebExceptionHandler implements WebExceptionHandler {
 			case 404 -> ProblemResponses.write(exchange, ProblemType.NOT_FOUND, "There is nothing at this address.");
 			case 405 -> ProblemResponses.write(exchange, ProblemType.METHOD_NOT_ALLOWED,
 					"This method is not supported here.");
-			case 413 -> ProblemResponses.write(exchange, ProblemType.PAYLOAD_TOO_LARGE, "The request body is too large.");
+			case 413 -> ProblemResponses.write(exchange, ProblemType.BODY_TOO_LARGE, "The request body is too large.");
 			case 503, 502 -> upstreamUnavailable(exchange);
 			case 504 -> upstreamTimeout(exchange);
 			default -> {
 				if (status.is4xxClientError()) {
-					yield ProblemResponses.write(exchange, ProblemType.BAD_REQUEST, "The request was not understood.");
+					yield ProblemResponses.write(exchange, ProblemType.MALFORMED_REQUEST, "The request was not understood.");
 				}
 				RequestIdWebFilter.withRequestId(RequestIdWebFilter.of(exchange),
 						() -> log.error("Error status {} on {} {}", status, exchange.getRequest().getMethod(),

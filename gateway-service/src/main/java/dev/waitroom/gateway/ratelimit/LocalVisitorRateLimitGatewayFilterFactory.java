@@ -14,10 +14,10 @@ import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 import dev.waitroom.gateway.problem.ProblemResponses;
-import dev.waitroom.gateway.problem.ProblemType;
 import dev.waitroom.tokens.VisitorId;
 
 /**

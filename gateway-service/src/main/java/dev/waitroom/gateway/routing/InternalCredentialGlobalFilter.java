@@ -8,8 +8,8 @@ import org.springframework.core.Ordered;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 
+import dev.waitroom.contract.Headers;
 import dev.waitroom.gateway.config.SecretsProperties;
-import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 
 /** Adds the shared internal credential to every forwarded request (any client copy was stripped before). */
 @Component
@@ -29,7 +29,7 @@ class InternalCredentialGlobalFilter implements GlobalFilter, Ordered {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		ServerWebExchange mutated = exchange.mutate()
-			.request(r -> r.headers(h -> h.set(VisitorIdentityWebFilter.INTERNAL_HEADER, internalToken)))
+			.request(r -> r.headers(h -> h.set(Headers.INTERNAL, internalToken)))
 			.build();
 		return chain.filter(mutated);
 	}

@@ -9,9 +9,10 @@ import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFac
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.problem.ProblemResponses;
-import dev.waitroom.gateway.problem.ProblemType;
 
 /**
  * {@code /admin/**} needs {@code Authorization: Bearer <ops token>}. Compared in constant time on
@@ -24,7 +25,7 @@ public class OpsCredentialGatewayFilterFactory extends AbstractGatewayFilterFact
 
 	OpsCredentialGatewayFilterFactory(SecretsProperties secrets) {
 		super(Object.class);
-		this.expectedDigest = sha256("Bearer " + secrets.opsToken());
+		this.expectedDigest = sha256(Headers.BEARER_PREFIX + secrets.opsToken());
 	}
 
 	@Override

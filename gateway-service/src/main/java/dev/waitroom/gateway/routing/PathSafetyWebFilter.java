@@ -10,19 +10,17 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
-import dev.waitroom.gateway.events.EventId;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.gateway.problem.ProblemResponses;
-import dev.waitroom.gateway.problem.ProblemType;
 
 /**
  * Refuses paths an upstream could normalise into a route the gateway never exposes (for example
- * {@code /events/e/shop/../../internal/x}), malformed event ids, and bodies larger than any
- * public call needs. Nothing refused here reaches an upstream or gets a visitor cookie.
+ * {@code /events/e/shop/../../internal/x}) and malformed event ids ({@link EventId}). Nothing refused here reaches
+ * an upstream or gets a visitor cookie.
  */
 @Component
 class PathSafetyWebFilter implements WebFilter, Ordered {
-
-	static final long MAX_BODY_BYTES = 64 * 1024;
 
 	@Override
 	public int getOrder() {
@@ -39,11 +37,6 @@ class PathSafetyWebFilter implements WebFilter, Ordered {
 		if (!eventIdWellFormed(rawPath)) {
 			return ProblemResponses.write(exchange, ProblemType.NOT_FOUND, "There is no event with such an id.");
 		}
-		long length = exchange.getRequest().getHeaders().getContentLength();
-		if (length > MAX_BODY_BYTES) {
-			return ProblemResponses.write(exchange, ProblemType.PAYLOAD_TOO_LARGE,
-					"The request body is larger than " + MAX_BODY_BYTES + " bytes.");
-		}
 		return chain.filter(exchange);
 	}
 
@@ -54,7 +47,7 @@ class PathSafetyWebFilter implements WebFilter, Ordered {
 		}
 		int start = "/events/".length();
 		int end = rawPath.indexOf('/', start);
-		return EventId.parse(end < 0 ? rawPath.substring(start) : rawPath.substring(start, end)).isPresent();
+		return EventId.isValid(end < 0 ? rawPath.substring(start) : rawPath.substring(start, end));
 	}
 
 	static boolean isSafe(String rawPath) {

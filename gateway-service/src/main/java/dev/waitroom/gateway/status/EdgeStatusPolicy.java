@@ -3,8 +3,8 @@ package dev.waitroom.gateway.status;
 import java.time.Duration;
 import java.time.Instant;
 
-import dev.waitroom.gateway.events.EventMode;
-import dev.waitroom.gateway.events.EventPhase;
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.gateway.events.EventSnapshot;
 import dev.waitroom.gateway.events.TimedSnapshot;
 import dev.waitroom.tokens.QueueTicket;
@@ -67,7 +67,7 @@ final class EdgeStatusPolicy {
 			return new Forward("stale-snapshot");
 		}
 		EventSnapshot snapshot = timed.snapshot();
-		if (snapshot.mode() != EventMode.QUEUEING && snapshot.mode() != EventMode.PAUSED) {
+		if (snapshot.mode() != OperatingMode.QUEUEING && snapshot.mode() != OperatingMode.PAUSED) {
 			return new Forward("mode");
 		}
 		if (snapshot.phase() == EventPhase.SCHEDULED) {
@@ -117,7 +117,7 @@ final class EdgeStatusPolicy {
 			return new Forward("near-offer");
 		}
 		VisitorStatus.Position band = coarse(aheadMin, aheadMax);
-		boolean paused = snapshot.mode() == EventMode.PAUSED;
+		boolean paused = snapshot.mode() == OperatingMode.PAUSED;
 		VisitorStatus.EstimatedWait estimate = paused ? null : estimate(band, rate);
 		VisitorStatus status = new VisitorStatus("WAITING", snapshot.phase(), snapshot.mode(), band, estimate, null,
 				pollAfter(paused, band.aheadMin(), rate), snapshot.announcement(), ticket.entryId());

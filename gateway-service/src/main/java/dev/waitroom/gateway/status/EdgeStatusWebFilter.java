@@ -23,15 +23,16 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.correlation.RequestIdWebFilter;
-import dev.waitroom.gateway.events.EventId;
 import dev.waitroom.gateway.events.EventSnapshots;
 import dev.waitroom.gateway.events.TimedSnapshot;
 import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 import dev.waitroom.gateway.problem.ProblemResponses;
-import dev.waitroom.gateway.problem.ProblemType;
 import dev.waitroom.gateway.ratelimit.LocalTokenBuckets;
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.QueueTicketCodec;
@@ -56,9 +57,6 @@ import dev.waitroom.tokens.VisitorId;
  */
 @Component
 class EdgeStatusWebFilter implements WebFilter, Ordered {
-
-	/** Says who answered a status poll: {@code edge} or {@code queue} (the load tests count it). */
-	static final String SOURCE_HEADER = "X-Waitroom-Status-Source";
 
 	private static final String PREFIX = "/events/";
 
@@ -177,7 +175,7 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
 		forwarded.computeIfAbsent(reason, r -> polls("forwarded", r)).increment();
 		ServerHttpResponse response = exchange.getResponse();
 		response.beforeCommit(() -> {
-			response.getHeaders().set(SOURCE_HEADER, "queue");
+			response.getHeaders().set(Headers.STATUS_SOURCE, "queue");
 			return Mono.empty();
 		});
 		return chain.filter(exchange);
@@ -187,7 +185,7 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
 		rateLimited.increment();
 		HttpHeaders headers = exchange.getResponse().getHeaders();
 		headers.set(HttpHeaders.RETRY_AFTER, retryAfter);
-		headers.set(RequestIdWebFilter.HEADER, RequestIdWebFilter.requestIdOf(exchange.getRequest()));
+		headers.set(Headers.REQUEST_ID, RequestIdWebFilter.requestIdOf(exchange.getRequest()));
 		return ProblemResponses.write(exchange, ProblemType.RATE_LIMITED,
 				"Too many requests from this browser. Your place is kept; wait " + retryAfter
 						+ " s before trying again.",
@@ -202,8 +200,8 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
 		headers.setContentType(MediaType.APPLICATION_JSON);
 		headers.setContentLength(body.length);
 		headers.setCacheControl("no-store");
-		headers.set(SOURCE_HEADER, "edge");
-		headers.set(RequestIdWebFilter.HEADER, RequestIdWebFilter.requestIdOf(exchange.getRequest()));
+		headers.set(Headers.STATUS_SOURCE, "edge");
+		headers.set(Headers.REQUEST_ID, RequestIdWebFilter.requestIdOf(exchange.getRequest()));
 		return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
 	}
 
@@ -255,7 +253,9 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
 				|| rawPath.length() <= PREFIX.length() + SUFFIX.length()) {
 			return null;
 		}
-		return EventId.parse(rawPath.substring(PREFIX.length(), rawPath.length() - SUFFIX.length())).orElse(null);
+		// every status poll passes here: no Optional
+		String id = rawPath.substring(PREFIX.length(), rawPath.length() - SUFFIX.length());
+		return EventId.isValid(id) ? new EventId(id) : null;
 	}
 
 	private static boolean hasBody(HttpHeaders headers) {

@@ -24,10 +24,10 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.client.WebClient;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
-import dev.waitroom.gateway.events.EventId;
 import dev.waitroom.gateway.events.EventSnapshots;
 import dev.waitroom.tokens.VisitorId;
 

@@ -14,8 +14,9 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.Headers;
 import dev.waitroom.gateway.config.EdgeProperties;
-import dev.waitroom.gateway.events.EventId;
 
 /**
  * Moves the queue-service's {@code X-Waitroom-Ticket} response header into the {@code wr_qt}
@@ -24,8 +25,6 @@ import dev.waitroom.gateway.events.EventId;
  */
 @Component
 class QueueTicketCookieGlobalFilter implements GlobalFilter, Ordered {
-
-	static final String HEADER = "X-Waitroom-Ticket";
 
 	static final String COOKIE = "wr_qt";
 
@@ -44,8 +43,8 @@ class QueueTicketCookieGlobalFilter implements GlobalFilter, Ordered {
 	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
 		ServerHttpResponse response = exchange.getResponse();
 		response.beforeCommit(() -> {
-			List<String> tickets = response.getHeaders().get(HEADER);
-			response.getHeaders().remove(HEADER);
+			List<String> tickets = response.getHeaders().get(Headers.TICKET);
+			response.getHeaders().remove(Headers.TICKET);
 			EventId eventId = eventOf(exchange.getRequest().getPath().value());
 			if (eventId == null) {
 				return Mono.empty();
@@ -79,7 +78,8 @@ class QueueTicketCookieGlobalFilter implements GlobalFilter, Ordered {
 		}
 		int start = "/events/".length();
 		int end = path.indexOf('/', start);
-		return EventId.parse(end < 0 ? path.substring(start) : path.substring(start, end)).orElse(null);
+		String id = end < 0 ? path.substring(start) : path.substring(start, end);
+		return EventId.isValid(id) ? new EventId(id) : null;
 	}
 
 }

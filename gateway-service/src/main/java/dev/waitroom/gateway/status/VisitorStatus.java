@@ -1,13 +1,13 @@
 package dev.waitroom.gateway.status;
 
-import dev.waitroom.gateway.events.EventMode;
-import dev.waitroom.gateway.events.EventPhase;
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.OperatingMode;
 
 /**
  * The visitor status body (docs/ARCHITECTURE.md#the-status-body), as the edge answers it: the edge only ever answers
  * for a WAITING entry, so {@code offer} is always null here.
  */
-record VisitorStatus(String state, EventPhase phase, EventMode mode, Position position,
+record VisitorStatus(String state, EventPhase phase, OperatingMode mode, Position position,
 		EstimatedWait estimatedWaitSeconds, Object offer, int pollAfterSeconds, String announcement,
 		String receipt) {
 

@@ -26,13 +26,15 @@ class PathSafetyWebFilterTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "/events/", "/events//queue", "/events/-x/queue", "/events/a%20b/queue",
-			"/events/<script>/queue", "/events/caf%C3%A9" })
+			"/events/<script>/queue", "/events/caf%C3%A9", "/events/e.1/queue/status",
+			"/events/eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee" })
 	void refusesMalformedEventIds(String path) {
 		assertThat(PathSafetyWebFilter.eventIdWellFormed(path)).isFalse();
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "/events/summer-gig", "/events/e.1/queue/status", "/admin/events/x", "/assets/x.js" })
+	@ValueSource(strings = { "/events/summer-gig", "/events/e_1/queue/status", "/admin/events/x", "/assets/x.js",
+			"/events/eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee/queue" })
 	void acceptsWellFormedEventIds(String path) {
 		assertThat(PathSafetyWebFilter.eventIdWellFormed(path)).isTrue();
 	}

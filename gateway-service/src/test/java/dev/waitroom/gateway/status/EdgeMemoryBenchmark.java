@@ -8,10 +8,10 @@ import java.time.Duration;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
-import dev.waitroom.gateway.events.EventId;
 import dev.waitroom.gateway.ratelimit.LocalTokenBuckets;
 import dev.waitroom.tokens.VisitorId;
 

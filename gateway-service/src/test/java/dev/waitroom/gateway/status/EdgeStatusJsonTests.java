@@ -8,8 +8,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.waitroom.gateway.events.EventMode;
-import dev.waitroom.gateway.events.EventPhase;
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.OperatingMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,7 +28,7 @@ class EdgeStatusJsonTests {
 			long min = random.nextInt(1_000_000);
 			VisitorStatus status = new VisitorStatus("WAITING",
 					EventPhase.values()[random.nextInt(EventPhase.values().length)],
-					EventMode.values()[random.nextInt(EventMode.values().length)],
+					OperatingMode.values()[random.nextInt(OperatingMode.values().length)],
 					random.nextBoolean() ? null : new VisitorStatus.Position(min, min + random.nextInt(1000)),
 					random.nextBoolean() ? null : new VisitorStatus.EstimatedWait(min, min + random.nextInt(5000)), null,
 					random.nextInt(60), texts.get(random.nextInt(texts.size())),
@@ -41,7 +41,7 @@ class EdgeStatusJsonTests {
 
 	@Test
 	void refusesAnOfferedStatus() {
-		VisitorStatus offered = new VisitorStatus("OFFERED", EventPhase.OPEN, EventMode.QUEUEING, null, null, "offer", 2,
+		VisitorStatus offered = new VisitorStatus("OFFERED", EventPhase.OPEN, OperatingMode.QUEUEING, null, null, "offer", 2,
 				null, "r");
 		assertThatThrownBy(() -> EdgeStatusJson.write(offered)).isInstanceOf(IllegalArgumentException.class);
 	}

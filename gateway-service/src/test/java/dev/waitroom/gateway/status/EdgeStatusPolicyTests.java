@@ -8,10 +8,10 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
-import dev.waitroom.gateway.events.EventMode;
-import dev.waitroom.gateway.events.EventPhase;
-import dev.waitroom.gateway.events.EventSnapshot;
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.gateway.events.EventSnapshot.WaitingBucket;
+import dev.waitroom.gateway.events.EventSnapshot;
 import dev.waitroom.gateway.events.TimedSnapshot;
 import dev.waitroom.tokens.QueueTicket;
 
@@ -23,7 +23,7 @@ class EdgeStatusPolicyTests {
 
 	final EdgeStatusPolicy policy = new EdgeStatusPolicy(Duration.ofSeconds(2), Duration.ofMinutes(30));
 
-	static EventSnapshot snapshot(EventPhase phase, EventMode mode, long watermark, List<WaitingBucket> buckets,
+	static EventSnapshot snapshot(EventPhase phase, OperatingMode mode, long watermark, List<WaitingBucket> buckets,
 			double rate) {
 		return new EventSnapshot("e", phase, mode, null, 1, rate, watermark, NOW.minus(Duration.ofHours(1)), true,
 				buckets, NOW.minusMillis(500));
@@ -52,7 +52,7 @@ class EdgeStatusPolicyTests {
 		for (long max = 110; max <= 200; max += 10) {
 			list.add(new WaitingBucket(max, 10));
 		}
-		EventSnapshot snapshot = snapshot(EventPhase.OPEN, EventMode.QUEUEING, 100, list, 1.0);
+		EventSnapshot snapshot = snapshot(EventPhase.OPEN, OperatingMode.QUEUEING, 100, list, 1.0);
 		for (long key = 131; key <= 200; key++) {
 			var decision = policy.decide("e", ticket(key), fresh(snapshot), NOW);
 			assertThat(decision).as("key %d", key).isInstanceOf(EdgeStatusPolicy.Answer.class);
@@ -85,7 +85,7 @@ class EdgeStatusPolicyTests {
 				list.add(new WaitingBucket(keys[end - 1], end - i));
 			}
 			double rate = 0.5 + random.nextDouble() * 50;
-			EventSnapshot snapshot = snapshot(EventPhase.OPEN, EventMode.QUEUEING, watermark, list, rate);
+			EventSnapshot snapshot = snapshot(EventPhase.OPEN, OperatingMode.QUEUEING, watermark, list, rate);
 			int mine = random.nextInt(waiting);
 			var decision = policy.decide("e", ticket(keys[mine]), fresh(snapshot), NOW);
 			if (decision instanceof EdgeStatusPolicy.Answer answer) {
@@ -104,7 +104,7 @@ class EdgeStatusPolicyTests {
 
 	@Test
 	void forwardsWheneverTheEdgeCannotBeSure() {
-		EventSnapshot open = snapshot(EventPhase.OPEN, EventMode.QUEUEING, 10, buckets(100, 90), 1.0);
+		EventSnapshot open = snapshot(EventPhase.OPEN, OperatingMode.QUEUEING, 10, buckets(100, 90), 1.0);
 		assertThat(reason(null, fresh(open))).isEqualTo("no-ticket");
 		assertThat(reason(new QueueTicket("other", "x", 50, NOW.minusSeconds(5)), fresh(open))).isEqualTo("other-event");
 		assertThat(reason(new QueueTicket("e", "x", 50, NOW.minus(Duration.ofMinutes(30))), fresh(open)))
@@ -115,21 +115,21 @@ class EdgeStatusPolicyTests {
 		assertThat(reason(ticket(10), fresh(open))).isEqualTo("maybe-offered");
 		assertThat(reason(ticket(12), fresh(open))).as("only 1 ahead").isEqualTo("near-offer");
 		assertThat(reason(ticket(500), fresh(open))).as("beyond every waiting bucket").isEqualTo("not-waiting");
-		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.ENDED, EventMode.QUEUEING, 10, buckets(100, 90), 1))))
+		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.ENDED, OperatingMode.QUEUEING, 10, buckets(100, 90), 1))))
 			.isEqualTo("not-open");
-		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.SCHEDULED, EventMode.SOLD_OUT, 0, List.of(), 0))))
+		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.SCHEDULED, OperatingMode.SOLD_OUT, 0, List.of(), 0))))
 			.isEqualTo("mode");
-		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.OPEN, EventMode.SOLD_OUT, 10, buckets(100, 90), 1))))
+		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.OPEN, OperatingMode.SOLD_OUT, 10, buckets(100, 90), 1))))
 			.isEqualTo("mode");
-		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.OPEN, EventMode.BYPASS, 10, buckets(100, 90), 1))))
+		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.OPEN, OperatingMode.BYPASS, 10, buckets(100, 90), 1))))
 			.isEqualTo("mode");
-		EventSnapshot drawnLater = new EventSnapshot("e", EventPhase.OPEN, EventMode.QUEUEING, null, 1, 1, 10L,
+		EventSnapshot drawnLater = new EventSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L,
 				NOW.minusSeconds(5), true, buckets(100, 90), NOW.minusMillis(100));
 		assertThat(reason(ticket(50), fresh(drawnLater))).as("ticket issued before the draw").isEqualTo("before-draw");
-		EventSnapshot olderThanTicket = new EventSnapshot("e", EventPhase.OPEN, EventMode.QUEUEING, null, 1, 1, 10L,
+		EventSnapshot olderThanTicket = new EventSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L,
 				NOW.minus(Duration.ofHours(1)), true, buckets(100, 90), NOW.minusSeconds(20));
 		assertThat(reason(ticket(50), fresh(olderThanTicket))).isEqualTo("snapshot-older-than-ticket");
-		EventSnapshot aLittleOlder = new EventSnapshot("e", EventPhase.OPEN, EventMode.QUEUEING, null, 1, 1, 10L,
+		EventSnapshot aLittleOlder = new EventSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L,
 				NOW.minus(Duration.ofHours(1)), true, buckets(30, 20, 100, 60), NOW.minusSeconds(11));
 		assertThat(decide(ticket(50), fresh(aLittleOlder)))
 			.as("a snapshot older than the ticket by less than its maximum age still answers (a forwarded poll's "
@@ -139,17 +139,17 @@ class EdgeStatusPolicyTests {
 
 	@Test
 	void fifoEventWithoutPresaleIsAnsweredWithoutADrawTime() {
-		EventSnapshot fifo = new EventSnapshot("e", EventPhase.OPEN, EventMode.QUEUEING, null, 1, 1, 10L, null, true,
+		EventSnapshot fifo = new EventSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L, null, true,
 				buckets(30, 20, 60, 30, 100, 40), NOW.minusMillis(100));
 		assertThat(policy.decide("e", ticket(60), fresh(fifo), NOW)).isInstanceOf(EdgeStatusPolicy.Answer.class);
-		EventSnapshot unknown = new EventSnapshot("e", EventPhase.OPEN, EventMode.QUEUEING, null, 1, 1, 10L, null, null,
+		EventSnapshot unknown = new EventSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L, null, null,
 				buckets(30, 20, 60, 30, 100, 40), NOW.minusMillis(100));
 		assertThat(reason(ticket(60), fresh(unknown))).isEqualTo("before-draw");
 	}
 
 	@Test
 	void preSaleVisitorsAreAnsweredWithoutPositionOrEstimate() {
-		EventSnapshot scheduled = new EventSnapshot("e", EventPhase.SCHEDULED, EventMode.QUEUEING, "Opens at ten", 1, 0,
+		EventSnapshot scheduled = new EventSnapshot("e", EventPhase.SCHEDULED, OperatingMode.QUEUEING, "Opens at ten", 1, 0,
 				0L, null, false, List.of(), NOW.minusMillis(100));
 		var answer = (EdgeStatusPolicy.Answer) policy.decide("e", new QueueTicket("e", "r-1", 0, NOW.minusSeconds(5)),
 				fresh(scheduled), NOW);
@@ -168,10 +168,10 @@ class EdgeStatusPolicyTests {
 
 	@Test
 	void pausedHasNoEstimateAndPollsSlowly() {
-		EventSnapshot paused = snapshot(EventPhase.OPEN, EventMode.PAUSED, 10, buckets(30, 20, 60, 30, 100, 40), 1.0);
+		EventSnapshot paused = snapshot(EventPhase.OPEN, OperatingMode.PAUSED, 10, buckets(30, 20, 60, 30, 100, 40), 1.0);
 		var answer = (EdgeStatusPolicy.Answer) policy.decide("e", ticket(60), fresh(paused), NOW);
 		assertThat(answer.status().estimatedWaitSeconds()).isNull();
-		assertThat(answer.status().mode()).isEqualTo(EventMode.PAUSED);
+		assertThat(answer.status().mode()).isEqualTo(OperatingMode.PAUSED);
 		assertThat(answer.status().pollAfterSeconds()).isEqualTo(45);
 	}
 

@@ -8,6 +8,8 @@ import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.RedisKeys;
 import dev.waitroom.testsupport.RealStores;
 
 /** Writes the live-session registry in the real Redis the way the coordinator does (docs/CONTRACTS.md). */
@@ -22,7 +24,7 @@ public final class SessionRegistryWriter {
 	}
 
 	public static String key(String eventId, String sessionId) {
-		return "wr:{" + eventId + "}:session:" + sessionId;
+		return RedisKeys.session(EventId.of(eventId), sessionId);
 	}
 
 	public void live(String eventId, String sessionId, long generation, Instant expiresAt) {

@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenIssuer;
 import dev.waitroom.tokens.KeyRing;
@@ -89,7 +91,7 @@ public final class StubCoordinator extends StubHttpServer {
 			return Reply.json(200, Map.of("served", "coordinator", "path", path));
 		}
 		String[] s = segments(path);
-		String visitor = request.header("X-Waitroom-Visitor").orElse(null);
+		String visitor = request.header(Headers.VISITOR).orElse(null);
 		if (s.length == 4 && s[0].equals("events") && s[2].equals("admission") && s[3].equals("claim")) {
 			return claim(s[1], visitor);
 		}
@@ -109,8 +111,7 @@ public final class StubCoordinator extends StubHttpServer {
 	private Reply renew(String eventId, String visitor) {
 		String sessionId = visitor == null ? null : sessionsByVisitor.get(eventId + "/" + visitor);
 		if (sessionId == null || !registry.isLive(eventId, sessionId)) {
-			return Reply.json(409, Map.of("type", "https://waitroom.dev/problems/session-ended", "title",
-					"Session ended", "status", 409));
+			return problem(ProblemType.SESSION_ENDED);
 		}
 		long generation = queue.event(eventId).saleGeneration;
 		Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
@@ -141,8 +142,7 @@ public final class StubCoordinator extends StubHttpServer {
 		StubQueueService.QueueEvent event = queue.event(eventId);
 		StubQueueService.Entry entry = visitor == null ? null : event.entryOf(visitor);
 		if (entry == null || !(entry.state.equals("OFFERED") || entry.state.equals("ACTIVE"))) {
-			return Reply.json(409, Map.of("type", "https://waitroom.dev/problems/no-offer", "title", "No offer",
-					"status", 409));
+			return problem(ProblemType.NO_OFFER);
 		}
 		entry.state = "ACTIVE";
 		Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);

@@ -19,6 +19,9 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.ProblemType;
+
 /**
  * A small real HTTP server standing in for one upstream service. It records every request it
  * receives (so tests can see exactly what the gateway forwarded) and refuses any request without
@@ -102,9 +105,8 @@ public abstract class StubHttpServer {
 					headers, body);
 			received.add(request);
 			Reply reply;
-			if (!internalToken.equals(request.header("X-Waitroom-Internal").orElse(null))) {
-				reply = Reply.json(403, Map.of("type", "https://waitroom.dev/problems/internal-credential",
-						"title", "Internal credential required", "status", 403));
+			if (!internalToken.equals(request.header(Headers.INTERNAL).orElse(null))) {
+				reply = problem(ProblemType.INTERNAL_CREDENTIAL_REQUIRED);
 			}
 			else {
 				try {
@@ -127,6 +129,12 @@ public abstract class StubHttpServer {
 				}
 			}
 		}
+	}
+
+	/** A problem+json answer of the contract's catalogue, as the real services write it. */
+	protected static Reply problem(ProblemType problem) {
+		return Reply.json(problem.status(),
+				Map.of("type", problem.type().toString(), "title", problem.title(), "status", problem.status()));
 	}
 
 	protected static String[] segments(String path) {

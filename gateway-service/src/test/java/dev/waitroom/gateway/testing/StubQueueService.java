@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.waitroom.contract.Headers;
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.QueueTicketCodec;
 import tools.jackson.databind.JsonNode;
@@ -70,7 +71,7 @@ public final class StubQueueService extends StubHttpServer {
 			return Reply.json(404, Map.of("status", 404, "title", "Not found"));
 		}
 		QueueEvent event = event(s[1]);
-		String visitor = request.header("X-Waitroom-Visitor").orElse(null);
+		String visitor = request.header(Headers.VISITOR).orElse(null);
 		if (s.length == 3 && s[2].equals("status") && request.method().equals("GET")) {
 			return Reply.json(200, event.publicStatus());
 		}
@@ -111,7 +112,7 @@ public final class StubQueueService extends StubHttpServer {
 			return new Reply(status, event.status(entry), Map.of());
 		}
 		String ticket = tickets.encode(new QueueTicket(event.id, entry.entryId, entry.orderKey, Instant.now()));
-		return new Reply(status, event.status(entry), Map.of("X-Waitroom-Ticket", ticket));
+		return new Reply(status, event.status(entry), Map.of(Headers.TICKET, ticket));
 	}
 
 	/** The liveness batch of the real queue-service: last-seen for waiting entries of the visitor named. */
