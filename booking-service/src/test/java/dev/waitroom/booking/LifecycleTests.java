@@ -16,9 +16,9 @@ class LifecycleTests {
     @Test
     void aSoldSeatNeverChangesAgain() {
         assertThat(SeatState.SOLD.next()).isEmpty();
-        assertThat(SeatState.AVAILABLE.canBecome(SeatState.HELD)).isTrue();
-        assertThat(SeatState.HELD.canBecome(SeatState.HELD)).as("a lapsed hold taken over").isTrue();
-        assertThat(SeatState.SOLD.canBecome(SeatState.AVAILABLE)).isFalse();
+        assertThat(SeatState.AVAILABLE.canMoveTo(SeatState.HELD)).isTrue();
+        assertThat(SeatState.HELD.canMoveTo(SeatState.HELD)).as("a lapsed hold taken over").isTrue();
+        assertThat(SeatState.SOLD.canMoveTo(SeatState.AVAILABLE)).isFalse();
     }
 
     @Test
@@ -28,18 +28,23 @@ class LifecycleTests {
         assertThat(HoldState.EXPIRED.next()).containsExactly(HoldState.CONVERTED);
         assertThat(HoldState.RELEASED.next()).isEmpty();
         assertThat(HoldState.CONVERTED.next()).isEmpty();
+        assertThat(Lifecycle.sourcesOf(HoldState.CONVERTED)).as("what converting a hold expects")
+                .containsExactlyInAnyOrder(HoldState.ACTIVE, HoldState.EXPIRED);
+        assertThat(Lifecycle.sourcesOf(HoldState.RELEASED)).containsExactly(HoldState.ACTIVE);
     }
 
     @Test
     void ordersAndPaymentsAreDecidedOnce() {
-        assertThat(OrderState.PENDING_PAYMENT.transitionTo(OrderState.VOIDED)).isEqualTo(OrderState.VOIDED);
+        assertThat(OrderState.PENDING_PAYMENT.moveTo(OrderState.VOIDED)).isEqualTo(OrderState.VOIDED);
         for (OrderState done : new OrderState[] {OrderState.PAID, OrderState.PAYMENT_FAILED, OrderState.VOIDED}) {
             assertThat(done.next()).isEmpty();
-            assertThatThrownBy(() -> done.transitionTo(OrderState.PAID)).isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> done.moveTo(OrderState.PAID)).isInstanceOf(IllegalStateException.class);
         }
         assertThat(PaymentState.PENDING.next()).containsExactlyInAnyOrder(PaymentState.SUCCEEDED, PaymentState.FAILED);
-        assertThatThrownBy(() -> PaymentState.SUCCEEDED.transitionTo(PaymentState.FAILED))
+        assertThatThrownBy(() -> PaymentState.SUCCEEDED.moveTo(PaymentState.FAILED))
                 .isInstanceOf(IllegalStateException.class);
+        assertThat(OrderState.live()).as("orders that decide their hold's seats")
+                .containsExactlyInAnyOrder(OrderState.PENDING_PAYMENT, OrderState.PAID);
     }
 
     @Test

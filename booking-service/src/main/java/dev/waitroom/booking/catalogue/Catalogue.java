@@ -51,10 +51,11 @@ public class Catalogue {
                     .update();
             jdbc.sql("""
                     INSERT INTO seats (event_id, seat_id, category, state)
-                    SELECT :e, :n || '-' || g, :n, 'AVAILABLE' FROM generate_series(1, :s) AS g
+                    SELECT :e, :n || '-' || g, :n, :available FROM generate_series(1, :s) AS g
                     ON CONFLICT (event_id, seat_id) DO NOTHING
                     """)
                     .param("e", event.value()).param("n", category.name()).param("s", category.seats())
+                    .param("available", SeatState.AVAILABLE.name())
                     .update();
         }
         return categories(event);
@@ -65,9 +66,9 @@ public class Catalogue {
         return jdbc.sql("""
                 SELECT c.name, c.price_cents, c.seat_count,
                        (SELECT count(*) FROM seats s WHERE s.event_id = c.event_id AND s.category = c.name
-                          AND (s.state = 'AVAILABLE' OR (s.state = 'HELD' AND s.held_until <= now()))) AS available
+                          AND %s) AS available
                 FROM seat_categories c WHERE c.event_id = :e ORDER BY c.name
-                """)
+                """.formatted(SeatConditions.TAKEABLE))
                 .param("e", event.value())
                 .query((rs, n) -> new CategoryAvailability(rs.getString("name"), rs.getLong("price_cents"),
                         rs.getInt("seat_count"), rs.getInt("available")))
@@ -80,10 +81,10 @@ public class Catalogue {
                 SELECT s.seat_id, s.category, c.price_cents
                 FROM seats s JOIN seat_categories c ON c.event_id = s.event_id AND c.name = s.category
                 WHERE s.event_id = :e AND (CAST(:c AS text) IS NULL OR s.category = :c)
-                  AND (s.state = 'AVAILABLE' OR (s.state = 'HELD' AND s.held_until <= now()))
+                  AND %s
                 ORDER BY s.category, length(s.seat_id), s.seat_id
                 LIMIT :limit
-                """)
+                """.formatted(SeatConditions.TAKEABLE))
                 .param("e", event.value())
                 .param("c", category.orElse(null))
                 .param("limit", properties.maxListedSeats())

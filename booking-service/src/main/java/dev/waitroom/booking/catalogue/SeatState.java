@@ -3,22 +3,21 @@ package dev.waitroom.booking.catalogue;
 import java.util.EnumSet;
 import java.util.Set;
 
+import dev.waitroom.booking.Lifecycle;
+
 /**
  * A seat's lifecycle. {@code HELD -> HELD} is a lapsed hold taken over by a new one (lazy expiry); a sold seat
  * never changes again.
  */
-public enum SeatState {
+public enum SeatState implements Lifecycle<SeatState> {
     AVAILABLE, HELD, SOLD;
 
+    @Override
     public Set<SeatState> next() {
         return switch (this) {
             case AVAILABLE -> EnumSet.of(HELD, SOLD);
             case HELD -> EnumSet.of(AVAILABLE, HELD, SOLD);
             case SOLD -> EnumSet.noneOf(SeatState.class);
         };
-    }
-
-    public boolean canBecome(SeatState target) {
-        return next().contains(target);
     }
 }

@@ -20,6 +20,8 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.waitroom.booking.EventId;
+import dev.waitroom.booking.Lifecycle;
+import dev.waitroom.booking.catalogue.SeatConditions;
 import dev.waitroom.booking.catalogue.SeatId;
 import dev.waitroom.booking.problem.ProblemType;
 import dev.waitroom.booking.problem.ShopProblemException;
@@ -36,10 +38,8 @@ public class Holds {
     public static final String HOLDS_METRIC = "waitroom.booking.holds";
     public static final String HOLD_FAILURES_METRIC = "waitroom.booking.hold.failures";
 
-    /** A seat can be taken: free, or held by a hold whose deadline has passed (lazy expiry). */
-    private static final String TAKEABLE = "(state = 'AVAILABLE' OR (state = 'HELD' AND held_until <= now()))";
-
     private final JdbcClient jdbc;
+    private final HoldOrders orders;
     private final HoldsProperties properties;
     private final Counter holdsCreated;
     private final Counter holdsConflicted;
@@ -47,8 +47,9 @@ public class Holds {
     private final Counter holdsOverLimit;
     private final Counter holdFailures;
 
-    Holds(JdbcClient jdbc, HoldsProperties properties, MeterRegistry meters) {
+    Holds(JdbcClient jdbc, HoldOrders orders, HoldsProperties properties, MeterRegistry meters) {
         this.jdbc = jdbc;
+        this.orders = orders;
         this.properties = properties;
         this.holdsCreated = meters.counter(HOLDS_METRIC, "outcome", "created");
         this.holdsConflicted = meters.counter(HOLDS_METRIC, "outcome", "conflict");
@@ -91,7 +92,7 @@ public class Holds {
                 .param("ttl", properties.holdTtl().toMillis() / 1000.0)
                 .query((rs, n) -> instant(rs, 1)).single();
         int taken = jdbc.sql("UPDATE seats SET state = 'HELD', hold_id = :h, held_until = :until "
-                        + "WHERE event_id = :e AND seat_id IN (:ids) AND " + TAKEABLE)
+                        + "WHERE event_id = :e AND seat_id IN (:ids) AND " + SeatConditions.TAKEABLE)
                 .param("h", id.value()).param("until", OffsetDateTime.ofInstant(expiresAt, java.time.ZoneOffset.UTC))
                 .param("e", event.value()).param("ids", ids)
                 .update();
@@ -185,18 +186,11 @@ public class Holds {
             return;
         }
         // The hold row is locked, so an order being created for it has committed or not started.
-        boolean ordered = Boolean.TRUE.equals(jdbc.sql("SELECT EXISTS (SELECT 1 FROM orders WHERE hold_id = :h "
-                        + "AND state IN ('PENDING_PAYMENT', 'PAID'))")
-                .param("h", id.value()).query(Boolean.class).single());
-        if (ordered) {
+        if (orders.hasLiveOrder(id)) {
             throw new ShopProblemException(ProblemType.HOLD_HAS_ORDER,
                     "this hold has an order under way; its payment decides what happens to the seats");
         }
-        int ended = jdbc.sql("UPDATE holds SET state = 'RELEASED', ended_at = now() "
-                        + "WHERE hold_id = :h AND event_id = :e AND state = 'ACTIVE'")
-                .param("h", id.value()).param("e", event.value())
-                .update();
-        if (ended == 1) {
+        if (end(id, HoldState.RELEASED) == 1) {
             freeSeatsOf(id);
         }
     }
@@ -220,16 +214,20 @@ public class Holds {
     @Transactional(propagation = Propagation.MANDATORY)
     public void expireOvertaken(HoldId hold) {
         freeSeatsOf(hold);
-        jdbc.sql("UPDATE holds SET state = 'EXPIRED', ended_at = now() WHERE hold_id = :h AND state = 'ACTIVE'")
-                .param("h", hold.value()).update();
+        end(hold, HoldState.EXPIRED);
     }
 
     /** The hold's seats are sold: the hold ends CONVERTED (also from EXPIRED, a late payment). */
     @Transactional(propagation = Propagation.MANDATORY)
     public void markConverted(HoldId hold) {
-        jdbc.sql("UPDATE holds SET state = 'CONVERTED', ended_at = now() WHERE hold_id = :h AND state IN (:from)")
-                .param("h", hold.value())
-                .param("from", HoldState.sourcesOf(HoldState.CONVERTED).stream().map(Enum::name).toList())
+        end(hold, HoldState.CONVERTED);
+    }
+
+    /** Ends a hold: one conditional write from the states that may move to {@code to}; returns the rows changed. */
+    private int end(HoldId hold, HoldState to) {
+        return jdbc.sql("UPDATE holds SET state = :to, ended_at = now() WHERE hold_id = :h AND state IN (:from)")
+                .param("to", to.name()).param("h", hold.value())
+                .param("from", Lifecycle.sourcesOf(to).stream().map(Enum::name).toList())
                 .update();
     }
 

@@ -89,7 +89,7 @@ public class Orders {
         Hold hold = holds.lock(event, holdId)
                 .filter(h -> h.owner().sessionId().equals(owner.sessionId()))
                 .orElseThrow(() -> new ShopProblemException(ProblemType.HOLD_NOT_FOUND, "no such hold"));
-        Optional<Order> live = findBy("o.hold_id = :h AND o.state IN ('PENDING_PAYMENT', 'PAID')",
+        Optional<Order> live = findBy("o.hold_id = :h AND o.state IN (" + LiveOrders.STATES + ")",
                 q -> q.param("h", holdId.value()));
         if (live.isPresent()) {
             return new Placement(live.get(), false);
@@ -144,10 +144,11 @@ public class Orders {
         if (attempt.state() != PaymentState.PENDING || order.state() != OrderState.PENDING_PAYMENT) {
             return new PaymentApplied(order.id(), order.state(), PaymentApplied.Effect.NONE);
         }
-        PaymentState paymentState = attempt.state().transitionTo(
+        PaymentState paymentState = attempt.state().moveTo(
                 outcome == PaymentOutcome.SUCCEEDED ? PaymentState.SUCCEEDED : PaymentState.FAILED);
-        if (jdbc.sql("UPDATE payment_attempts SET state = :to, completed_at = now() WHERE attempt_id = :p AND state = 'PENDING'")
-                .param("to", paymentState.name()).param("p", attemptId.value()).update() != 1) {
+        if (jdbc.sql("UPDATE payment_attempts SET state = :to, completed_at = now() WHERE attempt_id = :p AND state = :from")
+                .param("to", paymentState.name()).param("p", attemptId.value()).param("from", attempt.state().name())
+                .update() != 1) {
             throw new IllegalStateException("payment attempt changed while locked");
         }
         meters.counter(PAYMENTS_METRIC, "outcome", paymentState.name().toLowerCase(java.util.Locale.ROOT)).increment();
@@ -177,7 +178,7 @@ public class Orders {
     }
 
     private void transition(Order order, OrderState target) {
-        OrderState to = order.state().transitionTo(target);
+        OrderState to = order.state().moveTo(target);
         int changed = jdbc.sql("UPDATE orders SET state = :to, updated_at = now() WHERE order_id = :o AND state = :from")
                 .param("to", to.name()).param("o", order.id().value()).param("from", order.state().name())
                 .update();

@@ -9,7 +9,9 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 import dev.waitroom.booking.EventId;
+import dev.waitroom.booking.catalogue.SeatConditions;
 import dev.waitroom.booking.catalogue.SeatId;
+import dev.waitroom.booking.catalogue.SeatState;
 import dev.waitroom.booking.holds.HoldId;
 import dev.waitroom.booking.holds.Holds;
 import dev.waitroom.booking.outbox.CoordinatorOutbox;
@@ -38,8 +40,8 @@ public class Sale {
     @Transactional(propagation = Propagation.MANDATORY)
     public SaleOutcome sell(EventId event, HoldId hold, UUID orderId) {
         List<String> ids = holds.lockForSale(event, hold).stream().map(SeatId::value).toList();
-        String sellable = "(state = 'AVAILABLE' OR (state = 'HELD' AND (hold_id = :h OR held_until <= now())))";
-        int eligible = jdbc.sql("SELECT count(*) FROM seats WHERE event_id = :e AND seat_id IN (:ids) AND " + sellable)
+        int eligible = jdbc.sql("SELECT count(*) FROM seats WHERE event_id = :e AND seat_id IN (:ids) AND "
+                        + SeatConditions.SELLABLE_TO_HOLD)
                 .param("e", event.value()).param("ids", ids).param("h", hold.value())
                 .query(Integer.class).single();
         if (eligible != ids.size()) {
@@ -47,9 +49,9 @@ public class Sale {
             holds.expireOvertaken(hold);
             return SaleOutcome.SEATS_GONE;
         }
-        int sold = jdbc.sql("UPDATE seats SET state = 'SOLD', order_id = :o, hold_id = NULL, held_until = NULL "
-                        + "WHERE event_id = :e AND seat_id IN (:ids) AND " + sellable)
-                .param("o", orderId).param("e", event.value()).param("ids", ids).param("h", hold.value())
+        int sold = jdbc.sql("UPDATE seats SET state = :sold, order_id = :o, hold_id = NULL, held_until = NULL "
+                        + "WHERE event_id = :e AND seat_id IN (:ids) AND " + SeatConditions.SELLABLE_TO_HOLD)
+                .param("sold", SeatState.SOLD.name()).param("o", orderId).param("e", event.value()).param("ids", ids).param("h", hold.value())
                 .update();
         if (sold != ids.size()) {
             throw new IllegalStateException("locked seats changed during a sale");
@@ -74,8 +76,8 @@ public class Sale {
                 SELECT DISTINCT c.event_id FROM seat_categories c
                 WHERE c.seat_count > 0
                   AND NOT EXISTS (SELECT 1 FROM coordinator_outbox o WHERE o.dedup_key = 'SOLD_OUT:' || c.event_id)
-                  AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.event_id = c.event_id AND s.state <> 'SOLD')
-                """)
+                  AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.event_id = c.event_id AND %s)
+                """.formatted(SeatConditions.UNSOLD))
                 .query(String.class).list();
         events.forEach(e -> outbox.soldOut(EventId.of(e)));
         return events.size();
@@ -84,8 +86,8 @@ public class Sale {
     private boolean isSoldOut(EventId event) {
         return Boolean.TRUE.equals(jdbc.sql("""
                 SELECT EXISTS (SELECT 1 FROM seats WHERE event_id = :e)
-                   AND NOT EXISTS (SELECT 1 FROM seats WHERE event_id = :e AND state <> 'SOLD')
-                """)
+                   AND NOT EXISTS (SELECT 1 FROM seats WHERE event_id = :e AND %s)
+                """.formatted(SeatConditions.UNSOLD))
                 .param("e", event.value()).query(Boolean.class).single());
     }
 }
