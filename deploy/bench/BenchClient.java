@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.DelayQueue;
 import java.util.concurrent.Delayed;
@@ -89,15 +90,9 @@ public class BenchClient {
 			workers.add(started(() -> {
 				for (int i = next.getAndIncrement(); i < visitors && System.nanoTime() < deadline;
 						i = next.getAndIncrement()) {
-					HttpRequest request = HttpRequest.newBuilder(uri)
-						.timeout(TIMEOUT)
-						.header("X-Request-Id", requestId(i))
-						.header("X-Forwarded-For", forwardedFor(i))
-						.POST(HttpRequest.BodyPublishers.noBody())
-						.build();
 					long t0 = System.nanoTime();
 					try {
-						HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+						HttpResponse<String> response = http.send(joinRequest(uri, i), HttpResponse.BodyHandlers.ofString());
 						latency.record(System.nanoTime() - t0);
 						counts.status(response.statusCode());
 						Visitor v = new Visitor(i);
@@ -131,12 +126,8 @@ public class BenchClient {
 				}
 			}
 		}
-		long answered = latency.count() - counts.errors.get();
-		System.out.printf("BENCH requests=%d duration_s=%.3f rps=%.1f p50_ms=%.2f p99_ms=%.2f non2xx=%d errors=%d"
-				+ " unsent=%d recorded=%d statuses=%s%n", answered, elapsed / 1e9, answered / (elapsed / 1e9),
-				latency.percentile(50) / 1e6, latency.percentile(99) / 1e6,
-				counts.non2xx.get() + counts.errors.get(), counts.errors.get(), visitors - latency.count(), recorded,
-				counts.statuses());
+		printBench(elapsed, latency, counts, String.format(Locale.ROOT, "unsent=%d recorded=%d",
+				visitors - latency.count(), recorded));
 		return 0;
 	}
 
@@ -221,15 +212,10 @@ public class BenchClient {
 		if (out != null) {
 			write(out, visitors);
 		}
-		long requests = latency.count();
-		long edge = counts.edge.get();
-		long queue = counts.queue.get();
-		System.out.printf("BENCH requests=%d duration_s=%.3f rps=%.1f p50_ms=%.2f p99_ms=%.2f non2xx=%d errors=%d"
-				+ " edge=%d queue=%d none=%d refreshed=%d late_p99_ms=%.1f late_max_ms=%.1f statuses=%s%n",
-				requests - counts.errors.get(), elapsed / 1e9, (requests - counts.errors.get()) / (elapsed / 1e9),
-				latency.percentile(50) / 1e6, latency.percentile(99) / 1e6, counts.non2xx.get() + counts.errors.get(),
-				counts.errors.get(), edge, queue, counts.none.get(), counts.refreshed.get(),
-				lateness.percentile(99) / 1e6, lateness.max() / 1e6, counts.statuses());
+		printBench(elapsed, latency, counts, String.format(Locale.ROOT,
+				"edge=%d queue=%d none=%d refreshed=%d late_p99_ms=%.1f late_max_ms=%.1f", counts.edge.get(),
+				counts.queue.get(), counts.none.get(), counts.refreshed.get(), lateness.percentile(99) / 1e6,
+				lateness.max() / 1e6));
 		return 0;
 	}
 
@@ -244,15 +230,10 @@ public class BenchClient {
 		for (int t = 0; t < concurrency; t++) {
 			workers.add(started(() -> {
 				while (System.nanoTime() < end) {
-					int i = next.getAndIncrement();
-					HttpRequest request = HttpRequest.newBuilder(uri)
-						.timeout(TIMEOUT)
-						.header("X-Request-Id", requestId(i))
-						.header("X-Forwarded-For", forwardedFor(i))
-						.POST(HttpRequest.BodyPublishers.noBody())
-						.build();
 					try {
-						http.send(request, HttpResponse.BodyHandlers.ofString()).headers().allValues("set-cookie");
+						http.send(joinRequest(uri, next.getAndIncrement()), HttpResponse.BodyHandlers.ofString())
+							.headers()
+							.allValues("set-cookie");
 					}
 					catch (IOException ex) {
 						// a warm-up failure shows in the measured run, if it matters
@@ -267,6 +248,29 @@ public class BenchClient {
 		for (Thread w : workers) {
 			w.join();
 		}
+	}
+
+	/** A brand-new browser's join: no cookie, its own address and request id. */
+	private static HttpRequest joinRequest(URI uri, int index) {
+		return HttpRequest.newBuilder(uri)
+			.timeout(TIMEOUT)
+			.header("X-Request-Id", requestId(index))
+			.header("X-Forwarded-For", forwardedFor(index))
+			.POST(HttpRequest.BodyPublishers.noBody())
+			.build();
+	}
+
+	/**
+	 * The one line bench.sh reads, as wrk's scripts print it too: {@code BENCH requests=... duration_s=... rps=...
+	 * p50_ms=... p99_ms=... non2xx=... errors=... <extra> statuses=...}; requests counts the answered ones.
+	 */
+	private static void printBench(long elapsedNanos, Histogram latency, Counts counts, String extra) {
+		long answered = latency.count() - counts.errors.get();
+		double seconds = elapsedNanos / 1e9;
+		System.out.printf(Locale.ROOT, "BENCH requests=%d duration_s=%.3f rps=%.1f p50_ms=%.2f p99_ms=%.2f non2xx=%d"
+				+ " errors=%d %s statuses=%s%n", answered, seconds, answered / seconds, latency.percentile(50) / 1e6,
+				latency.percentile(99) / 1e6, counts.non2xx.get() + counts.errors.get(), counts.errors.get(), extra,
+				counts.statuses());
 	}
 
 	private static Thread started(Runnable work) {
@@ -371,7 +375,7 @@ public class BenchClient {
 				}
 				String name = c.substring(0, eq).trim();
 				String value = c.substring(eq + 1, semi < 0 ? c.length() : semi).trim();
-				boolean cleared = value.isEmpty() || c.toLowerCase(java.util.Locale.ROOT).contains("max-age=0");
+				boolean cleared = value.isEmpty() || c.toLowerCase(Locale.ROOT).contains("max-age=0");
 				if (name.equals("wr_vid")) {
 					vid = cleared ? null : value;
 				}

@@ -312,23 +312,23 @@ fi
 missing_tickets="$(awk '$3 == "-"' "$work/visitors.txt" | wc -l)"
 alive "phase 1"
 
-# --- phase 2: status with each visitor's own cookies (edge where the gateway can) -----------------------------------
-log "phase 2: edge status, ${warmup}s warm-up, ${seconds}s against the gateway, then nginx (wrk) ..."
-wrk_run "$gateway" edge "$work/visitors.next" "$warmup" > /dev/null; mv "$work/visitors.next" "$work/visitors.txt"
-polls_metrics > "$work/m2a"
-w2="$(wrk_run "$gateway" edge "$work/visitors.next")"; mv "$work/visitors.next" "$work/visitors.txt"
-polls_metrics > "$work/m2b"
-n2="$(wrk_run "$nginx_url" edge -)"
-alive "phase 2"
-
-# --- phase 3: the same polls without a ticket: every one forwarded to the queue-service ------------------------------
-log "phase 3: forwarded status, ${warmup}s warm-up, ${seconds}s against the gateway, then nginx (wrk) ..."
-wrk_run "$gateway" forward "$work/visitors.next" "$warmup" > /dev/null; mv "$work/visitors.next" "$work/visitors.txt"
-polls_metrics > "$work/m3a"
-w3="$(wrk_run "$gateway" forward "$work/visitors.next")"; mv "$work/visitors.next" "$work/visitors.txt"
-polls_metrics > "$work/m3b"
-n3="$(wrk_run "$nginx_url" forward -)"
-alive "phase 3"
+# --- phases 2 and 3: status polls (wrk), each after an unmeasured warm-up, then the same polls against nginx ---------
+status_phase() {  # phase mode label: sets w<phase> and n<phase>; metrics before and after in $work/m<phase>a|b
+  local phase=$1 mode=$2 line
+  log "phase $phase: $3, ${warmup}s warm-up, ${seconds}s against the gateway, then nginx (wrk) ..."
+  wrk_run "$gateway" "$mode" "$work/visitors.next" "$warmup" > /dev/null; mv "$work/visitors.next" "$work/visitors.txt"
+  polls_metrics > "$work/m${phase}a"
+  line="$(wrk_run "$gateway" "$mode" "$work/visitors.next")"; mv "$work/visitors.next" "$work/visitors.txt"
+  printf -v "w$phase" '%s' "$line"
+  polls_metrics > "$work/m${phase}b"
+  line="$(wrk_run "$nginx_url" "$mode" -)"
+  printf -v "n$phase" '%s' "$line"
+  alive "phase $phase"
+}
+# phase 2: each visitor's own cookies (answered at the edge where the gateway can)
+status_phase 2 edge "edge status"
+# phase 3: the same polls without a ticket: every one forwarded to the queue-service
+status_phase 3 forward "forwarded status"
 full_gc; sleep 1
 rss_peak="$(rss_kib)"; heap_peak="$(heap_bytes)"   # every visitor has just polled hard: its edge state is live
 

@@ -8,15 +8,9 @@
 -- answers set are not kept (wrk's Lua sees one header per name): BenchClient.java joins the visitors the status
 -- phases use. done() prints one line: BENCH requests=... rps=... p50_ms=... p99_ms=... non2xx=... statuses=...
 
-local threads = {}
-local counter = 0
+local common = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "wrk_common.lua")
 
-function setup(thread)
-  thread:set("tid", counter)
-  table.insert(threads, thread)
-  counter = counter + 1
-end
-
+setup = common.setup
 statuses = {}
 local n, path
 
@@ -35,30 +29,9 @@ function request()
 end
 
 function response(status, headers, body)
-  statuses[status] = (statuses[status] or 0) + 1
+  common.count_status(status)
 end
 
 function done(summary, latency, requests)
-  local by_status, non2xx = {}, 0
-  for _, t in ipairs(threads) do
-    for k, v in pairs(t:get("statuses")) do
-      by_status[k] = (by_status[k] or 0) + v
-      if k < 200 or k > 299 then
-        non2xx = non2xx + v
-      end
-    end
-  end
-  local e = summary.errors
-  local socket_errors = e.connect + e.read + e.write + e.timeout
-  local codes = {}
-  for k, v in pairs(by_status) do
-    codes[#codes + 1] = k .. ":" .. v
-  end
-  table.sort(codes)
-  io.write(string.format(
-    "BENCH requests=%d duration_s=%.3f rps=%.1f p50_ms=%.2f p99_ms=%.2f non2xx=%d errors=%d edge=0 queue=0 none=0"
-      .. " statuses=%s\n",
-    summary.requests, summary.duration / 1e6, summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000, non2xx + socket_errors, socket_errors,
-    #codes > 0 and table.concat(codes, ",") or "-"))
+  io.write(common.bench_line(summary, latency, "edge=0 queue=0 none=0"))
 end

@@ -11,14 +11,9 @@
 -- is lost here (joins, which set two cookies, are run by BenchClient.java).
 -- done() prints one line: BENCH requests=... rps=... p50_ms=... p99_ms=... non2xx=... edge=... queue=... none=...
 
-local threads = {}
-local counter = 0
+local common = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "wrk_common.lua")
 
-function setup(thread)
-  thread:set("tid", counter)
-  table.insert(threads, thread)
-  counter = counter + 1
-end
+setup = common.setup
 
 vids, qts, polls = {}, {}, {}  -- by visitor index (globals: done() reads them)
 local order = {}                      -- this thread's visitor indices
@@ -86,7 +81,7 @@ function request()
 end
 
 function response(status, headers, body)
-  statuses[status] = (statuses[status] or 0) + 1
+  common.count_status(status)
   local id, source, setcookie
   for k, v in pairs(headers) do
     local name = string.lower(k)
@@ -129,38 +124,21 @@ end
 
 function done(summary, latency, requests)
   local total = { edge = 0, queue = 0, none = 0 }
-  local by_status, non2xx, refreshes, unknowns = {}, 0, 0, 0
-  local file = threads[1]:get("out_file")
-  for _, t in ipairs(threads) do
-    for k, v in pairs(t:get("statuses")) do
-      by_status[k] = (by_status[k] or 0) + v
-      if k < 200 or k > 299 then
-        non2xx = non2xx + v
-      end
-    end
+  local refreshes, unknowns = 0, 0
+  local file = common.threads()[1]:get("out_file")
+  for _, t in ipairs(common.threads()) do
     for k, v in pairs(t:get("sources")) do
       total[k] = total[k] + v
     end
     refreshes = refreshes + t:get("refreshed")
     unknowns = unknowns + t:get("unknown")
   end
-  local e = summary.errors
-  local socket_errors = e.connect + e.read + e.write + e.timeout
-  local codes = {}
-  for k, v in pairs(by_status) do
-    codes[#codes + 1] = k .. ":" .. v
-  end
-  table.sort(codes)
-  io.write(string.format(
-    "BENCH requests=%d duration_s=%.3f rps=%.1f p50_ms=%.2f p99_ms=%.2f non2xx=%d errors=%d edge=%d queue=%d none=%d"
-      .. " refreshed=%d unattributed=%d out=%s statuses=%s\n",
-    summary.requests, summary.duration / 1e6, summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000, non2xx + socket_errors, socket_errors,
-    total.edge, total.queue, total.none, refreshes, unknowns, file or "-",
-    #codes > 0 and table.concat(codes, ",") or "-"))
+  io.write(common.bench_line(summary, latency, string.format(
+    "edge=%d queue=%d none=%d refreshed=%d unattributed=%d out=%s",
+    total.edge, total.queue, total.none, refreshes, unknowns, file or "-")))
   if file then
     local f = assert(io.open(file, "w"))
-    for _, t in ipairs(threads) do
+    for _, t in ipairs(common.threads()) do
       local v, q, p = t:get("vids"), t:get("qts"), t:get("polls")
       for i, vid in pairs(v) do
         f:write(i, " ", vid, " ", q[i] or "-", " ", p[i] or "-", "\n")
