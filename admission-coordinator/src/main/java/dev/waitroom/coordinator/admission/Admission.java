@@ -1,11 +1,12 @@
 package dev.waitroom.coordinator.admission;
 
 import java.time.Instant;
-import java.util.UUID;
+
+import dev.waitroom.coordinator.ids.SessionId;
 
 /** A live shopping session and a fresh admission token for it. {@link #toString()} hides the token. */
-public record Admission(UUID sessionId, String eventId, GrantState state, Instant expiresAt, Instant absoluteExpiresAt,
-		String token) {
+public record Admission(SessionId sessionId, String eventId, GrantState state, Instant expiresAt,
+		Instant absoluteExpiresAt, String token) {
 
 	@Override
 	public String toString() {

@@ -12,6 +12,7 @@ import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventId;
 import dev.waitroom.coordinator.event.EventNotFoundException;
 import dev.waitroom.coordinator.event.Events;
+import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.VisitorId;
@@ -67,15 +68,14 @@ public class Admissions {
 			Instant now = this.clock.instant();
 			Instant absolute = now.plus(config.sessionMax());
 			Instant expires = min(now.plus(config.sessionTtl()), absolute);
-			Optional<Grant> activated = this.grants.activate(e, visitor.value(), UUID.randomUUID(), now, expires,
-					absolute);
+			Optional<Grant> activated = this.grants.activate(e, visitor, SessionId.random(), now, expires, absolute);
 			if (activated.isPresent()) {
 				Admission admission = admit(event, activated.get(), now);
 				this.metrics.claimed(e, "activated");
 				this.sync.pushQuietly(activated.get());
 				return admission;
 			}
-			Grant latest = this.grants.findLatest(e, visitor.value()).orElse(null);
+			Grant latest = this.grants.findLatest(e, visitor).orElse(null);
 			if (latest == null) {
 				this.metrics.claimFailed(e, "no-offer");
 				throw AdmissionProblems.noOffer();
@@ -115,7 +115,7 @@ public class Admissions {
 	public Admission renew(EventId eventId, VisitorId visitor) {
 		Event event = event(eventId);
 		Instant now = this.clock.instant();
-		Grant grant = this.grants.renew(eventId.value(), visitor.value(), now, event.config().sessionTtl())
+		Grant grant = this.grants.renew(eventId.value(), visitor, now, event.config().sessionTtl())
 			.orElseThrow(AdmissionProblems::noLiveSession);
 		return admit(event, grant, now);
 	}
@@ -123,14 +123,14 @@ public class Admissions {
 	/** Releases this visitor's session; true if this call returned the capacity. Idempotent. */
 	public boolean leave(EventId eventId, VisitorId visitor) {
 		event(eventId);
-		Optional<Grant> live = this.grants.findLive(eventId.value(), visitor.value());
+		Optional<Grant> live = this.grants.findLive(eventId.value(), visitor);
 		return live.filter(g -> g.state() == GrantState.ACTIVE)
 			.map(g -> release(g, ReleaseReason.LEFT))
 			.orElse(false);
 	}
 
 	/** Booking reports a completed purchase; releases the session when the event's policy says so. */
-	public GrantState purchaseCompleted(EventId eventId, UUID sessionId, String orderId) {
+	public GrantState purchaseCompleted(EventId eventId, SessionId sessionId, String orderId) {
 		Event event = event(eventId);
 		Grant grant = this.grants.findBySession(eventId.value(), sessionId)
 			.orElseThrow(AdmissionProblems::sessionNotFound);
@@ -190,7 +190,8 @@ public class Admissions {
 			throw AdmissionProblems.sessionEnded();
 		}
 		AdmissionClaims claims = new AdmissionClaims(grant.eventId(), event.saleGeneration(), grant.id().toString(),
-				grant.sessionId().toString(), grant.visitor(), now, grant.sessionExpiresAt(), UUID.randomUUID().toString());
+				grant.sessionId().toString(), grant.visitor().value(), now, grant.sessionExpiresAt(),
+				UUID.randomUUID().toString());
 		String token = this.keys.issuer().issue(claims);
 		log.debug("Admission token issued for {}", grant);
 		return new Admission(grant.sessionId(), grant.eventId(), GrantState.ACTIVE, grant.sessionExpiresAt(),

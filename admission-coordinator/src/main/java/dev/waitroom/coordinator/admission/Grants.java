@@ -12,7 +12,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.waitroom.coordinator.ids.GrantId;
+import dev.waitroom.coordinator.ids.SessionId;
+import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
+import dev.waitroom.tokens.VisitorId;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -64,8 +68,8 @@ public class Grants {
 	}
 
 	/** Must run inside a transaction that has called {@link #lockEvent}. Returns the rows actually inserted. */
-	List<Grant> insertOffers(String eventId, String owner, long generation, List<Candidate> batch, Instant offeredAt,
-			Instant offerExpiresAt) {
+	List<Grant> insertOffers(String eventId, String owner, FencingGeneration generation, List<Candidate> batch,
+			Instant offeredAt, Instant offerExpiresAt) {
 		if (batch.isEmpty()) {
 			return List.of();
 		}
@@ -77,15 +81,15 @@ public class Grants {
 			String[] entries = new String[n];
 			Long[] keys = new Long[n];
 			for (int i = 0; i < n; i++) {
-				ids[i] = UUID.randomUUID();
-				visitors[i] = batch.get(i).visitor();
+				ids[i] = GrantId.random().value();
+				visitors[i] = batch.get(i).visitor().value();
 				entries[i] = batch.get(i).entryId();
 				keys[i] = batch.get(i).orderKey();
 			}
 			Array idArray = con.createArrayOf("uuid", ids);
 			int p = 1;
 			ps.setString(p++, eventId);
-			ps.setLong(p++, generation);
+			ps.setLong(p++, generation.value());
 			ps.setObject(p++, ts(offeredAt));
 			ps.setObject(p++, ts(offerExpiresAt));
 			ps.setArray(p++, idArray);
@@ -94,7 +98,7 @@ public class Grants {
 			ps.setArray(p++, con.createArrayOf("bigint", keys));
 			ps.setString(p++, eventId);
 			ps.setString(p++, owner);
-			ps.setLong(p++, generation);
+			ps.setLong(p++, generation.value());
 			ps.setString(p++, eventId);
 			ps.setString(p++, eventId);
 			ps.setInt(p++, n);
@@ -104,25 +108,25 @@ public class Grants {
 	}
 
 	/** OFFERED -> ACTIVE for this visitor, only before the offer deadline. */
-	Optional<Grant> activate(String eventId, String visitor, UUID sessionId, Instant now, Instant sessionExpiresAt,
-			Instant absoluteExpiresAt) {
+	Optional<Grant> activate(String eventId, VisitorId visitor, SessionId sessionId, Instant now,
+			Instant sessionExpiresAt, Instant absoluteExpiresAt) {
 		return this.jdbc.sql("""
 				update grants set state = 'ACTIVE', session_id = :sid, activated_at = :now,
 				    session_expires_at = :sessionExpires, absolute_expires_at = :absolute
 				where event_id = :e and visitor = :v and state = 'OFFERED' and offer_expires_at > :now
 				returning\s""" + COLUMNS)
-			.param("sid", sessionId)
+			.param("sid", sessionId.value())
 			.param("now", ts(now))
 			.param("sessionExpires", ts(sessionExpiresAt))
 			.param("absolute", ts(absoluteExpiresAt))
 			.param("e", eventId)
-			.param("v", visitor)
+			.param("v", visitor.value())
 			.query(Grants::map)
 			.optional();
 	}
 
 	/** Extends an ACTIVE, unexpired session to {@code now + ttl}, never past its absolute limit. */
-	Optional<Grant> renew(String eventId, String visitor, Instant now, Duration ttl) {
+	Optional<Grant> renew(String eventId, VisitorId visitor, Instant now, Duration ttl) {
 		return this.jdbc.sql("""
 				update grants set session_expires_at = least(:until, absolute_expires_at)
 				where event_id = :e and visitor = :v and state = 'ACTIVE' and session_expires_at > :now
@@ -130,13 +134,13 @@ public class Grants {
 			.param("until", ts(now.plus(ttl)))
 			.param("now", ts(now))
 			.param("e", eventId)
-			.param("v", visitor)
+			.param("v", visitor.value())
 			.query(Grants::map)
 			.optional();
 	}
 
 	/** The one transition that returns capacity: true only for the caller whose update changed the row. */
-	boolean release(UUID id, GrantState expected, ReleaseReason reason, Instant now) {
+	boolean release(GrantId id, GrantState expected, ReleaseReason reason, Instant now) {
 		if (!expected.canMoveTo(reason.target())) {
 			throw new IllegalArgumentException(expected + " cannot end as " + reason);
 		}
@@ -147,7 +151,7 @@ public class Grants {
 			.param("to", reason.target().name())
 			.param("reason", reason.name())
 			.param("now", ts(now))
-			.param("id", id)
+			.param("id", id.value())
 			.param("expected", expected.name())
 			.update() == 1;
 	}
@@ -161,19 +165,19 @@ public class Grants {
 	}
 
 	/** Withdraws an offer the queue could not apply (the entry left the queue meanwhile). */
-	boolean withdraw(UUID id, Instant now) {
+	boolean withdraw(GrantId id, Instant now) {
 		return this.jdbc.sql("""
 				update grants set state = 'OFFER_EXPIRED', release_reason = 'WITHDRAWN', released_at = :now,
 				    queue_synced_state = 'OFFER_EXPIRED'
 				where id = :id and state = 'OFFERED'
-				""").param("now", ts(now)).param("id", id).update() == 1;
+				""").param("now", ts(now)).param("id", id.value()).update() == 1;
 	}
 
 	/** Records a purchase once (idempotent completion). */
-	boolean recordPurchase(UUID id, String orderId, Instant now) {
+	boolean recordPurchase(GrantId id, String orderId, Instant now) {
 		return this.jdbc.sql("""
 				update grants set purchased_at = :now, order_id = :order where id = :id and purchased_at is null
-				""").param("now", ts(now)).param("order", orderId).param("id", id).update() == 1;
+				""").param("now", ts(now)).param("order", orderId).param("id", id.value()).update() == 1;
 	}
 
 	List<Grant> overdueSessions(String eventId, Instant now, int limit) {
@@ -183,29 +187,29 @@ public class Grants {
 				""").param("e", eventId).param("now", ts(now)).param("limit", limit).query(Grants::map).list();
 	}
 
-	public Optional<Grant> findLive(String eventId, String visitor) {
+	public Optional<Grant> findLive(String eventId, VisitorId visitor) {
 		return this.jdbc.sql("select " + COLUMNS + """
 				 from grants where event_id = :e and visitor = :v and state in ('OFFERED', 'ACTIVE')
-				""").param("e", eventId).param("v", visitor).query(Grants::map).optional();
+				""").param("e", eventId).param("v", visitor.value()).query(Grants::map).optional();
 	}
 
-	Optional<Grant> findLatest(String eventId, String visitor) {
+	Optional<Grant> findLatest(String eventId, VisitorId visitor) {
 		return this.jdbc.sql("select " + COLUMNS + """
 				 from grants where event_id = :e and visitor = :v order by offered_at desc, id limit 1
-				""").param("e", eventId).param("v", visitor).query(Grants::map).optional();
+				""").param("e", eventId).param("v", visitor.value()).query(Grants::map).optional();
 	}
 
-	public Optional<Grant> find(UUID id) {
+	public Optional<Grant> find(GrantId id) {
 		return this.jdbc.sql("select " + COLUMNS + " from grants where id = :id")
-			.param("id", id)
+			.param("id", id.value())
 			.query(Grants::map)
 			.optional();
 	}
 
-	Optional<Grant> findBySession(String eventId, UUID sessionId) {
+	Optional<Grant> findBySession(String eventId, SessionId sessionId) {
 		return this.jdbc.sql("select " + COLUMNS + " from grants where event_id = :e and session_id = :sid")
 			.param("e", eventId)
-			.param("sid", sessionId)
+			.param("sid", sessionId.value())
 			.query(Grants::map)
 			.optional();
 	}
@@ -225,10 +229,10 @@ public class Grants {
 			.list();
 	}
 
-	void markSynced(UUID id, GrantState acknowledged) {
+	void markSynced(GrantId id, GrantState acknowledged) {
 		this.jdbc.sql("update grants set queue_synced_state = :s where id = :id")
 			.param("s", acknowledged.name())
-			.param("id", id)
+			.param("id", id.value())
 			.update();
 	}
 
@@ -266,10 +270,12 @@ public class Grants {
 	private static Grant map(ResultSet rs, int row) throws SQLException {
 		String reason = rs.getString("release_reason");
 		String synced = rs.getString("queue_synced_state");
-		return new Grant(rs.getObject("id", UUID.class), rs.getString("event_id"), rs.getString("visitor"),
-				rs.getString("entry_id"), rs.getLong("order_key"), rs.getLong("generation"),
-				GrantState.valueOf(rs.getString("state")), instant(rs, "offered_at"), instant(rs, "offer_expires_at"),
-				rs.getObject("session_id", UUID.class), instant(rs, "activated_at"), instant(rs, "session_expires_at"),
+		UUID session = rs.getObject("session_id", UUID.class);
+		return new Grant(new GrantId(rs.getObject("id", UUID.class)), rs.getString("event_id"),
+				new VisitorId(rs.getString("visitor")), rs.getString("entry_id"), rs.getLong("order_key"),
+				new FencingGeneration(rs.getLong("generation")), GrantState.valueOf(rs.getString("state")),
+				instant(rs, "offered_at"), instant(rs, "offer_expires_at"), session == null ? null : new SessionId(session),
+				instant(rs, "activated_at"), instant(rs, "session_expires_at"),
 				instant(rs, "absolute_expires_at"), instant(rs, "purchased_at"), instant(rs, "released_at"),
 				reason == null ? null : ReleaseReason.valueOf(reason), synced == null ? null : GrantState.valueOf(synced));
 	}

@@ -42,7 +42,7 @@ public class Offering {
 		Instant deadline = now.plus(event.config().offerTtl());
 		List<Grant> offered = this.transactions.execute(status -> {
 			this.grants.lockEvent(e);
-			return this.grants.insertOffers(e, owner, generation.value(), batch, now, deadline);
+			return this.grants.insertOffers(e, owner, generation, batch, now, deadline);
 		});
 		this.metrics.offered(e, offered.size());
 		this.sync.pushOffers(e, offered);

@@ -60,11 +60,12 @@ public class Leases {
 				select owner, generation, expires_at > clock_timestamp() as live from leases where event_id = :event
 				""")
 			.param("event", eventId)
-			.query((rs, n) -> new LeaseView(rs.getString("owner"), rs.getLong("generation"), rs.getBoolean("live")))
+			.query((rs, n) -> new LeaseView(rs.getString("owner"), new FencingGeneration(rs.getLong("generation")),
+					rs.getBoolean("live")))
 			.optional();
 	}
 
-	public record LeaseView(String owner, long generation, boolean live) {
+	public record LeaseView(String owner, FencingGeneration generation, boolean live) {
 	}
 
 }

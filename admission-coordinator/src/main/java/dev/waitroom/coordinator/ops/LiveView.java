@@ -62,7 +62,7 @@ class LiveView {
 				counts == null ? null : counts.oldestWaitSeconds(), drift, counts != null,
 				counts == null ? null : counts.abandoned(), counts == null ? null : counts.completed(),
 				this.grants.releasedByReason(id), lease == null ? null : lease.owner(),
-				lease == null ? null : lease.generation(), this.events.changes(event.id()), counts);
+				lease == null ? null : lease.generation().value(), this.events.changes(event.id()), counts);
 	}
 
 	record Live(Long waiting, long offered, long active, double admissionRate, RateController.HealthView health,

@@ -1,7 +1,10 @@
 package dev.waitroom.coordinator.queue;
 
+import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
+
+import dev.waitroom.coordinator.ids.GrantId;
+import dev.waitroom.tokens.VisitorId;
 
 /**
  * The queue-service as the coordinator sees it (docs/CONTRACTS.md, "queue-service internal API"). Every
@@ -22,15 +25,15 @@ public interface QueueDirectory {
 	List<OfferResult> offer(String eventId, List<Offer> offers);
 
 	/** POST /internal/events/{e}/entries/{entryId}/transition; returns the entry's state afterwards. */
-	String transition(String eventId, String entryId, QueueTransition to, UUID grantId);
+	String transition(String eventId, String entryId, QueueTransition to, GrantId grantId);
 
 	/** GET /internal/events/{e}/counts. */
 	QueueCounts counts(String eventId);
 
-	record Candidate(String entryId, String visitor, long orderKey) {
+	record Candidate(String entryId, VisitorId visitor, long orderKey) {
 	}
 
-	record Offer(String entryId, UUID grantId, java.time.Instant expiresAt) {
+	record Offer(String entryId, GrantId grantId, Instant expiresAt) {
 	}
 
 	record OfferResult(String entryId, String state) {

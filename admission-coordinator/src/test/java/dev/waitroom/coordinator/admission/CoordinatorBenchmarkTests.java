@@ -94,11 +94,11 @@ class CoordinatorBenchmarkTests {
 					}
 					List<Candidate> candidates = new ArrayList<>();
 					for (int b = 0; b < batch; b++) {
-						candidates.add(new Candidate(java.util.UUID.randomUUID().toString(), VisitorId.random().value(), i));
+						candidates.add(new Candidate(java.util.UUID.randomUUID().toString(), VisitorId.random(), i));
 					}
 					List<Grant> inserted = this.transactions.execute(status -> {
 						this.grants.lockEvent(eventId);
-						return this.grants.insertOffers(eventId, "bench", gen.value(), candidates, scenario.now(),
+						return this.grants.insertOffers(eventId, "bench", gen, candidates, scenario.now(),
 								scenario.now().plusSeconds(30));
 					});
 					made.addAndGet(inserted.size());

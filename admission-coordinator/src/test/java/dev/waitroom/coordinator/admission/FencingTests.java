@@ -13,6 +13,7 @@ import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Scenario;
+import dev.waitroom.tokens.VisitorId;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -73,8 +74,8 @@ class FencingTests {
 	void aFormerLeadersWriteWithAnOldGenerationChangesZeroRows() {
 		FencingGeneration old = this.leases.acquireOrRenew(this.eventId, "old", Duration.ofMillis(200)).orElseThrow();
 		List<String> visitors = this.scenario.join(this.eventId, 3);
-		List<Candidate> batch = List.of(new Candidate("entry-1", visitors.get(0), 1),
-				new Candidate("entry-2", visitors.get(1), 2));
+		List<Candidate> batch = List.of(new Candidate("entry-1", new VisitorId(visitors.get(0)), 1),
+				new Candidate("entry-2", new VisitorId(visitors.get(1)), 2));
 		FencingGeneration current = await().atMost(Duration.ofSeconds(5))
 			.until(() -> this.leases.acquireOrRenew(this.eventId, "new", Duration.ofSeconds(5)), Optional::isPresent)
 			.orElseThrow();
@@ -89,7 +90,7 @@ class FencingTests {
 		assertThat(this.grants.count(this.eventId).live()).isZero();
 
 		List<Grant> fresh = insert("new", current, batch);
-		assertThat(fresh).hasSize(2).allSatisfy(g -> assertThat(g.generation()).isEqualTo(current.value()));
+		assertThat(fresh).hasSize(2).allSatisfy(g -> assertThat(g.generation()).isEqualTo(current));
 	}
 
 	@Test
@@ -98,7 +99,7 @@ class FencingTests {
 		List<String> visitors = this.scenario.join(this.eventId, 11);
 		List<Candidate> eleven = new java.util.ArrayList<>();
 		for (int i = 0; i < 11; i++) {
-			eleven.add(new Candidate("e-" + i, visitors.get(i), i));
+			eleven.add(new Candidate("e-" + i, new VisitorId(visitors.get(i)), i));
 		}
 		assertThat(insert("leader", gen, eleven)).isEmpty();
 		assertThat(insert("leader", gen, eleven.subList(0, 10))).hasSize(10);
@@ -109,17 +110,17 @@ class FencingTests {
 	@Test
 	void aVisitorNeverHoldsTwoLiveGrants() {
 		FencingGeneration gen = this.leases.acquireOrRenew(this.eventId, "leader", Duration.ofSeconds(5)).orElseThrow();
-		String visitor = this.scenario.join(this.eventId, 1).get(0);
+		VisitorId visitor = new VisitorId(this.scenario.join(this.eventId, 1).get(0));
 		assertThat(insert("leader", gen, List.of(new Candidate("x-1", visitor, 1)))).hasSize(1);
 		assertThat(insert("leader", gen, List.of(new Candidate("x-2", visitor, 2)))).isEmpty();
-		assertThat(insert("leader", gen, List.of(new Candidate("x-1", "AAAAAAAAAAAAAAAAAAAAAA", 1)))).isEmpty();
+		assertThat(insert("leader", gen, List.of(new Candidate("x-1", new VisitorId("AAAAAAAAAAAAAAAAAAAAAA"), 1)))).isEmpty();
 		assertThat(this.grants.count(this.eventId).live()).isEqualTo(1);
 	}
 
 	private List<Grant> insert(String owner, FencingGeneration generation, List<Candidate> batch) {
 		return this.transactions.execute(status -> {
 			this.grants.lockEvent(this.eventId);
-			return this.grants.insertOffers(this.eventId, owner, generation.value(), batch, this.scenario.now(),
+			return this.grants.insertOffers(this.eventId, owner, generation, batch, this.scenario.now(),
 					this.scenario.now().plusSeconds(30));
 		});
 	}

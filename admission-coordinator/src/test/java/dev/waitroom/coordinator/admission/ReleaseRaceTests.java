@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,6 +14,7 @@ import java.util.concurrent.Future;
 import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.event.EventId;
 import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
+import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.tokens.VisitorId;
@@ -127,7 +127,7 @@ class ReleaseRaceTests {
 		assertThat(scenario.queue.entry(eventId, visitor).state().name()).isEqualTo("COMPLETED");
 	}
 
-	private static String key(String eventId, UUID sessionId) {
+	private static String key(String eventId, SessionId sessionId) {
 		return "wr:{" + eventId + "}:session:" + sessionId;
 	}
 

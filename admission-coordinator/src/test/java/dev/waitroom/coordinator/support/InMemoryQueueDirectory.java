@@ -17,11 +17,13 @@ import java.util.concurrent.locks.LockSupport;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import dev.waitroom.coordinator.ids.GrantId;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueEventState;
 import dev.waitroom.coordinator.queue.QueueRejectedException;
 import dev.waitroom.coordinator.queue.QueueTransition;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
+import dev.waitroom.tokens.VisitorId;
 
 /**
  * The queue service's internal API in memory, following CONTRACTS: server-assigned order, pre-sale group ordered by
@@ -213,7 +215,7 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 				.filter(e -> e.state == State.WAITING)
 				.sorted(Comparator.comparingLong(e -> e.orderKey))
 				.limit(limit)
-				.map(e -> new Candidate(e.entryId, e.visitor, e.orderKey))
+				.map(e -> new Candidate(e.entryId, new VisitorId(e.visitor), e.orderKey))
 				.toList();
 		}
 	}
@@ -246,7 +248,7 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 	}
 
 	@Override
-	public synchronized String transition(String eventId, String entryId, QueueTransition to, UUID grantId) {
+	public synchronized String transition(String eventId, String entryId, QueueTransition to, GrantId grantId) {
 		check();
 		EventQueue q = queue(eventId);
 		Entry e = q.byEntry.get(entryId);

@@ -13,6 +13,7 @@ import dev.waitroom.coordinator.admission.QueueSync;
 import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.event.EventId;
 import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
+import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.support.CoordinatorTest;
@@ -176,7 +177,7 @@ class RandomizedInvariantTests {
 			.query(UUID.class)
 			.list();
 		if (!sessions.isEmpty()) {
-			UUID session = sessions.get(random.nextInt(sessions.size()));
+			SessionId session = new SessionId(sessions.get(random.nextInt(sessions.size())));
 			this.admissions.purchaseCompleted(EventId.of(eventId), session, "order-" + session);
 		}
 	}

@@ -17,6 +17,7 @@ import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.coordinator.web.SecurityProperties;
 import dev.waitroom.testsupport.RealStores;
+import dev.waitroom.tokens.VisitorId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -113,7 +114,7 @@ class TakeoverAndFaultTests {
 			.param("e", eventId).query(Long.class).single();
 		assertThat(unsynced).isZero();
 		for (String visitor : visitors.subList(0, 4)) {
-			Grant grant = this.grants.findLive(eventId, visitor).orElseThrow();
+			Grant grant = this.grants.findLive(eventId, new VisitorId(visitor)).orElseThrow();
 			assertThat(scenario.queue.entry(eventId, visitor).state()).isEqualTo(InMemoryQueueDirectory.State.OFFERED);
 			assertThat(grant.queueSyncedState().name()).isEqualTo("OFFERED");
 		}
@@ -133,10 +134,10 @@ class TakeoverAndFaultTests {
 
 		scenario.tick(eventId, Duration.ofSeconds(1));
 
-		assertThat(this.grants.findLive(eventId, visitors.get(0))).isEmpty();
+		assertThat(this.grants.findLive(eventId, new VisitorId(visitors.get(0)))).isEmpty();
 		assertThat(scenario.grants.releasedByReason(eventId)).containsEntry("WITHDRAWN", 1L);
 		scenario.tickUntilLive(eventId, 2);
-		assertThat(this.grants.findLive(eventId, visitors.get(2))).isPresent();
+		assertThat(this.grants.findLive(eventId, new VisitorId(visitors.get(2)))).isPresent();
 		assertThat(scenario.queue.counts(eventId).offered()).isEqualTo(2);
 	}
 

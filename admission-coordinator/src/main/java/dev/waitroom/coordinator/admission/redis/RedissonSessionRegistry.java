@@ -5,10 +5,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 
 import dev.waitroom.coordinator.admission.RegistryUnavailableException;
 import dev.waitroom.coordinator.admission.SessionRegistry;
+import dev.waitroom.coordinator.ids.SessionId;
 
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
@@ -32,16 +32,16 @@ class RedissonSessionRegistry implements SessionRegistry {
 		this.removeScript = read("redis/session-remove.lua");
 	}
 
-	static String sessionKey(String eventId, UUID sessionId) {
+	static String sessionKey(String eventId, SessionId sessionId) {
 		return "wr:{" + eventId + "}:session:" + sessionId;
 	}
 
-	static String tombstoneKey(String eventId, UUID sessionId) {
+	static String tombstoneKey(String eventId, SessionId sessionId) {
 		return "wr:{" + eventId + "}:ended:" + sessionId;
 	}
 
 	@Override
-	public boolean admit(String eventId, UUID sessionId, long saleGeneration, Instant expiresAt) {
+	public boolean admit(String eventId, SessionId sessionId, long saleGeneration, Instant expiresAt) {
 		Long result = run(() -> script().eval(sessionKey(eventId, sessionId), RScript.Mode.READ_WRITE,
 				this.admitScript, RScript.ReturnType.LONG,
 				List.of(sessionKey(eventId, sessionId), tombstoneKey(eventId, sessionId)),
@@ -50,14 +50,14 @@ class RedissonSessionRegistry implements SessionRegistry {
 	}
 
 	@Override
-	public void remove(String eventId, UUID sessionId, Instant keepTombstoneUntil) {
+	public void remove(String eventId, SessionId sessionId, Instant keepTombstoneUntil) {
 		run(() -> script().eval(sessionKey(eventId, sessionId), RScript.Mode.READ_WRITE, this.removeScript,
 				RScript.ReturnType.LONG, List.of(sessionKey(eventId, sessionId), tombstoneKey(eventId, sessionId)),
 				Long.toString(keepTombstoneUntil.toEpochMilli())));
 	}
 
 	@Override
-	public boolean isLive(String eventId, UUID sessionId) {
+	public boolean isLive(String eventId, SessionId sessionId) {
 		return run(() -> this.redisson.getBucket(sessionKey(eventId, sessionId), StringCodec.INSTANCE).isExists());
 	}
 

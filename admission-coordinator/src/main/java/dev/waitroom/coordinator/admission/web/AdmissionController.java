@@ -66,7 +66,7 @@ class AdmissionController {
 		return ResponseEntity.ok()
 			.cacheControl(CacheControl.noStore())
 			.header(HttpHeaders.SET_COOKIE, cookie.toString())
-			.body(new SessionBody(admission.sessionId(), admission.eventId(), admission.state().name(),
+			.body(new SessionBody(admission.sessionId().value(), admission.eventId(), admission.state().name(),
 					admission.expiresAt(), admission.absoluteExpiresAt(), admission.token()));
 	}
 

@@ -7,6 +7,7 @@ import dev.waitroom.coordinator.admission.GrantState;
 import dev.waitroom.coordinator.event.EventId;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.event.OperatingMode;
+import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.problems.ProblemKind;
 
@@ -38,9 +39,9 @@ class InternalBookingController {
 	@PostMapping("/internal/events/{eventId}/sessions/{sessionId}/purchase-completed")
 	PurchaseResult purchaseCompleted(@PathVariable String eventId, @PathVariable String sessionId,
 			@RequestBody PurchaseBody body) {
-		UUID session;
+		SessionId session;
 		try {
-			session = UUID.fromString(sessionId);
+			session = SessionId.parse(sessionId);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new CoordinatorException(ProblemKind.INVALID, "invalid-session-id", "Session ids are UUIDs.");
@@ -49,7 +50,7 @@ class InternalBookingController {
 			throw new CoordinatorException(ProblemKind.INVALID, "invalid-request", "orderId is required.");
 		}
 		GrantState state = this.admissions.purchaseCompleted(EventId.of(eventId), session, body.orderId());
-		return new PurchaseResult(session, state.name());
+		return new PurchaseResult(session.value(), state.name());
 	}
 
 	private static String clip(String s) {

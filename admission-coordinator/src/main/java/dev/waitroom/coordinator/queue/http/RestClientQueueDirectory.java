@@ -2,15 +2,18 @@ package dev.waitroom.coordinator.queue.http;
 
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.waitroom.coordinator.ids.GrantId;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueEventState;
 import dev.waitroom.coordinator.queue.QueueRejectedException;
 import dev.waitroom.coordinator.queue.QueueTransition;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
+import dev.waitroom.tokens.VisitorId;
 
 import org.slf4j.MDC;
 import org.springframework.http.MediaType;
@@ -78,7 +81,19 @@ public final class RestClientQueueDirectory implements QueueDirectory {
 			.uri("/internal/events/{e}/candidates?limit={n}", eventId, limit)
 			.retrieve()
 			.body(CandidatesBody.class));
-		return body == null || body.entries() == null ? List.of() : body.entries();
+		if (body == null || body.entries() == null) {
+			return List.of();
+		}
+		return body.entries().stream().map(RestClientQueueDirectory::candidate).toList();
+	}
+
+	/** The entry's visitor as a {@link VisitorId}; a malformed one is the queue misbehaving, not a refusal. */
+	private static Candidate candidate(CandidateBody entry) {
+		if (!VisitorId.isValid(entry.visitor())) {
+			throw new QueueUnavailableException("The queue service answered the candidates call with a malformed visitor.",
+					null);
+		}
+		return new Candidate(entry.entryId(), new VisitorId(entry.visitor()), entry.orderKey());
 	}
 
 	@Override
@@ -86,18 +101,18 @@ public final class RestClientQueueDirectory implements QueueDirectory {
 		OffersResponse body = call("offers", () -> this.http.post()
 			.uri("/internal/events/{e}/offers", eventId)
 			.contentType(MediaType.APPLICATION_JSON)
-			.body(new OffersRequest(offers))
+			.body(new OffersRequest(offers.stream().map(OfferBody::of).toList()))
 			.retrieve()
 			.body(OffersResponse.class));
 		return body == null || body.results() == null ? List.of() : body.results();
 	}
 
 	@Override
-	public String transition(String eventId, String entryId, QueueTransition to, UUID grantId) {
+	public String transition(String eventId, String entryId, QueueTransition to, GrantId grantId) {
 		TransitionResponse body = call("transition", () -> this.http.post()
 			.uri("/internal/events/{e}/entries/{entryId}/transition", eventId, entryId)
 			.contentType(MediaType.APPLICATION_JSON)
-			.body(new TransitionRequest(to.name(), grantId))
+			.body(new TransitionRequest(to.name(), grantId.value()))
 			.retrieve()
 			.body(TransitionResponse.class));
 		return body == null ? null : body.state();
@@ -125,10 +140,21 @@ public final class RestClientQueueDirectory implements QueueDirectory {
 		}
 	}
 
-	record CandidatesBody(List<Candidate> entries) {
+	record CandidatesBody(List<CandidateBody> entries) {
 	}
 
-	record OffersRequest(List<Offer> offers) {
+	record CandidateBody(String entryId, String visitor, long orderKey) {
+	}
+
+	record OffersRequest(List<OfferBody> offers) {
+	}
+
+	record OfferBody(String entryId, UUID grantId, Instant expiresAt) {
+
+		static OfferBody of(Offer offer) {
+			return new OfferBody(offer.entryId(), offer.grantId().value(), offer.expiresAt());
+		}
+
 	}
 
 	record OffersResponse(List<OfferResult> results) {

@@ -18,11 +18,13 @@ import java.util.concurrent.CountDownLatch;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.waitroom.coordinator.ids.GrantId;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueEventState;
 import dev.waitroom.coordinator.queue.QueueRejectedException;
 import dev.waitroom.coordinator.queue.QueueTransition;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
+import dev.waitroom.tokens.VisitorId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -113,7 +115,7 @@ class RestClientQueueDirectoryTests {
 		this.replies.put("/internal/events/e1/counts", new Reply(200,
 				"{\"waiting\":5,\"offered\":1,\"active\":2,\"completed\":3,\"left\":0,\"expired\":1,\"joins\":12,\"oldestWaitSeconds\":40,\"abandoned\":0}"));
 		this.replies.put("/internal/events/e1", new Reply(200, "{\"phase\":\"OPEN\"}"));
-		UUID grant = UUID.randomUUID();
+		GrantId grant = GrantId.random();
 		Instant deadline = Instant.parse("2026-06-01T10:00:30Z");
 
 		List<QueueDirectory.Candidate> candidates = this.queue.candidates("e1", 25);
@@ -125,7 +127,8 @@ class RestClientQueueDirectoryTests {
 		this.queue.putEventState("e1", new QueueEventState("OPEN", "QUEUEING", "", 1, "c0ffee", null, "BROWSER",
 				"REQUEUE_ONCE", 2.5, 30, null, "RANDOM"));
 
-		assertThat(candidates).containsExactly(new QueueDirectory.Candidate("en-1", "AAAAAAAAAAAAAAAAAAAAAA", 7));
+		assertThat(candidates)
+			.containsExactly(new QueueDirectory.Candidate("en-1", new VisitorId("AAAAAAAAAAAAAAAAAAAAAA"), 7));
 		assertThat(offers).containsExactly(new QueueDirectory.OfferResult("en-1", "OFFERED"));
 		assertThat(state).isEqualTo("WAITING");
 		assertThat(draw).isEqualTo(new QueueDirectory.DrawResult(12, true));
@@ -160,11 +163,18 @@ class RestClientQueueDirectoryTests {
 		this.replies.put("/internal/events/e2/counts", new Reply(503, "{}"));
 		this.replies.put("/internal/events/e2/candidates", new Reply(403, "{}"));
 
-		assertThatThrownBy(() -> this.queue.transition("e2", "x", QueueTransition.ACTIVE, UUID.randomUUID()))
+		assertThatThrownBy(() -> this.queue.transition("e2", "x", QueueTransition.ACTIVE, GrantId.random()))
 			.isInstanceOf(QueueRejectedException.class);
 		assertThatThrownBy(() -> this.queue.counts("e2")).isInstanceOf(QueueUnavailableException.class);
 		assertThatThrownBy(() -> this.queue.candidates("e2", 1)).as("a credential problem is retried, not dropped")
 			.isInstanceOf(QueueUnavailableException.class);
+	}
+
+	@Test
+	void aCandidateWithAMalformedVisitorIsUnavailableNotOffered() {
+		this.replies.put("/internal/events/e5/candidates",
+				new Reply(200, "{\"entries\":[{\"entryId\":\"en-1\",\"visitor\":\"not-a-visitor\",\"orderKey\":1}]}"));
+		assertThatThrownBy(() -> this.queue.candidates("e5", 1)).isInstanceOf(QueueUnavailableException.class);
 	}
 
 	@Test
