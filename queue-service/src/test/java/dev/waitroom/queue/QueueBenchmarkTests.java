@@ -3,9 +3,9 @@ package dev.waitroom.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.queue.QueueClient.Reply;
-import dev.waitroom.queue.domain.EventId;
-import dev.waitroom.queue.domain.Visitor;
-import dev.waitroom.queue.store.QueueStore;
+import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.queue.join.JoinStore;
+import dev.waitroom.queue.join.Visitor;
 import dev.waitroom.testsupport.RealStores;
 import dev.waitroom.tokens.VisitorId;
 import java.util.ArrayList;
@@ -38,7 +38,7 @@ class QueueBenchmarkTests {
     int port;
 
     @Autowired
-    QueueStore store;
+    JoinStore store;
 
     @Test
     void joinsAndStatusOverHttp() throws Exception {

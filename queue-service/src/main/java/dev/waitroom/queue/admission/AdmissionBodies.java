@@ -1,7 +1,5 @@
 package dev.waitroom.queue.admission;
 
-import dev.waitroom.queue.domain.Candidate;
-import dev.waitroom.queue.domain.OfferResult;
 import java.time.Instant;
 import java.util.List;
 

@@ -9,16 +9,11 @@ import dev.waitroom.queue.admission.AdmissionBodies.OffersResponse;
 import dev.waitroom.queue.admission.AdmissionBodies.TransitionRequest;
 import dev.waitroom.queue.admission.AdmissionBodies.TransitionResponse;
 import dev.waitroom.queue.config.QueueProperties;
-import dev.waitroom.queue.domain.Counts;
-import dev.waitroom.queue.domain.EntryId;
-import dev.waitroom.queue.domain.EntryState;
-import dev.waitroom.queue.domain.EventId;
-import dev.waitroom.queue.domain.MalformedInputException;
-import dev.waitroom.queue.domain.OfferRequest;
-import dev.waitroom.queue.domain.OfferResult;
-import dev.waitroom.queue.domain.TransitionTarget;
+import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.queue.contract.MalformedInputException;
+import dev.waitroom.queue.join.EntryId;
+import dev.waitroom.queue.join.EntryState;
 import dev.waitroom.queue.metrics.QueueMetrics;
-import dev.waitroom.queue.store.QueueStore;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.HashSet;
@@ -39,11 +34,11 @@ class AdmissionController {
 
     private static final Pattern GRANT = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
-    private final QueueStore store;
+    private final AdmissionStore store;
     private final QueueMetrics metrics;
     private final int maxBatch;
 
-    AdmissionController(QueueStore store, QueueMetrics metrics, QueueProperties properties) {
+    AdmissionController(AdmissionStore store, QueueMetrics metrics, QueueProperties properties) {
         this.store = store;
         this.metrics = metrics;
         this.maxBatch = properties.maxBatch();

@@ -1,8 +1,7 @@
 package dev.waitroom.queue.draw;
 
-import dev.waitroom.queue.domain.DrawResult;
-import dev.waitroom.queue.domain.EventId;
-import dev.waitroom.queue.domain.MalformedInputException;
+import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.queue.contract.MalformedInputException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.web.bind.annotation.PathVariable;

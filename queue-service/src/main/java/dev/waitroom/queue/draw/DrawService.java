@@ -1,16 +1,14 @@
 package dev.waitroom.queue.draw;
 
 import dev.waitroom.queue.config.QueueProperties;
-import dev.waitroom.queue.domain.DrawResult;
-import dev.waitroom.queue.domain.EventId;
-import dev.waitroom.queue.domain.EventState;
-import dev.waitroom.queue.domain.MalformedInputException;
-import dev.waitroom.queue.domain.Phase;
-import dev.waitroom.queue.domain.PresaleOrdering;
-import dev.waitroom.queue.domain.Problem;
-import dev.waitroom.queue.domain.QueueProblem;
-import dev.waitroom.queue.store.QueueStore;
-import dev.waitroom.queue.store.QueueStore.DrawWrite;
+import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.queue.contract.MalformedInputException;
+import dev.waitroom.queue.contract.Phase;
+import dev.waitroom.queue.contract.PresaleOrdering;
+import dev.waitroom.queue.contract.Problem;
+import dev.waitroom.queue.contract.QueueProblem;
+import dev.waitroom.queue.event.EventState;
+import dev.waitroom.queue.event.EventStore;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -32,10 +30,12 @@ class DrawService {
     private static final Logger log = LoggerFactory.getLogger(DrawService.class);
     private static final Pattern SEED = Pattern.compile("([0-9a-f]{2}){16,128}");
 
-    private final QueueStore store;
+    private final EventStore events;
+    private final DrawStore store;
     private final int chunkSize;
 
-    DrawService(QueueStore store, QueueProperties properties) {
+    DrawService(EventStore events, DrawStore store, QueueProperties properties) {
+        this.events = events;
         this.store = store;
         this.chunkSize = properties.drawChunkSize();
     }
@@ -50,7 +50,7 @@ class DrawService {
         if (!SEED.matcher(seed).matches()) {
             throw new MalformedInputException("seed is hex of 16..128 bytes");
         }
-        EventState state = store.readEvent(event);
+        EventState state = events.readEvent(event);
         if (state.phase() == Phase.SCHEDULED) {
             throw new QueueProblem(Problem.DRAW_NOT_ALLOWED, "The draw runs at opening; the event is still SCHEDULED.");
         }

@@ -1,12 +1,11 @@
 package dev.waitroom.queue.event;
 
-import dev.waitroom.queue.domain.EventUpdate;
-import dev.waitroom.queue.domain.ExpiredOfferPolicy;
-import dev.waitroom.queue.domain.IdentityScope;
-import dev.waitroom.queue.domain.MalformedInputException;
-import dev.waitroom.queue.domain.Mode;
-import dev.waitroom.queue.domain.Phase;
-import dev.waitroom.queue.domain.PresaleOrdering;
+import dev.waitroom.queue.contract.ExpiredOfferPolicy;
+import dev.waitroom.queue.contract.IdentityScope;
+import dev.waitroom.queue.contract.MalformedInputException;
+import dev.waitroom.queue.contract.Mode;
+import dev.waitroom.queue.contract.Phase;
+import dev.waitroom.queue.contract.PresaleOrdering;
 import java.time.Instant;
 import java.util.regex.Pattern;
 

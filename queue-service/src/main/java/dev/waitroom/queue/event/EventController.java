@@ -1,11 +1,9 @@
 package dev.waitroom.queue.event;
 
 import dev.waitroom.queue.config.QueueProperties;
-import dev.waitroom.queue.domain.EventId;
-import dev.waitroom.queue.domain.EventState;
-import dev.waitroom.queue.domain.MalformedInputException;
+import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.queue.contract.MalformedInputException;
 import dev.waitroom.queue.metrics.QueueMetrics;
-import dev.waitroom.queue.store.QueueStore;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Duration;
@@ -22,11 +20,11 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "event", description = "Event state (internal push), public status, edge snapshot")
 class EventController {
 
-    private final QueueStore store;
+    private final EventStore store;
     private final QueueProperties properties;
     private final QueueMetrics metrics;
 
-    EventController(QueueStore store, QueueProperties properties, QueueMetrics metrics) {
+    EventController(EventStore store, QueueProperties properties, QueueMetrics metrics) {
         this.store = store;
         this.properties = properties;
         this.metrics = metrics;

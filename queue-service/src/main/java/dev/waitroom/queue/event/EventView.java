@@ -1,6 +1,5 @@
 package dev.waitroom.queue.event;
 
-import dev.waitroom.queue.domain.EventState;
 import java.time.Instant;
 
 /** The stored event state, answered to the coordinator's push. */

@@ -1,7 +1,6 @@
 package dev.waitroom.queue.event;
 
-import dev.waitroom.queue.domain.EventState;
-import dev.waitroom.queue.domain.PositionBand;
+import dev.waitroom.queue.status.PositionBand;
 import java.time.Instant;
 
 /**

@@ -1,8 +1,5 @@
 package dev.waitroom.queue.event;
 
-import dev.waitroom.queue.domain.EventState;
-import dev.waitroom.queue.domain.Snapshot;
-import dev.waitroom.queue.domain.WaitingBucket;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,10 +1,8 @@
 package dev.waitroom.queue.liveness;
 
-import dev.waitroom.queue.domain.EntryId;
-import dev.waitroom.queue.domain.EventId;
-import dev.waitroom.queue.domain.MalformedInputException;
-import dev.waitroom.queue.store.QueueStore;
-import dev.waitroom.queue.store.QueueStore.SeenEntry;
+import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.queue.contract.MalformedInputException;
+import dev.waitroom.queue.join.EntryId;
 import dev.waitroom.tokens.VisitorId;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -28,9 +26,9 @@ class LivenessController {
      */
     static final int MAX_BATCH = 150;
 
-    private final QueueStore store;
+    private final LivenessStore store;
 
-    LivenessController(QueueStore store) {
+    LivenessController(LivenessStore store) {
         this.store = store;
     }
 

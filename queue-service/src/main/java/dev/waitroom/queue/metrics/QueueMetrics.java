@@ -1,6 +1,6 @@
 package dev.waitroom.queue.metrics;
 
-import dev.waitroom.queue.domain.EventId;
+import dev.waitroom.queue.contract.EventId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,16 +1,19 @@
 package dev.waitroom.queue.visitor;
 
 import dev.waitroom.queue.config.QueueProperties;
-import dev.waitroom.queue.domain.EntryState;
-import dev.waitroom.queue.domain.EventId;
-import dev.waitroom.queue.domain.JoinOutcome;
-import dev.waitroom.queue.domain.MalformedInputException;
-import dev.waitroom.queue.domain.Problem;
-import dev.waitroom.queue.domain.QueueProblem;
-import dev.waitroom.queue.domain.Visitor;
-import dev.waitroom.queue.domain.VisitorStatus;
+import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.queue.contract.MalformedInputException;
+import dev.waitroom.queue.contract.Problem;
+import dev.waitroom.queue.contract.QueueProblem;
+import dev.waitroom.queue.join.EntryState;
+import dev.waitroom.queue.join.JoinOutcome;
+import dev.waitroom.queue.join.JoinStore;
+import dev.waitroom.queue.join.Visitor;
+import dev.waitroom.queue.join.VisitorStatus;
 import dev.waitroom.queue.metrics.QueueMetrics;
-import dev.waitroom.queue.store.QueueStore;
+import dev.waitroom.queue.status.StatusBody;
+import dev.waitroom.queue.status.StatusLoad;
+import dev.waitroom.queue.status.StatusStore;
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.QueueTicketCodec;
 import io.swagger.v3.oas.annotations.Operation;
@@ -40,7 +43,8 @@ class VisitorQueueController {
     static final String ACCOUNT = "X-Waitroom-Account";
     static final String TICKET = "X-Waitroom-Ticket";
 
-    private final QueueStore store;
+    private final JoinStore joins;
+    private final StatusStore statuses;
     private final QueueTicketCodec tickets;
     private final QueueProperties properties;
     private final QueueMetrics metrics;
@@ -48,9 +52,10 @@ class VisitorQueueController {
     private final ObjectMapper json;
     private final Clock clock;
 
-    VisitorQueueController(QueueStore store, QueueTicketCodec tickets, QueueProperties properties, QueueMetrics metrics,
-            StatusLoad load, ObjectMapper json, Clock clock) {
-        this.store = store;
+    VisitorQueueController(JoinStore joins, StatusStore statuses, QueueTicketCodec tickets, QueueProperties properties,
+            QueueMetrics metrics, StatusLoad load, ObjectMapper json, Clock clock) {
+        this.joins = joins;
+        this.statuses = statuses;
         this.tickets = tickets;
         this.properties = properties;
         this.metrics = metrics;
@@ -66,7 +71,7 @@ class VisitorQueueController {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
         requireEmptyOrObject(body);
-        JoinOutcome outcome = store.join(event, who, properties.livenessInterval());
+        JoinOutcome outcome = joins.join(event, who, properties.livenessInterval());
         metrics.joined(event, outcome.created());
         metrics.waiting(event, outcome.status().waiting());
         return respond(outcome.created() ? HttpStatus.CREATED : HttpStatus.OK, event, outcome.status());
@@ -89,14 +94,14 @@ class VisitorQueueController {
             @RequestHeader(value = ACCOUNT, required = false) String account) {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
-        store.leave(event, who);
+        joins.leave(event, who);
         metrics.left(event);
         VisitorStatus status = currentStatus(event, who);
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(StatusBody.of(status, false));
     }
 
     private VisitorStatus currentStatus(EventId event, Visitor who) {
-        VisitorStatus status = store.status(event, who, properties.livenessInterval());
+        VisitorStatus status = statuses.status(event, who, properties.livenessInterval());
         if (status == null) {
             throw new QueueProblem(Problem.NOT_IN_QUEUE, "This visitor has no place in this queue.");
         }

@@ -1,7 +1,7 @@
 package dev.waitroom.queue.web;
 
 import dev.waitroom.queue.config.SecurityProperties;
-import dev.waitroom.queue.domain.Problem;
+import dev.waitroom.queue.contract.Problem;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,6 +1,6 @@
 package dev.waitroom.queue.web;
 
-import dev.waitroom.queue.domain.Problem;
+import dev.waitroom.queue.contract.Problem;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

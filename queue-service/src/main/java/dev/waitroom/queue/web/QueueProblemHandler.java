@@ -1,7 +1,7 @@
 package dev.waitroom.queue.web;
 
-import dev.waitroom.queue.domain.Problem;
-import dev.waitroom.queue.domain.QueueProblem;
+import dev.waitroom.queue.contract.Problem;
+import dev.waitroom.queue.contract.QueueProblem;
 import org.redisson.client.RedisException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

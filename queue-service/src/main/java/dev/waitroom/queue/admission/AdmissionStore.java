@@ -1,0 +1,94 @@
+package dev.waitroom.queue.admission;
+
+import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.queue.join.EntryId;
+import dev.waitroom.queue.join.EntryState;
+import dev.waitroom.queue.redis.EventKeys;
+import dev.waitroom.queue.redis.KeyHints;
+import dev.waitroom.queue.redis.LuaScript;
+import dev.waitroom.queue.redis.QueueScripts;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.springframework.stereotype.Component;
+
+/**
+ * The coordinator's calls in Redis (docs/ARCHITECTURE.md#admission-path): candidates.lua, offers.lua,
+ * transition.lua, counts.lua.
+ */
+@Component
+class AdmissionStore {
+
+    private final QueueScripts scripts;
+    private final KeyHints hints;
+    private final Clock clock;
+    private final LuaScript candidates;
+    private final LuaScript offers;
+    private final LuaScript transition;
+    private final LuaScript counts;
+
+    AdmissionStore(QueueScripts scripts, KeyHints hints, Clock clock) {
+        this.scripts = scripts;
+        this.hints = hints;
+        this.clock = clock;
+        this.candidates = scripts.load("candidates", LuaScript.Kind.READ);
+        this.offers = scripts.load("offers", LuaScript.Kind.CHANGE);
+        this.transition = scripts.load("transition", LuaScript.Kind.CHANGE_TAKING_SEQUENCE);
+        this.counts = scripts.load("counts", LuaScript.Kind.READ);
+    }
+
+    List<Candidate> candidates(EventId event, int limit) {
+        return AdmissionReplies.candidates(scripts.call(candidates, event,
+                List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.WAITING)),
+                event.keyPrefix(), Integer.toString(limit)));
+    }
+
+    List<OfferResult> offer(EventId event, List<OfferRequest> requests) {
+        List<Object> args = new ArrayList<>(requests.size() * 3 + 1);
+        args.add(event.keyPrefix());
+        Set<String> keys = new LinkedHashSet<>(List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.COUNTERS),
+                EventKeys.named(event, EventKeys.WAITING), EventKeys.named(event, EventKeys.OFFERS)));
+        for (OfferRequest o : requests) {
+            keys.add(EventKeys.bucket(event, EventKeys.ENTRIES, o.entryId().sequence()));
+            args.add(Long.toString(o.entryId().sequence()));
+            args.add(o.grantId());
+            args.add(Long.toString(o.expiresAt().toEpochMilli()));
+        }
+        return AdmissionReplies.offers(scripts.call(offers, event, new ArrayList<>(keys), args.toArray()));
+    }
+
+    EntryState transition(EventId event, EntryId entry, TransitionTarget target, String grantId) {
+        String letter;
+        String allowedFrom;
+        if (target == TransitionTarget.OFFER_EXPIRED) {
+            letter = "X";
+            allowedFrom = "O";
+        } else {
+            EntryState to = EntryState.valueOf(target.name());
+            letter = String.valueOf(to.letter());
+            allowedFrom = to.allowedFrom().stream().map(s -> String.valueOf(s.letter())).collect(Collectors.joining());
+        }
+        List<String> keys = new ArrayList<>(List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.COUNTERS),
+                EventKeys.named(event, EventKeys.OFFERS), EventKeys.named(event, EventKeys.SEQUENCE),
+                EventKeys.named(event, EventKeys.WAITING), EventKeys.bucket(event, EventKeys.ENTRIES, entry.sequence())));
+        if (target == TransitionTarget.OFFER_EXPIRED) {
+            // a requeue takes the next sequence as its order key
+            Long last = hints.lastSequence(event);
+            if (last != null) {
+                EventKeys.addBuckets(keys, event, last + 1, EventKeys.ORDER);
+            }
+        }
+        return AdmissionReplies.transition(target, scripts.call(transition, event, keys,
+                event.keyPrefix(), Long.toString(entry.sequence()), letter, grantId, allowedFrom));
+    }
+
+    Counts counts(EventId event) {
+        return AdmissionReplies.counts(scripts.call(counts, event,
+                List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.COUNTERS),
+                        EventKeys.named(event, EventKeys.WAITING)),
+                event.keyPrefix()), clock.instant().getEpochSecond());
+    }
+}

@@ -1,0 +1,8 @@
+package dev.waitroom.queue.admission;
+
+import dev.waitroom.queue.join.EntryId;
+import java.time.Instant;
+
+/** Offer this entry under this grant until the deadline. */
+public record OfferRequest(EntryId entryId, String grantId, Instant expiresAt) {
+}

@@ -1,0 +1,13 @@
+package dev.waitroom.queue.admission;
+
+import dev.waitroom.queue.join.EntryId;
+import dev.waitroom.queue.join.EntryState;
+
+/**
+ * What an offer did to one entry.
+ *
+ * @param state the entry's state now, or null when there is no such entry
+ * @param holdsGrant true when the entry is held by the offered grant (just offered, or already before)
+ */
+public record OfferResult(EntryId entryId, EntryState state, boolean holdsGrant) {
+}

@@ -1,7 +1,0 @@
-package dev.waitroom.queue.domain;
-
-import java.time.Instant;
-
-/** Offer this entry under this grant until the deadline. */
-public record OfferRequest(EntryId entryId, String grantId, Instant expiresAt) {
-}

@@ -1,8 +1,0 @@
-package dev.waitroom.queue.domain;
-
-import java.time.Instant;
-import java.util.List;
-
-/** What the gateway answers polls from (docs/ARCHITECTURE.md#the-edge-snapshot). */
-public record Snapshot(EventState event, List<WaitingBucket> waitingBuckets, Instant generatedAt) {
-}

@@ -1,0 +1,80 @@
+package dev.waitroom.queue.event;
+
+import static dev.waitroom.queue.redis.ScriptReplies.instant;
+import static dev.waitroom.queue.redis.ScriptReplies.number;
+
+import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.queue.contract.ExpiredOfferPolicy;
+import dev.waitroom.queue.contract.IdentityScope;
+import dev.waitroom.queue.contract.Mode;
+import dev.waitroom.queue.contract.Phase;
+import dev.waitroom.queue.contract.PresaleOrdering;
+import dev.waitroom.queue.contract.Problem;
+import dev.waitroom.queue.contract.QueueProblem;
+import dev.waitroom.queue.redis.ScriptReplies;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decoders of the replies of event_put.lua, event_read.lua and snapshot.lua. Each carries the event hash as field/value
+ * pairs (HGETALL) plus {@code waiting} from the counters.
+ */
+final class EventReplies {
+
+    private EventReplies() {
+    }
+
+    /** event_put.lua: OK followed by the event's fields; PHASE, stored phase; STALE, stored generation. */
+    static EventState put(EventId event, Phase pushed, List<String> r) {
+        return switch (r.get(0)) {
+            case "OK" -> eventState(event, r.subList(1, r.size()));
+            case "PHASE" -> throw new QueueProblem(Problem.PHASE_CONFLICT,
+                    "The event is " + r.get(1) + " and cannot become " + pushed + ".");
+            case "STALE" -> throw new QueueProblem(Problem.STALE_GENERATION,
+                    "The event is at sale generation " + r.get(1) + ".");
+            default -> throw ScriptReplies.unknownEvent(r);
+        };
+    }
+
+    /** event_read.lua: OK followed by the event's fields. */
+    static EventState read(EventId event, List<String> r) {
+        if (!r.get(0).equals("OK")) {
+            throw ScriptReplies.unknownEvent(r);
+        }
+        return eventState(event, r.subList(1, r.size()));
+    }
+
+    /**
+     * snapshot.lua: OK, n, the event hash's n fields and values, the waiting count, then pairs of a bucket's
+     * highest order key and its count of waiting entries.
+     */
+    static Snapshot snapshot(EventId event, List<String> r, Instant generatedAt) {
+        if (!r.get(0).equals("OK")) {
+            throw ScriptReplies.unknownEvent(r);
+        }
+        int n = Integer.parseInt(r.get(1));
+        List<String> fields = new ArrayList<>(r.subList(2, 2 + n));
+        fields.add("waiting");
+        fields.add(r.get(2 + n));
+        EventState state = eventState(event, fields);
+        List<WaitingBucket> buckets = new ArrayList<>();
+        for (int i = 3 + n; i + 1 < r.size(); i += 2) {
+            buckets.add(new WaitingBucket(Long.parseLong(r.get(i)), Long.parseLong(r.get(i + 1))));
+        }
+        return new Snapshot(state, buckets, generatedAt);
+    }
+
+    private static EventState eventState(EventId event, List<String> flat) {
+        Map<String, String> m = ScriptReplies.pairs(flat);
+        String mode = m.get("mode");
+        return new EventState(event, Phase.valueOf(m.get("phase")),
+                mode == null || mode.isEmpty() ? Mode.QUEUEING : Mode.valueOf(mode), m.get("ann"),
+                number(m, "gen"), m.get("commit"), m.get("seed"), IdentityScope.parse(m.get("scope")),
+                ExpiredOfferPolicy.parse(m.get("policy")), PresaleOrdering.parse(m.get("ordering")),
+                m.containsKey("rate") ? Double.parseDouble(m.get("rate")) : 0, number(m, "ttl"), instant(m.get("opensAt")),
+                m.containsKey("presale") ? Long.valueOf(m.get("presale")) : null, instant(m.get("drawAt")),
+                m.get("drawSeed"), number(m, "wm"), number(m, "waiting"));
+    }
+}

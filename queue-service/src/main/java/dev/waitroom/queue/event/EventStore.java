@@ -1,0 +1,67 @@
+package dev.waitroom.queue.event;
+
+import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.queue.contract.Phase;
+import dev.waitroom.queue.redis.EventKeys;
+import dev.waitroom.queue.redis.LuaScript;
+import dev.waitroom.queue.redis.QueueScripts;
+import java.time.Clock;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.springframework.stereotype.Component;
+
+/** The event in Redis: the state the coordinator pushes (event_put.lua), reads of it (event_read.lua), the snapshot. */
+@Component
+public class EventStore {
+
+    private final QueueScripts scripts;
+    private final Clock clock;
+    private final LuaScript put;
+    private final LuaScript read;
+    private final LuaScript snapshot;
+
+    EventStore(QueueScripts scripts, Clock clock) {
+        this.scripts = scripts;
+        this.clock = clock;
+        this.put = scripts.load("event_put", LuaScript.Kind.CHANGE);
+        this.read = scripts.load("event_read", LuaScript.Kind.READ);
+        this.snapshot = scripts.load("snapshot", LuaScript.Kind.READ);
+    }
+
+    public EventState putEvent(EventId event, EventUpdate u) {
+        String allowed = u.phase().mayFollow().stream().map(Phase::name).collect(Collectors.joining(",", ",", ","));
+        List<String> r = scripts.call(put, event,
+                List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.SEQUENCE),
+                        EventKeys.named(event, EventKeys.COUNTERS)),
+                event.keyPrefix(), u.phase().name(), allowed, Long.toString(clock.millis()),
+                Long.toString(u.saleGeneration()),
+                "mode", u.mode().name(),
+                "ann", nullToEmpty(u.announcement()),
+                "commit", nullToEmpty(u.commitment()),
+                "seed", nullToEmpty(u.seed()),
+                "scope", u.identityScope().name(),
+                "policy", u.expiredOfferPolicy().name(),
+                "ordering", u.presaleOrdering().name(),
+                "rate", Double.toString(u.admissionRatePerSecond()),
+                "ttl", Long.toString(u.offerTtlSeconds()),
+                "opensAt", u.opensAt() == null ? "" : Long.toString(u.opensAt().toEpochMilli()));
+        return EventReplies.put(event, u.phase(), r);
+    }
+
+    public EventState readEvent(EventId event) {
+        return EventReplies.read(event, scripts.call(read, event,
+                List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.COUNTERS)), event.keyPrefix()));
+    }
+
+    public Snapshot snapshot(EventId event, int buckets) {
+        List<String> r = scripts.call(snapshot, event,
+                List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.WAITING),
+                        EventKeys.named(event, EventKeys.COUNTERS)),
+                event.keyPrefix(), Integer.toString(buckets));
+        return EventReplies.snapshot(event, r, clock.instant());
+    }
+
+    private static String nullToEmpty(String s) {
+        return s == null ? "" : s;
+    }
+}

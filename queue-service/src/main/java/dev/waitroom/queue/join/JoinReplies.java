@@ -1,0 +1,36 @@
+package dev.waitroom.queue.join;
+
+import dev.waitroom.queue.contract.Problem;
+import dev.waitroom.queue.contract.QueueProblem;
+import dev.waitroom.queue.redis.ScriptReplies;
+import java.util.List;
+
+/** Decoders of the replies of join.lua and leave.lua: each outcome becomes a result or a problem. */
+final class JoinReplies {
+
+    private JoinReplies() {
+    }
+
+    /** join.lua: CREATED or EXISTS followed by the visitor's status ({@link VisitorStatusReply}); ENDED; SOLD_OUT. */
+    static JoinOutcome join(List<String> r) {
+        return switch (r.get(0)) {
+            case "CREATED" -> new JoinOutcome(true, VisitorStatusReply.decode(r));
+            case "EXISTS" -> new JoinOutcome(false, VisitorStatusReply.decode(r));
+            case "ENDED" -> throw new QueueProblem(Problem.EVENT_ENDED, "The sale of this event has ended.");
+            case "SOLD_OUT" -> throw new QueueProblem(Problem.SOLD_OUT, "This event is sold out; the queue is closed.");
+            default -> throw ScriptReplies.unknownEvent(r);
+        };
+    }
+
+    /** leave.lua: LEFT, entry; NO_ENTRY; STATE, entry, state letter. */
+    static void leave(List<String> r) {
+        switch (r.get(0)) {
+            case "LEFT" -> {
+            }
+            case "NO_ENTRY" -> throw new QueueProblem(Problem.NOT_IN_QUEUE, "This visitor has no place in this queue.");
+            case "STATE" -> throw new QueueProblem(Problem.STATE_CONFLICT,
+                    "Only a waiting entry can leave; this one is " + EntryState.ofLetter(r.get(2)) + ".");
+            default -> throw ScriptReplies.unknownEvent(r);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package dev.waitroom.queue.join;
+
+import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.queue.redis.LuaScript;
+import dev.waitroom.queue.redis.QueueScripts;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.stereotype.Component;
+
+/** Joining and leaving in Redis: join.lua and leave.lua, each one atomic script (docs/ARCHITECTURE.md#join-path). */
+@Component
+public class JoinStore {
+
+    private final QueueScripts scripts;
+    private final VisitorKeys keys;
+    private final Clock clock;
+    private final LuaScript join;
+    private final LuaScript leave;
+
+    JoinStore(QueueScripts scripts, VisitorKeys keys, Clock clock) {
+        this.scripts = scripts;
+        this.keys = keys;
+        this.clock = clock;
+        this.join = scripts.load("join", LuaScript.Kind.CHANGE_TAKING_SEQUENCE, VisitorStatusReply.LIBRARY);
+        this.leave = scripts.load("leave", LuaScript.Kind.CHANGE);
+    }
+
+    public JoinOutcome join(EventId event, Visitor visitor, Duration livenessInterval) {
+        List<String> r = scripts.call(join, event, keys.of(event, visitor, true),
+                event.keyPrefix(), visitor.visitorId().value(), visitor.accountIdentity(),
+                Long.toString(clock.instant().getEpochSecond()), Long.toString(livenessInterval.toSeconds()));
+        JoinOutcome outcome = JoinReplies.join(r);
+        keys.remember(event, visitor, outcome.status().entryId());
+        return outcome;
+    }
+
+    /** WAITING -> LEFT; an entry already LEFT stays so (leave is idempotent). */
+    public void leave(EventId event, Visitor visitor) {
+        JoinReplies.leave(scripts.call(leave, event, keys.of(event, visitor, false),
+                event.keyPrefix(), visitor.visitorId().value(), visitor.accountIdentity()));
+    }
+}

@@ -1,0 +1,42 @@
+package dev.waitroom.queue.join;
+
+import dev.waitroom.queue.contract.MalformedInputException;
+import dev.waitroom.queue.contract.Problem;
+import dev.waitroom.queue.contract.QueueProblem;
+import dev.waitroom.tokens.VisitorId;
+import java.util.regex.Pattern;
+
+/**
+ * Who is asking, as the gateway vouches: the visitor id always, the account only when signed in. Which one keys
+ * the entry is the event's identity scope: the account for ACCOUNT-scoped events when present, else the visitor.
+ */
+public record Visitor(VisitorId visitorId, String account) {
+
+    private static final Pattern ACCOUNT = Pattern.compile("[A-Za-z0-9._@:+-]{1,64}");
+
+    public Visitor {
+        if (visitorId == null) {
+            throw new QueueProblem(Problem.MISSING_VISITOR, "The visitor identity is missing.");
+        }
+        if (account != null && !ACCOUNT.matcher(account).matches()) {
+            throw new MalformedInputException("malformed account id");
+        }
+    }
+
+    /** From the gateway's headers; a missing or malformed visitor id is refused. */
+    public static Visitor fromHeaders(String visitorHeader, String accountHeader) {
+        if (visitorHeader == null || visitorHeader.isEmpty()) {
+            throw new QueueProblem(Problem.MISSING_VISITOR, "The visitor identity is missing.");
+        }
+        if (!VisitorId.isValid(visitorHeader)) {
+            throw new MalformedInputException("malformed visitor id");
+        }
+        String account = accountHeader == null || accountHeader.isEmpty() ? null : accountHeader;
+        return new Visitor(new VisitorId(visitorHeader), account);
+    }
+
+    /** How the account is stored as an identity: prefixed, so it never collides with a visitor id. */
+    public String accountIdentity() {
+        return account == null ? "" : "a:" + account;
+    }
+}

@@ -1,0 +1,23 @@
+package dev.waitroom.queue.join;
+
+import dev.waitroom.queue.contract.Mode;
+import dev.waitroom.queue.contract.Phase;
+import java.time.Instant;
+
+/**
+ * One visitor's entry as read in one atomic step, with the event around it.
+ *
+ * @param ahead WAITING entries ahead of this one, or -1 when unknown (not waiting, or order not drawn yet)
+ */
+public record VisitorStatus(
+        Phase phase,
+        Mode mode,
+        String announcement,
+        double admissionRatePerSecond,
+        long waiting,
+        EntryId entryId,
+        EntryState state,
+        long orderKey,
+        long ahead,
+        Instant offerExpiresAt) {
+}

@@ -1,0 +1,44 @@
+package dev.waitroom.queue.join;
+
+import dev.waitroom.queue.contract.Mode;
+import dev.waitroom.queue.contract.Phase;
+import dev.waitroom.queue.redis.QueueScripts;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The Lua function {@code visitor_status} (scripts/lib/visitor_status.lua), which join.lua and status.lua answer
+ * with, and the decoder of its reply: outcome, phase, mode, announcement, rate, waiting, entry sequence, state
+ * letter, order key, ahead (-1 unknown), offer deadline (epoch millis or '').
+ */
+public final class VisitorStatusReply {
+
+    /** The function's source, a prelude for the scripts that answer a visitor's status. */
+    public static final String LIBRARY = QueueScripts.library("visitor_status");
+
+    private static final int PHASE = 1;
+    private static final int MODE = 2;
+    private static final int ANNOUNCEMENT = 3;
+    private static final int RATE = 4;
+    private static final int WAITING = 5;
+    private static final int ENTRY = 6;
+    private static final int STATE = 7;
+    private static final int ORDER_KEY = 8;
+    private static final int AHEAD = 9;
+    private static final int OFFER_EXPIRES = 10;
+
+    private VisitorStatusReply() {
+    }
+
+    /** The status in a reply whose first element is the outcome. */
+    public static VisitorStatus decode(List<String> r) {
+        String offerExpires = r.get(OFFER_EXPIRES);
+        String announcement = r.get(ANNOUNCEMENT);
+        String mode = r.get(MODE);
+        return new VisitorStatus(Phase.valueOf(r.get(PHASE)), mode.isEmpty() ? Mode.QUEUEING : Mode.valueOf(mode),
+                announcement.isEmpty() ? null : announcement, Double.parseDouble(r.get(RATE)),
+                Long.parseLong(r.get(WAITING)), EntryId.ofSequence(Long.parseLong(r.get(ENTRY))),
+                EntryState.ofLetter(r.get(STATE)), Long.parseLong(r.get(ORDER_KEY)), Long.parseLong(r.get(AHEAD)),
+                offerExpires.isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(offerExpires)));
+    }
+}

@@ -1,0 +1,36 @@
+package dev.waitroom.queue.redis;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.waitroom.queue.config.QueueProperties;
+import dev.waitroom.queue.contract.EventId;
+import org.springframework.stereotype.Component;
+
+/** What this instance last saw of an event's sequences, so that a call declares the buckets it needs at once. */
+@Component
+public class KeyHints {
+
+    /** Event prefix + visitor id -> the entry sequence last seen for it: the buckets a status call will need. */
+    private final Cache<String, Long> entries;
+    /** Event prefix -> the highest entry sequence seen: the buckets the next join will need. */
+    private final Cache<String, Long> sequences = Caffeine.newBuilder().maximumSize(10_000).build();
+
+    public KeyHints(QueueProperties properties) {
+        this.entries = Caffeine.newBuilder().maximumSize(properties.entryHints()).build();
+    }
+
+    /** The entry sequence last seen for this visitor id, or null. */
+    public Long entry(EventId event, String visitorId) {
+        return entries.getIfPresent(event.keyPrefix() + visitorId);
+    }
+
+    /** The highest entry sequence seen in this event, or null. */
+    public Long lastSequence(EventId event) {
+        return sequences.getIfPresent(event.keyPrefix());
+    }
+
+    public void remember(EventId event, String visitorId, long sequence) {
+        entries.put(event.keyPrefix() + visitorId, sequence);
+        sequences.asMap().merge(event.keyPrefix(), sequence, Math::max);
+    }
+}
