@@ -9,6 +9,7 @@ import dev.waitroom.queue.redis.LuaScript;
 import dev.waitroom.queue.redis.QueueScripts;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -69,7 +70,8 @@ class AdmissionStore {
         } else {
             EntryState to = EntryState.valueOf(target.name());
             letter = String.valueOf(to.letter());
-            allowedFrom = to.allowedFrom().stream().map(s -> String.valueOf(s.letter())).collect(Collectors.joining());
+            allowedFrom = Arrays.stream(EntryState.values()).filter(s -> s.canMoveTo(to))
+                    .map(s -> String.valueOf(s.letter())).collect(Collectors.joining());
         }
         List<String> keys = new ArrayList<>(List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.COUNTERS),
                 EventKeys.named(event, EventKeys.OFFERS), EventKeys.named(event, EventKeys.SEQUENCE),

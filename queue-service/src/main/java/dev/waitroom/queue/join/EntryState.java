@@ -1,6 +1,9 @@
 package dev.waitroom.queue.join;
 
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -10,6 +13,18 @@ import java.util.Set;
  */
 public enum EntryState {
     WAITING('W'), OFFERED('O'), ACTIVE('A'), COMPLETED('C'), LEFT('L'), EXPIRED('E');
+
+    private static final Map<EntryState, Set<EntryState>> NEXT = new EnumMap<>(EntryState.class);
+
+    static {
+        NEXT.put(WAITING, EnumSet.of(OFFERED, LEFT));
+        NEXT.put(OFFERED, EnumSet.of(ACTIVE, WAITING, EXPIRED));
+        NEXT.put(ACTIVE, EnumSet.of(COMPLETED, EXPIRED));
+        NEXT.put(COMPLETED, EnumSet.noneOf(EntryState.class));
+        NEXT.put(LEFT, EnumSet.noneOf(EntryState.class));
+        NEXT.put(EXPIRED, EnumSet.noneOf(EntryState.class));
+        NEXT.replaceAll((state, next) -> Collections.unmodifiableSet(next));
+    }
 
     private final char letter;
 
@@ -21,20 +36,13 @@ public enum EntryState {
         return letter;
     }
 
-    /** States from which an entry may move to this one. */
-    public Set<EntryState> allowedFrom() {
-        return switch (this) {
-            case WAITING -> EnumSet.of(OFFERED);
-            case OFFERED -> EnumSet.of(WAITING);
-            case ACTIVE -> EnumSet.of(OFFERED);
-            case COMPLETED -> EnumSet.of(ACTIVE);
-            case LEFT -> EnumSet.of(WAITING);
-            case EXPIRED -> EnumSet.of(OFFERED, ACTIVE);
-        };
+    /** The states an entry in this state may move to; none for the final ones. */
+    public Set<EntryState> next() {
+        return NEXT.get(this);
     }
 
     public boolean canMoveTo(EntryState target) {
-        return target.allowedFrom().contains(this);
+        return next().contains(target);
     }
 
     public static EntryState ofLetter(String letter) {
