@@ -1,0 +1,72 @@
+package dev.waitroom.web;
+
+import jakarta.servlet.Filter;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+
+/**
+ * The kit in a servlet application: four filters in a fixed order (request id, internal credential, ops token, body
+ * limit; a service's own filters pick orders around them) and the {@link ProblemHandler}. A check whose paths are
+ * empty is registered disabled.
+ */
+@AutoConfiguration
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@EnableConfigurationProperties(WebKitProperties.class)
+public class WebKitAutoConfiguration {
+
+    /** First: every later log line, refusals included, carries the request id. */
+    public static final int REQUEST_ID_ORDER = Ordered.HIGHEST_PRECEDENCE;
+
+    public static final int INTERNAL_CREDENTIAL_ORDER = Ordered.HIGHEST_PRECEDENCE + 10;
+
+    public static final int OPS_CREDENTIAL_ORDER = Ordered.HIGHEST_PRECEDENCE + 20;
+
+    /** After the credential checks: a caller without a credential learns nothing about the body limit. */
+    public static final int BODY_LIMIT_ORDER = Ordered.HIGHEST_PRECEDENCE + 30;
+
+    @Bean
+    FilterRegistrationBean<RequestIdFilter> webKitRequestIdFilter() {
+        return registration(new RequestIdFilter(), REQUEST_ID_ORDER, true);
+    }
+
+    @Bean
+    FilterRegistrationBean<InternalCredentialFilter> webKitInternalCredentialFilter(WebKitProperties properties) {
+        WebKitProperties.InternalCredential check = properties.web().internalCredential();
+        PathRules paths = PathRules.of(check.paths());
+        var filter = new InternalCredentialFilter(
+                properties.security().internalToken(), paths, PathRules.of(check.publicPaths()));
+        return registration(filter, INTERNAL_CREDENTIAL_ORDER, !paths.isEmpty());
+    }
+
+    @Bean
+    FilterRegistrationBean<OpsTokenFilter> webKitOpsTokenFilter(WebKitProperties properties) {
+        PathRules paths = PathRules.of(properties.web().opsCredential().paths());
+        var filter = new OpsTokenFilter(properties.security().opsToken(), paths);
+        return registration(filter, OPS_CREDENTIAL_ORDER, !paths.isEmpty());
+    }
+
+    @Bean
+    FilterRegistrationBean<BodyLimitFilter> webKitBodyLimitFilter(WebKitProperties properties) {
+        var filter = new BodyLimitFilter(properties.web().maxBodySize().toBytes());
+        return registration(filter, BODY_LIMIT_ORDER, true);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(ProblemHandler.class)
+    ProblemHandler webKitProblemHandler() {
+        return new ProblemHandler();
+    }
+
+    private static <F extends Filter> FilterRegistrationBean<F> registration(F filter, int order, boolean enabled) {
+        FilterRegistrationBean<F> registration = new FilterRegistrationBean<>(filter);
+        registration.setOrder(order);
+        registration.setEnabled(enabled);
+        registration.addUrlPatterns("/*");
+        return registration;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.waitroom.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PathRulesTests {
+
+    @Test
+    void aSubtreeMatchesItsRootAndEverythingBelowItOnly() {
+        PathRules admin = PathRules.of(List.of("/admin/**"));
+        assertThat(admin.matches("GET", "/admin", false)).isTrue();
+        assertThat(admin.matches("GET", "/admin/", false)).isTrue();
+        assertThat(admin.matches("GET", "/admin/events/x", false)).isTrue();
+        assertThat(admin.matches("GET", "/administrator", false)).isFalse();
+        assertThat(admin.matches("GET", "/ADMIN/events", false)).isFalse();
+        assertThat(admin.matches("GET", "/ADMIN/events", true)).isTrue();
+        assertThat(PathRules.of(List.of("/**")).matches("POST", "/anything/at/all", false))
+                .isTrue();
+    }
+
+    @Test
+    void anExactPathMatchesOnlyItselfAndAMethodNarrowsIt() {
+        PathRules jwks = PathRules.of(List.of("GET /.well-known/jwks.json", "/actuator/prometheus"));
+        assertThat(jwks.matches("GET", "/.well-known/jwks.json", false)).isTrue();
+        assertThat(jwks.matches("POST", "/.well-known/jwks.json", false)).isFalse();
+        assertThat(jwks.matches("POST", "/actuator/prometheus", false)).isTrue();
+        assertThat(jwks.matches("GET", "/actuator/prometheus/x", false)).isFalse();
+        assertThat(jwks.matches("GET", "/actuator/prometheusx", false)).isFalse();
+    }
+
+    @Test
+    void noPatternsMatchNothing() {
+        assertThat(PathRules.of(List.of()).isEmpty()).isTrue();
+        assertThat(PathRules.of(List.of()).matches("GET", "/", true)).isFalse();
+    }
+
+    @Test
+    void patternsThatWouldReadAsSomethingElseAreRefused() {
+        for (String pattern : new String[] {
+            "/admin/*",
+            "/admin/*/x",
+            "/a/**/b",
+            "admin/**",
+            "/a?",
+            "/{id}",
+            "/a/",
+            "/a//b",
+            "/a/../b",
+            "get /a",
+            "/a;b",
+            "/a%2fb",
+            ""
+        }) {
+            assertThatThrownBy(() -> PathRules.of(List.of(pattern)))
+                    .as(pattern)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + pattern + "'");
+        }
+    }
+}
