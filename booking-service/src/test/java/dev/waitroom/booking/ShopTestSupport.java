@@ -11,9 +11,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -158,6 +164,14 @@ public abstract class ShopTestSupport {
         return new TestShopper(eventId, session, visitor, token);
     }
 
+    /** A token valid for the next five minutes, signed by {@code issuer}, for a session of a sale generation. */
+    protected static String liveToken(AdmissionTokenIssuer issuer, String eventId, long generation, String session,
+            String visitor) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        return issuer.issue(new AdmissionClaims(eventId, generation, "g", session, visitor, now.minusSeconds(1),
+                now.plus(Duration.ofMinutes(5)), UUID.randomUUID().toString()));
+    }
+
     /** The same session's token, expired an hour ago (past the verifier's skew). */
     protected static String expiredTokenOf(TestShopper shopper) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
@@ -181,6 +195,54 @@ public abstract class ShopTestSupport {
 
     protected Response order(TestShopper shopper, String holdId, String... headers) {
         return shop(shopper, "POST", "/orders", "{\"holdId\":\"" + holdId + "\"}", headers);
+    }
+
+    /** A new shopper's hold on {@code seats} and the order under way for it. */
+    public record Checkout(TestShopper shopper, String holdId, String orderId, String attemptId, long amountCents) {
+    }
+
+    protected Checkout checkout(String event, String... seats) {
+        TestShopper shopper = shopper(event);
+        Response held = hold(shopper, seats);
+        assertThat(held.status()).as(held.raw().body()).isEqualTo(201);
+        Response ordered = order(shopper, held.text("holdId"));
+        assertThat(ordered.status()).as(ordered.raw().body()).isEqualTo(201);
+        assertThat(ordered.text("state")).isEqualTo("PENDING_PAYMENT");
+        return new Checkout(shopper, held.text("holdId"), ordered.text("orderId"),
+                ordered.json().get("payment").get("attemptId").asString(), ordered.json().get("amountCents").asLong());
+    }
+
+    /** The provider reports {@code outcome} for the checkout's payment attempt, with a webhook id of its own. */
+    protected Response pay(Checkout checkout, String outcome) {
+        return webhook("wh-" + UUID.randomUUID(), checkout.attemptId(), outcome, checkout.amountCents());
+    }
+
+    /** Runs the calls on threads of their own, released at the same moment; their answers in the same order. */
+    protected static <T> List<T> allAtOnce(List<Callable<T>> calls) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(calls.size());
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<T>> futures = new ArrayList<>();
+            for (Callable<T> call : calls) {
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    return call.call();
+                }));
+            }
+            start.countDown();
+            List<T> answers = new ArrayList<>();
+            for (Future<T> future : futures) {
+                answers.add(future.get());
+            }
+            return answers;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The same call {@code times} times at once. */
+    protected static <T> List<T> allAtOnce(int times, Callable<T> call) throws Exception {
+        return allAtOnce(Collections.nCopies(times, call));
     }
 
     protected Response send(String method, String path, String authorization, String body, String... headers) {

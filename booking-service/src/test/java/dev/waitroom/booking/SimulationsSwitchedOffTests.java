@@ -41,12 +41,8 @@ class SimulationsSwitchedOffTests extends ShopTestSupport {
     @Test
     void theShopSellsAndReportsItsPoolFromHikari() {
         String event = newEvent("nosim", 1);
-        TestShopper shopper = shopper(event);
         Instant since = Instant.now();
-        Response ordered = order(shopper, hold(shopper, "A-1").text("holdId"));
-        assertThat(ordered.status()).isEqualTo(201);
-        assertThat(webhook("wh-nosim-" + event, ordered.json().get("payment").get("attemptId").asString(), "SUCCEEDED",
-                ordered.json().get("amountCents").asLong()).text("effect")).isEqualTo("PAID");
+        assertThat(pay(checkout(event, "A-1"), "SUCCEEDED").text("effect")).isEqualTo("PAID");
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(coordinator.healthReports())
                 .filteredOn(r -> r.at().isAfter(since))
                 .anySatisfy(r -> assertThat(r.poolMax()).isEqualTo(8)));

@@ -3,6 +3,8 @@ package dev.waitroom.booking.holds;
 import java.util.Objects;
 import java.util.UUID;
 
+import dev.waitroom.booking.CanonicalUuid;
+
 /** Identifies one seat hold (a reservation with a deadline). */
 public record HoldId(UUID value) {
 
@@ -16,14 +18,7 @@ public record HoldId(UUID value) {
 
     /** Parses the canonical UUID form; anything else is malformed. */
     public static HoldId parse(String text) {
-        if (text == null || text.length() != 36) {
-            throw new IllegalArgumentException("malformed hold id");
-        }
-        try {
-            return new HoldId(UUID.fromString(text));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("malformed hold id");
-        }
+        return new HoldId(CanonicalUuid.parse(text, "hold id"));
     }
 
     @Override

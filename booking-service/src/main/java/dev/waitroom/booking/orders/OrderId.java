@@ -3,6 +3,9 @@ package dev.waitroom.booking.orders;
 import java.util.Objects;
 import java.util.UUID;
 
+import dev.waitroom.booking.CanonicalUuid;
+
+/** Identifies one order: the seats of one hold and its payment attempts. */
 public record OrderId(UUID value) {
 
     public OrderId {
@@ -13,15 +16,9 @@ public record OrderId(UUID value) {
         return new OrderId(UUID.randomUUID());
     }
 
+    /** Parses the canonical UUID form; anything else is malformed. */
     public static OrderId parse(String text) {
-        if (text == null || text.length() != 36) {
-            throw new IllegalArgumentException("malformed order id");
-        }
-        try {
-            return new OrderId(UUID.fromString(text));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("malformed order id");
-        }
+        return new OrderId(CanonicalUuid.parse(text, "order id"));
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.waitroom.booking.orders;
 import java.util.Objects;
 import java.util.UUID;
 
+import dev.waitroom.booking.CanonicalUuid;
+
 /** One attempt to take payment for an order; the provider's webhooks name it. */
 public record PaymentAttemptId(UUID value) {
 
@@ -14,15 +16,9 @@ public record PaymentAttemptId(UUID value) {
         return new PaymentAttemptId(UUID.randomUUID());
     }
 
+    /** Parses the canonical UUID form; anything else is malformed. */
     public static PaymentAttemptId parse(String text) {
-        if (text == null || text.length() != 36) {
-            throw new IllegalArgumentException("malformed payment attempt id");
-        }
-        try {
-            return new PaymentAttemptId(UUID.fromString(text));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("malformed payment attempt id");
-        }
+        return new PaymentAttemptId(CanonicalUuid.parse(text, "payment attempt id"));
     }
 
     @Override

@@ -1,15 +1,11 @@
 package dev.waitroom.booking.access;
 
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
 import dev.waitroom.booking.ShopTestSupport;
-import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenIssuer;
 import dev.waitroom.tokens.KeyRing;
 
@@ -50,10 +46,7 @@ class ShopAdmissionTests extends ShopTestSupport {
                 .assertProblem(401, "admission-rejected");
         send("POST", "/events/" + event + "/shop/holds", "Bearer " + "x".repeat(8 * 1024 + 1), hold)
                 .assertProblem(401, "admission-rejected");
-        KeyRing stranger = KeyRing.generate(Clock.systemUTC());
-        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        String forged = AdmissionTokenIssuer.of(stranger).issue(new AdmissionClaims(event, 1, "g", "s", "v",
-                now.minusSeconds(1), now.plus(Duration.ofMinutes(5)), UUID.randomUUID().toString()));
+        String forged = liveToken(AdmissionTokenIssuer.of(KeyRing.generate(Clock.systemUTC())), event, 1, "s", "v");
         send("POST", "/events/" + event + "/shop/holds", "Bearer " + forged, hold)
                 .assertProblem(401, "admission-rejected");
         // A token with the right shape signed by the right key but tampered with in the payload.
@@ -98,11 +91,8 @@ class ShopAdmissionTests extends ShopTestSupport {
     @Test
     void tokensOfAnOlderSaleGenerationAreRefusedOnceANewerOneWasSeen() {
         String event = newEvent("generation", 3);
-        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        String newer = ISSUER.issue(new AdmissionClaims(event, 7, "g", "s7", "v7", now.minusSeconds(1),
-                now.plus(Duration.ofMinutes(5)), UUID.randomUUID().toString()));
-        String older = ISSUER.issue(new AdmissionClaims(event, 6, "g", "s6", "v6", now.minusSeconds(1),
-                now.plus(Duration.ofMinutes(5)), UUID.randomUUID().toString()));
+        String newer = liveToken(ISSUER, event, 7, "s7", "v7");
+        String older = liveToken(ISSUER, event, 6, "s6", "v6");
         assertThat(send("GET", "/events/" + event + "/shop/seats", "Bearer " + newer, null).status()).isEqualTo(200);
         send("GET", "/events/" + event + "/shop/seats", "Bearer " + older, null).assertProblem(401, "admission-rejected");
     }

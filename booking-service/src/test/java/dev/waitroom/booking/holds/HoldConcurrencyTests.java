@@ -5,10 +5,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +21,7 @@ class HoldConcurrencyTests extends ShopTestSupport {
         for (int i = 0; i < 100; i++) {
             shoppers.add(shopper(event));
         }
-        List<Response> responses = all(shoppers.stream().map(s -> (Callable<Response>) () -> hold(s, "A-3")).toList());
+        List<Response> responses = allAtOnce(shoppers.stream().map(s -> (Callable<Response>) () -> hold(s, "A-3")).toList());
 
         List<Response> won = responses.stream().filter(r -> r.status() == 201).toList();
         assertThat(won).hasSize(1);
@@ -54,7 +50,7 @@ class HoldConcurrencyTests extends ShopTestSupport {
             TestShopper shopper = shopper(event);
             attempts.add(() -> hold(shopper, pick.toArray(String[]::new)));
         }
-        List<Response> responses = all(attempts);
+        List<Response> responses = allAtOnce(attempts);
 
         List<String> heldSeats = new ArrayList<>();
         for (int i = 0; i < responses.size(); i++) {
@@ -69,27 +65,5 @@ class HoldConcurrencyTests extends ShopTestSupport {
                 .as("seed %d", seed).isEqualTo(heldSeats.size());
         assertThat(count("SELECT count(*) FROM hold_seats hs JOIN holds h USING (hold_id) "
                 + "WHERE h.event_id = ? AND h.state = 'ACTIVE'", event)).isEqualTo(heldSeats.size());
-    }
-
-    private static List<Response> all(List<Callable<Response>> calls) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(calls.size());
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<Response>> futures = new ArrayList<>();
-            for (Callable<Response> call : calls) {
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    return call.call();
-                }));
-            }
-            start.countDown();
-            List<Response> responses = new ArrayList<>();
-            for (Future<Response> future : futures) {
-                responses.add(future.get());
-            }
-            return responses;
-        } finally {
-            pool.shutdownNow();
-        }
     }
 }

@@ -1,20 +1,11 @@
 package dev.waitroom.booking.orders;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 
 import dev.waitroom.booking.ShopTestSupport;
-import dev.waitroom.tokens.AdmissionClaims;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,9 +37,7 @@ class OrderAccessTests extends ShopTestSupport {
         String event = newEvent("ordergen", 3);
         TestShopper shopper = shopper(event);
         String orderId = order(shopper, hold(shopper, "A-1").text("holdId")).text("orderId");
-        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        String newSale = ISSUER.issue(new AdmissionClaims(event, 2, "g", "s-new", "v-new", now.minusSeconds(1),
-                now.plus(Duration.ofMinutes(5)), UUID.randomUUID().toString()));
+        String newSale = liveToken(ISSUER, event, 2, "s-new", "v-new");
         assertThat(send("GET", "/events/" + event + "/shop/seats", "Bearer " + newSale, null).status()).isEqualTo(200);
 
         assertThat(shop(shopper, "GET", "/orders/" + orderId, null).status()).isEqualTo(200);
@@ -64,9 +53,7 @@ class OrderAccessTests extends ShopTestSupport {
         send("GET", "/events/" + event + "/shop/orders/" + orderId, "Bearer " + expiredTokenOf(laterSession), null)
                 .assertProblem(404, "order-not-found");
         // A live token of a later session of the same visitor may read it.
-        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        String live = ISSUER.issue(new AdmissionClaims(event, 1, "g", laterSession.sessionId(), shopper.visitor(),
-                now.minusSeconds(1), now.plus(Duration.ofMinutes(5)), UUID.randomUUID().toString()));
+        String live = liveToken(ISSUER, event, 1, laterSession.sessionId(), shopper.visitor());
         assertThat(send("GET", "/events/" + event + "/shop/orders/" + orderId, "Bearer " + live, null).status())
                 .isEqualTo(200);
     }
@@ -90,24 +77,7 @@ class OrderAccessTests extends ShopTestSupport {
         String event = newEvent("idem", 3);
         TestShopper shopper = shopper(event);
         String holdId = hold(shopper, "A-1").text("holdId");
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        List<Response> responses = new ArrayList<>();
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<Response>> futures = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    return order(shopper, holdId, "Idempotency-Key", "key-1");
-                }));
-            }
-            start.countDown();
-            for (Future<Response> f : futures) {
-                responses.add(f.get());
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        List<Response> responses = allAtOnce(8, () -> order(shopper, holdId, "Idempotency-Key", "key-1"));
         assertThat(responses.stream().filter(r -> r.status() == 201)).hasSize(1);
         assertThat(responses.stream().filter(r -> r.status() == 200)).hasSize(7);
         assertThat(responses.stream().map(r -> r.text("orderId")).distinct()).hasSize(1);

@@ -2,13 +2,8 @@ package dev.waitroom.booking.payments;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 
@@ -19,21 +14,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 class PaymentWebhookTests extends ShopTestSupport {
-
-    /** A shopper with a hold on {@code seats} and an order under way for it. */
-    private record Checkout(TestShopper shopper, String holdId, String orderId, String attemptId, long amountCents) {
-    }
-
-    private Checkout checkout(String event, String... seats) {
-        TestShopper shopper = shopper(event);
-        Response held = hold(shopper, seats);
-        assertThat(held.status()).as(held.raw().body()).isEqualTo(201);
-        Response ordered = order(shopper, held.text("holdId"));
-        assertThat(ordered.status()).as(ordered.raw().body()).isEqualTo(201);
-        assertThat(ordered.text("state")).isEqualTo("PENDING_PAYMENT");
-        return new Checkout(shopper, held.text("holdId"), ordered.text("orderId"),
-                ordered.json().get("payment").get("attemptId").asString(), ordered.json().get("amountCents").asLong());
-    }
 
     @Test
     void aSuccessfulPaymentSellsTheSeatsAndReleasesTheSession() {
@@ -61,24 +41,8 @@ class PaymentWebhookTests extends ShopTestSupport {
         String event = newEvent("replay", 2);
         Checkout checkout = checkout(event, "A-1");
         String webhookId = "wh-" + UUID.randomUUID();
-        ExecutorService pool = Executors.newFixedThreadPool(10);
-        List<Response> responses = new ArrayList<>();
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<Response>> futures = new ArrayList<>();
-            for (int i = 0; i < 10; i++) {
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    return webhook(webhookId, checkout.attemptId(), "SUCCEEDED", checkout.amountCents());
-                }));
-            }
-            start.countDown();
-            for (Future<Response> future : futures) {
-                responses.add(future.get());
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        List<Response> responses = allAtOnce(10,
+                () -> webhook(webhookId, checkout.attemptId(), "SUCCEEDED", checkout.amountCents()));
         assertThat(responses).allSatisfy(r -> assertThat(r.status()).isEqualTo(200));
         assertThat(responses.stream().filter(r -> !r.json().get("duplicate").asBoolean())).hasSize(1);
         assertThat(responses.stream().filter(r -> r.json().get("duplicate").asBoolean())).hasSize(9);

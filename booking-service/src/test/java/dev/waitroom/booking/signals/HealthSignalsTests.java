@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import javax.sql.DataSource;
 
+import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,25 +40,17 @@ class HealthSignalsTests extends ShopTestSupport {
         String event = newEvent("latency", 2);
         TestShopper shopper = shopper(event);
         setFaults("{\"latencyMs\":300}");
-        Instant since = Instant.now();
-        try (Traffic traffic = new Traffic(() -> shop(shopper, "GET", "/seats", null))) {
-            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(reportsSince(since))
-                    .anySatisfy(r -> {
-                        assertThat(r.requests()).isPositive();
-                        assertThat(r.latencyP95Ms()).isGreaterThanOrEqualTo(300);
-                        assertThat(r.latencyP99Ms()).isGreaterThanOrEqualTo(r.latencyP95Ms());
-                        assertThat(r.errorRate()).isZero();
-                    }));
-        }
+        whileBrowsing(shopper, Instant.now(), r -> {
+            assertThat(r.requests()).isPositive();
+            assertThat(r.latencyP95Ms()).isGreaterThanOrEqualTo(300);
+            assertThat(r.latencyP99Ms()).isGreaterThanOrEqualTo(r.latencyP95Ms());
+            assertThat(r.errorRate()).isZero();
+        });
         clearFaults();
-        Instant cleared = Instant.now().plusSeconds(1);
-        try (Traffic traffic = new Traffic(() -> shop(shopper, "GET", "/seats", null))) {
-            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(reportsSince(cleared))
-                    .anySatisfy(r -> {
-                        assertThat(r.requests()).isPositive();
-                        assertThat(r.latencyP95Ms()).isLessThan(300);
-                    }));
-        }
+        whileBrowsing(shopper, Instant.now().plusSeconds(1), r -> {
+            assertThat(r.requests()).isPositive();
+            assertThat(r.latencyP95Ms()).isLessThan(300);
+        });
     }
 
     @Test
@@ -67,14 +60,10 @@ class HealthSignalsTests extends ShopTestSupport {
         setFaults("{\"errorRate\":1.0}");
         hold(shopper, "A-1").assertProblem(503, "injected-fault");
         assertThat(seatState(event, "A-1")).isEqualTo("AVAILABLE");
-        Instant since = Instant.now();
-        try (Traffic traffic = new Traffic(() -> shop(shopper, "GET", "/seats", null))) {
-            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(reportsSince(since))
-                    .anySatisfy(r -> {
-                        assertThat(r.requests()).isPositive();
-                        assertThat(r.errorRate()).isEqualTo(1.0);
-                    }));
-        }
+        whileBrowsing(shopper, Instant.now(), r -> {
+            assertThat(r.requests()).isPositive();
+            assertThat(r.errorRate()).isEqualTo(1.0);
+        });
     }
 
     @Test
@@ -131,6 +120,15 @@ class HealthSignalsTests extends ShopTestSupport {
     private void setFaults(String body) {
         Response response = send("PUT", "/admin/booking/faults", OPS, body);
         assertThat(response.status()).as(response.raw().body()).isEqualTo(200);
+    }
+
+    /** Browses the seats one request after another until a report after {@code since} satisfies {@code expected}. */
+    private void whileBrowsing(TestShopper shopper, Instant since, ThrowingConsumer<HealthReport> expected)
+            throws InterruptedException {
+        try (Traffic traffic = new Traffic(() -> shop(shopper, "GET", "/seats", null))) {
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(reportsSince(since))
+                    .anySatisfy(expected));
+        }
     }
 
     private java.util.List<HealthReport> reportsSince(Instant since) {

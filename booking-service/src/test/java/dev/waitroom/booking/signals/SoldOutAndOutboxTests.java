@@ -20,13 +20,9 @@ class SoldOutAndOutboxTests extends ShopTestSupport {
     }
 
     private String buy(String event, String seat) {
-        TestShopper shopper = shopper(event);
-        Response held = hold(shopper, seat);
-        Response ordered = order(shopper, held.text("holdId"));
-        Response paid = webhook("wh-" + UUID.randomUUID(), ordered.json().get("payment").get("attemptId").asString(),
-                "SUCCEEDED", ordered.json().get("amountCents").asLong());
-        assertThat(paid.text("effect")).isEqualTo("PAID");
-        return ordered.text("orderId");
+        Checkout checkout = checkout(event, seat);
+        assertThat(pay(checkout, "SUCCEEDED").text("effect")).isEqualTo("PAID");
+        return checkout.orderId();
     }
 
     @Test

@@ -26,16 +26,25 @@ class FakePaymentProviderTests extends ShopTestSupport {
                 URI.create("http://127.0.0.1:" + port + "/webhooks/payments")), security, json);
     }
 
-    private Response placeOrder(String event) {
-        TestShopper shopper = shopper(event);
-        Response ordered = order(shopper, hold(shopper, "A-1").text("holdId"));
-        assertThat(ordered.status()).isEqualTo(201);
-        return ordered;
+    private static PaymentRequested requested(Checkout checkout) {
+        return new PaymentRequested(PaymentAttemptId.parse(checkout.attemptId()), OrderId.parse(checkout.orderId()),
+                checkout.amountCents());
     }
 
     private static PaymentRequested requested(Response order) {
         return new PaymentRequested(PaymentAttemptId.parse(order.json().get("payment").get("attemptId").asString()),
                 OrderId.parse(order.text("orderId")), order.json().get("amountCents").asLong());
+    }
+
+    /** The provider with this behaviour is asked for the checkout's payment; {@code outcome} awaits the result. */
+    private void provide(FakePaymentProviderProperties.Behaviour behaviour, Checkout checkout, Runnable outcome) {
+        FakePaymentProvider provider = provider(behaviour);
+        try {
+            provider.onPaymentRequested(requested(checkout));
+            outcome.run();
+        } finally {
+            provider.destroy();
+        }
     }
 
     @Autowired
@@ -44,8 +53,8 @@ class FakePaymentProviderTests extends ShopTestSupport {
     @Test
     void theProviderIsAskedOnceAnOrderCommitsAndNeverForARefusedOrRepeatedOne() {
         String event = newEvent("askprovider", 3);
-        Response order = placeOrder(event);
-        assertThat(paymentRequests.seen()).contains(requested(order));
+        Checkout ordered = checkout(event, "A-1");
+        assertThat(paymentRequests.seen()).contains(requested(ordered));
 
         TestShopper shopper = shopper(event);
         String holdId = hold(shopper, "A-2").text("holdId");
@@ -63,33 +72,25 @@ class FakePaymentProviderTests extends ShopTestSupport {
     }
 
     @Test
-    void aSucceedingProviderCompletesTheOrderThroughTheSignedWebhook() throws Exception {
+    void aSucceedingProviderCompletesTheOrderThroughTheSignedWebhook() {
         String event = newEvent("fakepay", 1);
-        Response order = placeOrder(event);
-        FakePaymentProvider provider = provider(FakePaymentProviderProperties.Behaviour.SUCCEED);
-        try {
-            provider.onPaymentRequested(requested(order));
+        Checkout checkout = checkout(event, "A-1");
+        provide(FakePaymentProviderProperties.Behaviour.SUCCEED, checkout, () -> {
             await().atMost(Duration.ofSeconds(10)).until(() -> "SOLD".equals(seatState(event, "A-1")));
             assertThat(count("SELECT count(*) FROM processed_webhooks WHERE attempt_id = ?::uuid AND effect = 'PAID'",
-                    order.json().get("payment").get("attemptId").asString())).isEqualTo(1);
-        } finally {
-            provider.destroy();
-        }
+                    checkout.attemptId())).isEqualTo(1);
+        });
     }
 
     @Test
-    void aFailingProviderFailsThePayment() throws Exception {
+    void aFailingProviderFailsThePayment() {
         String event = newEvent("fakefail", 1);
-        Response order = placeOrder(event);
-        FakePaymentProvider provider = provider(FakePaymentProviderProperties.Behaviour.FAIL);
-        try {
-            provider.onPaymentRequested(requested(order));
+        Checkout checkout = checkout(event, "A-1");
+        provide(FakePaymentProviderProperties.Behaviour.FAIL, checkout, () -> {
             await().atMost(Duration.ofSeconds(10)).until(() -> count(
                     "SELECT count(*) FROM orders WHERE order_id = ?::uuid AND state = 'PAYMENT_FAILED'",
-                    order.text("orderId")) == 1);
+                    checkout.orderId()) == 1);
             assertThat(seatState(event, "A-1")).isEqualTo("HELD");
-        } finally {
-            provider.destroy();
-        }
+        });
     }
 }
