@@ -1,5 +1,7 @@
 package dev.waitroom.coordinator.admission;
 
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -12,6 +14,10 @@ import dev.waitroom.coordinator.queue.QueueTransition;
 public enum GrantState {
 
 	OFFERED, ACTIVE, OFFER_EXPIRED, EXPIRED, RELEASED, COMPLETED;
+
+	/** The states that count against the ceiling. */
+	public static final Set<GrantState> LIVE = Collections
+		.unmodifiableSet(EnumSet.copyOf(Arrays.stream(values()).filter(GrantState::live).toList()));
 
 	public Set<GrantState> next() {
 		return switch (this) {

@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.waitroom.coordinator.SqlLiterals;
+import dev.waitroom.coordinator.event.EventPhase;
+import dev.waitroom.coordinator.event.OperatingMode;
 import dev.waitroom.coordinator.ids.GrantId;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.lease.FencingGeneration;
@@ -35,6 +38,13 @@ public class Grants {
 			queue_synced_state
 			""";
 
+	private static final String OFFERED = SqlLiterals.of(GrantState.OFFERED);
+
+	private static final String ACTIVE = SqlLiterals.of(GrantState.ACTIVE);
+
+	/** The live states, as the partial indexes on grants name them. */
+	private static final String LIVE = SqlLiterals.list(GrantState.LIVE);
+
 	/**
 	 * The fenced allocation: inserts the whole batch only if this owner still holds the lease with this generation
 	 * (on database time), the event is open and queueing, and the batch fits under the ceiling. Runs after the event
@@ -42,16 +52,59 @@ public class Grants {
 	 */
 	private static final String INSERT_OFFERS = """
 			insert into grants (id, event_id, visitor, entry_id, order_key, generation, state, offered_at, offer_expires_at)
-			select c.id, ?, c.visitor, c.entry_id, c.order_key, ?, 'OFFERED', ?, ?
+			select c.id, ?, c.visitor, c.entry_id, c.order_key, ?, %s, ?, ?
 			from unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) as c (id, visitor, entry_id, order_key)
 			where exists (select 1 from leases l
 			              where l.event_id = ? and l.owner = ? and l.generation = ? and l.expires_at > clock_timestamp())
-			  and exists (select 1 from events e where e.event_id = ? and e.phase = 'OPEN' and e.mode = 'QUEUEING'
+			  and exists (select 1 from events e where e.event_id = ? and e.phase = %s and e.mode = %s
 			              and e.seed_revealed_at is not null)
-			  and (select count(*) from grants g where g.event_id = ? and g.state in ('OFFERED', 'ACTIVE')) + ?
+			  and (select count(*) from grants g where g.event_id = ? and g.state in (%s)) + ?
 			      <= (select e.max_active_sessions from events e where e.event_id = ?)
 			on conflict do nothing
-			returning\s""" + COLUMNS;
+			returning %s""".formatted(OFFERED, SqlLiterals.of(EventPhase.OPEN), SqlLiterals.of(OperatingMode.QUEUEING),
+			LIVE, COLUMNS);
+
+	private static final String ACTIVATE = """
+			update grants set state = %s, session_id = :sid, activated_at = :now,
+			    session_expires_at = :sessionExpires, absolute_expires_at = :absolute
+			where event_id = :e and visitor = :v and state = %s and offer_expires_at > :now
+			returning %s""".formatted(ACTIVE, OFFERED, COLUMNS);
+
+	private static final String RENEW = """
+			update grants set session_expires_at = least(:until, absolute_expires_at)
+			where event_id = :e and visitor = :v and state = %s and session_expires_at > :now
+			returning %s""".formatted(ACTIVE, COLUMNS);
+
+	private static final String EXPIRE_OFFERS = """
+			update grants set state = %s, release_reason = %s, released_at = :now
+			where event_id = :e and state = %s and offer_expires_at <= :now
+			returning %s""".formatted(SqlLiterals.of(ReleaseReason.OFFER_EXPIRED.target()),
+			SqlLiterals.of(ReleaseReason.OFFER_EXPIRED), OFFERED, COLUMNS);
+
+	/** The queue has already answered for a withdrawn offer, so it counts as acknowledged. */
+	private static final String WITHDRAW = """
+			update grants set state = %1$s, release_reason = %2$s, released_at = :now, queue_synced_state = %1$s
+			where id = :id and state = %3$s
+			""".formatted(SqlLiterals.of(ReleaseReason.WITHDRAWN.target()), SqlLiterals.of(ReleaseReason.WITHDRAWN),
+			OFFERED);
+
+	private static final String OVERDUE_SESSIONS = """
+			select %s from grants where event_id = :e and state = %s and session_expires_at <= :now
+			order by session_expires_at limit :limit
+			""".formatted(COLUMNS, ACTIVE);
+
+	private static final String FIND_LIVE = """
+			select %s from grants where event_id = :e and visitor = :v and state in (%s)
+			""".formatted(COLUMNS, LIVE);
+
+	private static final String FIND_OFFERED = """
+			select %s from grants where event_id = :e and state = %s
+			""".formatted(COLUMNS, OFFERED);
+
+	private static final String COUNT_LIVE = """
+			select count(*) filter (where state = %s) as offered, count(*) filter (where state = %s) as active
+			from grants where event_id = :e and state in (%s)
+			""".formatted(OFFERED, ACTIVE, LIVE);
 
 	private final JdbcClient jdbc;
 
@@ -110,11 +163,7 @@ public class Grants {
 	/** OFFERED -> ACTIVE for this visitor, only before the offer deadline. */
 	Optional<Grant> activate(String eventId, VisitorId visitor, SessionId sessionId, Instant now,
 			Instant sessionExpiresAt, Instant absoluteExpiresAt) {
-		return this.jdbc.sql("""
-				update grants set state = 'ACTIVE', session_id = :sid, activated_at = :now,
-				    session_expires_at = :sessionExpires, absolute_expires_at = :absolute
-				where event_id = :e and visitor = :v and state = 'OFFERED' and offer_expires_at > :now
-				returning\s""" + COLUMNS)
+		return this.jdbc.sql(ACTIVATE)
 			.param("sid", sessionId.value())
 			.param("now", ts(now))
 			.param("sessionExpires", ts(sessionExpiresAt))
@@ -127,10 +176,7 @@ public class Grants {
 
 	/** Extends an ACTIVE, unexpired session to {@code now + ttl}, never past its absolute limit. */
 	Optional<Grant> renew(String eventId, VisitorId visitor, Instant now, Duration ttl) {
-		return this.jdbc.sql("""
-				update grants set session_expires_at = least(:until, absolute_expires_at)
-				where event_id = :e and visitor = :v and state = 'ACTIVE' and session_expires_at > :now
-				returning\s""" + COLUMNS)
+		return this.jdbc.sql(RENEW)
 			.param("until", ts(now.plus(ttl)))
 			.param("now", ts(now))
 			.param("e", eventId)
@@ -158,19 +204,12 @@ public class Grants {
 
 	/** Expires every overdue offer of an event in one statement; returns the grants it changed. */
 	List<Grant> expireOffers(String eventId, Instant now) {
-		return this.jdbc.sql("""
-				update grants set state = 'OFFER_EXPIRED', release_reason = 'OFFER_EXPIRED', released_at = :now
-				where event_id = :e and state = 'OFFERED' and offer_expires_at <= :now
-				returning\s""" + COLUMNS).param("now", ts(now)).param("e", eventId).query(Grants::map).list();
+		return this.jdbc.sql(EXPIRE_OFFERS).param("now", ts(now)).param("e", eventId).query(Grants::map).list();
 	}
 
 	/** Withdraws an offer the queue could not apply (the entry left the queue meanwhile). */
 	boolean withdraw(GrantId id, Instant now) {
-		return this.jdbc.sql("""
-				update grants set state = 'OFFER_EXPIRED', release_reason = 'WITHDRAWN', released_at = :now,
-				    queue_synced_state = 'OFFER_EXPIRED'
-				where id = :id and state = 'OFFERED'
-				""").param("now", ts(now)).param("id", id.value()).update() == 1;
+		return this.jdbc.sql(WITHDRAW).param("now", ts(now)).param("id", id.value()).update() == 1;
 	}
 
 	/** Records a purchase once (idempotent completion). */
@@ -181,16 +220,11 @@ public class Grants {
 	}
 
 	List<Grant> overdueSessions(String eventId, Instant now, int limit) {
-		return this.jdbc.sql("select " + COLUMNS + """
-				 from grants where event_id = :e and state = 'ACTIVE' and session_expires_at <= :now
-				order by session_expires_at limit :limit
-				""").param("e", eventId).param("now", ts(now)).param("limit", limit).query(Grants::map).list();
+		return this.jdbc.sql(OVERDUE_SESSIONS).param("e", eventId).param("now", ts(now)).param("limit", limit).query(Grants::map).list();
 	}
 
 	public Optional<Grant> findLive(String eventId, VisitorId visitor) {
-		return this.jdbc.sql("select " + COLUMNS + """
-				 from grants where event_id = :e and visitor = :v and state in ('OFFERED', 'ACTIVE')
-				""").param("e", eventId).param("v", visitor.value()).query(Grants::map).optional();
+		return this.jdbc.sql(FIND_LIVE).param("e", eventId).param("v", visitor.value()).query(Grants::map).optional();
 	}
 
 	Optional<Grant> findLatest(String eventId, VisitorId visitor) {
@@ -223,7 +257,7 @@ public class Grants {
 	}
 
 	List<Grant> offered(String eventId) {
-		return this.jdbc.sql("select " + COLUMNS + " from grants where event_id = :e and state = 'OFFERED'")
+		return this.jdbc.sql(FIND_OFFERED)
 			.param("e", eventId)
 			.query(Grants::map)
 			.list();
@@ -237,10 +271,7 @@ public class Grants {
 	}
 
 	public LiveCounts count(String eventId) {
-		return this.jdbc.sql("""
-				select count(*) filter (where state = 'OFFERED') as offered, count(*) filter (where state = 'ACTIVE') as active
-				from grants where event_id = :e and state in ('OFFERED', 'ACTIVE')
-				""")
+		return this.jdbc.sql(COUNT_LIVE)
 			.param("e", eventId)
 			.query((rs, n) -> new LiveCounts(rs.getLong("offered"), rs.getLong("active")))
 			.single();

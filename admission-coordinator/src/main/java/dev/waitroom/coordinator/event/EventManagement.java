@@ -50,7 +50,7 @@ public class EventManagement {
 				throw new CoordinatorException(ProblemKind.CONFLICT, "event-exists",
 						"An event with id " + id + " already exists.");
 			}
-			this.events.audit(id, "CONFIG", null, "created", actor, "event created");
+			this.events.audit(id, ChangeKind.CONFIG, null, "created", actor, "event created");
 			return this.events.find(id).orElseThrow();
 		});
 		log.info("Event {} created by {}", id, actor);
@@ -67,7 +67,7 @@ public class EventManagement {
 			Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
 			EventConfig next = change.apply(current.config());
 			this.events.updateConfig(id, next);
-			this.events.audit(id, "CONFIG", null, "updated", actor, "configuration changed");
+			this.events.audit(id, ChangeKind.CONFIG, null, "updated", actor, "configuration changed");
 			return this.events.find(id).orElseThrow();
 		});
 		this.publisher.publishQuietly(updated);
@@ -87,7 +87,8 @@ public class EventManagement {
 		if (event.phase() == EventPhase.SCHEDULED) {
 			event = this.transactions.execute(status -> {
 				if (this.events.open(id)) {
-					this.events.audit(id, "PHASE", EventPhase.SCHEDULED.name(), EventPhase.OPEN.name(), actor, reason);
+					this.events.audit(id, ChangeKind.PHASE, EventPhase.SCHEDULED.name(), EventPhase.OPEN.name(), actor,
+							reason);
 					log.info("Event {} opened by {}: {}", id, actor, reason);
 				}
 				return this.events.find(id).orElseThrow();
@@ -118,7 +119,7 @@ public class EventManagement {
 		QueueDirectory.DrawResult result = this.queue.draw(event.id().value(), event.seed());
 		Event revealed = this.transactions.execute(status -> {
 			if (this.events.revealSeed(event.id())) {
-				this.events.audit(event.id(), "PHASE", "DRAW_PENDING", "DRAWN", "coordinator",
+				this.events.audit(event.id(), ChangeKind.PHASE, "DRAW_PENDING", "DRAWN", "coordinator",
 						"pre-sale draw of " + result.presaleCount() + " entries completed; seed revealed");
 			}
 			return this.events.find(event.id()).orElseThrow();
@@ -141,7 +142,7 @@ public class EventManagement {
 			if (!this.events.end(id, current.phase())) {
 				throw invalid("the phase changed concurrently");
 			}
-			this.events.audit(id, "PHASE", current.phase().name(), EventPhase.ENDED.name(), actor, reason);
+			this.events.audit(id, ChangeKind.PHASE, current.phase().name(), EventPhase.ENDED.name(), actor, reason);
 			log.info("Event {} ended by {}: {}", id, actor, reason);
 			return this.events.find(id).orElseThrow();
 		});
@@ -161,7 +162,7 @@ public class EventManagement {
 			if (!this.events.changeMode(id, current.mode(), target)) {
 				throw invalid("the mode changed concurrently");
 			}
-			this.events.audit(id, "MODE", current.mode().name(), target.name(), actor, reason);
+			this.events.audit(id, ChangeKind.MODE, current.mode().name(), target.name(), actor, reason);
 			if (target == OperatingMode.BYPASS || current.mode() == OperatingMode.BYPASS) {
 				log.warn("BYPASS {} for event {} by {}: {} -- the waiting room does not protect this event while on",
 						target == OperatingMode.BYPASS ? "ON" : "OFF", id, actor, reason);
@@ -193,7 +194,8 @@ public class EventManagement {
 		Event changed = this.transactions.execute(status -> {
 			this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
 			this.events.changeAnnouncement(id, clean);
-			this.events.audit(id, "ANNOUNCEMENT", null, clean.isEmpty() ? "cleared" : "set", actor, "announcement");
+			this.events.audit(id, ChangeKind.ANNOUNCEMENT, null, clean.isEmpty() ? "cleared" : "set", actor,
+					"announcement");
 			return this.events.find(id).orElseThrow();
 		});
 		this.publisher.publishQuietly(changed);

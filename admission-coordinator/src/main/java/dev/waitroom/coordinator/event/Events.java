@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
+import dev.waitroom.coordinator.SqlLiterals;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -22,6 +23,32 @@ public class Events {
 			after_purchase, phase, mode, sale_generation, seed, commitment, seed_revealed_at, announcement
 			""";
 
+	/** A new event: scheduled, queueing. */
+	private static final String INSERT = """
+			insert into events (event_id, name, opens_at, max_active_sessions, max_admissions_per_second, batch_max,
+			    offer_ttl_seconds, session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope,
+			    expired_offer_policy, after_purchase, phase, mode, seed, commitment)
+			values (:id, :name, :opensAt, :ceiling, :rate, :batch, :offerTtl, :sessionTtl, :sessionMax, :presale,
+			    :scope, :policy, :after, %s, %s, :seed, :commitment)
+			on conflict (event_id) do nothing
+			""".formatted(SqlLiterals.of(EventPhase.SCHEDULED), SqlLiterals.of(OperatingMode.QUEUEING));
+
+	private static final String UNFINISHED = "select %s from events where phase <> %s order by event_id"
+		.formatted(COLUMNS, SqlLiterals.of(EventPhase.ENDED));
+
+	private static final String OPEN = """
+			update events set phase = %s, updated_at = now() where event_id = :id and phase = %s
+			""".formatted(SqlLiterals.of(EventPhase.OPEN), SqlLiterals.of(EventPhase.SCHEDULED));
+
+	private static final String END = """
+			update events set phase = %s, updated_at = now() where event_id = :id and phase = :from
+			""".formatted(SqlLiterals.of(EventPhase.ENDED));
+
+	private static final String REVEAL_SEED = """
+			update events set seed_revealed_at = now(), updated_at = now()
+			where event_id = :id and phase = %s and seed_revealed_at is null
+			""".formatted(SqlLiterals.of(EventPhase.OPEN));
+
 	private final JdbcClient jdbc;
 
 	Events(JdbcClient jdbc) {
@@ -30,14 +57,7 @@ public class Events {
 
 	/** Inserts a new event; false when the id is taken. */
 	boolean insert(EventId id, EventConfig c, String seed, String commitment) {
-		int rows = this.jdbc.sql("""
-				insert into events (event_id, name, opens_at, max_active_sessions, max_admissions_per_second, batch_max,
-				    offer_ttl_seconds, session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope,
-				    expired_offer_policy, after_purchase, phase, mode, seed, commitment)
-				values (:id, :name, :opensAt, :ceiling, :rate, :batch, :offerTtl, :sessionTtl, :sessionMax, :presale,
-				    :scope, :policy, :after, 'SCHEDULED', 'QUEUEING', :seed, :commitment)
-				on conflict (event_id) do nothing
-				""")
+		int rows = this.jdbc.sql(INSERT)
 			.param("id", id.value())
 			.params(configParams(c))
 			.param("seed", seed)
@@ -90,7 +110,7 @@ public class Events {
 
 	/** Events a coordinator should lead: every event that has not ended. */
 	public List<Event> unfinished() {
-		return this.jdbc.sql("select " + COLUMNS + " from events where phase <> 'ENDED' order by event_id")
+		return this.jdbc.sql(UNFINISHED)
 			.query(Events::map)
 			.list();
 	}
@@ -105,24 +125,17 @@ public class Events {
 
 	/** Opens the sale, once: only from SCHEDULED. The seed stays secret until the draw has run. */
 	boolean open(EventId id) {
-		return this.jdbc.sql("""
-				update events set phase = 'OPEN', updated_at = now() where event_id = :id and phase = 'SCHEDULED'
-				""").param("id", id.value()).update() == 1;
+		return this.jdbc.sql(OPEN).param("id", id.value()).update() == 1;
 	}
 
 	/** Ends the sale from the phase the caller saw; false when the phase changed meanwhile. */
 	boolean end(EventId id, EventPhase from) {
-		return this.jdbc.sql("""
-				update events set phase = 'ENDED', updated_at = now() where event_id = :id and phase = :from
-				""").param("id", id.value()).param("from", from.name()).update() == 1;
+		return this.jdbc.sql(END).param("id", id.value()).param("from", from.name()).update() == 1;
 	}
 
 	/** Records that the draw has run and reveals the seed, once. */
 	boolean revealSeed(EventId id) {
-		return this.jdbc.sql("""
-				update events set seed_revealed_at = now(), updated_at = now()
-				where event_id = :id and phase = 'OPEN' and seed_revealed_at is null
-				""").param("id", id.value()).update() == 1;
+		return this.jdbc.sql(REVEAL_SEED).param("id", id.value()).update() == 1;
 	}
 
 	boolean changeAnnouncement(EventId id, String text) {
@@ -132,13 +145,13 @@ public class Events {
 			.update() == 1;
 	}
 
-	void audit(EventId id, String kind, String from, String to, String actor, String reason) {
+	void audit(EventId id, ChangeKind kind, String from, String to, String actor, String reason) {
 		this.jdbc.sql("""
 				insert into mode_changes (event_id, kind, from_value, to_value, actor, reason)
 				values (:id, :kind, :from, :to, :actor, :reason)
 				""")
 			.param("id", id.value())
-			.param("kind", kind)
+			.param("kind", kind.name())
 			.param("from", from)
 			.param("to", to)
 			.param("actor", actor)
@@ -173,8 +186,9 @@ public class Events {
 				select kind, from_value, to_value, actor, reason, at from mode_changes where event_id = :id order by id
 				""")
 			.param("id", id.value())
-			.query((rs, n) -> new ModeChange(rs.getString("kind"), rs.getString("from_value"), rs.getString("to_value"),
-					rs.getString("actor"), rs.getString("reason"), rs.getObject("at", OffsetDateTime.class).toInstant()))
+			.query((rs, n) -> new ModeChange(ChangeKind.valueOf(rs.getString("kind")), rs.getString("from_value"),
+					rs.getString("to_value"), rs.getString("actor"), rs.getString("reason"),
+					rs.getObject("at", OffsetDateTime.class).toInstant()))
 			.list();
 	}
 

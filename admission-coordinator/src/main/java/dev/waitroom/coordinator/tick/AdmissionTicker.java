@@ -117,7 +117,7 @@ public final class AdmissionTicker {
 				live = this.parts.grants().count(id);
 			}
 		}
-		this.parts.gauges().update(id, live.offered(), live.active(), rate, event.mode().name());
+		this.parts.gauges().update(id, live.offered(), live.active(), rate, event.mode());
 		long nowNanos = this.nanoTime.getAsLong();
 		if (lead.lastPush == null || nowNanos - lead.lastPush >= this.properties.pushEvery().toNanos()) {
 			lead.lastPush = nowNanos;

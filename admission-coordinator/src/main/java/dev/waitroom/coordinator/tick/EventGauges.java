@@ -3,6 +3,7 @@ package dev.waitroom.coordinator.tick;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.waitroom.coordinator.event.OperatingMode;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.stereotype.Component;
@@ -19,7 +20,7 @@ public class EventGauges {
 		this.meters = meters;
 	}
 
-	void update(String eventId, long offered, long active, double rate, String mode) {
+	void update(String eventId, long offered, long active, double rate, OperatingMode mode) {
 		Figures f = this.figures.computeIfAbsent(eventId, this::register);
 		f.offered = offered;
 		f.active = active;
@@ -39,10 +40,10 @@ public class EventGauges {
 			.tag("event", eventId)
 			.register(this.meters);
 		Gauge.builder("waitroom.coordinator.drift", f, x -> x.drift).tag("event", eventId).register(this.meters);
-		for (String mode : new String[] { "QUEUEING", "PAUSED", "SOLD_OUT", "BYPASS" }) {
-			Gauge.builder("waitroom.coordinator.mode", f, x -> mode.equals(x.mode) ? 1 : 0)
+		for (OperatingMode mode : OperatingMode.values()) {
+			Gauge.builder("waitroom.coordinator.mode", f, x -> x.mode == mode ? 1 : 0)
 				.tag("event", eventId)
-				.tag("mode", mode)
+				.tag("mode", mode.name())
 				.register(this.meters);
 		}
 		return f;
@@ -58,7 +59,7 @@ public class EventGauges {
 
 		volatile double drift;
 
-		volatile String mode = "";
+		volatile OperatingMode mode;
 
 	}
 

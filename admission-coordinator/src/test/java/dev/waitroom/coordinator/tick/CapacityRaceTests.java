@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.waitroom.coordinator.admission.Admissions;
+import dev.waitroom.coordinator.admission.GrantState;
 import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.event.EventId;
 import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
@@ -133,7 +134,7 @@ class CapacityRaceTests {
 		boolean claim = ThreadLocalRandom.current().nextBoolean();
 		List<String> visitors = this.jdbc.sql("select visitor from grants where event_id = :e and state = :s limit 5")
 			.param("e", eventId)
-			.param("s", claim ? "OFFERED" : "ACTIVE")
+			.param("s", (claim ? GrantState.OFFERED : GrantState.ACTIVE).name())
 			.query(String.class)
 			.list();
 		for (String visitor : visitors) {

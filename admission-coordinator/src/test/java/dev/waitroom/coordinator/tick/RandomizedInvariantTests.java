@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 
+import dev.waitroom.coordinator.SqlLiterals;
 import dev.waitroom.coordinator.admission.Admissions;
+import dev.waitroom.coordinator.admission.GrantState;
 import dev.waitroom.coordinator.admission.QueueSync;
 import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.event.EventId;
@@ -39,6 +41,11 @@ class RandomizedInvariantTests {
 	private static final int SEQUENCES = 6;
 
 	private static final int STEPS = 250;
+
+	private static final String LIVE = SqlLiterals.list(GrantState.LIVE);
+
+	/** The states a shopping session ends in. */
+	private static final String SESSION_ENDED = SqlLiterals.list(GrantState.ACTIVE.next());
 
 	@Autowired
 	ApplicationContext context;
@@ -101,13 +108,13 @@ class RandomizedInvariantTests {
 						c.tick(scenario.management.get(EventId.of(eventId)));
 					}
 					else if (action < 55 && !visitors.isEmpty()) {
-						this.admissions.claim(EventId.of(eventId), pick(random, eventId, "OFFERED", visitors));
+						this.admissions.claim(EventId.of(eventId), pick(random, eventId, GrantState.OFFERED, visitors));
 					}
 					else if (action < 62 && !visitors.isEmpty()) {
-						this.admissions.renew(EventId.of(eventId), pick(random, eventId, "ACTIVE", visitors));
+						this.admissions.renew(EventId.of(eventId), pick(random, eventId, GrantState.ACTIVE, visitors));
 					}
 					else if (action < 70 && !visitors.isEmpty()) {
-						this.admissions.leave(EventId.of(eventId), pick(random, eventId, "ACTIVE", visitors));
+						this.admissions.leave(EventId.of(eventId), pick(random, eventId, GrantState.ACTIVE, visitors));
 					}
 					else if (action < 75) {
 						purchaseSomething(random, eventId);
@@ -183,11 +190,11 @@ class RandomizedInvariantTests {
 	}
 
 	/** Mostly a visitor in {@code state} (so claims and renewals mostly hit), sometimes anyone. */
-	private VisitorId pick(Random random, String eventId, String state, List<String> visitors) {
+	private VisitorId pick(Random random, String eventId, GrantState state, List<String> visitors) {
 		List<String> inState = this.jdbc
 			.sql("select visitor from grants where event_id = :e and state = :s order by visitor")
 			.param("e", eventId)
-			.param("s", state)
+			.param("s", state.name())
 			.query(String.class)
 			.list();
 		List<String> from = !inState.isEmpty() && random.nextInt(10) < 8 ? inState : visitors;
@@ -197,23 +204,23 @@ class RandomizedInvariantTests {
 	private void check(String eventId, int ceiling, int step, int action) {
 		String at = "step " + step + " (action " + action + ")";
 		long live = this.jdbc
-			.sql("select count(*) from grants where event_id = :e and state in ('OFFERED', 'ACTIVE')")
+			.sql("select count(*) from grants where event_id = :e and state in (" + LIVE + ")")
 			.param("e", eventId).query(Long.class).single();
 		assertThat(live).as("live grants within the ceiling at " + at).isLessThanOrEqualTo(ceiling);
 		long doubled = this.jdbc.sql("""
-				select count(*) from (select visitor from grants where event_id = :e and state in ('OFFERED', 'ACTIVE')
+				select count(*) from (select visitor from grants where event_id = :e and state in (%s)
 				group by visitor having count(*) > 1) d
-				""").param("e", eventId).query(Long.class).single();
+				""".formatted(LIVE)).param("e", eventId).query(Long.class).single();
 		assertThat(doubled).as("no visitor with two live grants at " + at).isZero();
 		long unaccounted = this.jdbc.sql("""
-				select count(*) from grants where event_id = :e and state not in ('OFFERED', 'ACTIVE')
+				select count(*) from grants where event_id = :e and state not in (%s)
 				and (released_at is null or release_reason is null)
-				""").param("e", eventId).query(Long.class).single();
+				""".formatted(LIVE)).param("e", eventId).query(Long.class).single();
 		assertThat(unaccounted).as("every ended grant says when and why it released capacity at " + at).isZero();
 		List<UUID> ended = this.jdbc.sql("""
 				select session_id from grants where event_id = :e and session_id is not null
-				and state in ('EXPIRED', 'RELEASED', 'COMPLETED')
-				""").param("e", eventId).query(UUID.class).list();
+				and state in (%s)
+				""".formatted(SESSION_ENDED)).param("e", eventId).query(UUID.class).list();
 		for (UUID session : ended) {
 			assertThat(this.redisson.getBucket("wr:{" + eventId + "}:session:" + session, StringCodec.INSTANCE).isExists())
 				.as("a released session is not live in the registry at " + at)

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.waitroom.coordinator.admission.Grant;
+import dev.waitroom.coordinator.admission.GrantState;
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.event.EventId;
@@ -116,7 +117,7 @@ class TakeoverAndFaultTests {
 		for (String visitor : visitors.subList(0, 4)) {
 			Grant grant = this.grants.findLive(eventId, new VisitorId(visitor)).orElseThrow();
 			assertThat(scenario.queue.entry(eventId, visitor).state()).isEqualTo(InMemoryQueueDirectory.State.OFFERED);
-			assertThat(grant.queueSyncedState().name()).isEqualTo("OFFERED");
+			assertThat(grant.queueSyncedState()).isEqualTo(GrantState.OFFERED);
 		}
 	}
 

@@ -1,0 +1,6 @@
+package dev.waitroom.coordinator.event;
+
+/** What an audited change ({@link ModeChange}) changed. */
+public enum ChangeKind {
+	PHASE, MODE, ANNOUNCEMENT, CONFIG
+}
