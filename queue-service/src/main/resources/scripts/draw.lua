@@ -24,7 +24,7 @@ for i = 5, #ARGV, 2 do
     local state, rest = string.match(rec, '^(%u)|%d+|(.*)$')
     redis.call('HSET', ekey, field, state .. '|' .. key .. '|' .. rest)
     redis.call('HSET', B('o:', key), key % 128, seq)
-    if state == 'W' then redis.call('SETBIT', w, key, 1) end
+    if state == WAITING then redis.call('SETBIT', w, key, 1) end
   end
 end
 if ARGV[3] == '1' then

@@ -5,7 +5,8 @@
 -- 'cnt', 'seq', 'w', 'of', and 'e:', 's:', 'o:' buckets of the existing entry or of the next sequence.
 -- ARGV[1] key prefix 'wr:{eventId}:', ARGV[2] visitor id, ARGV[3] account identity or '', ARGV[4] now (epoch seconds),
 -- ARGV[5] liveness interval (seconds). Answers CREATED or EXISTS followed by the visitor's status.
--- Entry record (hash field = seq % 128 in bucket 'e:<seq/128>'): state|orderKey|visitor|joinedAt|requeues
+-- Entry record (hash field = seq % 128 in bucket 'e:<seq/128>'): state|orderKey|visitor|joinedAt|requeues; the state
+-- letters (WAITING, LEFT, ...) are locals generated from the Java EntryState when the script is loaded.
 local ev = redis.call('HMGET', KEYS[1], 'phase', 'mode', 'scope')
 local phase, mode = ev[1], ev[2]
 if not phase then return {'NO_EVENT'} end
@@ -30,7 +31,7 @@ if existing then
   local field = seq % 128
   local rec = redis.call('HGET', ekey, field)
   local state, key, visitor, joined, rq = string.match(rec, '^(%u)|(%d+)|([^|]*)|(%d+)|(%d+)$')
-  if state ~= 'L' then
+  if state ~= LEFT then
     if visitor ~= ARGV[2] then
       -- account-scoped place recovered from another browser: bind it to the new visitor
       redis.call('HSET', ekey, field, state .. '|' .. key .. '|' .. ARGV[2] .. '|' .. joined .. '|' .. rq)
@@ -39,7 +40,7 @@ if existing then
   end
   if phase == 'SCHEDULED' then
     -- pre-sale rejoin gets its old entry back: no second ticket for the draw
-    redis.call('HSET', ekey, field, 'W|' .. key .. '|' .. ARGV[2] .. '|' .. joined .. '|' .. rq)
+    redis.call('HSET', ekey, field, WAITING .. '|' .. key .. '|' .. ARGV[2] .. '|' .. joined .. '|' .. rq)
     redis.call('HINCRBY', cnt, 'left', -1)
     redis.call('HINCRBY', cnt, 'waiting', 1)
     return answer('EXISTS', existing)
@@ -63,7 +64,7 @@ if m then return m end
 
 redis.call('INCR', seqKey)
 local field = seq % 128
-redis.call('HSET', B('e:', seq), field, 'W|' .. key .. '|' .. ARGV[2] .. '|' .. ARGV[4] .. '|0')
+redis.call('HSET', B('e:', seq), field, WAITING .. '|' .. key .. '|' .. ARGV[2] .. '|' .. ARGV[4] .. '|0')
 redis.call('HSET', idKey, identity, seq)
 if key > 0 then
   redis.call('SETBIT', K('w'), key, 1)

@@ -2,6 +2,7 @@
 -- KEYS[1] event hash, KEYS[2] visitor's identity bucket, KEYS[3] account's identity bucket, then 'cnt', 'w' and
 -- the 'e:' bucket of the entry (lib/declared_keys.lua)
 -- ARGV[1] key prefix, ARGV[2] visitor id, ARGV[3] account identity or ''
+-- State letters (WAITING, LEFT) are locals generated from the Java EntryState when the script is loaded.
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'NO_EVENT'} end
 local scope = redis.call('HGET', KEYS[1], 'scope')
 local idKey, identity = KEYS[2], ARGV[2]
@@ -15,9 +16,9 @@ if m then return m end
 local field = seq % 128
 local rec = redis.call('HGET', ekey, field)
 local state, key, rest = string.match(rec, '^(%u)|(%d+)|(.*)$')
-if state == 'L' then return {'LEFT', existing} end
-if state ~= 'W' then return {'STATE', existing, state} end
-redis.call('HSET', ekey, field, 'L|' .. key .. '|' .. rest)
+if state == LEFT then return {'LEFT', existing} end
+if state ~= WAITING then return {'STATE', existing, state} end
+redis.call('HSET', ekey, field, LEFT .. '|' .. key .. '|' .. rest)
 key = tonumber(key)
 if key > 0 then redis.call('SETBIT', w, key, 0) end
 redis.call('HINCRBY', cnt, 'waiting', -1)

@@ -2,7 +2,8 @@
 -- same grant is unchanged; any other entry is left as it is and reported with its state.
 -- KEYS[1] event hash, then 'cnt', 'w', 'of' and the 'e:' bucket of every entry (lib/declared_keys.lua)
 -- ARGV[1] key prefix, then triples: entry sequence, grant id, offer deadline (epoch millis)
--- Returns per entry: entry sequence, state letter (or '-' when unknown), '1' when the entry holds this grant
+-- Returns per entry: entry sequence, state letter (or '-' when unknown), '1' when the entry holds this grant.
+-- State letters (WAITING, OFFERED) are locals generated from the Java EntryState when the script is loaded.
 local cnt, w, of = K('cnt'), K('w'), K('of')
 for i = 2, #ARGV, 3 do B('e:', ARGV[i]) end
 local m = undeclared()
@@ -23,14 +24,14 @@ for i = 2, #ARGV, 3 do
     table.insert(out, ARGV[i]); table.insert(out, '-'); table.insert(out, '0')
   else
     local state, key, rest = string.match(rec, '^(%u)|(%d+)|(.*)$')
-    if state == 'W' then
-      redis.call('HSET', ekey, field, 'O|' .. key .. '|' .. rest)
+    if state == WAITING then
+      redis.call('HSET', ekey, field, OFFERED .. '|' .. key .. '|' .. rest)
       key = tonumber(key)
       redis.call('SETBIT', w, key, 0)
       redis.call('HSET', of, seq, grant .. '|' .. ARGV[i + 2])
       offered = offered + 1
       if key > wm then wm = key end
-      table.insert(out, ARGV[i]); table.insert(out, 'O'); table.insert(out, '1')
+      table.insert(out, ARGV[i]); table.insert(out, OFFERED); table.insert(out, '1')
     else
       local holds = '0'
       local current = redis.call('HGET', of, seq)

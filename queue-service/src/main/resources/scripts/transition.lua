@@ -2,10 +2,10 @@
 -- happened answers the same state and changes nothing.
 -- KEYS[1] event hash, then 'cnt', 'of', 'seq', 'w', the 'e:' bucket of the entry and, for a requeue, the 'o:'
 -- bucket of the next sequence (lib/declared_keys.lua)
--- ARGV[1] key prefix, ARGV[2] entry sequence, ARGV[3] target ('A' active, 'C' completed, 'E' expired,
--- 'X' offer expired: the event's expired-offer policy decides), ARGV[4] grant id,
--- ARGV[5] states the target may follow (letters, from the Java lifecycle)
-local counter = {W = 'waiting', O = 'offered', A = 'active', C = 'completed', L = 'left', E = 'expired'}
+-- ARGV[1] key prefix, ARGV[2] entry sequence, ARGV[3] the target: the letter of ACTIVE, COMPLETED or EXPIRED, or
+-- OFFER_EXPIRED (no state of its own: the event's expired-offer policy decides), ARGV[4] grant id.
+-- Generated from the Java EntryState when the script is loaded: the state letters (WAITING, OFFERED, ...), COUNTER
+-- (letter -> counter field), NEXT (letter -> the letters it may move to); OFFER_EXPIRED comes from AdmissionStore.
 local policy = redis.call('HGET', KEYS[1], 'policy')
 if not redis.call('HGET', KEYS[1], 'phase') then return {'NO_EVENT'} end
 local seq = tonumber(ARGV[2])
@@ -23,12 +23,12 @@ if not holds then return {'GRANT', state} end
 
 local function move(to, newKey, newRq)
   redis.call('HSET', ekey, field, to .. '|' .. newKey .. '|' .. visitor .. '|' .. joined .. '|' .. newRq)
-  redis.call('HINCRBY', cnt, counter[state], -1)
-  redis.call('HINCRBY', cnt, counter[to], 1)
+  redis.call('HINCRBY', cnt, COUNTER[state], -1)
+  redis.call('HINCRBY', cnt, COUNTER[to], 1)
 end
 
-if target == 'X' then
-  if state == 'O' then
+if target == OFFER_EXPIRED then
+  if state == OFFERED then
     local requeue = (policy or 'REQUEUE_ONCE') == 'REQUEUE_ONCE' and rq == '0'
     local newKey, okey
     if requeue then
@@ -42,20 +42,20 @@ if target == 'X' then
     if requeue then
       -- back of the queue once: a fresh order key behind everyone waiting now
       redis.call('INCR', seqKey)
-      move('W', newKey, 1)
+      move(WAITING, newKey, 1)
       redis.call('SETBIT', w, newKey, 1)
       redis.call('HSET', okey, newKey % 128, seq)
       redis.call('HINCRBY', cnt, 'requeued', 1)
-      return {'OK', 'W'}
+      return {'OK', WAITING}
     end
-    move('E', key, rq)
-    return {'OK', 'E'}
+    move(EXPIRED, key, rq)
+    return {'OK', EXPIRED}
   end
-  if (state == 'W' and rq ~= '0') or state == 'E' then return {'OK', state} end
+  if (state == WAITING and rq ~= '0') or state == EXPIRED then return {'OK', state} end
   return {'STATE', state}
 end
 
 if state == target then return {'OK', state} end
-if not string.find(ARGV[5], state, 1, true) then return {'STATE', state} end
+if not NEXT[state][target] then return {'STATE', state} end
 move(target, key, rq)
 return {'OK', target}

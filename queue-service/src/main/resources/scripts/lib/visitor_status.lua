@@ -1,4 +1,5 @@
--- Shared by join.lua and status.lua (prepended, after declared_keys.lua, when the script is loaded).
+-- Shared by join.lua and status.lua (prepended, after declared_keys.lua and the state letters generated from the Java
+-- EntryState, when the script is loaded).
 -- The status of the entry with sequence `existing` (KEYS[1] is the event hash), in one atomic read; refreshes its
 -- last-seen when older than the liveness interval. Never touches order.
 -- Returns: 'OK', phase, mode, announcement, rate, waiting, entry seq, state, order key, ahead (-1 unknown),
@@ -23,7 +24,7 @@ local function visitor_status(existing, now, liveness)
   -- positions are known once the pre-sale group is drawn (or there was none)
   local drawn = (tonumber(ev[5] or '0') == 0) or (ev[6] and true or false)
   local ahead = -1
-  if state == 'W' and key > 0 and phase ~= 'SCHEDULED' and drawn then
+  if state == WAITING and key > 0 and phase ~= 'SCHEDULED' and drawn then
     local w = K('w')
     local byte = math.floor(key / 8)
     local c = 0
@@ -43,7 +44,7 @@ local function visitor_status(existing, now, liveness)
   end
 
   local offerExpires = ''
-  if state == 'O' then
+  if state == OFFERED then
     local offer = redis.call('HGET', K('of'), seq)
     if offer then offerExpires = string.match(offer, '|(%d+)$') or '' end
   end

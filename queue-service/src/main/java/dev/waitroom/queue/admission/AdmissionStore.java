@@ -3,8 +3,10 @@ package dev.waitroom.queue.admission;
 import dev.waitroom.queue.contract.EventId;
 import dev.waitroom.queue.join.EntryId;
 import dev.waitroom.queue.join.EntryState;
+import dev.waitroom.queue.join.EntryStateLua;
 import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.KeyHints;
+import dev.waitroom.queue.redis.LuaConstants;
 import dev.waitroom.queue.redis.LuaScript;
 import dev.waitroom.queue.redis.QueueScripts;
 import java.time.Clock;
@@ -12,8 +14,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.springframework.stereotype.Component;
 
 /**
@@ -22,6 +24,18 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class AdmissionStore {
+
+    /**
+     * How transition.lua names the target OFFER_EXPIRED, which is no state: a letter no {@link EntryState} is stored
+     * as, given to the script as the local {@code OFFER_EXPIRED}. Every other target is its state's letter.
+     */
+    static final String OFFER_EXPIRED = "X";
+
+    static {
+        if (Arrays.stream(EntryState.values()).anyMatch(s -> EntryStateLua.letter(s).equals(OFFER_EXPIRED))) {
+            throw new IllegalStateException("OFFER_EXPIRED is spelled like a stored entry state");
+        }
+    }
 
     private final QueueScripts scripts;
     private final KeyHints hints;
@@ -36,8 +50,9 @@ class AdmissionStore {
         this.hints = hints;
         this.clock = clock;
         this.candidates = scripts.load("candidates", LuaScript.Kind.READ);
-        this.offers = scripts.load("offers", LuaScript.Kind.CHANGE);
-        this.transition = scripts.load("transition", LuaScript.Kind.CHANGE_TAKING_SEQUENCE);
+        this.offers = scripts.load("offers", LuaScript.Kind.CHANGE, EntryStateLua.STATES);
+        this.transition = scripts.load("transition", LuaScript.Kind.CHANGE_TAKING_SEQUENCE, EntryStateLua.STATES,
+                EntryStateLua.COUNTERS, EntryStateLua.NEXT, LuaConstants.locals(Map.of("OFFER_EXPIRED", OFFER_EXPIRED)));
         this.counts = scripts.load("counts", LuaScript.Kind.READ);
     }
 
@@ -62,17 +77,7 @@ class AdmissionStore {
     }
 
     EntryState transition(EventId event, EntryId entry, TransitionTarget target, String grantId) {
-        String letter;
-        String allowedFrom;
-        if (target == TransitionTarget.OFFER_EXPIRED) {
-            letter = "X";
-            allowedFrom = "O";
-        } else {
-            EntryState to = EntryState.valueOf(target.name());
-            letter = String.valueOf(to.letter());
-            allowedFrom = Arrays.stream(EntryState.values()).filter(s -> s.canMoveTo(to))
-                    .map(s -> String.valueOf(s.letter())).collect(Collectors.joining());
-        }
+        String to = target.state() == null ? OFFER_EXPIRED : EntryStateLua.letter(target.state());
         List<String> keys = new ArrayList<>(List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.COUNTERS),
                 EventKeys.named(event, EventKeys.OFFERS), EventKeys.named(event, EventKeys.SEQUENCE),
                 EventKeys.named(event, EventKeys.WAITING), EventKeys.bucket(event, EventKeys.ENTRIES, entry.sequence())));
@@ -84,7 +89,7 @@ class AdmissionStore {
             }
         }
         return AdmissionReplies.transition(target, scripts.call(transition, event, keys,
-                event.keyPrefix(), Long.toString(entry.sequence()), letter, grantId, allowedFrom));
+                event.keyPrefix(), Long.toString(entry.sequence()), to, grantId));
     }
 
     Counts counts(EventId event) {

@@ -1,6 +1,7 @@
 package dev.waitroom.queue.draw;
 
 import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.queue.join.EntryStateLua;
 import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.LuaScript;
 import dev.waitroom.queue.redis.QueueScripts;
@@ -22,7 +23,7 @@ class DrawStore {
     DrawStore(QueueScripts scripts, Clock clock) {
         this.scripts = scripts;
         this.clock = clock;
-        this.draw = scripts.load("draw", LuaScript.Kind.CHANGE);
+        this.draw = scripts.load("draw", LuaScript.Kind.CHANGE, EntryStateLua.STATES);
     }
 
     /**

@@ -22,8 +22,9 @@ public class JoinStore {
         this.scripts = scripts;
         this.keys = keys;
         this.clock = clock;
-        this.join = scripts.load("join", LuaScript.Kind.CHANGE_TAKING_SEQUENCE, VisitorStatusReply.LIBRARY);
-        this.leave = scripts.load("leave", LuaScript.Kind.CHANGE);
+        this.join = scripts.load("join", LuaScript.Kind.CHANGE_TAKING_SEQUENCE, EntryStateLua.STATES,
+                VisitorStatusReply.LIBRARY);
+        this.leave = scripts.load("leave", LuaScript.Kind.CHANGE, EntryStateLua.STATES);
     }
 
     public JoinOutcome join(EventId event, Visitor visitor, Duration livenessInterval) {

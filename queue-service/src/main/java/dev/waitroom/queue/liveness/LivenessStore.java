@@ -2,7 +2,7 @@ package dev.waitroom.queue.liveness;
 
 import dev.waitroom.queue.contract.EventId;
 import dev.waitroom.queue.join.EntryId;
-import dev.waitroom.queue.join.EntryState;
+import dev.waitroom.queue.join.EntryStateLua;
 import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.LuaScript;
 import dev.waitroom.queue.redis.QueueScripts;
@@ -22,7 +22,7 @@ class LivenessStore {
     LivenessStore(QueueScripts scripts, Clock clock) {
         this.scripts = scripts;
         this.clock = clock;
-        this.liveness = scripts.load("liveness", LuaScript.Kind.GIVEN_KEYS);
+        this.liveness = scripts.load("liveness", LuaScript.Kind.GIVEN_KEYS, EntryStateLua.STATES);
     }
 
     /**
@@ -35,9 +35,8 @@ class LivenessStore {
             return List.of();
         }
         List<Object> keys = new ArrayList<>(seen.size() * 2);
-        List<Object> args = new ArrayList<>(seen.size() * 2 + 2);
+        List<Object> args = new ArrayList<>(seen.size() * 2 + 1);
         args.add(Long.toString(clock.instant().getEpochSecond()));
-        args.add(String.valueOf(EntryState.WAITING.letter()));
         for (SeenEntry entry : seen) {
             long seq = entry.entryId().sequence();
             keys.add(EventKeys.bucket(event, EventKeys.ENTRIES, seq));

@@ -1,6 +1,7 @@
 package dev.waitroom.queue.status;
 
 import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.queue.join.EntryStateLua;
 import dev.waitroom.queue.join.Visitor;
 import dev.waitroom.queue.join.VisitorKeys;
 import dev.waitroom.queue.join.VisitorStatus;
@@ -25,7 +26,7 @@ public class StatusStore {
         this.scripts = scripts;
         this.keys = keys;
         this.clock = clock;
-        this.status = scripts.load("status", LuaScript.Kind.READ, VisitorStatusReply.LIBRARY);
+        this.status = scripts.load("status", LuaScript.Kind.READ, EntryStateLua.STATES, VisitorStatusReply.LIBRARY);
     }
 
     /** The visitor's status, or null when the identity has no entry; refreshes liveness at most once per interval. */
