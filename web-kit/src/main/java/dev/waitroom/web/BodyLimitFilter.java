@@ -14,7 +14,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import org.springframework.http.HttpHeaders;
-import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Refuses request bodies over the limit with 413 before a handler reads more than the limit: a declared
@@ -23,7 +22,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * A body with a declared length within the limit is not wrapped: the container never delivers more bytes than the
  * declared length (what follows is the next request on the connection), so the common case costs nothing.
  */
-final class BodyLimitFilter extends OncePerRequestFilter {
+final class BodyLimitFilter extends WebKitFilter {
 
     private final long maxBytes;
 

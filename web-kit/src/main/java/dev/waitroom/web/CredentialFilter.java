@@ -6,14 +6,13 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * A credential required on some paths, checked on the normalised path (see {@link RequestPaths}); a path that could be
  * read two ways is refused with 400 {@code BAD_PATH} rather than guessed at. Protected paths match in any case,
  * public ones only as written: when in doubt, the credential is required.
  */
-abstract class CredentialFilter extends OncePerRequestFilter {
+abstract class CredentialFilter extends WebKitFilter {
 
     private final String secret;
 

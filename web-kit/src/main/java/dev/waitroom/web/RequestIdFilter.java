@@ -9,14 +9,13 @@ import java.io.IOException;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.MDC;
-import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Request correlation: the caller's {@code X-Request-Id} when well formed (the gateway forwards one on every call),
  * a new one otherwise. It is put in the logging context under {@value #MDC_KEY} (the key every service's log pattern
  * prints), echoed on the response, and removed from the context when the request is done.
  */
-public final class RequestIdFilter extends OncePerRequestFilter {
+public final class RequestIdFilter extends WebKitFilter {
 
     /** The MDC key of the request id; a client forwarding the id on an outgoing call reads it from here. */
     public static final String MDC_KEY = "requestId";
