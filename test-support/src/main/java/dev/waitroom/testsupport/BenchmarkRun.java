@@ -32,8 +32,7 @@ public final class BenchmarkRun {
         void call(int index) throws Exception;
     }
 
-    private BenchmarkRun() {
-    }
+    private BenchmarkRun() {}
 
     /** {@code calls} calls on {@code threads} threads, each index once. */
     public static BenchmarkFigures calls(String name, int threads, int calls, Call call) throws Exception {
@@ -41,7 +40,8 @@ public final class BenchmarkRun {
     }
 
     /** As many calls as {@code threads} threads complete in {@code duration} (a call under way is finished). */
-    public static BenchmarkFigures forDuration(String name, int threads, Duration duration, Call call) throws Exception {
+    public static BenchmarkFigures forDuration(String name, int threads, Duration duration, Call call)
+            throws Exception {
         return run(name, threads, Integer.MAX_VALUE, System.nanoTime() + duration.toNanos(), call);
     }
 
@@ -61,7 +61,8 @@ public final class BenchmarkRun {
                     long[] mine = new long[1024];
                     int n = 0;
                     try {
-                        for (int i = next.getAndIncrement(); i < calls && !failed.get() && System.nanoTime() < deadline;
+                        for (int i = next.getAndIncrement();
+                                i < calls && !failed.get() && System.nanoTime() < deadline;
                                 i = next.getAndIncrement()) {
                             long begin = System.nanoTime();
                             call.call(i);

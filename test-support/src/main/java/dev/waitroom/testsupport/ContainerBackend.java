@@ -69,12 +69,18 @@ final class ContainerBackend implements RealStores.Backend {
     @Override
     public void stopRedis() {
         // Pausing keeps the mapped port and the data; the service sees an unreachable Redis.
-        DockerClientFactory.instance().client().pauseContainerCmd(redis.getContainerId()).exec();
+        DockerClientFactory.instance()
+                .client()
+                .pauseContainerCmd(redis.getContainerId())
+                .exec();
     }
 
     @Override
     public void startRedis() {
-        DockerClientFactory.instance().client().unpauseContainerCmd(redis.getContainerId()).exec();
+        DockerClientFactory.instance()
+                .client()
+                .unpauseContainerCmd(redis.getContainerId())
+                .exec();
     }
 
     @Override

@@ -29,8 +29,8 @@ final class EmbeddedBackend implements RealStores.Backend {
                     .setServerConfig("synchronous_commit", "off")
                     .setServerConfig("full_page_writes", "off")
                     .start();
-            EmbeddedBackend backend = new EmbeddedBackend(postgres, RealStores.freePort(),
-                    RealStores.tempDirectory("waitroom-test-redis"));
+            EmbeddedBackend backend = new EmbeddedBackend(
+                    postgres, RealStores.freePort(), RealStores.tempDirectory("waitroom-test-redis"));
             backend.startRedis();
             return backend;
         } catch (IOException e) {

@@ -73,10 +73,15 @@ public abstract class LocalRedis implements AutoCloseable {
         command.addAll(args);
         try {
             Path log = dir.resolve("redis-" + port + ".log");
-            Process process = new ProcessBuilder(command).directory(dir.toFile())
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process process = new ProcessBuilder(command)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             processes.put(port, process);
-            awaitTrue("redis on port " + port + " answers PING", Duration.ofSeconds(10),
+            awaitTrue(
+                    "redis on port " + port + " answers PING",
+                    Duration.ofSeconds(10),
                     () -> cli(port, "PING").equals("PONG"));
             return process;
         } catch (IOException e) {
@@ -86,9 +91,23 @@ public abstract class LocalRedis implements AutoCloseable {
 
     /** The common options of every server: loopback, no persistence, its own files. */
     protected List<String> serverArgs(int port) {
-        return new ArrayList<>(List.of("--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--protected-mode", "no", "--save", "", "--appendonly", "no", "--daemonize", "no",
-                "--dbfilename", "dump-" + port + ".rdb", "--logfile", ""));
+        return new ArrayList<>(List.of(
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--protected-mode",
+                "no",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+                "--dbfilename",
+                "dump-" + port + ".rdb",
+                "--logfile",
+                ""));
     }
 
     /** Kills one process at once, as a crash would (SIGKILL). */
@@ -184,7 +203,8 @@ public abstract class LocalRedis implements AutoCloseable {
 
     private static boolean onPath(String tool) {
         String path = System.getenv("PATH");
-        return path != null && Stream.of(path.split(java.io.File.pathSeparator))
-                .anyMatch(d -> Files.isExecutable(Path.of(d, tool)));
+        return path != null
+                && Stream.of(path.split(java.io.File.pathSeparator))
+                        .anyMatch(d -> Files.isExecutable(Path.of(d, tool)));
     }
 }

@@ -22,8 +22,13 @@ public final class LocalRedisCluster extends LocalRedis {
             for (int i = 0; i < 3; i++) {
                 int port = freePort(true);
                 List<String> args = cluster.serverArgs(port);
-                args.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes-" + port + ".conf",
-                        "--cluster-node-timeout", "2000"));
+                args.addAll(List.of(
+                        "--cluster-enabled",
+                        "yes",
+                        "--cluster-config-file",
+                        "nodes-" + port + ".conf",
+                        "--cluster-node-timeout",
+                        "2000"));
                 cluster.start(port, args);
                 cluster.ports.add(port);
             }
@@ -31,8 +36,11 @@ public final class LocalRedisCluster extends LocalRedis {
             cluster.ports.forEach(p -> create.add("127.0.0.1:" + p));
             create.add("--cluster-yes");
             cluster.cli(cluster.ports.get(0), create.toArray(String[]::new));
-            awaitTrue("the cluster is ok on every node", Duration.ofSeconds(20), () -> cluster.ports.stream()
-                    .allMatch(p -> cluster.cli(p, "CLUSTER", "INFO").contains("cluster_state:ok")));
+            awaitTrue(
+                    "the cluster is ok on every node",
+                    Duration.ofSeconds(20),
+                    () -> cluster.ports.stream()
+                            .allMatch(p -> cluster.cli(p, "CLUSTER", "INFO").contains("cluster_state:ok")));
         });
     }
 

@@ -35,33 +35,48 @@ public final class LocalRedisSentinels extends LocalRedis {
                 set.start(replica, replicaArgs);
                 set.servers.add(replica);
             }
-            awaitTrue("the replicas are in sync", Duration.ofSeconds(15), () -> set.servers.subList(1, 3).stream()
-                    .allMatch(r -> set.cli(r, "INFO", "replication").contains("master_link_status:up")));
+            awaitTrue(
+                    "the replicas are in sync",
+                    Duration.ofSeconds(15),
+                    () -> set.servers.subList(1, 3).stream()
+                            .allMatch(r -> set.cli(r, "INFO", "replication").contains("master_link_status:up")));
             for (int i = 0; i < 3; i++) {
                 int port = freePort(false);
                 Path conf = set.dir().resolve("sentinel-" + port + ".conf");
-                Files.writeString(conf, String.join("\n",
-                        "port " + port,
-                        "bind 127.0.0.1",
-                        "protected-mode no",
-                        "sentinel monitor " + MASTER + " 127.0.0.1 " + primary + " 2",
-                        "sentinel down-after-milliseconds " + MASTER + " 1000",
-                        "sentinel failover-timeout " + MASTER + " 10000",
-                        "sentinel parallel-syncs " + MASTER + " 1", ""));
+                Files.writeString(
+                        conf,
+                        String.join(
+                                "\n",
+                                "port " + port,
+                                "bind 127.0.0.1",
+                                "protected-mode no",
+                                "sentinel monitor " + MASTER + " 127.0.0.1 " + primary + " 2",
+                                "sentinel down-after-milliseconds " + MASTER + " 1000",
+                                "sentinel failover-timeout " + MASTER + " 10000",
+                                "sentinel parallel-syncs " + MASTER + " 1",
+                                ""));
                 set.start(port, List.of(conf.toString(), "--sentinel"));
                 set.sentinels.add(port);
             }
-            awaitTrue("every sentinel knows the other two and the replica", Duration.ofSeconds(20),
-                    () -> set.sentinels.stream().allMatch(s -> set.cli(s, "SENTINEL", "MASTER", MASTER)
-                            .contains("num-other-sentinels\n2") && set.cli(s, "SENTINEL", "MASTER", MASTER)
-                            .contains("num-slaves\n2")));
+            awaitTrue(
+                    "every sentinel knows the other two and the replica",
+                    Duration.ofSeconds(20),
+                    () -> set.sentinels.stream()
+                            .allMatch(s -> set.cli(s, "SENTINEL", "MASTER", MASTER)
+                                            .contains("num-other-sentinels\n2")
+                                    && set.cli(s, "SENTINEL", "MASTER", MASTER).contains("num-slaves\n2")));
         });
     }
 
-    /** {@code spring.data.redis.sentinel.master=}{@link #MASTER} and {@code spring.data.redis.sentinel.nodes=}{@link #nodes()}. */
+    /**
+     * {@code spring.data.redis.sentinel.master=}{@link #MASTER} and
+     * {@code spring.data.redis.sentinel.nodes=}{@link #nodes()}.
+     */
     @Override
     public String[] springProperties() {
-        return new String[] {"spring.data.redis.sentinel.master=" + MASTER, "spring.data.redis.sentinel.nodes=" + nodes()};
+        return new String[] {
+            "spring.data.redis.sentinel.master=" + MASTER, "spring.data.redis.sentinel.nodes=" + nodes()
+        };
     }
 
     /** {@code 127.0.0.1:s1,127.0.0.1:s2,127.0.0.1:s3}. */
@@ -71,7 +86,8 @@ public final class LocalRedisSentinels extends LocalRedis {
 
     /** The port of the current primary, as the sentinels report it. */
     public int primary() {
-        String[] addr = cli(sentinels.get(0), "SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER).split("\n");
+        String[] addr = cli(sentinels.get(0), "SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER)
+                .split("\n");
         return Integer.parseInt(addr[addr.length - 1].trim());
     }
 

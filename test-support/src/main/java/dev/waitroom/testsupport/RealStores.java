@@ -25,8 +25,7 @@ public final class RealStores {
     private static final Set<String> CREATED_DATABASES = ConcurrentHashMap.newKeySet();
     private static volatile Backend backend;
 
-    private RealStores() {
-    }
+    private RealStores() {}
 
     /** JDBC URL of {@code database} on the shared server, creating the database on first use. */
     public static String postgresJdbcUrl(String database) {
@@ -94,7 +93,7 @@ public final class RealStores {
 
     private static void createDatabase(Backend b, String database) {
         try (Connection c = DriverManager.getConnection(b.jdbcUrl("postgres"), b.postgresUser(), b.postgresPassword());
-             var s = c.createStatement()) {
+                var s = c.createStatement()) {
             try (var rs = s.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + database + "'")) {
                 if (rs.next()) {
                     return;

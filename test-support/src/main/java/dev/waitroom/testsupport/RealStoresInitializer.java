@@ -16,11 +16,11 @@ public final class RealStoresInitializer implements ApplicationContextInitialize
     public void initialize(ConfigurableApplicationContext context) {
         String database = context.getEnvironment().getProperty("waitroom.test.database", "app");
         TestPropertyValues.of(
-                "spring.datasource.url=" + RealStores.postgresJdbcUrl(database),
-                "spring.datasource.username=" + RealStores.postgresUser(),
-                "spring.datasource.password=" + RealStores.postgresPassword(),
-                "spring.data.redis.host=" + RealStores.redisHost(),
-                "spring.data.redis.port=" + RealStores.redisPort())
+                        "spring.datasource.url=" + RealStores.postgresJdbcUrl(database),
+                        "spring.datasource.username=" + RealStores.postgresUser(),
+                        "spring.datasource.password=" + RealStores.postgresPassword(),
+                        "spring.data.redis.host=" + RealStores.redisHost(),
+                        "spring.data.redis.port=" + RealStores.redisPort())
                 .applyTo(context);
     }
 }

@@ -13,7 +13,8 @@ class BenchmarkRunTests {
     @Test
     void runsEveryIndexOnceAndPrintsOneLineOfFigures() throws Exception {
         Set<Integer> seen = ConcurrentHashMap.newKeySet();
-        BenchmarkFigures figures = BenchmarkRun.calls("support.indices", 4, 1000, seen::add).add("note", "one line");
+        BenchmarkFigures figures =
+                BenchmarkRun.calls("support.indices", 4, 1000, seen::add).add("note", "one line");
 
         assertThat(seen).hasSize(1000).contains(0, 999);
         assertThat(figures.get("requests")).isEqualTo(1000);
@@ -27,7 +28,7 @@ class BenchmarkRunTests {
 
     @Test
     void aTimedRunStopsAtItsDuration() throws Exception {
-        BenchmarkFigures figures = BenchmarkRun.forDuration("support.timed", 2, Duration.ofMillis(50), i -> { });
+        BenchmarkFigures figures = BenchmarkRun.forDuration("support.timed", 2, Duration.ofMillis(50), i -> {});
 
         assertThat((int) figures.get("requests")).isPositive();
     }
@@ -60,7 +61,10 @@ class BenchmarkRunTests {
         assertThatThrownBy(() -> BenchmarkFigures.named("two words")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> BenchmarkFigures.named("ok").add("k=v", 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(BenchmarkFigures.named("ok").add("ratio", 0.5831).add("empty", "").line())
+        assertThat(BenchmarkFigures.named("ok")
+                        .add("ratio", 0.5831)
+                        .add("empty", "")
+                        .line())
                 .isEqualTo("BENCH name=ok ratio=0.58 empty=-");
     }
 }

@@ -28,7 +28,9 @@ class LocalRedisExtensionTests {
     @Test
     void handsTheRunningSetToParametersOfItsTypeAndNamesItForSpring(LocalRedis set) {
         assertThat(set).isSameAs(redis.get());
-        assertThat(redis.springProperties()).containsExactly("spring.data.redis.cluster.nodes=" + redis.get().nodes());
+        assertThat(redis.springProperties())
+                .containsExactly(
+                        "spring.data.redis.cluster.nodes=" + redis.get().nodes());
         assertThat(set.cli(port, "CLUSTER", "INFO")).contains("cluster_state:ok");
     }
 }

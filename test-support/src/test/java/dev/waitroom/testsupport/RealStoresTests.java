@@ -18,7 +18,7 @@ class RealStoresTests {
         String url = RealStores.postgresJdbcUrl("support_check");
         assertThat(RealStores.postgresJdbcUrl("support_check")).isEqualTo(url);
         try (var c = DriverManager.getConnection(url, RealStores.postgresUser(), RealStores.postgresPassword());
-             var rs = c.createStatement().executeQuery("SELECT current_database(), version()")) {
+                var rs = c.createStatement().executeQuery("SELECT current_database(), version()")) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getString(1)).isEqualTo("support_check");
             assertThat(rs.getString(2)).startsWith("PostgreSQL");
@@ -46,8 +46,11 @@ class RealStoresTests {
             socket.setSoTimeout(2000);
             StringBuilder request = new StringBuilder("*" + command.length + "\r\n");
             for (String part : command) {
-                request.append('$').append(part.getBytes(StandardCharsets.UTF_8).length).append("\r\n")
-                        .append(part).append("\r\n");
+                request.append('$')
+                        .append(part.getBytes(StandardCharsets.UTF_8).length)
+                        .append("\r\n")
+                        .append(part)
+                        .append("\r\n");
             }
             OutputStream out = socket.getOutputStream();
             out.write(request.toString().getBytes(StandardCharsets.UTF_8));
