@@ -13,7 +13,9 @@ import java.util.Optional;
 import java.util.UUID;
 
 import dev.waitroom.coordinator.SqlLiterals;
+import dev.waitroom.coordinator.event.DrawState;
 import dev.waitroom.coordinator.event.EventPhase;
+import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.event.OperatingMode;
 import dev.waitroom.coordinator.ids.GrantId;
 import dev.waitroom.coordinator.ids.SessionId;
@@ -57,12 +59,12 @@ public class Grants {
 			where exists (select 1 from leases l
 			              where l.event_id = ? and l.owner = ? and l.generation = ? and l.expires_at > clock_timestamp())
 			  and exists (select 1 from events e where e.event_id = ? and e.phase = %s and e.mode = %s
-			              and e.seed_revealed_at is not null)
+			              and %s)
 			  and (select count(*) from grants g where g.event_id = ? and g.state in (%s)) + ?
 			      <= (select e.max_active_sessions from events e where e.event_id = ?)
 			on conflict do nothing
 			returning %s""".formatted(OFFERED, SqlLiterals.of(EventPhase.OPEN), SqlLiterals.of(OperatingMode.QUEUEING),
-			LIVE, COLUMNS);
+			Events.drawIs(DrawState.DRAWN, "e"), LIVE, COLUMNS);
 
 	private static final String ACTIVATE = """
 			update grants set state = %s, session_id = :sid, activated_at = :now,

@@ -1,19 +1,17 @@
 package dev.waitroom.coordinator.event;
 
-import java.time.Instant;
-
 /** An event as stored: configuration plus sale state. {@link #toString()} never shows the seed. */
 public record Event(EventId id, EventConfig config, EventPhase phase, OperatingMode mode, long saleGeneration,
-		String seed, String commitment, Instant seedRevealedAt, String announcement) {
+		String seed, String commitment, DrawState draw, String announcement) {
 
 	/** The seed once the draw has revealed it, otherwise null. */
 	public String revealedSeed() {
-		return this.seedRevealedAt == null ? null : this.seed;
+		return drawn() ? this.seed : null;
 	}
 
 	/** The pre-sale draw has run (the seed is revealed only then). */
 	public boolean drawn() {
-		return this.seedRevealedAt != null;
+		return this.draw == DrawState.DRAWN;
 	}
 
 	public boolean offering() {

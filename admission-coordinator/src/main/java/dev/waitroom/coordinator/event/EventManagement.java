@@ -81,7 +81,7 @@ public class EventManagement {
 	 */
 	public Event open(EventId id, String actor, String reason) {
 		Event event = get(id);
-		if (event.phase() != EventPhase.SCHEDULED && event.phase() != EventPhase.OPEN) {
+		if (event.phase() != EventPhase.OPEN && !event.phase().canMoveTo(EventPhase.OPEN)) {
 			throw invalid("phase " + event.phase() + " cannot move to OPEN");
 		}
 		if (event.phase() == EventPhase.SCHEDULED) {
@@ -112,15 +112,15 @@ public class EventManagement {
 	 * deterministic and idempotent: a crash mid-way simply runs it again with the same result.
 	 */
 	public Event completeDraw(Event event) {
-		if (event.phase() != EventPhase.OPEN || event.drawn()) {
+		if (event.phase() != EventPhase.OPEN || !event.draw().canMoveTo(DrawState.DRAWN)) {
 			return event;
 		}
 		this.publisher.publish(event);
 		QueueDirectory.DrawResult result = this.queue.draw(event.id().value(), event.seed());
 		Event revealed = this.transactions.execute(status -> {
 			if (this.events.revealSeed(event.id())) {
-				this.events.audit(event.id(), ChangeKind.PHASE, "DRAW_PENDING", "DRAWN", "coordinator",
-						"pre-sale draw of " + result.presaleCount() + " entries completed; seed revealed");
+				this.events.audit(event.id(), ChangeKind.PHASE, DrawState.PENDING.audited(), DrawState.DRAWN.audited(),
+						"coordinator", "pre-sale draw of " + result.presaleCount() + " entries completed; seed revealed");
 			}
 			return this.events.find(event.id()).orElseThrow();
 		});

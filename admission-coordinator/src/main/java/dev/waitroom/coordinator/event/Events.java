@@ -3,7 +3,6 @@ package dev.waitroom.coordinator.event;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -46,8 +45,8 @@ public class Events {
 
 	private static final String REVEAL_SEED = """
 			update events set seed_revealed_at = now(), updated_at = now()
-			where event_id = :id and phase = %s and seed_revealed_at is null
-			""".formatted(SqlLiterals.of(EventPhase.OPEN));
+			where event_id = :id and phase = %s and %s
+			""".formatted(SqlLiterals.of(EventPhase.OPEN), drawIs(DrawState.PENDING, "events"));
 
 	private final JdbcClient jdbc;
 
@@ -133,7 +132,7 @@ public class Events {
 		return this.jdbc.sql(END).param("id", id.value()).param("from", from.name()).update() == 1;
 	}
 
-	/** Records that the draw has run and reveals the seed, once. */
+	/** Records that the draw has run and reveals the seed, once: PENDING -> DRAWN. */
 	boolean revealSeed(EventId id) {
 		return this.jdbc.sql(REVEAL_SEED).param("id", id.value()).update() == 1;
 	}
@@ -194,7 +193,6 @@ public class Events {
 
 	private static Event map(ResultSet rs, int row) throws SQLException {
 		OffsetDateTime opensAt = rs.getObject("opens_at", OffsetDateTime.class);
-		OffsetDateTime revealed = rs.getObject("seed_revealed_at", OffsetDateTime.class);
 		EventConfig config = new EventConfig(rs.getString("name"), opensAt == null ? null : opensAt.toInstant(),
 				rs.getInt("max_active_sessions"), rs.getDouble("max_admissions_per_second"), rs.getInt("batch_max"),
 				Duration.ofSeconds(rs.getInt("offer_ttl_seconds")), Duration.ofSeconds(rs.getInt("session_ttl_seconds")),
@@ -203,10 +201,26 @@ public class Events {
 				IdentityScope.valueOf(rs.getString("identity_scope")),
 				ExpiredOfferPolicy.valueOf(rs.getString("expired_offer_policy")),
 				AfterPurchase.valueOf(rs.getString("after_purchase")));
-		Instant revealedAt = revealed == null ? null : revealed.toInstant();
 		return new Event(new EventId(rs.getString("event_id")), config, EventPhase.valueOf(rs.getString("phase")),
 				OperatingMode.valueOf(rs.getString("mode")), rs.getLong("sale_generation"), rs.getString("seed"),
-				rs.getString("commitment"), revealedAt, rs.getString("announcement"));
+				rs.getString("commitment"), draw(rs.getObject("seed_revealed_at", OffsetDateTime.class)),
+				rs.getString("announcement"));
+	}
+
+	/*
+	 * The draw's state and the row, both ways, in one place: seed_revealed_at is set exactly when the draw has run.
+	 */
+
+	private static DrawState draw(OffsetDateTime seedRevealedAt) {
+		return seedRevealedAt == null ? DrawState.PENDING : DrawState.DRAWN;
+	}
+
+	/** The SQL condition on the events row (named {@code qualifier} in the statement) that holds in {@code state}. */
+	public static String drawIs(DrawState state, String qualifier) {
+		return qualifier + ".seed_revealed_at " + switch (state) {
+			case PENDING -> "is null";
+			case DRAWN -> "is not null";
+		};
 	}
 
 }

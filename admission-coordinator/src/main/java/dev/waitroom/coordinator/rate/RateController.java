@@ -17,7 +17,7 @@ import java.util.function.Consumer;
  * <li>A critical raw window, or no report for {@code staleAfter}, pauses admission (factor 0). It resumes at
  * {@code resumeFactor} only after several healthy windows, then grows additively again.</li>
  * </ul>
- * Framework-free; time comes from the injected clock. Thread-safe.
+ * Whether it admits at all is its {@link RateState}. Framework-free; time comes from the injected clock. Thread-safe.
  */
 public final class RateController {
 
@@ -29,7 +29,7 @@ public final class RateController {
 
 	private double factor;
 
-	private boolean paused = true;
+	private RateState state = RateState.PAUSED;
 
 	private int healthyStreak;
 
@@ -83,7 +83,7 @@ public final class RateController {
 		switch (smoothed) {
 			case DEGRADED -> {
 				this.healthyStreak = 0;
-				if (!this.paused) {
+				if (this.state == RateState.ADMITTING) {
 					double before = this.factor;
 					this.factor = Math.max(this.settings.minFactor(), this.factor * this.settings.decreaseFactor());
 					emit(now, RateDecision.Kind.DECREASE, before, "degraded booking health");
@@ -95,8 +95,8 @@ public final class RateController {
 				if (this.healthyStreak >= this.settings.healthyWindowsToIncrease()) {
 					this.healthyStreak = 0;
 					double before = this.factor;
-					if (this.paused) {
-						this.paused = false;
+					if (this.state.canMoveTo(RateState.ADMITTING)) {
+						this.state = RateState.ADMITTING;
 						this.factor = this.settings.resumeFactor();
 						emit(now, RateDecision.Kind.RESUME, before, "healthy after pause");
 					}
@@ -119,20 +119,20 @@ public final class RateController {
 			this.status = HealthStatus.STALE;
 			pause(now, "no booking health report for " + this.settings.staleAfter().toSeconds() + " s");
 		}
-		return this.paused ? 0 : this.factor;
+		return admitted();
 	}
 
 	public synchronized HealthView view() {
 		double f = factor();
-		return new HealthView(this.status, f, this.paused, this.lastSampleAt, this.latency, this.errors, this.pool,
+		return new HealthView(this.status, f, this.state == RateState.PAUSED, this.lastSampleAt, this.latency, this.errors, this.pool,
 				this.holds, this.last == null ? null : this.last.latencyP99Ms());
 	}
 
 	private void pause(Instant now, String reason) {
 		this.healthyStreak = 0;
-		if (!this.paused) {
+		if (this.state.canMoveTo(RateState.PAUSED)) {
 			double before = this.factor;
-			this.paused = true;
+			this.state = RateState.PAUSED;
 			emit(now, RateDecision.Kind.PAUSE, before, reason);
 		}
 		// Resume from a low rate whatever the factor was before the pause.
@@ -140,7 +140,12 @@ public final class RateController {
 	}
 
 	private void emit(Instant now, RateDecision.Kind kind, double before, String reason) {
-		this.decisions.accept(new RateDecision(now, kind, before, this.paused ? 0 : this.factor, this.status, reason));
+		this.decisions.accept(new RateDecision(now, kind, before, admitted(), this.status, reason));
+	}
+
+	/** The factor in force: none while paused. */
+	private double admitted() {
+		return this.state == RateState.PAUSED ? 0 : this.factor;
 	}
 
 	private void smooth(HealthSample s) {
