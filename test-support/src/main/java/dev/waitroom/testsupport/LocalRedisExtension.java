@@ -48,8 +48,8 @@ public final class LocalRedisExtension<R extends LocalRedis>
     public R get() {
         R running = redis;
         if (running == null) {
-            throw new IllegalStateException(
-                    "the local Redis set runs only while its test class does; register the extension on a static field");
+            throw new IllegalStateException("the local Redis set runs only while its test class does;"
+                    + " register the extension on a static field");
         }
         return running;
     }

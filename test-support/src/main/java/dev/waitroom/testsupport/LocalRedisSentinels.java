@@ -9,8 +9,9 @@ import java.util.stream.Collectors;
 
 /**
  * A real Sentinel set on loopback: a primary, two replicas, and three sentinels (quorum 2) that fail over after one
- * second without the primary; after a failover the new primary still has a replica. Point a service at it with {@code spring.data.redis.sentinel.master=}{@link #MASTER}
- * and {@code spring.data.redis.sentinel.nodes=}{@link #nodes()}.
+ * second without the primary; after a failover the new primary still has a replica. Point a service at it with
+ * {@link #springProperties()}: {@code spring.data.redis.sentinel.master=}{@link #MASTER} and
+ * {@code spring.data.redis.sentinel.nodes=}{@link #nodes()}.
  */
 public final class LocalRedisSentinels extends LocalRedis {
 
