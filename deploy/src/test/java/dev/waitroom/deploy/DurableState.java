@@ -2,6 +2,7 @@ package dev.waitroom.deploy;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -52,18 +53,13 @@ final class DurableState {
 
     /** Grants offered after {@code at}, by any generation or (when given) by that fencing generation only. */
     long grantsWithGenerationOfferedAfter(String eventId, Long generation, java.time.Instant at) throws SQLException {
-        try (Connection c = connect("coordinator");
-             var s = c.prepareStatement("select count(*) from grants where event_id = ? and offered_at > ?"
-                     + " and (?::bigint is null or generation = ?::bigint)")) {
-            s.setString(1, eventId);
-            s.setObject(2, java.sql.Timestamp.from(at));
-            s.setObject(3, generation, java.sql.Types.BIGINT);
-            s.setObject(4, generation, java.sql.Types.BIGINT);
-            try (ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return single("coordinator", "select count(*) from grants where event_id = ? and offered_at > ?"
+                + " and (?::bigint is null or generation = ?::bigint)", s -> {
+                    s.setString(1, eventId);
+                    s.setObject(2, java.sql.Timestamp.from(at));
+                    s.setObject(3, generation, java.sql.Types.BIGINT);
+                    s.setObject(4, generation, java.sql.Types.BIGINT);
+                });
     }
 
     /** Pairs of first offers where a later offer went to an entry with an earlier place in the policy order. */
@@ -107,32 +103,36 @@ final class DurableState {
         if (live > ceiling) {
             violations.add("live grants " + live + " above the ceiling " + ceiling);
         }
-        long twice = visitorsWithTwoLiveGrants(eventId);
-        if (twice > 0) {
-            violations.add(twice + " visitors with two live grants");
-        }
-        long limbo = grantsInLimbo(eventId);
-        if (limbo > 0) {
-            violations.add(limbo + " grants neither live nor released");
-        }
-        long outOfOrder = offersOutOfOrder(eventId);
-        if (outOfOrder > 0) {
-            violations.add(outOfOrder + " pairs of offers out of policy order");
-        }
-        long soldTwice = seatsSoldTwice(eventId);
-        if (soldTwice > 0) {
-            violations.add(soldTwice + " seats sold twice");
-        }
+        // each count is of things that must not exist
+        Map<String, Long> none = new LinkedHashMap<>();
+        none.put("visitors with two live grants", visitorsWithTwoLiveGrants(eventId));
+        none.put("grants neither live nor released", grantsInLimbo(eventId));
+        none.put("pairs of offers out of policy order", offersOutOfOrder(eventId));
+        none.put("seats sold twice", seatsSoldTwice(eventId));
+        none.forEach((what, count) -> {
+            if (count > 0) {
+                violations.add(count + " " + what);
+            }
+        });
         return violations;
     }
 
     private long single(String database, String sql, String eventId) throws SQLException {
+        return single(database, sql, s -> s.setString(1, eventId));
+    }
+
+    private long single(String database, String sql, Parameters parameters) throws SQLException {
         try (Connection c = connect(database); var s = c.prepareStatement(sql)) {
-            s.setString(1, eventId);
+            parameters.set(s);
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
             }
         }
+    }
+
+    @FunctionalInterface
+    private interface Parameters {
+        void set(PreparedStatement statement) throws SQLException;
     }
 }

@@ -17,8 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,16 +45,14 @@ class FaultSuiteTests {
     private static Path dataDir;
 
     private Crowd crowd;
-    private Sampler sampler;
+    private LiveGrantSampler sampler;
 
     @BeforeAll
     static void startStack() throws Exception {
         dataDir = Files.createTempDirectory("waitroom-faults");
         int[] ports = TestPorts.free(8);
-        StackConfig config = new StackConfig(Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize(),
-                dataDir, ports[0], ports[1], ports[2], ports[3], ports[4], ports[5], StackConfig.ExternalStores.none())
-                .withCoordinators(List.of(ports[6], ports[7]));
-        stack = LocalStack.start(config);
+        stack = LocalStack.start(TestStacks.config(dataDir, ports, StackConfig.ExternalStores.none())
+                .withCoordinators(List.of(ports[6], ports[7])));
         durable = new DurableState(stack);
         ops = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
     }
@@ -66,7 +62,7 @@ class FaultSuiteTests {
         if (stack != null) {
             stack.close();
         }
-        TestPorts.deleteTree(dataDir);
+        TestStacks.deleteTree(dataDir);
         StringBuilder text = new StringBuilder("Waitroom fault suite (" + (LONG ? "long" : "short") + " profile)\n");
         REPORT.forEach((scenario, figures) -> {
             text.append("  ").append(scenario).append('\n');
@@ -142,8 +138,7 @@ class FaultSuiteTests {
     @Test
     @Order(3)
     void aRedisRestartKeepsEveryPlace() throws Exception {
-        String e = newSale(CEILING, 2, 80, 60, true);
-        await().atMost(Duration.ofSeconds(20)).until(() -> durable.grantsOffered(e) > 0);
+        String e = newSaleWithAnOffer(CEILING, 2, 80, 60, true);
         Map<Crowd.Visitor, String> receipts = new LinkedHashMap<>();
         crowd.visitors().forEach(v -> receipts.put(v, v.receipt));
         stack.stopRedis();
@@ -170,8 +165,7 @@ class FaultSuiteTests {
     @Test
     @Order(4)
     void aPostgresRestartPausesAdmissionAndLosesNothing() throws Exception {
-        String e = newSale(60, 4, 200, 60, false);
-        await().atMost(Duration.ofSeconds(20)).until(() -> durable.grantsOffered(e) > 0);
+        String e = newSaleWithAnOffer(60, 4, 200, 60, false);
         long before = durable.grantsOffered(e);
         stack.stopPostgres();
         Crowd.Visitor newcomer = new Crowd.Visitor();
@@ -192,8 +186,7 @@ class FaultSuiteTests {
     @Test
     @Order(5)
     void aBookingSlowdownLowersTheAdmissionRateWhichThenRecovers() throws Exception {
-        String e = newSale(40, 8, 300, 200, true);
-        await().atMost(Duration.ofSeconds(20)).until(() -> durable.grantsOffered(e) > 0);
+        String e = newSaleWithAnOffer(40, 8, 300, 200, true);
         double before = averageRate(e, Duration.ofSeconds(4));
         opsCall("PUT", "/admin/booking/faults", "{\"latencyMs\":900,\"errorRate\":0.4}");
         double during;
@@ -247,8 +240,7 @@ class FaultSuiteTests {
     @Test
     @Order(7)
     void anOpsPauseStopsOffersAndSoldOutEndsThem() throws Exception {
-        String e = newSale(20, 6, 160, 60, true);
-        await().atMost(Duration.ofSeconds(20)).until(() -> durable.grantsOffered(e) > 0);
+        String e = newSaleWithAnOffer(20, 6, 160, 60, true);
         assertThat(opsCall("POST", "/admin/events/" + e + "/pause", "{\"reason\":\"fault suite pause\"}").statusCode() / 100).isEqualTo(2);
         Instant pausedAt = Instant.now().plusSeconds(1);
         await().pollDelay(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6)).until(() -> true);
@@ -317,10 +309,18 @@ class FaultSuiteTests {
         assertThat(inventory.statusCode() / 100).as(inventory.body()).isEqualTo(2);
         crowd = new Crowd(stack.gatewayUrl(), e, 0.3);
         crowd.join(visitors);
-        sampler = new Sampler(e, ceiling);
+        sampler = new LiveGrantSampler(durable, e, ceiling);
         if (browse) {
             crowd.start();
         }
+        return e;
+    }
+
+    /** {@link #newSale}, once the coordinator has made its first offer in it. */
+    private String newSaleWithAnOffer(int ceiling, int ratePerSecond, int visitors, int seats, boolean browse)
+            throws Exception {
+        String e = newSale(ceiling, ratePerSecond, visitors, seats, browse);
+        await().atMost(Duration.ofSeconds(20)).until(() -> durable.grantsOffered(e) > 0);
         return e;
     }
 
@@ -410,42 +410,5 @@ class FaultSuiteTests {
                 .header("Authorization", "Bearer " + stack.secrets().opsToken()).header("Content-Type", "application/json");
         request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         return ops.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    /** Samples the durable count of live grants every 200 ms while a scenario runs. */
-    private static final class Sampler implements AutoCloseable {
-        final int ceiling;
-        final AtomicLong max = new AtomicLong();
-        final AtomicLong samples = new AtomicLong();
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final Thread thread;
-
-        Sampler(String e, int ceiling) {
-            this.ceiling = ceiling;
-            this.thread = new Thread(() -> {
-                while (running.get()) {
-                    try {
-                        max.accumulateAndGet(durable.liveGrants(e), Math::max);
-                        samples.incrementAndGet();
-                    } catch (Exception storeDown) {
-                        // PostgreSQL restarts in one scenario: no sample then
-                    }
-                    try {
-                        Thread.sleep(200);
-                    } catch (InterruptedException ex) {
-                        return;
-                    }
-                }
-            }, "live-grant-sampler");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            running.set(false);
-            thread.interrupt();
-            thread.join(5000);
-        }
     }
 }

@@ -43,10 +43,7 @@ class LocalStackTests {
     @BeforeAll
     static void startStack() throws Exception {
         dataDir = Files.createTempDirectory("waitroom-stack-test");
-        int[] ports = TestPorts.free(6);
-        StackConfig config = new StackConfig(Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize(),
-                dataDir, ports[0], ports[1], ports[2], ports[3], ports[4], ports[5], StackConfig.ExternalStores.none());
-        stack = LocalStack.start(config);
+        stack = LocalStack.start(TestStacks.config(dataDir, TestPorts.free(6), StackConfig.ExternalStores.none()));
     }
 
     @AfterAll
@@ -54,7 +51,7 @@ class LocalStackTests {
         if (stack != null) {
             stack.close();
         }
-        TestPorts.deleteTree(dataDir);
+        TestStacks.deleteTree(dataDir);
     }
 
     @Test

@@ -83,10 +83,8 @@ class PgBouncerTransactionModeTests {
                 .start();
         pgbouncer = startPgBouncer(binary, ports[4]);
         // LocalStack connects to the "postgres" database through PgBouncer (wildcard route) to create the two databases.
-        StackConfig config = new StackConfig(Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize(),
-                dataDir, ports[0], ports[1], ports[2], ports[3], ports[4], ports[5],
-                new StackConfig.ExternalStores("127.0.0.1:" + bouncerPort, "postgres", "", null, null));
-        stack = LocalStack.start(config);
+        stack = LocalStack.start(TestStacks.config(dataDir, ports,
+                new StackConfig.ExternalStores("127.0.0.1:" + bouncerPort, "postgres", "", null, null)));
     }
 
     /** Debian's binary; skipped with the reason where it is missing, a failure in CI ({@code .ci/run} installs it). */
@@ -177,18 +175,8 @@ class PgBouncerTransactionModeTests {
         if (postgres != null) {
             postgres.close();
         }
-        if (dataDir != null) {
-            // The logs stay with the build output for a reader of a failure; the stores do not.
-            Path kept = Path.of("target", "pgbouncer-logs");
-            TestPorts.deleteTree(kept);
-            Files.createDirectories(kept);
-            try (var files = Files.list(dataDir.resolve("logs"))) {
-                for (Path log : files.toList()) {
-                    Files.copy(log, kept.resolve(log.getFileName()));
-                }
-            }
-            TestPorts.deleteTree(dataDir);
-        }
+        // The logs stay with the build output for a reader of a failure; the stores do not.
+        TestStacks.keepLogsAndDelete(dataDir, "pgbouncer-logs");
     }
 
     @Test

@@ -16,10 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -50,8 +46,7 @@ class ReplicasTests {
     static void startStack() throws Exception {
         dataDir = Files.createTempDirectory("waitroom-replicas");
         int[] ports = TestPorts.free(12);
-        StackConfig config = new StackConfig(Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize(),
-                dataDir, ports[0], ports[1], ports[2], ports[3], ports[4], ports[5], StackConfig.ExternalStores.none())
+        StackConfig config = TestStacks.config(dataDir, ports, StackConfig.ExternalStores.none())
                 .withInstances("gateway-service", List.of(ports[6], ports[7]))
                 .withInstances("queue-service", List.of(ports[8], ports[9]))
                 .withInstances("admission-coordinator", List.of(ports[10], ports[11]));
@@ -64,15 +59,7 @@ class ReplicasTests {
             stack.close();
         }
         // The instances' logs stay with the build output for a reader of a failure; the stores do not.
-        Path logs = Path.of("target", "replicas-logs");
-        TestPorts.deleteTree(logs);
-        Files.createDirectories(logs);
-        try (var files = Files.list(dataDir.resolve("logs"))) {
-            for (Path log : files.toList()) {
-                Files.copy(log, logs.resolve(log.getFileName()));
-            }
-        }
-        TestPorts.deleteTree(dataDir);
+        TestStacks.keepLogsAndDelete(dataDir, "replicas-logs");
     }
 
     @Test
@@ -83,17 +70,7 @@ class ReplicasTests {
         String e = "replicas-" + UUID.randomUUID().toString().substring(0, 8);
         createSale(e);
         DurableState durable = new DurableState(stack);
-        AtomicLong maxLive = new AtomicLong();
-        AtomicLong samples = new AtomicLong();
-        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-        sampler.scheduleAtFixedRate(() -> {
-            try {
-                maxLive.accumulateAndGet(durable.liveGrants(e), Math::max);
-                samples.incrementAndGet();
-            } catch (Exception ignored) {
-                // the next sample counts
-            }
-        }, 0, 200, TimeUnit.MILLISECONDS);
+        LiveGrantSampler sampler = new LiveGrantSampler(durable, e, CEILING);
         Map<String, Object> figures = new LinkedHashMap<>();
         try (Crowd crowd = new Crowd(stack.gatewayUrl(), e, 0.5)) {
             crowd.join(VISITORS);
@@ -111,8 +88,7 @@ class ReplicasTests {
             assertThat(crowd.visitors()).as("every visitor joined and holds a receipt").allSatisfy(v -> assertThat(v.receipt).isNotNull());
             assertEveryVisitorKnownToBothGateways(crowd, e);
         } finally {
-            sampler.shutdownNow();
-            sampler.awaitTermination(5, TimeUnit.SECONDS);
+            sampler.close();
         }
         Map<String, Long> counts = queueCounts(e);
         long places = counts.get("waiting") + counts.get("offered") + counts.get("active") + counts.get("completed")
@@ -121,15 +97,15 @@ class ReplicasTests {
         work.replaceAll((instance, total) -> total - workBefore.getOrDefault(instance, 0.0));
         figures.put("offers (grants)", durable.grantsOffered(e));
         figures.put("paid orders", durable.paidOrders(e));
-        figures.put("max live grants sampled / ceiling", maxLive.get() + " / " + CEILING + " (" + samples.get() + " samples)");
+        figures.put("max live grants sampled / ceiling", sampler.max.get() + " / " + CEILING + " (" + sampler.samples.get() + " samples)");
         figures.put("queue entries by state", counts);
         figures.put("requests served per instance", work);
         stack.proxies().forEach(p -> figures.put("connections via the " + p.service() + " proxy", p.connectionsPerBackend()));
         System.out.println("Waitroom replicas rehearsal\n" + figures.entrySet().stream()
                 .map(f -> String.format("  %-40s %s", f.getKey(), f.getValue())).reduce((a, b) -> a + "\n" + b).orElse(""));
 
-        assertThat(samples.get()).isPositive();
-        assertThat(maxLive.get()).as("live grants never above the ceiling").isLessThanOrEqualTo(CEILING);
+        assertThat(sampler.samples.get()).isPositive();
+        assertThat(sampler.max.get()).as("live grants never above the ceiling").isLessThanOrEqualTo(CEILING);
         assertThat(durable.invariantViolations(e, CEILING)).as("durable invariants").isEmpty();
         assertThat(durable.seatsSoldTwice(e)).isZero();
         assertThat(counts.get("joins")).isEqualTo(VISITORS);

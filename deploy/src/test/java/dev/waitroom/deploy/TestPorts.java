@@ -12,18 +12,6 @@ final class TestPorts {
     private TestPorts() {
     }
 
-    /** Deletes a stack's data directory once it is stopped, so test runs leave nothing in /tmp. */
-    static void deleteTree(java.nio.file.Path dir) throws IOException {
-        if (dir == null || !java.nio.file.Files.exists(dir)) {
-            return;
-        }
-        try (var paths = java.nio.file.Files.walk(dir)) {
-            for (java.nio.file.Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                java.nio.file.Files.deleteIfExists(p);
-            }
-        }
-    }
-
     static int[] free(int count) throws IOException {
         int[] ports = new int[count];
         List<ServerSocket> held = new ArrayList<>();
