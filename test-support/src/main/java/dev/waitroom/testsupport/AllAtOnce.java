@@ -1,0 +1,55 @@
+package dev.waitroom.testsupport;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Races for tests: calls on threads of their own, released at the same moment behind one gate. */
+public final class AllAtOnce {
+
+    private static final long ANSWER_WITHIN_SECONDS = 60;
+
+    private AllAtOnce() {
+    }
+
+    /**
+     * Runs every call on a thread of its own, all released together, and answers their results in the order of the
+     * calls. The first call that failed is rethrown (its own exception); a call that has not answered within 60 s
+     * fails the race with a {@link TimeoutException}.
+     */
+    public static <T> List<T> call(List<? extends Callable<T>> calls) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(Math.max(1, calls.size()));
+        try {
+            CountDownLatch gate = new CountDownLatch(1);
+            List<Future<T>> futures = new ArrayList<>();
+            for (Callable<T> call : calls) {
+                futures.add(threads.submit(() -> {
+                    gate.await();
+                    return call.call();
+                }));
+            }
+            gate.countDown();
+            List<T> results = new ArrayList<>();
+            for (Future<T> future : futures) {
+                try {
+                    results.add(future.get(ANSWER_WITHIN_SECONDS, TimeUnit.SECONDS));
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof Exception cause) {
+                        throw cause;
+                    }
+                    throw e;
+                }
+            }
+            return results;
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+}
