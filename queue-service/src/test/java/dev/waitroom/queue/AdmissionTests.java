@@ -13,30 +13,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 @QueueServiceTest
 class AdmissionTests {
 
-    @LocalServerPort
-    int port;
+    private final QueueClient client;
 
-    QueueClient client;
-
-    @BeforeEach
-    void setUp() {
-        client = new QueueClient(port);
+    AdmissionTests(QueueClient client) {
+        this.client = client;
     }
 
     @Test
     void offersFollowThePolicyOrderExactly() {
         long seedForThisRun = new Random().nextLong();
         Random random = new Random(seedForThisRun);
-        String event = QueueClient.newEventId("policy-order");
-        client.putEvent(event, "SCHEDULED", null);
+        String event = client.newEvent("policy-order", "SCHEDULED");
         Map<String, String> visitorByReceipt = new HashMap<>();
         List<String> visitors = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
@@ -93,8 +86,7 @@ class AdmissionTests {
 
     @Test
     void pollingAThousandTimesChangesNoOrderKey() throws Exception {
-        String event = QueueClient.newEventId("polling");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("polling", "OPEN");
         List<String> visitors = new ArrayList<>();
         Map<String, Long> before = new HashMap<>();
         for (int i = 0; i < 50; i++) {
@@ -117,18 +109,17 @@ class AdmissionTests {
 
     @Test
     void entriesMoveAlongTheirLifecycleIdempotentlyAndOnlyForTheirGrant() {
-        String event = QueueClient.newEventId("lifecycle");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("lifecycle", "OPEN");
         String a = VisitorId.random().value();
         String b = VisitorId.random().value();
         String entryA = client.join(event, a).receipt();
         client.join(event, b);
 
-        assertThat(offer(event, entryA, "grant-a").get("state").asString()).isEqualTo("OFFERED");
-        JsonNode repeat = offer(event, entryA, "grant-a");
+        assertThat(client.offer(event, entryA, "grant-a").get("state").asString()).isEqualTo("OFFERED");
+        JsonNode repeat = client.offer(event, entryA, "grant-a");
         assertThat(repeat.get("state").asString()).isEqualTo("OFFERED");
         assertThat(repeat.get("applied").asBoolean()).isTrue();
-        JsonNode other = offer(event, entryA, "grant-x");
+        JsonNode other = client.offer(event, entryA, "grant-x");
         assertThat(other.get("applied").asBoolean()).as("held by another grant").isFalse();
 
         JsonNode status = client.status(event, a).json();
@@ -137,15 +128,15 @@ class AdmissionTests {
         assertThat(status.get("pollAfterSeconds").asInt()).isEqualTo(2);
         assertThat(client.leave(event, a).status()).as("an offered entry cannot leave").isEqualTo(409);
 
-        Reply wrongGrant = transition(event, entryA, "ACTIVE", "grant-x");
+        Reply wrongGrant = client.transition(event, entryA, "ACTIVE", "grant-x");
         assertThat(wrongGrant.status()).isEqualTo(409);
         assertThat(wrongGrant.json().get("type").asString()).endsWith("/grant-mismatch");
-        assertThat(transition(event, entryA, "COMPLETED", "grant-a").status()).as("not from OFFERED").isEqualTo(409);
-        assertThat(transition(event, entryA, "ACTIVE", "grant-a").json().get("state").asString()).isEqualTo("ACTIVE");
-        assertThat(transition(event, entryA, "ACTIVE", "grant-a").json().get("state").asString()).isEqualTo("ACTIVE");
-        assertThat(transition(event, entryA, "COMPLETED", "grant-a").json().get("state").asString()).isEqualTo("COMPLETED");
-        assertThat(transition(event, entryA, "COMPLETED", "grant-a").json().get("state").asString()).isEqualTo("COMPLETED");
-        assertThat(transition(event, entryA, "EXPIRED", "grant-a").status()).isEqualTo(409);
+        assertThat(client.transition(event, entryA, "COMPLETED", "grant-a").status()).as("not from OFFERED").isEqualTo(409);
+        assertThat(client.transition(event, entryA, "ACTIVE", "grant-a").json().get("state").asString()).isEqualTo("ACTIVE");
+        assertThat(client.transition(event, entryA, "ACTIVE", "grant-a").json().get("state").asString()).isEqualTo("ACTIVE");
+        assertThat(client.transition(event, entryA, "COMPLETED", "grant-a").json().get("state").asString()).isEqualTo("COMPLETED");
+        assertThat(client.transition(event, entryA, "COMPLETED", "grant-a").json().get("state").asString()).isEqualTo("COMPLETED");
+        assertThat(client.transition(event, entryA, "EXPIRED", "grant-a").status()).isEqualTo(409);
 
         JsonNode counts = client.counts(event);
         assertThat(counts.get("completed").asLong()).isEqualTo(1);
@@ -157,16 +148,15 @@ class AdmissionTests {
 
     @Test
     void anUnclaimedOfferGoesToTheBackOnceThenExpires() {
-        String event = QueueClient.newEventId("requeue-once");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("requeue-once", "OPEN");
         String a = VisitorId.random().value();
         String entryA = client.join(event, a).receipt();
         for (int i = 0; i < 3; i++) {
             client.join(event, VisitorId.random().value());
         }
-        offer(event, entryA, "g1");
-        assertThat(transition(event, entryA, "OFFER_EXPIRED", "g1").json().get("state").asString()).isEqualTo("WAITING");
-        assertThat(transition(event, entryA, "OFFER_EXPIRED", "g1").json().get("state").asString())
+        client.offer(event, entryA, "g1");
+        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g1").json().get("state").asString()).isEqualTo("WAITING");
+        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g1").json().get("state").asString())
                 .as("repeat changes nothing").isEqualTo("WAITING");
         Reply back = client.status(event, a);
         assertThat(back.ticket().orderKey()).as("behind everyone waiting").isEqualTo(5);
@@ -175,10 +165,10 @@ class AdmissionTests {
         List<JsonNode> next = client.candidates(event, 10);
         assertThat(next.get(next.size() - 1).get("entryId").asString()).isEqualTo(entryA);
 
-        offer(event, entryA, "g2");
-        assertThat(transition(event, entryA, "OFFER_EXPIRED", "g1").status()).as("old grant").isEqualTo(409);
-        assertThat(transition(event, entryA, "OFFER_EXPIRED", "g2").json().get("state").asString()).isEqualTo("EXPIRED");
-        assertThat(transition(event, entryA, "OFFER_EXPIRED", "g2").json().get("state").asString()).isEqualTo("EXPIRED");
+        client.offer(event, entryA, "g2");
+        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g1").status()).as("old grant").isEqualTo(409);
+        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g2").json().get("state").asString()).isEqualTo("EXPIRED");
+        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g2").json().get("state").asString()).isEqualTo("EXPIRED");
         JsonNode counts = client.counts(event);
         assertThat(counts.get("expired").asLong()).isEqualTo(1);
         assertThat(counts.get("waiting").asLong()).isEqualTo(3);
@@ -190,8 +180,8 @@ class AdmissionTests {
         String event = QueueClient.newEventId("drop");
         client.putEvent(event, "OPEN", "\"expiredOfferPolicy\":\"DROP\"");
         String entry = client.join(event, VisitorId.random().value()).receipt();
-        offer(event, entry, "g1");
-        assertThat(transition(event, entry, "OFFER_EXPIRED", "g1").json().get("state").asString()).isEqualTo("EXPIRED");
+        client.offer(event, entry, "g1");
+        assertThat(client.transition(event, entry, "OFFER_EXPIRED", "g1").json().get("state").asString()).isEqualTo("EXPIRED");
         assertThat(client.counts(event).get("waiting").asLong()).isZero();
     }
 
@@ -246,16 +236,6 @@ class AdmissionTests {
             assertThat(aheadMin).isLessThanOrEqualTo(below + holding - 1);
             assertThat(aheadMax).isGreaterThanOrEqualTo(below);
         }
-    }
-
-    private JsonNode offer(String event, String entry, String grant) {
-        return client.internal("POST", "/internal/events/" + event + "/offers", "{\"offers\":[{\"entryId\":\"" + entry
-                + "\",\"grantId\":\"" + grant + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}").json().get("results").get(0);
-    }
-
-    private Reply transition(String event, String entry, String to, String grant) {
-        return client.internal("POST", "/internal/events/" + event + "/entries/" + entry + "/transition",
-                "{\"to\":\"" + to + "\",\"grantId\":\"" + grant + "\"}");
     }
 
     private static String seed() {

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -16,19 +15,18 @@ import tools.jackson.databind.node.ObjectNode;
 @QueueServiceTest
 class BadInputTests {
 
-    @LocalServerPort
-    int port;
-
-    QueueClient client;
+    private final QueueClient client;
     String event;
     String member;
     String memberEntry;
 
+    BadInputTests(QueueClient client) {
+        this.client = client;
+    }
+
     @BeforeEach
-    void setUp() {
-        client = new QueueClient(port);
-        event = QueueClient.newEventId("bad-input");
-        client.putEvent(event, "OPEN", null);
+    void joinOneMember() {
+        event = client.newEvent("bad-input", "OPEN");
         member = VisitorId.random().value();
         memberEntry = client.join(event, member).receipt();
     }

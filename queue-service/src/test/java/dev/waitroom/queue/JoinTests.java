@@ -14,28 +14,21 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 @QueueServiceTest
 class JoinTests {
 
-    @LocalServerPort
-    int port;
+    private final QueueClient client;
 
-    QueueClient client;
-
-    @BeforeEach
-    void setUp() {
-        client = new QueueClient(port);
+    JoinTests(QueueClient client) {
+        this.client = client;
     }
 
     @Test
     void concurrentJoinsOfOneIdentityConvergeOnOneEntry() throws Exception {
-        String event = QueueClient.newEventId("one-identity");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("one-identity", "OPEN");
         String visitor = VisitorId.random().value();
         List<Reply> replies = concurrently(64, i -> client.join(event, visitor));
 
@@ -50,8 +43,7 @@ class JoinTests {
 
     @Test
     void tenThousandConcurrentJoinsGetDistinctGapFreeOrderKeys() throws Exception {
-        String event = QueueClient.newEventId("ten-thousand");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("ten-thousand", "OPEN");
         int n = 10_000;
         List<Reply> replies = concurrently(n, i -> client.join(event, VisitorId.random().value()));
 
@@ -64,8 +56,7 @@ class JoinTests {
 
     @Test
     void orderIsAssignedByTheServerInJoinOrder() {
-        String event = QueueClient.newEventId("fifo");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("fifo", "OPEN");
         long previous = 0;
         for (int i = 0; i < 20; i++) {
             Reply r = client.asVisitor("POST", "/events/" + event + "/queue", VisitorId.random().value(),
@@ -78,8 +69,7 @@ class JoinTests {
 
     @Test
     void afterLeavingANewJoinGoesToTheBack() {
-        String event = QueueClient.newEventId("rejoin");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("rejoin", "OPEN");
         String visitor = VisitorId.random().value();
         Reply first = client.join(event, visitor);
         client.join(event, VisitorId.random().value());
@@ -100,8 +90,7 @@ class JoinTests {
 
     @Test
     void aPresaleRejoinGetsItsOldEntryBack() {
-        String event = QueueClient.newEventId("presale-rejoin");
-        client.putEvent(event, "SCHEDULED", null);
+        String event = client.newEvent("presale-rejoin", "SCHEDULED");
         String visitor = VisitorId.random().value();
         Reply first = client.join(event, visitor);
         assertThat(first.status()).isEqualTo(201);
@@ -135,8 +124,7 @@ class JoinTests {
 
     @Test
     void browserScopedEventsIgnoreTheAccount() {
-        String event = QueueClient.newEventId("browser-scope");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("browser-scope", "OPEN");
         java.util.Map<String, String> one = java.util.Map.of("X-Waitroom-Internal", TestSecrets.INTERNAL_TOKEN,
                 "X-Waitroom-Visitor", VisitorId.random().value(), "X-Waitroom-Account", "user-7");
         java.util.Map<String, String> two = java.util.Map.of("X-Waitroom-Internal", TestSecrets.INTERNAL_TOKEN,

@@ -10,35 +10,28 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /** The edge's liveness batches: one call records many entries, and names the ones that moved on. */
 @QueueServiceTest
 class LivenessTests {
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     RedissonClient redisson;
 
-    QueueClient client;
+    private final QueueClient client;
 
-    @BeforeEach
-    void setUp() {
-        client = new QueueClient(port);
+    LivenessTests(QueueClient client) {
+        this.client = client;
     }
 
     @Test
     void aBatchRecordsLastSeenOfWaitingEntriesAndNamesTheOthers() {
-        String event = QueueClient.newEventId("live");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("live", "OPEN");
         String waiting = VisitorId.random().value();
         String leaver = VisitorId.random().value();
         String offered = VisitorId.random().value();
@@ -46,8 +39,7 @@ class LivenessTests {
         String leaverEntry = client.join(event, leaver).receipt();
         String offeredEntry = client.join(event, offered).receipt();
         client.leave(event, leaver);
-        client.internal("POST", "/internal/events/" + event + "/offers", "{\"offers\":[{\"entryId\":\"" + offeredEntry
-                + "\",\"grantId\":\"g1\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}");
+        client.offer(event, offeredEntry, "g1");
         String seenKey = "wr:{" + event + "}:s:0";
         redisson.getMap(seenKey, StringCodec.INSTANCE).fastPut(Long.toString(Long.parseLong(waitingEntry, 36)), "1");
 
@@ -66,13 +58,11 @@ class LivenessTests {
 
     @Test
     void statusHandsOutATicketOnlyWhileTheEntryWaits() {
-        String event = QueueClient.newEventId("ticket");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("ticket", "OPEN");
         String visitor = VisitorId.random().value();
         Reply joined = client.join(event, visitor);
         assertThat(joined.header("X-Waitroom-Ticket")).isNotNull();
-        client.internal("POST", "/internal/events/" + event + "/offers", "{\"offers\":[{\"entryId\":\"" + joined.receipt()
-                + "\",\"grantId\":\"g1\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}");
+        client.offer(event, joined.receipt(), "g1");
         Reply offered = client.status(event, visitor);
         assertThat(offered.json().get("state").asString()).isEqualTo("OFFERED");
         assertThat(offered.header("X-Waitroom-Ticket")).isNull();
@@ -80,8 +70,7 @@ class LivenessTests {
 
     @Test
     void concurrentBatchesOfManyEntriesAllLand() throws Exception {
-        String event = QueueClient.newEventId("batch");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("batch", "OPEN");
         List<List<String>> pairs = new ArrayList<>();
         for (int i = 0; i < 150; i++) {
             String visitor = VisitorId.random().value();
@@ -105,8 +94,7 @@ class LivenessTests {
 
     @Test
     void malformedAndOversizedBatchesAreProblemsAndChangeNothing() {
-        String event = QueueClient.newEventId("badlive");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("badlive", "OPEN");
         String visitor = VisitorId.random().value();
         String entry = client.join(event, visitor).receipt();
         for (String body : List.of("", "{}", "{\"seen\":[[\"" + entry + "\"]]}", "{\"seen\":[[\"UPPER\",\"" + visitor + "\"]]}",

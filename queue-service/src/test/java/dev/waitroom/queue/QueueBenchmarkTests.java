@@ -18,7 +18,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * Prints joins/s and status/s against the service over HTTP on loopback, and Redis bytes per waiting visitor at
@@ -34,24 +33,24 @@ class QueueBenchmarkTests {
     static final int STATUS_POLLS = Integer.getInteger("bench.polls", 40_000);
     static final int MEMORY_ENTRIES = Integer.getInteger("bench.memoryEntries", 200_000);
 
-    @LocalServerPort
-    int port;
+    private final QueueClient client;
+
+    QueueBenchmarkTests(QueueClient client) {
+        this.client = client;
+    }
 
     @Autowired
     JoinStore store;
 
     @Test
     void joinsAndStatusOverHttp() throws Exception {
-        QueueClient client = new QueueClient(port);
-        String event = QueueClient.newEventId("bench-http");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("bench-http", "OPEN");
         String[] visitors = new String[HTTP_JOINS];
         for (int i = 0; i < visitors.length; i++) {
             visitors[i] = VisitorId.random().value();
         }
         // warm-up: JIT, connection pools, script cache
-        String warm = QueueClient.newEventId("bench-warm");
-        client.putEvent(warm, "OPEN", null);
+        String warm = client.newEvent("bench-warm", "OPEN");
         run(2_000, i -> client.join(warm, VisitorId.random().value()));
         client.join(warm, visitors[0]);
         run(2_000, i -> client.status(warm, visitors[0]));
@@ -73,7 +72,7 @@ class QueueBenchmarkTests {
     @Test
     void redisBytesPerWaitingVisitor() throws Exception {
         EventId event = new EventId(QueueClient.newEventId("bench-memory"));
-        new QueueClient(port).putEvent(event.value(), "OPEN", null);
+        client.putEvent(event.value(), "OPEN", null);
         try (RedisProbe redis = new RedisProbe(RealStores.redisHost(), RealStores.redisPort())) {
             long before = redis.usedMemory();
             AtomicInteger next = new AtomicInteger();

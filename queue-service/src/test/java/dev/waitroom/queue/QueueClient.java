@@ -94,6 +94,13 @@ public final class QueueClient {
         return internal("PUT", "/internal/events/" + eventId, body);
     }
 
+    /** A fresh event ({@link #newEventId}) pushed in {@code phase} as {@link #putEvent} pushes it. */
+    public String newEvent(String prefix, String phase) {
+        String eventId = newEventId(prefix);
+        putEvent(eventId, phase, null);
+        return eventId;
+    }
+
     public Reply join(String eventId, String visitor) {
         return asVisitor("POST", "/events/" + eventId + "/queue", visitor, null);
     }
@@ -116,6 +123,17 @@ public final class QueueClient {
         List<JsonNode> out = new ArrayList<>();
         entries.forEach(out::add);
         return out;
+    }
+
+    /** Offers one entry under a grant until 2030; answers its result. */
+    public JsonNode offer(String eventId, String entryId, String grantId) {
+        return internal("POST", "/internal/events/" + eventId + "/offers", "{\"offers\":[{\"entryId\":\"" + entryId
+                + "\",\"grantId\":\"" + grantId + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}").json().get("results").get(0);
+    }
+
+    public Reply transition(String eventId, String entryId, String to, String grantId) {
+        return internal("POST", "/internal/events/" + eventId + "/entries/" + entryId + "/transition",
+                "{\"to\":\"" + to + "\",\"grantId\":\"" + grantId + "\"}");
     }
 
     public Reply draw(String eventId, String seedHex) {

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -22,8 +21,11 @@ import tools.jackson.databind.JsonNode;
 @QueueServiceTest
 class QueueInvariantTests {
 
-    @LocalServerPort
-    int port;
+    private final QueueClient client;
+
+    QueueInvariantTests(QueueClient client) {
+        this.client = client;
+    }
 
     enum State { WAITING, OFFERED, ACTIVE, COMPLETED, LEFT, EXPIRED }
 
@@ -45,9 +47,7 @@ class QueueInvariantTests {
 
     private void runSequence(long seed, int steps) {
         Random random = new Random(seed);
-        QueueClient client = new QueueClient(port);
-        String event = QueueClient.newEventId("invariant");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("invariant", "OPEN");
         List<String> visitors = new ArrayList<>();
         for (int i = 0; i < 25; i++) {
             visitors.add(VisitorId.random().value());

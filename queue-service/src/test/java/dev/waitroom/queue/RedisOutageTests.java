@@ -12,24 +12,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /** Stops the shared Redis, so it runs after every other class of this JVM. */
 @QueueServiceTest
 @Order(Integer.MAX_VALUE)
 class RedisOutageTests {
 
-    @LocalServerPort
-    int port;
+    private final QueueClient client;
 
-    QueueClient client;
-
-    @BeforeEach
-    void setUp() {
-        client = new QueueClient(port);
+    RedisOutageTests(QueueClient client) {
+        this.client = client;
     }
 
     @AfterEach
@@ -39,8 +33,7 @@ class RedisOutageTests {
 
     @Test
     void whileRedisIsDownVisitorsGet503WithRetryAfterAndAfterwardsEveryPlaceIsKept() throws Exception {
-        String event = QueueClient.newEventId("outage");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("outage", "OPEN");
         List<String> visitors = new ArrayList<>();
         Map<String, Long> keys = new HashMap<>();
         Map<String, String> receipts = new HashMap<>();

@@ -7,28 +7,22 @@ import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.VisitorId;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 @QueueServiceTest
 class StatusTests {
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     RedissonClient redisson;
 
-    QueueClient client;
+    private final QueueClient client;
 
-    @BeforeEach
-    void setUp() {
-        client = new QueueClient(port);
+    StatusTests(QueueClient client) {
+        this.client = client;
     }
 
     @Test
@@ -71,8 +65,7 @@ class StatusTests {
 
     @Test
     void whilePausedThereIsNoEstimateAndVisitorsPollLessOften() {
-        String event = QueueClient.newEventId("paused");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("paused", "OPEN");
         String visitor = VisitorId.random().value();
         client.join(event, visitor);
         client.internal("PUT", "/internal/events/" + event, "{\"phase\":\"OPEN\",\"mode\":\"PAUSED\",\"saleGeneration\":1,"
@@ -86,8 +79,7 @@ class StatusTests {
 
     @Test
     void beforeOpeningThereIsNoPositionAndTheTicketCarriesNoOrderKey() {
-        String event = QueueClient.newEventId("scheduled");
-        client.putEvent(event, "SCHEDULED", null);
+        String event = client.newEvent("scheduled", "SCHEDULED");
         String visitor = VisitorId.random().value();
         Reply r = client.join(event, visitor);
         assertThat(r.json().get("phase").asString()).isEqualTo("SCHEDULED");
@@ -98,8 +90,7 @@ class StatusTests {
 
     @Test
     void livenessIsWrittenApartFromOrderAtMostOncePerInterval() {
-        String event = QueueClient.newEventId("liveness");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("liveness", "OPEN");
         String visitor = VisitorId.random().value();
         Reply joined = client.join(event, visitor);
         long seq = Long.parseLong(joined.receipt(), 36);
@@ -164,8 +155,7 @@ class StatusTests {
 
     @Test
     void scriptsAreLoadedAgainWhenRedisForgetsThem() throws Exception {
-        String event = QueueClient.newEventId("noscript");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("noscript", "OPEN");
         String visitor = VisitorId.random().value();
         Reply joined = client.join(event, visitor);
         try (RedisProbe redis = new RedisProbe(dev.waitroom.testsupport.RealStores.redisHost(),
@@ -190,8 +180,7 @@ class StatusTests {
 
     @Test
     void prometheusExposesQueueMetrics() {
-        String event = QueueClient.newEventId("metrics");
-        client.putEvent(event, "OPEN", null);
+        String event = client.newEvent("metrics", "OPEN");
         String visitor = VisitorId.random().value();
         client.join(event, visitor);
         client.status(event, visitor);

@@ -19,26 +19,20 @@ import java.util.List;
 import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 @QueueServiceTest
 class DrawTests {
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     DrawService draws;
 
-    QueueClient client;
+    private final QueueClient client;
 
-    @BeforeEach
-    void setUp() {
-        client = new QueueClient(port);
+    DrawTests(QueueClient client) {
+        this.client = client;
     }
 
     @Test
@@ -71,8 +65,7 @@ class DrawTests {
     @Test
     void aSecondDrawIsANoOpAndAnotherSeedIsRefused() throws Exception {
         String seed = randomSeed();
-        String event = QueueClient.newEventId("draw-twice");
-        client.putEvent(event, "SCHEDULED", null);
+        String event = client.newEvent("draw-twice", "SCHEDULED");
         Map<String, String> receipts = joinAll(event, 120);
         client.putEvent(event, "OPEN", null);
         client.draw(event, seed);
@@ -145,8 +138,7 @@ class DrawTests {
     @Test
     void joinsRacingTheOpeningAreEitherInTheGroupOrBehindItAndKeysStayGapFree() throws Exception {
         String seed = randomSeed();
-        String event = QueueClient.newEventId("draw-race");
-        client.putEvent(event, "SCHEDULED", null);
+        String event = client.newEvent("draw-race", "SCHEDULED");
         int n = 2_000;
         java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(32);
