@@ -37,12 +37,11 @@ public final class TestReport {
 
     public static void main(String[] args) throws Exception {
         String command = args.length == 0 ? "" : args[0];
-        int code =
-                switch (command) {
-                    case "tests" -> tests(args);
-                    case "verdict" -> args.length == 2 ? verdict(Path.of(args[1])) : usage();
-                    default -> usage();
-                };
+        int code = switch (command) {
+            case "tests" -> tests(args);
+            case "verdict" -> args.length == 2 ? verdict(Path.of(args[1])) : usage();
+            default -> usage();
+        };
         System.exit(code);
     }
 
@@ -128,8 +127,7 @@ public final class TestReport {
                     f.message().isEmpty() ? "" : ": " + f.message());
         }
         if (started != null) {
-            System.out.printf(
-                    Locale.ROOT, "  total time: %d s%n", System.currentTimeMillis() / 1000 - started);
+            System.out.printf(Locale.ROOT, "  total time: %d s%n", System.currentTimeMillis() / 1000 - started);
         }
         System.out.printf(
                 Locale.ROOT,
@@ -138,7 +136,8 @@ public final class TestReport {
                 total.failures() + total.errors(),
                 total.skipped());
         if (modules.isEmpty()) {
-            System.err.println("ci: no surefire report under " + root.toAbsolutePath().normalize());
+            System.err.println(
+                    "ci: no surefire report under " + root.toAbsolutePath().normalize());
             return 2;
         }
         return total.failures() + total.errors() == 0 ? 0 : 1;
@@ -195,7 +194,8 @@ public final class TestReport {
     }
 
     private static String moduleOf(Path root, Path report) {
-        Path module = root.relativize(report.getParent().getParent().getParent()).normalize();
+        Path module =
+                root.relativize(report.getParent().getParent().getParent()).normalize();
         String name = module.toString().replace('\\', '/');
         return name.isEmpty() ? String.valueOf(root.toAbsolutePath().normalize().getFileName()) : name;
     }
