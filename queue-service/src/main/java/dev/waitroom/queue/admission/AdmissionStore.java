@@ -57,45 +57,44 @@ class AdmissionStore {
     }
 
     List<Candidate> candidates(EventId event, int limit) {
-        return AdmissionReplies.candidates(scripts.call(candidates, event,
-                List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.WAITING)),
-                event.keyPrefix(), Integer.toString(limit)));
+        EventKeys k = EventKeys.of(event);
+        return AdmissionReplies.candidates(scripts.call(candidates, k, List.of(k.event(), k.waiting()),
+                k.prefix(), Integer.toString(limit)));
     }
 
     List<OfferResult> offer(EventId event, List<OfferRequest> requests) {
+        EventKeys k = EventKeys.of(event);
         List<Object> args = new ArrayList<>(requests.size() * 3 + 1);
-        args.add(event.keyPrefix());
-        Set<String> keys = new LinkedHashSet<>(List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.COUNTERS),
-                EventKeys.named(event, EventKeys.WAITING), EventKeys.named(event, EventKeys.OFFERS)));
+        args.add(k.prefix());
+        Set<String> keys = new LinkedHashSet<>(List.of(k.event(), k.counters(), k.waiting(), k.offers()));
         for (OfferRequest o : requests) {
-            keys.add(EventKeys.bucket(event, EventKeys.ENTRIES, o.entryId().sequence()));
+            keys.add(k.entries(o.entryId().sequence()));
             args.add(Long.toString(o.entryId().sequence()));
             args.add(o.grantId());
             args.add(Long.toString(o.expiresAt().toEpochMilli()));
         }
-        return AdmissionReplies.offers(scripts.call(offers, event, new ArrayList<>(keys), args.toArray()));
+        return AdmissionReplies.offers(scripts.call(offers, k, new ArrayList<>(keys), args.toArray()));
     }
 
     EntryState transition(EventId event, EntryId entry, TransitionTarget target, String grantId) {
         String to = target.state() == null ? OFFER_EXPIRED : EntryStateLua.letter(target.state());
-        List<String> keys = new ArrayList<>(List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.COUNTERS),
-                EventKeys.named(event, EventKeys.OFFERS), EventKeys.named(event, EventKeys.SEQUENCE),
-                EventKeys.named(event, EventKeys.WAITING), EventKeys.bucket(event, EventKeys.ENTRIES, entry.sequence())));
+        EventKeys k = EventKeys.of(event);
+        List<String> keys = new ArrayList<>(List.of(k.event(), k.counters(), k.offers(), k.sequence(), k.waiting(),
+                k.entries(entry.sequence())));
         if (target == TransitionTarget.OFFER_EXPIRED) {
             // a requeue takes the next sequence as its order key
-            Long last = hints.lastSequence(event);
+            Long last = hints.lastSequence(k);
             if (last != null) {
-                EventKeys.addBuckets(keys, event, last + 1, EventKeys.ORDER);
+                keys.add(k.order(last + 1));
             }
         }
-        return AdmissionReplies.transition(target, scripts.call(transition, event, keys,
-                event.keyPrefix(), Long.toString(entry.sequence()), to, grantId));
+        return AdmissionReplies.transition(target, scripts.call(transition, k, keys,
+                k.prefix(), Long.toString(entry.sequence()), to, grantId));
     }
 
     Counts counts(EventId event) {
-        return AdmissionReplies.counts(scripts.call(counts, event,
-                List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.COUNTERS),
-                        EventKeys.named(event, EventKeys.WAITING)),
-                event.keyPrefix()), clock.instant().getEpochSecond());
+        EventKeys k = EventKeys.of(event);
+        return AdmissionReplies.counts(scripts.call(counts, k, List.of(k.event(), k.counters(), k.waiting()),
+                k.prefix()), clock.instant().getEpochSecond());
     }
 }

@@ -31,17 +31,18 @@ class DrawStore {
      * the draw complete.
      */
     DrawWrite writeDraw(EventId event, String seedHex, boolean finalChunk, List<Long> pairs) {
+        EventKeys k = EventKeys.of(event);
         List<Object> args = new ArrayList<>(pairs.size() + 4);
-        args.add(event.keyPrefix());
+        args.add(k.prefix());
         args.add(seedHex);
         args.add(finalChunk ? "1" : "0");
         args.add(Long.toString(clock.millis()));
         pairs.forEach(p -> args.add(Long.toString(p)));
-        Set<String> keys = new LinkedHashSet<>(List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.WAITING)));
+        Set<String> keys = new LinkedHashSet<>(List.of(k.event(), k.waiting()));
         for (int i = 0; i + 1 < pairs.size(); i += 2) {
-            keys.add(EventKeys.bucket(event, EventKeys.ENTRIES, pairs.get(i)));
-            keys.add(EventKeys.bucket(event, EventKeys.ORDER, pairs.get(i + 1)));
+            keys.add(k.entries(pairs.get(i)));
+            keys.add(k.order(pairs.get(i + 1)));
         }
-        return DrawReplies.write(scripts.call(draw, event, new ArrayList<>(keys), args.toArray()));
+        return DrawReplies.write(scripts.call(draw, k, new ArrayList<>(keys), args.toArray()));
     }
 }

@@ -30,10 +30,9 @@ public class EventStore {
 
     public EventState putEvent(EventId event, EventUpdate u) {
         String allowed = u.phase().mayFollow().stream().map(Phase::name).collect(Collectors.joining(",", ",", ","));
-        List<String> r = scripts.call(put, event,
-                List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.SEQUENCE),
-                        EventKeys.named(event, EventKeys.COUNTERS)),
-                event.keyPrefix(), u.phase().name(), allowed, Long.toString(clock.millis()),
+        EventKeys k = EventKeys.of(event);
+        List<String> r = scripts.call(put, k, List.of(k.event(), k.sequence(), k.counters()),
+                k.prefix(), u.phase().name(), allowed, Long.toString(clock.millis()),
                 Long.toString(u.saleGeneration()),
                 "mode", u.mode().name(),
                 "ann", nullToEmpty(u.announcement()),
@@ -49,15 +48,14 @@ public class EventStore {
     }
 
     public EventState readEvent(EventId event) {
-        return EventReplies.read(event, scripts.call(read, event,
-                List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.COUNTERS)), event.keyPrefix()));
+        EventKeys k = EventKeys.of(event);
+        return EventReplies.read(event, scripts.call(read, k, List.of(k.event(), k.counters()), k.prefix()));
     }
 
     public Snapshot snapshot(EventId event, int buckets) {
-        List<String> r = scripts.call(snapshot, event,
-                List.of(EventKeys.event(event), EventKeys.named(event, EventKeys.WAITING),
-                        EventKeys.named(event, EventKeys.COUNTERS)),
-                event.keyPrefix(), Integer.toString(buckets));
+        EventKeys k = EventKeys.of(event);
+        List<String> r = scripts.call(snapshot, k, List.of(k.event(), k.waiting(), k.counters()),
+                k.prefix(), Integer.toString(buckets));
         return EventReplies.snapshot(event, r, clock.instant());
     }
 

@@ -1,6 +1,7 @@
 package dev.waitroom.queue.join;
 
 import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.LuaScript;
 import dev.waitroom.queue.redis.QueueScripts;
 import java.time.Clock;
@@ -28,17 +29,19 @@ public class JoinStore {
     }
 
     public JoinOutcome join(EventId event, Visitor visitor, Duration livenessInterval) {
-        List<String> r = scripts.call(join, event, keys.of(event, visitor, true),
-                event.keyPrefix(), visitor.visitorId().value(), visitor.accountIdentity(),
+        EventKeys k = EventKeys.of(event);
+        List<String> r = scripts.call(join, k, keys.of(k, visitor, true),
+                k.prefix(), visitor.visitorId().value(), visitor.accountIdentity(),
                 Long.toString(clock.instant().getEpochSecond()), Long.toString(livenessInterval.toSeconds()));
         JoinOutcome outcome = JoinReplies.join(r);
-        keys.remember(event, visitor, outcome.status().entryId());
+        keys.remember(k, visitor, outcome.status().entryId());
         return outcome;
     }
 
     /** WAITING -> LEFT; an entry already LEFT stays so (leave is idempotent). */
     public void leave(EventId event, Visitor visitor) {
-        JoinReplies.leave(scripts.call(leave, event, keys.of(event, visitor, false),
-                event.keyPrefix(), visitor.visitorId().value(), visitor.accountIdentity()));
+        EventKeys k = EventKeys.of(event);
+        JoinReplies.leave(scripts.call(leave, k, keys.of(k, visitor, false),
+                k.prefix(), visitor.visitorId().value(), visitor.accountIdentity()));
     }
 }

@@ -1,6 +1,5 @@
 package dev.waitroom.queue.join;
 
-import dev.waitroom.queue.contract.EventId;
 import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.KeyHints;
 import java.util.ArrayList;
@@ -20,35 +19,41 @@ public class VisitorKeys {
         this.hints = hints;
     }
 
-    public List<String> of(EventId event, Visitor visitor, boolean joining) {
+    public List<String> of(EventKeys event, Visitor visitor, boolean joining) {
         List<String> keys = new ArrayList<>(identityKeys(event, visitor));
-        keys.addAll(List.of(EventKeys.named(event, EventKeys.COUNTERS), EventKeys.named(event, EventKeys.WAITING),
-                EventKeys.named(event, EventKeys.OFFERS)));
+        keys.addAll(List.of(event.counters(), event.waiting(), event.offers()));
         Long entry = hints.entry(event, visitor.visitorId().value());
         if (entry != null) {
-            EventKeys.addBuckets(keys, event, entry, EventKeys.ENTRIES, EventKeys.SEEN);
+            keys.add(event.entries(entry));
+            keys.add(event.seen(entry));
         }
         if (joining) {
-            keys.add(EventKeys.named(event, EventKeys.SEQUENCE));
+            keys.add(event.sequence());
             Long last = hints.lastSequence(event);
             long next = last == null ? 1 : last + 1;
-            EventKeys.addBuckets(keys, event, next, EventKeys.ENTRIES, EventKeys.SEEN, EventKeys.ORDER);
+            addSequenceBuckets(keys, event, next);
             if (next % EventKeys.BUCKET >= EventKeys.BUCKET - 32) {
-                EventKeys.addBuckets(keys, event, next + EventKeys.BUCKET, EventKeys.ENTRIES, EventKeys.SEEN,
-                        EventKeys.ORDER);
+                addSequenceBuckets(keys, event, next + EventKeys.BUCKET);
             }
         }
         return keys;
     }
 
     /** The entry this visitor holds, for the keys of its next call. */
-    public void remember(EventId event, Visitor visitor, EntryId entry) {
+    public void remember(EventKeys event, Visitor visitor, EntryId entry) {
         hints.remember(event, visitor.visitorId().value(), entry.sequence());
     }
 
-    private static List<String> identityKeys(EventId event, Visitor visitor) {
-        String visitorKey = EventKeys.identity(event, visitor.visitorId().value());
-        String accountKey = visitor.account() == null ? visitorKey : EventKeys.identity(event, visitor.accountIdentity());
-        return List.of(EventKeys.event(event), visitorKey, accountKey);
+    /** What a new entry with sequence {@code seq} touches: its record, last-seen and (once open) order bucket. */
+    private static void addSequenceBuckets(List<String> keys, EventKeys event, long seq) {
+        keys.add(event.entries(seq));
+        keys.add(event.seen(seq));
+        keys.add(event.order(seq));
+    }
+
+    private static List<String> identityKeys(EventKeys event, Visitor visitor) {
+        String visitorKey = event.identity(visitor.visitorId().value());
+        String accountKey = visitor.account() == null ? visitorKey : event.identity(visitor.accountIdentity());
+        return List.of(event.event(), visitorKey, accountKey);
     }
 }

@@ -34,16 +34,17 @@ class LivenessStore {
         if (seen.isEmpty()) {
             return List.of();
         }
+        EventKeys k = EventKeys.of(event);
         List<Object> keys = new ArrayList<>(seen.size() * 2);
         List<Object> args = new ArrayList<>(seen.size() * 2 + 1);
         args.add(Long.toString(clock.instant().getEpochSecond()));
         for (SeenEntry entry : seen) {
             long seq = entry.entryId().sequence();
-            keys.add(EventKeys.bucket(event, EventKeys.ENTRIES, seq));
-            keys.add(EventKeys.bucket(event, EventKeys.SEEN, seq));
+            keys.add(k.entries(seq));
+            keys.add(k.seen(seq));
             args.add(Long.toString(seq));
             args.add(entry.visitorId().value());
         }
-        return LivenessReplies.notWaiting(scripts.run(liveness, EventKeys.event(event), keys, args.toArray()));
+        return LivenessReplies.notWaiting(scripts.run(liveness, k.event(), keys, args.toArray()));
     }
 }

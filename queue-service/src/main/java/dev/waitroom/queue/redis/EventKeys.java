@@ -1,7 +1,6 @@
 package dev.waitroom.queue.redis;
 
 import dev.waitroom.queue.contract.EventId;
-import java.util.List;
 
 /**
  * The Redis keys of one event (docs/CONTRACTS.md, "Redis keys and topologies"); every key starts with
@@ -10,48 +9,75 @@ import java.util.List;
  * sequence; {@code e:<seq/128>} entry records; {@code o:<key/128>} order key -> entry sequence; {@code s:<seq/128>}
  * last seen (apart from order); {@code of} grant and deadline of offered entries. The small bucketed hashes stay in
  * Redis's compact encoding, which keeps a waiting visitor near 100 bytes.
+ *
+ * <p>One per call: the prefix is built once, however many keys the call names.
  */
 public final class EventKeys {
 
     /** Entries (and order keys) per bucket of {@code e:}, {@code s:} and {@code o:}. */
     public static final int BUCKET = 128;
-    static final int IDENTITY_BUCKETS = 2048;
+    private static final int IDENTITY_BUCKETS = 2048;
 
-    public static final String SEQUENCE = "seq";
-    public static final String COUNTERS = "cnt";
-    public static final String WAITING = "w";
-    public static final String OFFERS = "of";
-    public static final String ENTRIES = "e";
-    public static final String SEEN = "s";
-    public static final String ORDER = "o";
+    private final String prefix;
 
-    private EventKeys() {
+    private EventKeys(String prefix) {
+        this.prefix = prefix;
+    }
+
+    public static EventKeys of(EventId event) {
+        return new EventKeys(event.keyPrefix());
+    }
+
+    /** {@code wr:{eventId}:}, which the scripts get as ARGV[1] to name the keys they declare. */
+    public String prefix() {
+        return prefix;
     }
 
     /** The event hash, also the key a script of the event is routed by. */
-    public static String event(EventId event) {
-        return event.keyPrefix() + "ev";
+    public String event() {
+        return prefix + "ev";
     }
 
-    /** One of the event's single keys: {@link #SEQUENCE}, {@link #COUNTERS}, {@link #WAITING}, {@link #OFFERS}. */
-    public static String named(EventId event, String name) {
-        return event.keyPrefix() + name;
+    public String sequence() {
+        return prefix + "seq";
     }
 
-    /** The bucket of {@code kind} ({@link #ENTRIES}, {@link #SEEN}, {@link #ORDER}) that holds sequence or order key n. */
-    public static String bucket(EventId event, String kind, long n) {
-        return event.keyPrefix() + kind + ":" + n / BUCKET;
+    public String counters() {
+        return prefix + "cnt";
     }
 
-    /** Adds the buckets {@code kinds} of sequence or order key n. */
-    public static void addBuckets(List<? super String> keys, EventId event, long n, String... kinds) {
-        for (String kind : kinds) {
-            keys.add(bucket(event, kind, n));
-        }
+    /** The bitmap of WAITING order keys. */
+    public String waiting() {
+        return prefix + "w";
+    }
+
+    /** Grant and deadline of each offered entry. */
+    public String offers() {
+        return prefix + "of";
+    }
+
+    /** The bucket of entry records that holds entry sequence {@code seq}. */
+    public String entries(long seq) {
+        return prefix + "e:" + seq / BUCKET;
+    }
+
+    /** The bucket of last-seen times that holds entry sequence {@code seq}. */
+    public String seen(long seq) {
+        return prefix + "s:" + seq / BUCKET;
+    }
+
+    /** The bucket of order key -> entry sequence that holds order key {@code key}. */
+    public String order(long key) {
+        return prefix + "o:" + key / BUCKET;
     }
 
     /** Identities spread over small hashes, each kept in Redis's compact encoding. */
-    public static String identity(EventId event, String identity) {
-        return event.keyPrefix() + "id:" + Math.floorMod(identity.hashCode(), IDENTITY_BUCKETS);
+    public String identity(String identity) {
+        return prefix + "id:" + Math.floorMod(identity.hashCode(), IDENTITY_BUCKETS);
+    }
+
+    /** A key a script named by its name without the prefix. */
+    String named(String name) {
+        return prefix + name;
     }
 }

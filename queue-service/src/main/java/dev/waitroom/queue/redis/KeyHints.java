@@ -3,7 +3,6 @@ package dev.waitroom.queue.redis;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.waitroom.queue.config.QueueProperties;
-import dev.waitroom.queue.contract.EventId;
 import org.springframework.stereotype.Component;
 
 /** What this instance last saw of an event's sequences, so that a call declares the buckets it needs at once. */
@@ -20,17 +19,17 @@ public class KeyHints {
     }
 
     /** The entry sequence last seen for this visitor id, or null. */
-    public Long entry(EventId event, String visitorId) {
-        return entries.getIfPresent(event.keyPrefix() + visitorId);
+    public Long entry(EventKeys event, String visitorId) {
+        return entries.getIfPresent(event.prefix() + visitorId);
     }
 
     /** The highest entry sequence seen in this event, or null. */
-    public Long lastSequence(EventId event) {
-        return sequences.getIfPresent(event.keyPrefix());
+    public Long lastSequence(EventKeys event) {
+        return sequences.getIfPresent(event.prefix());
     }
 
-    public void remember(EventId event, String visitorId, long sequence) {
-        entries.put(event.keyPrefix() + visitorId, sequence);
-        sequences.asMap().merge(event.keyPrefix(), sequence, Math::max);
+    public void remember(EventKeys event, String visitorId, long sequence) {
+        entries.put(event.prefix() + visitorId, sequence);
+        sequences.asMap().merge(event.prefix(), sequence, Math::max);
     }
 }

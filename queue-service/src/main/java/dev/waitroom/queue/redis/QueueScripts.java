@@ -1,7 +1,6 @@
 package dev.waitroom.queue.redis;
 
 import dev.waitroom.queue.config.QueueProperties;
-import dev.waitroom.queue.contract.EventId;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -84,10 +83,10 @@ public class QueueScripts {
      * grows a sequence, each time also the next bucket of a sequence-numbered one, which concurrent calls may reach
      * before the call comes back).
      */
-    public List<String> call(LuaScript which, EventId event, List<String> keys, Object... args) {
+    public List<String> call(LuaScript which, EventKeys event, List<String> keys, Object... args) {
         List<Object> declared = new ArrayList<>(keys);
         for (int attempt = 1; ; attempt++) {
-            List<String> r = run(which, EventKeys.event(event), declared, args);
+            List<String> r = run(which, event.event(), declared, args);
             if (r.isEmpty() || !r.get(0).equals(UNDECLARED_KEYS)) {
                 return r;
             }
@@ -95,10 +94,10 @@ public class QueueScripts {
                 throw new IllegalStateException(which + " still names undeclared keys " + r.subList(1, r.size()));
             }
             for (String name : r.subList(1, r.size())) {
-                declared.add(event.keyPrefix() + name);
+                declared.add(event.named(name));
                 Matcher bucket = BUCKET_NAME.matcher(name);
                 if (bucket.matches() && which.kind().growsSequence()) {
-                    declared.add(event.keyPrefix() + bucket.group(1) + ":" + (Long.parseLong(bucket.group(2)) + 1));
+                    declared.add(event.named(bucket.group(1) + ":" + (Long.parseLong(bucket.group(2)) + 1)));
                 }
             }
         }

@@ -6,6 +6,7 @@ import dev.waitroom.queue.join.Visitor;
 import dev.waitroom.queue.join.VisitorKeys;
 import dev.waitroom.queue.join.VisitorStatus;
 import dev.waitroom.queue.join.VisitorStatusReply;
+import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.LuaScript;
 import dev.waitroom.queue.redis.QueueScripts;
 import java.time.Clock;
@@ -31,13 +32,14 @@ public class StatusStore {
 
     /** The visitor's status, or null when the identity has no entry; refreshes liveness at most once per interval. */
     public VisitorStatus status(EventId event, Visitor visitor, Duration livenessInterval) {
-        List<String> r = scripts.call(status, event, keys.of(event, visitor, false),
-                event.keyPrefix(), visitor.visitorId().value(), visitor.accountIdentity(),
+        EventKeys k = EventKeys.of(event);
+        List<String> r = scripts.call(status, k, keys.of(k, visitor, false),
+                k.prefix(), visitor.visitorId().value(), visitor.accountIdentity(),
                 Long.toString(clock.instant().getEpochSecond()),
                 Long.toString(livenessInterval.toSeconds()));
         VisitorStatus found = StatusReplies.status(r);
         if (found != null) {
-            keys.remember(event, visitor, found.entryId());
+            keys.remember(k, visitor, found.entryId());
         }
         return found;
     }
