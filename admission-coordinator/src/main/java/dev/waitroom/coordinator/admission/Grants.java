@@ -26,6 +26,7 @@ import dev.waitroom.tokens.VisitorId;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Grant rows. Each state change is one conditional statement naming the state it expects (and, for offers, the
@@ -112,18 +113,34 @@ public class Grants {
 
 	private final JdbcTemplate template;
 
-	Grants(JdbcClient jdbc, JdbcTemplate template) {
+	private final TransactionTemplate transactions;
+
+	Grants(JdbcClient jdbc, JdbcTemplate template, TransactionTemplate transactions) {
 		this.jdbc = jdbc;
 		this.template = template;
+		this.transactions = transactions;
+	}
+
+	/**
+	 * The fenced allocation of {@code batch}, all or nothing, in one transaction that first locks the event row.
+	 * Returns the rows inserted: none when the lease or generation is not this owner's any more, the event is not open
+	 * and queueing, or the batch does not fit under the ceiling.
+	 */
+	List<Grant> allocate(String eventId, String owner, FencingGeneration generation, List<Candidate> batch,
+			Instant offeredAt, Instant offerExpiresAt) {
+		return this.transactions.execute(status -> {
+			lockEvent(eventId);
+			return insertOffers(eventId, owner, generation, batch, offeredAt, offerExpiresAt);
+		});
 	}
 
 	/** Locks the event row until the transaction ends. */
-	void lockEvent(String eventId) {
+	private void lockEvent(String eventId) {
 		this.jdbc.sql("select event_id from events where event_id = :e for update").param("e", eventId).query().rowSet();
 	}
 
 	/** Must run inside a transaction that has called {@link #lockEvent}. Returns the rows actually inserted. */
-	List<Grant> insertOffers(String eventId, String owner, FencingGeneration generation, List<Candidate> batch,
+	private List<Grant> insertOffers(String eventId, String owner, FencingGeneration generation, List<Candidate> batch,
 			Instant offeredAt, Instant offerExpiresAt) {
 		if (batch.isEmpty()) {
 			return List.of();

@@ -8,7 +8,6 @@ import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Turns queue candidates into offers: one transaction locks the event row, then one statement checks the fencing
@@ -19,17 +18,14 @@ public class Offering {
 
 	private final Grants grants;
 
-	private final TransactionTemplate transactions;
-
 	private final QueueSync sync;
 
 	private final AdmissionMetrics metrics;
 
 	private final Clock clock;
 
-	Offering(Grants grants, TransactionTemplate transactions, QueueSync sync, AdmissionMetrics metrics, Clock clock) {
+	Offering(Grants grants, QueueSync sync, AdmissionMetrics metrics, Clock clock) {
 		this.grants = grants;
-		this.transactions = transactions;
 		this.sync = sync;
 		this.metrics = metrics;
 		this.clock = clock;
@@ -40,10 +36,7 @@ public class Offering {
 		String e = event.id().value();
 		Instant now = this.clock.instant();
 		Instant deadline = now.plus(event.config().offerTtl());
-		List<Grant> offered = this.transactions.execute(status -> {
-			this.grants.lockEvent(e);
-			return this.grants.insertOffers(e, owner, generation, batch, now, deadline);
-		});
+		List<Grant> offered = this.grants.allocate(e, owner, generation, batch, now, deadline);
 		this.metrics.offered(e, offered.size());
 		this.sync.pushOffers(e, offered);
 		return offered;

@@ -95,16 +95,12 @@ class EventAdminController {
 
 	@PostMapping("/{eventId}/open")
 	EventView open(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-		String reason = body == null || body.reason() == null || body.reason().isBlank() ? "opened by ops"
-				: clip(body.reason());
-		return EventView.of(this.management.open(EventId.of(eventId), ACTOR, reason), null);
+		return EventView.of(this.management.open(EventId.of(eventId), ACTOR, reasonOr(body, "opened by ops")), null);
 	}
 
 	@PostMapping("/{eventId}/end")
 	EventView end(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-		String reason = body == null || body.reason() == null || body.reason().isBlank() ? "ended by ops"
-				: clip(body.reason());
-		return EventView.of(this.management.end(EventId.of(eventId), ACTOR, reason), null);
+		return EventView.of(this.management.end(EventId.of(eventId), ACTOR, reasonOr(body, "ended by ops")), null);
 	}
 
 	@PostMapping("/{eventId}/pause")
@@ -145,10 +141,19 @@ class EventAdminController {
 	}
 
 	private static String reason(ReasonBody body) {
-		if (body == null || body.reason() == null || body.reason().isBlank()) {
+		if (!hasReason(body)) {
 			throw invalid("a reason is required: every mode change is recorded with who, when and why");
 		}
 		return clip(body.reason());
+	}
+
+	/** Opening and ending are recorded with a default reason when ops give none. */
+	private static String reasonOr(ReasonBody body, String fallback) {
+		return hasReason(body) ? clip(body.reason()) : fallback;
+	}
+
+	private static boolean hasReason(ReasonBody body) {
+		return body != null && body.reason() != null && !body.reason().isBlank();
 	}
 
 	private static String clip(String s) {

@@ -2,11 +2,6 @@ package dev.waitroom.coordinator.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +19,6 @@ import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
 import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
 import dev.waitroom.coordinator.support.Scenario;
-import dev.waitroom.coordinator.web.SecurityProperties;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
 import dev.waitroom.tokens.TokenRejectedException;
@@ -34,26 +28,16 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.ApplicationContext;
 import tools.jackson.databind.JsonNode;
 
 @CoordinatorTest
 class ClaimTests {
 
-	@LocalServerPort
-	int port;
-
 	@Autowired
-	ApplicationContext context;
-
-	@Autowired
-	SecurityProperties security;
+	Scenario scenario;
 
 	@Autowired
 	RedissonClient redisson;
-
-	Scenario scenario;
 
 	Http http;
 
@@ -61,8 +45,7 @@ class ClaimTests {
 
 	@BeforeEach
 	void setUp() {
-		this.scenario = new Scenario(this.context);
-		this.http = new Http(this.port).header("X-Waitroom-Internal", this.security.internalToken());
+		this.http = this.scenario.http();
 		this.eventId = Scenario.eventId("claim");
 	}
 
@@ -240,7 +223,7 @@ class ClaimTests {
 				"malformed event id", this.http.post("/events/bad%7Bid%7D/admission/claim", null, "X-Waitroom-Visitor", visitor),
 				"unknown event", this.http.post("/events/no-such-event/admission/claim", null, "X-Waitroom-Visitor", visitor),
 				"other visitor", claim(VisitorId.random().value()),
-				"no internal credential", new Http(this.port).post("/events/" + this.eventId + "/admission/claim", null,
+				"no internal credential", new Http(this.scenario.port()).post("/events/" + this.eventId + "/admission/claim", null,
 						"X-Waitroom-Visitor", visitor),
 				"oversized body", this.http.post("/events/" + this.eventId + "/admission/claim", "x".repeat(20_000),
 						"X-Waitroom-Visitor", visitor));
@@ -261,17 +244,8 @@ class ClaimTests {
 	}
 
 	private AdmissionTokenVerifier verifier() {
-		HttpClient client = HttpClient.newHttpClient();
-		return AdmissionTokenVerifier.of(() -> {
-			try {
-				return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/.well-known/jwks.json")).build(),
-						HttpResponse.BodyHandlers.ofString()).body();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IOException(ex);
-			}
-		}, this.scenario.clock);
+		Http anonymous = new Http(this.scenario.port());
+		return AdmissionTokenVerifier.of(() -> anonymous.get("/.well-known/jwks.json").body(), this.scenario.clock);
 	}
 
 	private boolean verifierRejects(String token, String event) {

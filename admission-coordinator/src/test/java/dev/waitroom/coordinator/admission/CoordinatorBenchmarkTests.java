@@ -19,14 +19,10 @@ import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
 import dev.waitroom.coordinator.support.Scenario;
-import dev.waitroom.coordinator.web.SecurityProperties;
 import dev.waitroom.tokens.VisitorId;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.ApplicationContext;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Figures, not assertions on time: fenced allocations per second on Postgres and claim latency over real HTTP.
@@ -37,11 +33,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 @CoordinatorTest
 class CoordinatorBenchmarkTests {
 
-	@LocalServerPort
-	int port;
-
 	@Autowired
-	ApplicationContext context;
+	Scenario scenario;
 
 	@Autowired
 	Leases leases;
@@ -49,27 +42,19 @@ class CoordinatorBenchmarkTests {
 	@Autowired
 	Grants grants;
 
-	@Autowired
-	TransactionTemplate transactions;
-
-	@Autowired
-	SecurityProperties security;
-
 	@Test
 	void fencedAllocationsPerSecond() throws Exception {
-		Scenario scenario = new Scenario(this.context);
 		for (int threads : new int[] { 1, 4 }) {
 			for (int batch : new int[] { 1, 10 }) {
-				String eventId = Scenario.eventId("bench-alloc");
-				scenario.openEvent(eventId, Scenario.config(100_000, 1000, 1000, 30, 60, 120,
-						ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE));
+				String eventId = this.scenario.openNewEvent("bench-alloc", Scenario.config(100_000, 1000, 1000, 30, 60,
+						120, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE));
 				FencingGeneration gen = this.leases.acquireOrRenew(eventId, "bench", Duration.ofSeconds(5))
 					.orElseThrow();
 				int transactionsPerThread = threads == 1 ? 2000 : 600;
-				allocate(eventId, gen, 1, 200, batch, scenario); // warm-up
+				allocate(eventId, gen, 1, 200, batch); // warm-up
 				this.leases.acquireOrRenew(eventId, "bench", Duration.ofSeconds(5));
 				long start = System.nanoTime();
-				int made = allocate(eventId, gen, threads, transactionsPerThread, batch, scenario);
+				int made = allocate(eventId, gen, threads, transactionsPerThread, batch);
 				double seconds = (System.nanoTime() - start) / 1e9;
 				System.out.printf(
 						"BENCHMARK fenced allocation: %d thread(s), batch %d: %.0f allocation transactions/s, %.0f offers/s (%d offers in %.2f s)%n",
@@ -79,8 +64,8 @@ class CoordinatorBenchmarkTests {
 		}
 	}
 
-	private int allocate(String eventId, FencingGeneration gen, int threads, int perThread, int batch,
-			Scenario scenario) throws Exception {
+	private int allocate(String eventId, FencingGeneration gen, int threads, int perThread, int batch)
+			throws Exception {
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
 		AtomicInteger made = new AtomicInteger();
 		List<Future<?>> done = new ArrayList<>();
@@ -90,17 +75,14 @@ class CoordinatorBenchmarkTests {
 					if (i % 200 == 199) {
 						// Keep the lease, and keep live grants near a realistic ceiling (about 1000): offers expire.
 						this.leases.acquireOrRenew(eventId, "bench", Duration.ofSeconds(5));
-						this.grants.expireOffers(eventId, scenario.now().plusSeconds(31));
+						this.grants.expireOffers(eventId, this.scenario.now().plusSeconds(31));
 					}
 					List<Candidate> candidates = new ArrayList<>();
 					for (int b = 0; b < batch; b++) {
 						candidates.add(new Candidate(java.util.UUID.randomUUID().toString(), VisitorId.random(), i));
 					}
-					List<Grant> inserted = this.transactions.execute(status -> {
-						this.grants.lockEvent(eventId);
-						return this.grants.insertOffers(eventId, "bench", gen, candidates, scenario.now(),
-								scenario.now().plusSeconds(30));
-					});
+					List<Grant> inserted = this.grants.allocate(eventId, "bench", gen, candidates, this.scenario.now(),
+							this.scenario.now().plusSeconds(30));
 					made.addAndGet(inserted.size());
 				}
 				return null;
@@ -115,17 +97,16 @@ class CoordinatorBenchmarkTests {
 
 	@Test
 	void claimLatency() throws Exception {
-		Scenario scenario = new Scenario(this.context);
-		String eventId = Scenario.eventId("bench-claim");
+		Scenario scenario = this.scenario;
 		int visitors = 1500;
-		scenario.openEvent(eventId,
+		String eventId = scenario.openNewEvent("bench-claim",
 				Scenario.config(visitors, 1000, 1000, 600, 600, 1200, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE));
 		List<String> ids = scenario.join(eventId, visitors);
 		for (int i = 0; i < 10 && scenario.grants.count(eventId).offered() < visitors; i++) {
 			scenario.tick(eventId, Duration.ofSeconds(2));
 		}
 		assertThat(scenario.grants.count(eventId).offered()).isEqualTo(visitors);
-		Http http = new Http(this.port).header("X-Waitroom-Internal", this.security.internalToken());
+		Http http = scenario.http();
 		for (int i = 0; i < 100; i++) { // warm-up: repeat claims
 			http.post("/events/" + eventId + "/admission/claim", null, "X-Waitroom-Visitor", ids.get(i));
 		}

@@ -17,8 +17,6 @@ import dev.waitroom.tokens.VisitorId;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.context.ApplicationContext;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.awaitility.Awaitility.await;
 
@@ -26,7 +24,7 @@ import static org.awaitility.Awaitility.await;
 class FencingTests {
 
 	@Autowired
-	ApplicationContext context;
+	Scenario scenario;
 
 	@Autowired
 	Leases leases;
@@ -34,18 +32,11 @@ class FencingTests {
 	@Autowired
 	Grants grants;
 
-	@Autowired
-	TransactionTemplate transactions;
-
-	Scenario scenario;
-
 	String eventId;
 
 	@BeforeEach
 	void setUp() {
-		this.scenario = new Scenario(this.context);
-		this.eventId = Scenario.eventId("fence");
-		this.scenario.openEvent(this.eventId,
+		this.eventId = this.scenario.openNewEvent("fence",
 				Scenario.config(10, 100, 10, 30, 60, 120, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE));
 	}
 
@@ -118,11 +109,8 @@ class FencingTests {
 	}
 
 	private List<Grant> insert(String owner, FencingGeneration generation, List<Candidate> batch) {
-		return this.transactions.execute(status -> {
-			this.grants.lockEvent(this.eventId);
-			return this.grants.insertOffers(this.eventId, owner, generation, batch, this.scenario.now(),
-					this.scenario.now().plusSeconds(30));
-		});
+		return this.grants.allocate(this.eventId, owner, generation, batch, this.scenario.now(),
+				this.scenario.now().plusSeconds(30));
 	}
 
 }

@@ -23,14 +23,13 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.context.ApplicationContext;
 
 /** Leave, purchase-complete and the expiry worker race for the same sessions: capacity returns exactly once. */
 @CoordinatorTest
 class ReleaseRaceTests {
 
 	@Autowired
-	ApplicationContext context;
+	Scenario scenario;
 
 	@Autowired
 	Admissions admissions;
@@ -43,19 +42,17 @@ class ReleaseRaceTests {
 
 	@Test
 	void leavePurchaseAndExpiryRacingReleaseEachSessionExactlyOnce() throws Exception {
-		Scenario scenario = new Scenario(this.context);
-		String eventId = Scenario.eventId("release");
 		int sessions = 40;
-		scenario.openEvent(eventId,
+		String eventId = this.scenario.openNewEvent("release",
 				Scenario.config(sessions, 1000, 100, 30, 60, 120, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE));
-		List<String> visitors = scenario.join(eventId, sessions);
-		assertThat(scenario.tickUntilLive(eventId, sessions).offered()).isEqualTo(sessions);
+		List<String> visitors = this.scenario.join(eventId, sessions);
+		assertThat(this.scenario.tickUntilLive(eventId, sessions).offered()).isEqualTo(sessions);
 		List<Admission> admitted = new ArrayList<>();
 		for (String visitor : visitors) {
 			admitted.add(this.admissions.claim(EventId.of(eventId), new VisitorId(visitor)));
 		}
-		assertThat(scenario.grants.count(eventId).active()).isEqualTo(sessions);
-		scenario.clock.advance(Duration.ofSeconds(61)); // every session is now overdue as well
+		assertThat(this.scenario.grants.count(eventId).active()).isEqualTo(sessions);
+		this.scenario.clock.advance(Duration.ofSeconds(61)); // every session is now overdue as well
 
 		ExecutorService pool = Executors.newFixedThreadPool(3);
 		CountDownLatch start = new CountDownLatch(1);
@@ -88,7 +85,7 @@ class ReleaseRaceTests {
 		int expiryWins = expiries.get();
 		pool.shutdown();
 
-		Map<String, Long> byReason = scenario.grants.releasedByReason(eventId);
+		Map<String, Long> byReason = this.scenario.grants.releasedByReason(eventId);
 		long purchaseWins = byReason.getOrDefault("PURCHASED", 0L);
 		System.out.printf("release race: leave %d, purchase %d, expiry %d%n", leaveWins, purchaseWins, expiryWins);
 		assertThat((long) leaveWins).isEqualTo(byReason.getOrDefault("LEFT", 0L));
@@ -98,7 +95,7 @@ class ReleaseRaceTests {
 		double counted = this.meters.find("waitroom.coordinator.releases").tag("event", eventId).counters().stream()
 			.mapToDouble(c -> c.count()).sum();
 		assertThat(counted).isEqualTo(sessions);
-		assertThat(scenario.grants.count(eventId).live()).isZero();
+		assertThat(this.scenario.grants.count(eventId).live()).isZero();
 		for (Admission a : admitted) {
 			assertThat(this.redisson.getBucket(key(eventId, a.sessionId()), StringCodec.INSTANCE).isExists()).isFalse();
 		}
@@ -106,12 +103,10 @@ class ReleaseRaceTests {
 
 	@Test
 	void purchaseUnderKeepPolicyRecordsTheOrderAndKeepsTheSession() {
-		Scenario scenario = new Scenario(this.context);
-		String eventId = Scenario.eventId("keep");
-		scenario.openEvent(eventId,
+		String eventId = this.scenario.openNewEvent("keep",
 				Scenario.config(2, 1000, 100, 30, 60, 120, ExpiredOfferPolicy.DROP, AfterPurchase.KEEP));
-		String visitor = scenario.join(eventId, 1).get(0);
-		scenario.tickUntilLive(eventId, 1);
+		String visitor = this.scenario.join(eventId, 1).get(0);
+		this.scenario.tickUntilLive(eventId, 1);
 		Admission a = this.admissions.claim(EventId.of(eventId), new VisitorId(visitor));
 
 		assertThat(this.admissions.purchaseCompleted(EventId.of(eventId), a.sessionId(), "order-1"))
@@ -120,11 +115,11 @@ class ReleaseRaceTests {
 			.isEqualTo(GrantState.ACTIVE);
 		assertThat(this.redisson.getBucket(key(eventId, a.sessionId()), StringCodec.INSTANCE).isExists()).isTrue();
 
-		scenario.clock.advance(Duration.ofSeconds(61));
+		this.scenario.clock.advance(Duration.ofSeconds(61));
 		assertThat(this.admissions.expireOverdue(eventId, 10)).isEqualTo(1);
-		assertThat(scenario.grants.count(eventId).live()).isZero();
+		assertThat(this.scenario.grants.count(eventId).live()).isZero();
 		// the queue entry ends COMPLETED, not EXPIRED: the shopper bought something
-		assertThat(scenario.queue.entry(eventId, visitor).state().name()).isEqualTo("COMPLETED");
+		assertThat(this.scenario.queue.entry(eventId, visitor).state().name()).isEqualTo("COMPLETED");
 	}
 
 	private static String key(String eventId, SessionId sessionId) {

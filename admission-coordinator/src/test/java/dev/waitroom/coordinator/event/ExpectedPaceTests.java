@@ -2,12 +2,10 @@ package dev.waitroom.coordinator.event;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.waitroom.coordinator.support.CoordinatorTest;
@@ -21,7 +19,7 @@ import dev.waitroom.coordinator.support.Scenario;
 class ExpectedPaceTests {
 
 	@Autowired
-	ApplicationContext context;
+	Scenario scenario;
 
 	@Autowired
 	JdbcClient jdbc;
@@ -32,15 +30,11 @@ class ExpectedPaceTests {
 	@Autowired
 	EventManagement management;
 
-	Scenario scenario;
-
 	String eventId;
 
 	@BeforeEach
 	void setUp() {
-		this.scenario = new Scenario(this.context);
-		this.eventId = Scenario.eventId("pace");
-		this.scenario.openEvent(this.eventId,
+		this.eventId = this.scenario.openNewEvent("pace",
 				Scenario.config(50, 40, 10, 30, 60, 120, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE));
 		this.scenario.fullRate();
 	}

@@ -11,30 +11,19 @@ import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
 import dev.waitroom.coordinator.support.Scenario;
-import dev.waitroom.coordinator.web.SecurityProperties;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.ApplicationContext;
 import tools.jackson.databind.JsonNode;
 
 @CoordinatorTest
 class OpsApiTests {
 
-	@LocalServerPort
-	int port;
-
 	@Autowired
-	ApplicationContext context;
-
-	@Autowired
-	SecurityProperties security;
+	Scenario scenario;
 
 	@Autowired
 	SigningKeys keys;
-
-	Scenario scenario;
 
 	Http ops;
 
@@ -42,9 +31,7 @@ class OpsApiTests {
 
 	@BeforeEach
 	void setUp() {
-		this.scenario = new Scenario(this.context);
-		this.ops = new Http(this.port).header("X-Waitroom-Internal", this.security.internalToken())
-			.header("Authorization", "Bearer " + this.security.opsToken());
+		this.ops = this.scenario.ops();
 		this.eventId = Scenario.eventId("ops");
 	}
 
@@ -180,7 +167,7 @@ class OpsApiTests {
 			.isEqualTo("BYPASS");
 		assertThat(this.ops.send("DELETE", path("/bypass"), "{\"reason\":\"done\"}").json().path("mode").asString())
 			.isEqualTo("QUEUEING");
-		Http.Response soldOut = new Http(this.port).header("X-Waitroom-Internal", this.security.internalToken())
+		Http.Response soldOut = this.scenario.http()
 			.post("/internal/events/" + this.eventId + "/sold-out", "{\"reason\":\"no seats left\"}");
 		assertThat(soldOut.json().path("mode").asString()).isEqualTo("SOLD_OUT");
 		Http.Response invalid = this.ops.post(path("/pause"), "{\"reason\":\"too late\"}");
@@ -207,12 +194,13 @@ class OpsApiTests {
 	@Test
 	void theOpsApiNeedsTheOpsTokenAndEveryErrorIsAProblem() {
 		create();
-		Http internalOnly = new Http(this.port).header("X-Waitroom-Internal", this.security.internalToken());
+		Http internalOnly = this.scenario.http();
 		Map<String, Http.Response> answers = new LinkedHashMap<>();
 		answers.put("no ops token", internalOnly.get(path("")));
 		answers.put("wrong ops token", internalOnly.get(path(""), "Authorization", "Bearer nope"));
 		answers.put("no internal credential",
-				new Http(this.port).get(path(""), "Authorization", "Bearer " + this.security.opsToken()));
+				new Http(this.scenario.port()).get(path(""), "Authorization",
+						"Bearer " + this.scenario.security().opsToken()));
 		answers.put("duplicate", this.ops.post("/admin/events", Http.json(createBody(this.eventId))));
 		answers.put("malformed json", this.ops.post("/admin/events", "{\"eventId\":"));
 		answers.put("unknown enum", this.ops.post("/admin/events",
@@ -249,7 +237,7 @@ class OpsApiTests {
 
 	@Test
 	void keyRotationPublishesBeforeSigningAndJwksIsPublic() {
-		Http anonymous = new Http(this.port);
+		Http anonymous = new Http(this.scenario.port());
 		JsonNode before = anonymous.get("/.well-known/jwks.json").json();
 		String activeBefore = this.keys.ring().activeKeyId();
 
@@ -267,7 +255,7 @@ class OpsApiTests {
 
 	@Test
 	void bookingHealthReportsAreValidated() {
-		Http internal = new Http(this.port).header("X-Waitroom-Internal", this.security.internalToken());
+		Http internal = this.scenario.http();
 		String good = "{\"at\":\"" + this.scenario.now() + "\",\"windowSeconds\":1,\"requests\":50,\"latencyP95Ms\":40,"
 				+ "\"latencyP99Ms\":80,\"errorRate\":0,\"poolActive\":2,\"poolPending\":0,\"poolMax\":20,\"holdFailureRate\":0}";
 		assertThat(internal.post("/internal/health", good).status()).isEqualTo(204);
@@ -282,7 +270,7 @@ class OpsApiTests {
 		this.ops.post(path("/open"), null);
 		this.scenario.join(this.eventId, 3);
 		this.scenario.tickUntilLive(this.eventId, 3);
-		String metrics = new Http(this.port).get("/actuator/prometheus").body();
+		String metrics = new Http(this.scenario.port()).get("/actuator/prometheus").body();
 		assertThat(metrics).contains("waitroom_coordinator_offers_total{event=\"" + this.eventId + "\"",
 				"waitroom_coordinator_offered{event=\"" + this.eventId + "\"", "waitroom_coordinator_rate_factor",
 				"waitroom_coordinator_mode{event=\"" + this.eventId + "\",mode=\"QUEUEING\"} 1.0",
@@ -293,9 +281,9 @@ class OpsApiTests {
 	private Http.Response chunked(String path, String body) {
 		try {
 			java.net.http.HttpRequest request = java.net.http.HttpRequest
-				.newBuilder(java.net.URI.create("http://127.0.0.1:" + this.port + path))
-				.header("X-Waitroom-Internal", this.security.internalToken())
-				.header("Authorization", "Bearer " + this.security.opsToken())
+				.newBuilder(java.net.URI.create("http://127.0.0.1:" + this.scenario.port() + path))
+				.header("X-Waitroom-Internal", this.scenario.security().internalToken())
+				.header("Authorization", "Bearer " + this.scenario.security().opsToken())
 				.header("Content-Type", "application/json")
 				.PUT(java.net.http.HttpRequest.BodyPublishers.ofInputStream(
 						() -> new java.io.ByteArrayInputStream(body.getBytes(java.nio.charset.StandardCharsets.UTF_8))))

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.admission.LiveCounts;
@@ -20,10 +21,15 @@ import dev.waitroom.coordinator.event.PresaleOrdering;
 import dev.waitroom.coordinator.rate.HealthSample;
 import dev.waitroom.coordinator.rate.RateController;
 import dev.waitroom.coordinator.tick.AdmissionTicker;
+import dev.waitroom.coordinator.tick.CoordinatorProperties;
+import dev.waitroom.coordinator.web.SecurityProperties;
 import dev.waitroom.tokens.VisitorId;
 import org.springframework.context.ApplicationContext;
 
-/** Drives the real beans the way the scheduler and the queue service would, with the test clock. */
+/**
+ * Drives the real beans the way the scheduler and the queue service would, with the test clock; one bean per test
+ * context ({@link TestStores}), holding no state of its own.
+ */
 public final class Scenario {
 
 	public final EventManagement management;
@@ -38,13 +44,41 @@ public final class Scenario {
 
 	public final Grants grants;
 
-	public Scenario(ApplicationContext context) {
+	private final ApplicationContext context;
+
+	Scenario(ApplicationContext context) {
+		this.context = context;
 		this.management = context.getBean(EventManagement.class);
 		this.queue = context.getBean(InMemoryQueueDirectory.class);
 		this.ticker = context.getBean(AdmissionTicker.class);
 		this.rates = context.getBean(RateController.class);
 		this.clock = context.getBean(MutableClock.class);
 		this.grants = context.getBean(Grants.class);
+	}
+
+	/** Another coordinator instance (lease owner {@code owner}) over the same beans, ticked by hand. */
+	public AdmissionTicker coordinator(String owner, Duration lease, Duration renewEvery, LongSupplier nanoTime) {
+		CoordinatorProperties properties = this.context.getBean(CoordinatorProperties.class);
+		return new AdmissionTicker(properties.withInstance(owner, lease, renewEvery),
+				this.context.getBean(AdmissionTicker.Parts.class), this.clock, nanoTime);
+	}
+
+	/** HTTP to this coordinator with the internal credential, as the gateway and booking call it. */
+	public Http http() {
+		return new Http(port()).header("X-Waitroom-Internal", security().internalToken());
+	}
+
+	/** HTTP to this coordinator's ops API: the internal credential and the ops bearer token. */
+	public Http ops() {
+		return http().header("Authorization", "Bearer " + security().opsToken());
+	}
+
+	public int port() {
+		return this.context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+	}
+
+	public SecurityProperties security() {
+		return this.context.getBean(SecurityProperties.class);
 	}
 
 	public static String eventId(String prefix) {
@@ -65,6 +99,13 @@ public final class Scenario {
 		EventId eventId = EventId.of(id);
 		this.management.create(eventId, config, "test");
 		return this.management.open(eventId, "test", "test opens");
+	}
+
+	/** Opens a new event with a fresh id starting with {@code prefix}; returns the id. */
+	public String openNewEvent(String prefix, EventConfig config) {
+		String id = eventId(prefix);
+		openEvent(id, config);
+		return id;
 	}
 
 	public List<String> join(String eventId, int visitors) {
@@ -91,9 +132,14 @@ public final class Scenario {
 
 	/** Moves time on by {@code step}, reports health, ticks the event once; returns the offers made. */
 	public int tick(String eventId, Duration step) {
+		return tick(this.ticker, eventId, step);
+	}
+
+	/** {@link #tick(String, Duration)} on another coordinator instance. */
+	public int tick(AdmissionTicker coordinator, String eventId, Duration step) {
 		this.clock.advance(step);
 		fullRate();
-		return this.ticker.tick(this.management.get(EventId.of(eventId)));
+		return coordinator.tick(this.management.get(EventId.of(eventId)));
 	}
 
 	/** Ticks (one second apart) until {@code expected} live grants exist or 20 ticks passed. */

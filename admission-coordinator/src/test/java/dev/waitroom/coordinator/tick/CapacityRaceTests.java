@@ -22,7 +22,6 @@ import dev.waitroom.tokens.VisitorId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -38,13 +37,7 @@ class CapacityRaceTests {
 	private static final int TICKS_PER_COORDINATOR = 1500;
 
 	@Autowired
-	ApplicationContext context;
-
-	@Autowired
-	AdmissionTicker.Parts parts;
-
-	@Autowired
-	CoordinatorProperties properties;
+	Scenario scenario;
 
 	@Autowired
 	Admissions admissions;
@@ -54,33 +47,30 @@ class CapacityRaceTests {
 
 	@AfterEach
 	void calmQueue() {
-		new Scenario(this.context).queue.stallCandidates(0, 0);
+		this.scenario.queue.stallCandidates(0, 0);
 	}
 
 	@Test
 	void twoCoordinatorsRacingNeverOfferAboveTheCeiling() throws Exception {
-		Scenario scenario = new Scenario(this.context);
-		String eventId = Scenario.eventId("race");
-		scenario.openEvent(eventId,
+		String eventId = this.scenario.openNewEvent("race",
 				Scenario.config(CEILING, 1000, 10, 30, 600, 600, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE));
-		scenario.join(eventId, 6000);
-		scenario.fullRate();
-		scenario.queue.stallCandidates(0.2, Duration.ofMillis(60).toNanos());
+		this.scenario.join(eventId, 6000);
+		this.scenario.fullRate();
+		this.scenario.queue.stallCandidates(0.2, Duration.ofMillis(60).toNanos());
 
 		AtomicBoolean running = new AtomicBoolean(true);
 		AtomicLong maxLive = new AtomicLong();
 		AtomicInteger samples = new AtomicInteger();
 		ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
 		List<Thread> racers = List.of("racer-a", "racer-b").stream().map(owner -> {
-			AdmissionTicker ticker = new AdmissionTicker(
-					this.properties.withInstance(owner, Duration.ofMillis(40), Duration.ZERO), this.parts,
-					scenario.clock, System::nanoTime);
+			AdmissionTicker ticker = this.scenario.coordinator(owner, Duration.ofMillis(40), Duration.ZERO,
+					System::nanoTime);
 			return new Thread(() -> {
 				try {
 					for (int i = 0; i < TICKS_PER_COORDINATOR; i++) {
-						scenario.clock.advance(Duration.ofMillis(20));
-						scenario.healthy();
-						ticker.tick(scenario.management.get(EventId.of(eventId)));
+						this.scenario.clock.advance(Duration.ofMillis(20));
+						this.scenario.healthy();
+						ticker.tick(this.scenario.management.get(EventId.of(eventId)));
 					}
 				}
 				catch (Throwable t) {
@@ -90,7 +80,7 @@ class CapacityRaceTests {
 		}).toList();
 		Thread monitor = new Thread(() -> {
 			while (running.get()) {
-				long live = scenario.grants.count(eventId).live();
+				long live = this.scenario.grants.count(eventId).live();
 				maxLive.accumulateAndGet(live, Math::max);
 				samples.incrementAndGet();
 			}
@@ -124,7 +114,7 @@ class CapacityRaceTests {
 		System.out.printf("race: %d grants over %d generations, max live %d (ceiling %d), %d samples%n", total,
 				generations, maxLive.get(), CEILING, samples.get());
 		assertThat(maxLive.get()).isLessThanOrEqualTo(CEILING);
-		assertThat(scenario.grants.count(eventId).live()).isLessThanOrEqualTo(CEILING);
+		assertThat(this.scenario.grants.count(eventId).live()).isLessThanOrEqualTo(CEILING);
 		assertThat(total).as("capacity was recycled many times").isGreaterThan(CEILING * 5L);
 		assertThat(generations).as("leadership changed hands during the race").isGreaterThan(1);
 	}

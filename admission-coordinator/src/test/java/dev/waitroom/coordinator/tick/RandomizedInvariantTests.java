@@ -26,7 +26,6 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -48,13 +47,7 @@ class RandomizedInvariantTests {
 	private static final String SESSION_ENDED = SqlLiterals.list(GrantState.ACTIVE.next());
 
 	@Autowired
-	ApplicationContext context;
-
-	@Autowired
-	AdmissionTicker.Parts parts;
-
-	@Autowired
-	CoordinatorProperties properties;
+	Scenario scenario;
 
 	@Autowired
 	Admissions admissions;
@@ -85,13 +78,12 @@ class RandomizedInvariantTests {
 
 	private void run(long seed) {
 		Random random = new Random(seed);
-		Scenario scenario = new Scenario(this.context);
-		InMemoryQueueDirectory queue = scenario.queue;
-		String eventId = Scenario.eventId("rand");
+		InMemoryQueueDirectory queue = this.scenario.queue;
 		int ceiling = 1 + random.nextInt(8);
 		ExpiredOfferPolicy policy = random.nextBoolean() ? ExpiredOfferPolicy.REQUEUE_ONCE : ExpiredOfferPolicy.DROP;
 		AfterPurchase after = random.nextBoolean() ? AfterPurchase.RELEASE : AfterPurchase.KEEP;
-		scenario.openEvent(eventId, Scenario.config(ceiling, 50, 1 + random.nextInt(5), 10, 20, 40, policy, after));
+		String eventId = this.scenario.openNewEvent("rand",
+				Scenario.config(ceiling, 50, 1 + random.nextInt(5), 10, 20, 40, policy, after));
 		List<AdmissionTicker> coordinators = new ArrayList<>(List.of(coordinator("a-" + seed), coordinator("b-" + seed)));
 		List<String> visitors = new ArrayList<>();
 		try {
@@ -99,13 +91,11 @@ class RandomizedInvariantTests {
 				int action = random.nextInt(100);
 				try {
 					if (action < 15) {
-						visitors.addAll(scenario.join(eventId, 1 + random.nextInt(4)));
+						visitors.addAll(this.scenario.join(eventId, 1 + random.nextInt(4)));
 					}
 					else if (action < 40) {
 						AdmissionTicker c = coordinators.get(random.nextInt(coordinators.size()));
-						scenario.clock.advance(Duration.ofMillis(200 + random.nextInt(1000)));
-						scenario.fullRate();
-						c.tick(scenario.management.get(EventId.of(eventId)));
+						this.scenario.tick(c, eventId, Duration.ofMillis(200 + random.nextInt(1000)));
 					}
 					else if (action < 55 && !visitors.isEmpty()) {
 						this.admissions.claim(EventId.of(eventId), pick(random, eventId, GrantState.OFFERED, visitors));
@@ -120,7 +110,7 @@ class RandomizedInvariantTests {
 						purchaseSomething(random, eventId);
 					}
 					else if (action < 83) {
-						scenario.clock.advance(Duration.ofSeconds(random.nextInt(15)));
+						this.scenario.clock.advance(Duration.ofSeconds(random.nextInt(15)));
 					}
 					else if (action < 88) {
 						// the leader's lease runs out on database time while it still believes it leads
@@ -154,9 +144,9 @@ class RandomizedInvariantTests {
 						.query(Long.class).single(),
 					this.jdbc.sql("select count(session_id) from grants where event_id = :e").param("e", eventId)
 						.query(Long.class).single(),
-					scenario.grants.releasedByReason(eventId));
+					this.scenario.grants.releasedByReason(eventId));
 			QueueDirectory.QueueCounts counts = queue.counts(eventId);
-			var live = scenario.grants.count(eventId);
+			var live = this.scenario.grants.count(eventId);
 			assertThat(counts.offered()).as("queue offered vs grants after reconciliation").isEqualTo(live.offered());
 			assertThat(counts.active()).as("queue active vs grants after reconciliation").isEqualTo(live.active());
 		}
@@ -167,14 +157,12 @@ class RandomizedInvariantTests {
 	}
 
 	private AdmissionTicker coordinator(String owner) {
-		Scenario scenario = new Scenario(this.context);
 		// Lease renewal follows the test clock: a coordinator whose lease was cut on database time keeps writing with
 		// its old generation until its next renewal is due (up to a second of test time): a paused leader waking up.
-		return new AdmissionTicker(this.properties.withInstance(owner, Duration.ofSeconds(5), Duration.ofSeconds(1)),
-				this.parts, scenario.clock, () -> {
-					java.time.Instant now = scenario.clock.instant();
-					return now.getEpochSecond() * 1_000_000_000L + now.getNano();
-				});
+		return this.scenario.coordinator(owner, Duration.ofSeconds(5), Duration.ofSeconds(1), () -> {
+			java.time.Instant now = this.scenario.clock.instant();
+			return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+		});
 	}
 
 	private void purchaseSomething(Random random, String eventId) {
@@ -231,7 +219,7 @@ class RandomizedInvariantTests {
 		long highestOffered = this.jdbc
 			.sql("select coalesce(max(order_key), 0) from grants where event_id = :e and order_key < 2000000000")
 			.param("e", eventId).query(Long.class).single();
-		long lowestWaiting = new Scenario(this.context).queue.waitingFirstTime(eventId)
+		long lowestWaiting = this.scenario.queue.waitingFirstTime(eventId)
 			.stream()
 			.filter(e -> !granted.contains(e.entryId()))
 			.mapToLong(InMemoryQueueDirectory.Entry::orderKey)

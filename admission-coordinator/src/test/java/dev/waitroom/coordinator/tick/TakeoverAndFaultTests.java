@@ -10,39 +10,25 @@ import dev.waitroom.coordinator.admission.Grant;
 import dev.waitroom.coordinator.admission.GrantState;
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.event.AfterPurchase;
+import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventId;
 import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
 import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
 import dev.waitroom.coordinator.support.Scenario;
-import dev.waitroom.coordinator.web.SecurityProperties;
 import dev.waitroom.testsupport.RealStores;
 import dev.waitroom.tokens.VisitorId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 @CoordinatorTest
 class TakeoverAndFaultTests {
 
-	@LocalServerPort
-	int port;
-
 	@Autowired
-	ApplicationContext context;
-
-	@Autowired
-	AdmissionTicker.Parts parts;
-
-	@Autowired
-	CoordinatorProperties properties;
-
-	@Autowired
-	SecurityProperties security;
+	Scenario scenario;
 
 	@Autowired
 	JdbcClient jdbc;
@@ -52,132 +38,117 @@ class TakeoverAndFaultTests {
 
 	@AfterEach
 	void heal() {
-		Scenario scenario = new Scenario(this.context);
-		scenario.queue.failOffers(false);
-		scenario.queue.unavailable(false);
+		this.scenario.queue.failOffers(false);
+		this.scenario.queue.unavailable(false);
 	}
 
-	private AdmissionTicker coordinator(String owner, Scenario scenario) {
-		return new AdmissionTicker(this.properties.withInstance(owner, Duration.ofSeconds(5), Duration.ofSeconds(1)),
-				this.parts, scenario.clock, System::nanoTime);
+	private AdmissionTicker coordinator(String owner) {
+		return this.scenario.coordinator(owner, Duration.ofSeconds(5), Duration.ofSeconds(1), System::nanoTime);
+	}
+
+	/** The events here: a small ceiling, a fast rate, offers dropped when they expire. */
+	private static EventConfig config(int ceiling) {
+		return Scenario.config(ceiling, 1000, 10, 30, 60, 120, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE);
 	}
 
 	@Test
 	void aNewLeaderCountsFromTheGrantsAndTellsTheQueueAgain() {
-		Scenario scenario = new Scenario(this.context);
-		String eventId = Scenario.eventId("takeover");
-		scenario.openEvent(eventId,
-				Scenario.config(3, 1000, 10, 30, 60, 120, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE));
-		scenario.join(eventId, 10);
-		AdmissionTicker first = coordinator("first", scenario);
-		AdmissionTicker second = coordinator("second", scenario);
+		String eventId = this.scenario.openNewEvent("takeover", config(3));
+		this.scenario.join(eventId, 10);
+		AdmissionTicker first = coordinator("first");
+		AdmissionTicker second = coordinator("second");
 		for (int i = 0; i < 3; i++) {
-			scenario.clock.advance(Duration.ofSeconds(1));
-			scenario.fullRate();
-			first.tick(scenario.management.get(EventId.of(eventId)));
+			this.scenario.tick(first, eventId, Duration.ofSeconds(1));
 		}
 		assertThat(this.grants.count(eventId).offered()).isEqualTo(3);
-		assertThat(second.tick(scenario.management.get(EventId.of(eventId)))).as("not the leader").isZero();
+		assertThat(second.tick(this.scenario.management.get(EventId.of(eventId)))).as("not the leader").isZero();
 
 		first.resign(); // the first coordinator dies
 		for (int i = 0; i < 3; i++) {
-			scenario.clock.advance(Duration.ofSeconds(1));
-			scenario.fullRate();
-			assertThat(second.tick(scenario.management.get(EventId.of(eventId)))).isZero();
+			assertThat(this.scenario.tick(second, eventId, Duration.ofSeconds(1))).isZero();
 		}
 
 		assertThat(second.generation(eventId)).hasValueSatisfying(g -> assertThat(g.value()).isEqualTo(2));
 		assertThat(this.grants.count(eventId).live()).isEqualTo(3);
-		assertThat(scenario.queue.counts(eventId).offered()).isEqualTo(3);
+		assertThat(this.scenario.queue.counts(eventId).offered()).isEqualTo(3);
 	}
 
 	@Test
 	void offersLostOnTheWayToTheQueueAreRepairedWithoutDoubleGrants() {
-		Scenario scenario = new Scenario(this.context);
-		String eventId = Scenario.eventId("outbox");
-		scenario.openEvent(eventId,
-				Scenario.config(4, 1000, 10, 30, 60, 120, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE));
-		List<String> visitors = scenario.join(eventId, 8);
-		scenario.queue.failOffers(true);
+		String eventId = this.scenario.openNewEvent("outbox", config(4));
+		List<String> visitors = this.scenario.join(eventId, 8);
+		this.scenario.queue.failOffers(true);
 
-		scenario.tickUntilLive(eventId, 4);
+		this.scenario.tickUntilLive(eventId, 4);
 		assertThat(this.grants.count(eventId).offered()).isEqualTo(4);
-		assertThat(scenario.queue.counts(eventId).offered()).as("the queue never heard").isZero();
-		scenario.tick(eventId, Duration.ofSeconds(1));
+		assertThat(this.scenario.queue.counts(eventId).offered()).as("the queue never heard").isZero();
+		this.scenario.tick(eventId, Duration.ofSeconds(1));
 		assertThat(this.grants.count(eventId).offered()).as("no second wave while the queue is behind").isEqualTo(4);
 
-		scenario.queue.failOffers(false);
-		scenario.tick(eventId, Duration.ofSeconds(1));
+		this.scenario.queue.failOffers(false);
+		this.scenario.tick(eventId, Duration.ofSeconds(1));
 
-		assertThat(scenario.queue.counts(eventId).offered()).isEqualTo(4);
+		assertThat(this.scenario.queue.counts(eventId).offered()).isEqualTo(4);
 		long unsynced = this.jdbc
 			.sql("select count(*) from grants where event_id = :e and queue_synced_state is distinct from state")
 			.param("e", eventId).query(Long.class).single();
 		assertThat(unsynced).isZero();
 		for (String visitor : visitors.subList(0, 4)) {
 			Grant grant = this.grants.findLive(eventId, new VisitorId(visitor)).orElseThrow();
-			assertThat(scenario.queue.entry(eventId, visitor).state()).isEqualTo(InMemoryQueueDirectory.State.OFFERED);
+			assertThat(this.scenario.queue.entry(eventId, visitor).state()).isEqualTo(InMemoryQueueDirectory.State.OFFERED);
 			assertThat(grant.queueSyncedState()).isEqualTo(GrantState.OFFERED);
 		}
 	}
 
 	@Test
 	void anOfferToAVisitorWhoLeftTheQueueMeanwhileIsWithdrawn() {
-		Scenario scenario = new Scenario(this.context);
-		String eventId = Scenario.eventId("withdraw");
-		scenario.openEvent(eventId,
-				Scenario.config(2, 1000, 10, 30, 60, 120, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE));
-		List<String> visitors = scenario.join(eventId, 4);
-		scenario.queue.failOffers(true);
-		scenario.tickUntilLive(eventId, 2);
-		scenario.queue.leave(eventId, visitors.get(0)); // left between the candidates call and the offer
-		scenario.queue.failOffers(false);
+		String eventId = this.scenario.openNewEvent("withdraw", config(2));
+		List<String> visitors = this.scenario.join(eventId, 4);
+		this.scenario.queue.failOffers(true);
+		this.scenario.tickUntilLive(eventId, 2);
+		this.scenario.queue.leave(eventId, visitors.get(0)); // left between the candidates call and the offer
+		this.scenario.queue.failOffers(false);
 
-		scenario.tick(eventId, Duration.ofSeconds(1));
+		this.scenario.tick(eventId, Duration.ofSeconds(1));
 
 		assertThat(this.grants.findLive(eventId, new VisitorId(visitors.get(0)))).isEmpty();
-		assertThat(scenario.grants.releasedByReason(eventId)).containsEntry("WITHDRAWN", 1L);
-		scenario.tickUntilLive(eventId, 2);
+		assertThat(this.scenario.grants.releasedByReason(eventId)).containsEntry("WITHDRAWN", 1L);
+		this.scenario.tickUntilLive(eventId, 2);
 		assertThat(this.grants.findLive(eventId, new VisitorId(visitors.get(2)))).isPresent();
-		assertThat(scenario.queue.counts(eventId).offered()).isEqualTo(2);
+		assertThat(this.scenario.queue.counts(eventId).offered()).isEqualTo(2);
 	}
 
 	@Test
 	void theDrawWaitsForTheQueueAndTheSeedStaysSecretUntilItRan() {
-		Scenario scenario = new Scenario(this.context);
 		String eventId = Scenario.eventId("draw");
-		scenario.management.create(EventId.of(eventId),
-				Scenario.config(2, 1000, 10, 30, 60, 120, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE), "test");
-		scenario.join(eventId, 3);
-		scenario.queue.unavailable(true);
+		this.scenario.management.create(EventId.of(eventId), config(2), "test");
+		this.scenario.join(eventId, 3);
+		this.scenario.queue.unavailable(true);
 
-		var opened = scenario.management.open(EventId.of(eventId), "test", "doors open");
+		var opened = this.scenario.management.open(EventId.of(eventId), "test", "doors open");
 		assertThat(opened.phase().name()).isEqualTo("OPEN");
 		assertThat(opened.revealedSeed()).isNull();
-		org.assertj.core.api.Assertions.assertThatThrownBy(() -> scenario.tick(eventId, Duration.ofSeconds(1)))
+		org.assertj.core.api.Assertions.assertThatThrownBy(() -> this.scenario.tick(eventId, Duration.ofSeconds(1)))
 			.isInstanceOf(dev.waitroom.coordinator.queue.QueueUnavailableException.class);
-		assertThat(scenario.management.get(EventId.of(eventId)).revealedSeed()).isNull();
+		assertThat(this.scenario.management.get(EventId.of(eventId)).revealedSeed()).isNull();
 		assertThat(this.grants.count(eventId).live()).isZero();
 
-		scenario.queue.unavailable(false);
-		scenario.tick(eventId, Duration.ofSeconds(1));
-		var drawn = scenario.management.get(EventId.of(eventId));
+		this.scenario.queue.unavailable(false);
+		this.scenario.tick(eventId, Duration.ofSeconds(1));
+		var drawn = this.scenario.management.get(EventId.of(eventId));
 		assertThat(drawn.revealedSeed()).isNotNull();
-		assertThat(scenario.queue.drawn(eventId)).isTrue();
-		assertThat(scenario.queue.lastState(eventId).seed()).isEqualTo(drawn.revealedSeed());
-		assertThat(scenario.tickUntilLive(eventId, 2).live()).isEqualTo(2);
+		assertThat(this.scenario.queue.drawn(eventId)).isTrue();
+		assertThat(this.scenario.queue.lastState(eventId).seed()).isEqualTo(drawn.revealedSeed());
+		assertThat(this.scenario.tickUntilLive(eventId, 2).live()).isEqualTo(2);
 	}
 
 	@Test
 	void withRedisDownNoNewAdmissionIsIssuedAndItResumesAfterwards() {
-		Scenario scenario = new Scenario(this.context);
-		String eventId = Scenario.eventId("redis-down");
-		scenario.openEvent(eventId,
-				Scenario.config(4, 1000, 10, 30, 60, 120, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE));
-		List<String> visitors = scenario.join(eventId, 6);
-		scenario.tickUntilLive(eventId, 2);
+		String eventId = this.scenario.openNewEvent("redis-down", config(4));
+		List<String> visitors = this.scenario.join(eventId, 6);
+		this.scenario.tickUntilLive(eventId, 2);
 		long offeredBefore = this.grants.count(eventId).offered();
-		Http http = new Http(this.port).header("X-Waitroom-Internal", this.security.internalToken());
+		Http http = this.scenario.http();
 		String claimPath = "/events/" + eventId + "/admission/claim";
 
 		RealStores.stopRedis();
@@ -187,7 +158,7 @@ class TakeoverAndFaultTests {
 			assertThat(claim.problemType()).endsWith("/admission-unavailable");
 			assertThat(claim.body()).doesNotContain("\"token\"");
 			for (int i = 0; i < 3; i++) {
-				scenario.tick(eventId, Duration.ofSeconds(1));
+				this.scenario.tick(eventId, Duration.ofSeconds(1));
 			}
 			assertThat(this.grants.count(eventId).offered() + this.grants.count(eventId).active())
 				.as("no new offers while the registry is down").isEqualTo(offeredBefore);
@@ -199,7 +170,7 @@ class TakeoverAndFaultTests {
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> assertThat(
 					http.post(claimPath, null, "X-Waitroom-Visitor", visitors.get(0)).status()).isEqualTo(200));
-		assertThat(scenario.tickUntilLive(eventId, 4).live()).isEqualTo(4);
+		assertThat(this.scenario.tickUntilLive(eventId, 4).live()).isEqualTo(4);
 	}
 
 }
