@@ -76,7 +76,7 @@ class ArchitectureTests {
     void domainTypesAreFreeOfWebAndPersistence() {
         ArchRule rule = noClasses()
                 .that().areRecords().or().areEnums()
-                .and().resideOutsideOfPackages("..web..", "..problem..")
+                .and().resideOutsideOfPackage("..web..")
                 .should().dependOnClassesThat().resideInAnyPackage(
                         "org.springframework.web..", "org.springframework.jdbc..", "jakarta.servlet..", "java.sql..");
         rule.check(CLASSES);

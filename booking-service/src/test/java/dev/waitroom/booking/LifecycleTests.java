@@ -2,10 +2,11 @@ package dev.waitroom.booking;
 
 import org.junit.jupiter.api.Test;
 
-import dev.waitroom.booking.holds.HoldState;
 import dev.waitroom.booking.catalogue.SeatState;
+import dev.waitroom.booking.holds.HoldState;
 import dev.waitroom.booking.orders.OrderState;
 import dev.waitroom.booking.orders.PaymentState;
+import dev.waitroom.contract.EventId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -52,7 +53,9 @@ class LifecycleTests {
         assertThatThrownBy(() -> EventId.of("")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> EventId.of("a/b")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> EventId.of("x".repeat(65))).isInstanceOf(IllegalArgumentException.class);
-        assertThat(EventId.of("summer-2026_main.stage").value()).isEqualTo("summer-2026_main.stage");
+        assertThat(EventId.of("summer-2026_main-stage").value()).isEqualTo("summer-2026_main-stage");
+        assertThatThrownBy(() -> EventId.of("summer-2026.main")).as("one rule for every service: no dots")
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> dev.waitroom.booking.catalogue.SeatId.of("A 1"))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> dev.waitroom.booking.holds.HoldId.parse("not-a-uuid"))

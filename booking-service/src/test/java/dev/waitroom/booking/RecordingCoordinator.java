@@ -6,7 +6,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.waitroom.booking.signals.CoordinatorSignals;
-import dev.waitroom.booking.signals.HealthReport;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.coordinator.HealthReport;
 
 /** The coordinator side of the signals port, in memory: records every call and can play unreachable. */
 public final class RecordingCoordinator implements CoordinatorSignals {

@@ -36,6 +36,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.waitroom.booking.payments.WebhookSignature;
+import dev.waitroom.contract.Headers;
 import dev.waitroom.testsupport.RealStoresInitializer;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenIssuer;
@@ -291,7 +292,7 @@ public abstract class ShopTestSupport {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
         if (signature != null) {
-            request.header(WebhookSignature.HEADER, signature);
+            request.header(Headers.PAYMENT_SIGNATURE, signature);
         }
         return execute(request.build());
     }

@@ -6,9 +6,9 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 
-import dev.waitroom.booking.EventId;
-import dev.waitroom.booking.problem.ProblemType;
-import dev.waitroom.booking.problem.ShopProblemException;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemException;
 
 /**
  * Guards every route under {@code /events/{eventId}/shop}: no handler runs without a verified token for that
@@ -33,16 +33,15 @@ final class AdmissionInterceptor implements HandlerInterceptor {
         return true;
     }
 
-    /** {@code /events/{eventId}/shop/...} -> the event id; the path has already matched that shape. */
+    /**
+     * {@code /events/{eventId}/shop/...} -> the event id (a malformed one is {@code invalid-event-id}); the path has
+     * already matched that shape.
+     */
     private static EventId eventOf(String path) {
         String[] parts = path.split("/", 5);
         if (parts.length < 4 || !"events".equals(parts[1])) {
-            throw new ShopProblemException(ProblemType.NOT_FOUND, "no such resource");
+            throw new ProblemException(ProblemType.NOT_FOUND, "no such resource");
         }
-        try {
-            return EventId.of(parts[2]);
-        } catch (IllegalArgumentException e) {
-            throw new ShopProblemException(ProblemType.MALFORMED_REQUEST, "malformed event id");
-        }
+        return EventId.of(parts[2]);
     }
 }

@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import dev.waitroom.contract.Headers;
 import dev.waitroom.tokens.JwksSource;
 
 /** The coordinator's public keys: an HTTP GET of {@code /.well-known/jwks.json}. */
@@ -29,7 +30,7 @@ final class CoordinatorJwks implements JwksSource {
         HttpRequest request = HttpRequest.newBuilder(uri)
                 .timeout(timeout)
                 .header("Accept", "application/json")
-                .header("X-Waitroom-Internal", internalToken)
+                .header(Headers.INTERNAL, internalToken)
                 .GET()
                 .build();
         try {

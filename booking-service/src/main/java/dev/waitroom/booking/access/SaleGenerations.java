@@ -3,7 +3,7 @@ package dev.waitroom.booking.access;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.waitroom.booking.EventId;
+import dev.waitroom.contract.EventId;
 
 /**
  * The highest sale generation seen in a verified token, per event. Booking has no feed of the coordinator's

@@ -10,13 +10,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.waitroom.booking.EventId;
-import dev.waitroom.booking.problem.ProblemType;
-import dev.waitroom.booking.problem.ShopProblemException;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
 import dev.waitroom.tokens.RejectionReason;
 import dev.waitroom.tokens.TokenRejectedException;
+import dev.waitroom.web.ProblemException;
 
 /**
  * Checks the admission token of a shop request itself (booking never trusts a request without one:
@@ -26,8 +27,6 @@ import dev.waitroom.tokens.TokenRejectedException;
 final class ShopAdmission {
 
     static final String COOKIE = "wr_at";
-    /** Set by the gateway (with the internal credential) while an event is in BYPASS mode. */
-    static final String BYPASS_HEADER = "X-Waitroom-Bypass";
     private static final Logger log = LoggerFactory.getLogger(ShopAdmission.class);
 
     private final AdmissionTokenVerifier verifier;
@@ -52,7 +51,7 @@ final class ShopAdmission {
         }
         if (token == null) {
             reject("missing");
-            throw new ShopProblemException(ProblemType.ADMISSION_REQUIRED,
+            throw new ProblemException(ProblemType.ADMISSION_TOKEN_REQUIRED,
                     "send the admission token as 'Authorization: Bearer' or the wr_at cookie");
         }
         try {
@@ -70,7 +69,7 @@ final class ShopAdmission {
         } catch (RuntimeException unavailable) {
             reject("unavailable");
             log.warn("admission tokens cannot be verified: {}", unavailable.getClass().getSimpleName());
-            throw new ShopProblemException(ProblemType.ADMISSION_UNAVAILABLE,
+            throw new ProblemException(ProblemType.ADMISSION_UNAVAILABLE,
                     "admission cannot be checked right now; try again shortly");
         }
     }
@@ -80,17 +79,17 @@ final class ShopAdmission {
      * with the internal credential. A client cannot forge it: the gateway strips both headers from the outside.
      */
     private boolean bypassed(HttpServletRequest request, EventId event) {
-        String bypass = request.getHeader(BYPASS_HEADER);
-        String internal = request.getHeader("X-Waitroom-Internal");
+        String bypass = request.getHeader(Headers.BYPASS);
+        String internal = request.getHeader(Headers.INTERNAL);
         return bypass != null && bypass.equals(event.value()) && internal != null
                 && java.security.MessageDigest.isEqual(internal.getBytes(java.nio.charset.StandardCharsets.UTF_8), internalToken);
     }
 
     private Shopper bypassShopper(HttpServletRequest request, EventId event) {
-        String visitor = request.getHeader("X-Waitroom-Visitor");
+        String visitor = request.getHeader(Headers.VISITOR);
         if (visitor == null || !visitor.matches("[A-Za-z0-9_-]{22}")) {
             reject("bypass-without-visitor");
-            throw new ShopProblemException(ProblemType.ADMISSION_REQUIRED, "the gateway sent no visitor identity");
+            throw new ProblemException(ProblemType.ADMISSION_TOKEN_REQUIRED, "the gateway sent no visitor identity");
         }
         meters.counter("waitroom.booking.admission.bypassed").increment();
         log.warn("BYPASS: shop request admitted without a token for event {} (ops turned the queue off)", event.value());
@@ -106,14 +105,14 @@ final class ShopAdmission {
         }
     }
 
-    private ShopProblemException refusal(TokenRejectedException rejected) {
+    private ProblemException refusal(TokenRejectedException rejected) {
         reject(rejected.reason().name().toLowerCase(Locale.ROOT));
         if (rejected.reason() == RejectionReason.WRONG_EVENT) {
-            return new ShopProblemException(ProblemType.ADMISSION_WRONG_EVENT,
+            return new ProblemException(ProblemType.ADMISSION_WRONG_EVENT,
                     "the admission token was issued for another event");
         }
         String reason = rejected.reason().name().toLowerCase(Locale.ROOT).replace('_', ' ');
-        return new ShopProblemException(ProblemType.ADMISSION_REJECTED, "admission token refused: " + reason,
+        return new ProblemException(ProblemType.ADMISSION_TOKEN_INVALID, "admission token refused: " + reason,
                 java.util.Map.of("reason", rejected.reason().name()));
     }
 
@@ -122,9 +121,10 @@ final class ShopAdmission {
     }
 
     static String tokenOf(HttpServletRequest request) {
-        String authorization = request.getHeader("Authorization");
-        if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            String token = authorization.substring(7).trim();
+        String authorization = request.getHeader(Headers.AUTHORIZATION);
+        int scheme = Headers.BEARER_PREFIX.length();
+        if (authorization != null && authorization.regionMatches(true, 0, Headers.BEARER_PREFIX, 0, scheme)) {
+            String token = authorization.substring(scheme).trim();
             return token.isEmpty() ? null : token;
         }
         Cookie[] cookies = request.getCookies();

@@ -2,10 +2,10 @@ package dev.waitroom.booking.access;
 
 import java.util.Objects;
 
-import dev.waitroom.booking.EventId;
-import dev.waitroom.booking.problem.ProblemType;
-import dev.waitroom.booking.problem.ShopProblemException;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.tokens.AdmissionClaims;
+import dev.waitroom.web.ProblemException;
 
 /**
  * Who is calling a shop route, as proven by a verified admission token.
@@ -29,7 +29,7 @@ public record Shopper(EventId eventId, String sessionId, String visitor, AccessS
     /** The event of a route that shops (browse, hold, order); a token that only reads order status is refused. */
     public EventId shoppingEvent() {
         if (scope != AccessScope.SHOPPING) {
-            throw new ShopProblemException(ProblemType.ADMISSION_REJECTED, "the shopping session has expired");
+            throw new ProblemException(ProblemType.ADMISSION_TOKEN_INVALID, "the shopping session has expired");
         }
         return eventId;
     }

@@ -7,8 +7,8 @@ import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.method.support.ModelAndViewContainer;
 
-import dev.waitroom.booking.problem.ProblemType;
-import dev.waitroom.booking.problem.ShopProblemException;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemException;
 
 /** Hands the {@link Shopper} verified by {@link AdmissionInterceptor} to shop handlers. */
 final class ShopperArgumentResolver implements HandlerMethodArgumentResolver {
@@ -25,7 +25,7 @@ final class ShopperArgumentResolver implements HandlerMethodArgumentResolver {
                 RequestAttributes.SCOPE_REQUEST);
         if (shopper == null) {
             // A handler asked for a shopper outside the guarded routes: refuse rather than trust.
-            throw new ShopProblemException(ProblemType.ADMISSION_REQUIRED, "an admission token is required");
+            throw new ProblemException(ProblemType.ADMISSION_TOKEN_REQUIRED, "an admission token is required");
         }
         return shopper;
     }

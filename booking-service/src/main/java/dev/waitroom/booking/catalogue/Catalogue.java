@@ -9,9 +9,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.waitroom.booking.EventId;
-import dev.waitroom.booking.problem.ProblemType;
-import dev.waitroom.booking.problem.ShopProblemException;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemException;
 
 /**
  * An event's seat categories and seats: defined (and grown, never shrunk) by operators, listed to shoppers with what
@@ -36,7 +36,7 @@ public class Catalogue {
                     .param("e", event.value()).param("n", category.name())
                     .query(Integer.class).optional().orElse(null);
             if (existing != null && category.seats() < existing) {
-                throw new ShopProblemException(ProblemType.INVENTORY_CONFLICT,
+                throw new ProblemException(ProblemType.INVENTORY_CONFLICT,
                         "category " + category.name() + " already has " + existing + " seats; seats are never removed");
             }
             jdbc.sql("""

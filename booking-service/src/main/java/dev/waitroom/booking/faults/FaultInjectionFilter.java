@@ -11,18 +11,16 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.web.filter.OncePerRequestFilter;
 
-import dev.waitroom.booking.problem.ProblemType;
-import dev.waitroom.booking.problem.ProblemWriter;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemResponses;
 
 /** Applies injected latency and errors to shop requests (only while ops have switched them on). */
 final class FaultInjectionFilter extends OncePerRequestFilter {
 
     private final Faults faults;
-    private final ProblemWriter problems;
 
-    FaultInjectionFilter(Faults faults, ProblemWriter problems) {
+    FaultInjectionFilter(Faults faults) {
         this.faults = faults;
-        this.problems = problems;
     }
 
     @Override
@@ -51,8 +49,8 @@ final class FaultInjectionFilter extends OncePerRequestFilter {
             }
         }
         if (settings.errorRate() > 0 && ThreadLocalRandom.current().nextDouble() < settings.errorRate()) {
-            problems.write(response, ProblemType.INJECTED_FAULT, "fault injection is on for this service",
-                    request.getRequestURI());
+            ProblemResponses.write(response, ProblemType.INJECTED_FAULT, "fault injection is on for this service",
+                    request);
             return;
         }
         chain.doFilter(request, response);

@@ -10,12 +10,11 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
-import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 
 import dev.waitroom.booking.pool.DatabasePool;
 import dev.waitroom.booking.pool.HikariDatabasePool;
-import dev.waitroom.booking.problem.ProblemWriter;
+import dev.waitroom.web.WebKitAutoConfiguration;
 
 /** Fault injection for load tests: a gate in front of the pool, a filter on shop routes, the settings in force. */
 @Configuration(proxyBeanMethods = false)
@@ -51,10 +50,11 @@ class FaultsConfiguration {
     }
 
     @Bean
-    FilterRegistrationBean<FaultInjectionFilter> faultInjectionFilter(Faults faults, ProblemWriter problems) {
-        var registration = new FilterRegistrationBean<>(new FaultInjectionFilter(faults, problems));
+    FilterRegistrationBean<FaultInjectionFilter> faultInjectionFilter(Faults faults) {
+        var registration = new FilterRegistrationBean<>(new FaultInjectionFilter(faults));
         registration.addUrlPatterns("/events/*");
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 40);
+        // After the web kit's checks: a refused request never sees an injected fault.
+        registration.setOrder(WebKitAutoConfiguration.BODY_LIMIT_ORDER + 10);
         return registration;
     }
 

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
-import dev.waitroom.booking.EventId;
+import dev.waitroom.contract.EventId;
 
 /** A seat hold: some seats reserved for one shopping session until {@code expiresAt}. */
 public record Hold(HoldId id, EventId eventId, HoldOwner owner, HoldState state, Instant expiresAt,

@@ -19,12 +19,12 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.waitroom.booking.EventId;
 import dev.waitroom.booking.Lifecycle;
 import dev.waitroom.booking.catalogue.SeatConditions;
 import dev.waitroom.booking.catalogue.SeatId;
-import dev.waitroom.booking.problem.ProblemType;
-import dev.waitroom.booking.problem.ShopProblemException;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemException;
 
 /**
  * Seat holds: placing, reading, releasing and expiring them. The database enforces "at most one live hold or sale
@@ -78,7 +78,7 @@ public class Holds {
             holdsUnknown.increment();
             holdFailures.increment();
             List<String> unknown = ids.stream().filter(id -> !existing.contains(id)).toList();
-            throw new ShopProblemException(ProblemType.UNKNOWN_SEATS, "no such seats in this event",
+            throw new ProblemException(ProblemType.UNKNOWN_SEATS, "no such seats in this event",
                     Map.of("seatIds", unknown));
         }
         HoldId id = HoldId.random();
@@ -104,7 +104,7 @@ public class Holds {
                     .param("e", event.value()).param("ids", ids).param("h", id.value())
                     .query(String.class).list();
             // Rolls back the hold row and every seat it took.
-            throw new ShopProblemException(ProblemType.SEATS_UNAVAILABLE, "some of these seats are held or sold",
+            throw new ProblemException(ProblemType.SEATS_UNAVAILABLE, "some of these seats are held or sold",
                     Map.of("seatIds", unavailable));
         }
         for (String seat : ids) {
@@ -134,7 +134,7 @@ public class Holds {
         if (taken + wanted > properties.maxSeatsPerSession()) {
             holdsOverLimit.increment();
             holdFailures.increment();
-            throw new ShopProblemException(ProblemType.SEAT_LIMIT_REACHED, "a shopping session may hold or buy at most "
+            throw new ProblemException(ProblemType.SEAT_LIMIT_REACHED, "a shopping session may hold or buy at most "
                     + properties.maxSeatsPerSession() + " seats; it has " + taken,
                     Map.of("limit", properties.maxSeatsPerSession(), "taken", taken));
         }
@@ -181,13 +181,13 @@ public class Holds {
     @Transactional
     public void release(EventId event, HoldId id, HoldOwner owner) {
         Hold hold = lock(event, id).filter(h -> h.owner().sessionId().equals(owner.sessionId()))
-                .orElseThrow(() -> new ShopProblemException(ProblemType.HOLD_NOT_FOUND, "no such hold"));
+                .orElseThrow(() -> new ProblemException(ProblemType.HOLD_NOT_FOUND, "no such hold"));
         if (hold.state() != HoldState.ACTIVE) {
             return;
         }
         // The hold row is locked, so an order being created for it has committed or not started.
         if (orders.hasLiveOrder(id)) {
-            throw new ShopProblemException(ProblemType.HOLD_HAS_ORDER,
+            throw new ProblemException(ProblemType.HOLD_HAS_ORDER,
                     "this hold has an order under way; its payment decides what happens to the seats");
         }
         if (end(id, HoldState.RELEASED) == 1) {

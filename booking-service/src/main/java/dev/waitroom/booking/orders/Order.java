@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-import dev.waitroom.booking.EventId;
 import dev.waitroom.booking.holds.HoldId;
 import dev.waitroom.booking.holds.HoldOwner;
+import dev.waitroom.contract.EventId;
 
 /** An order for the seats of one hold, with its latest payment attempt and, when voided, its refund. */
 public record Order(OrderId id, EventId eventId, HoldId holdId, HoldOwner owner, OrderState state, long amountCents,

@@ -19,16 +19,16 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.waitroom.booking.EventId;
 import dev.waitroom.booking.holds.Hold;
 import dev.waitroom.booking.holds.HoldId;
 import dev.waitroom.booking.holds.HoldOwner;
 import dev.waitroom.booking.holds.Holds;
 import dev.waitroom.booking.outbox.CoordinatorOutbox;
-import dev.waitroom.booking.problem.ProblemType;
-import dev.waitroom.booking.problem.ShopProblemException;
 import dev.waitroom.booking.sale.Sale;
 import dev.waitroom.booking.sale.SaleOutcome;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemException;
 
 /**
  * Orders and their payment attempts. Creating an order is idempotent per hold (one order under way per hold) and
@@ -80,7 +80,7 @@ public class Orders {
                     q -> q.param("e", event.value()).param("s", owner.sessionId()).param("k", key.get().value()));
             if (earlier.isPresent()) {
                 if (!earlier.get().holdId().equals(holdId)) {
-                    throw new ShopProblemException(ProblemType.IDEMPOTENCY_KEY_REUSED,
+                    throw new ProblemException(ProblemType.IDEMPOTENCY_KEY_REUSED,
                             "this Idempotency-Key was used for an order of another hold");
                 }
                 return new Placement(earlier.get(), false);
@@ -88,7 +88,7 @@ public class Orders {
         }
         Hold hold = holds.lock(event, holdId)
                 .filter(h -> h.owner().sessionId().equals(owner.sessionId()))
-                .orElseThrow(() -> new ShopProblemException(ProblemType.HOLD_NOT_FOUND, "no such hold"));
+                .orElseThrow(() -> new ProblemException(ProblemType.HOLD_NOT_FOUND, "no such hold"));
         Optional<Order> live = findBy("o.hold_id = :h AND o.state IN (" + LiveOrders.STATES + ")",
                 q -> q.param("h", holdId.value()));
         if (live.isPresent()) {
@@ -96,7 +96,7 @@ public class Orders {
         }
         Instant now = jdbc.sql("SELECT now()").query((rs, n) -> instant(rs, 1)).single();
         if (!hold.isLiveAt(now)) {
-            throw new ShopProblemException(ProblemType.HOLD_NOT_ACTIVE, "the hold has expired or was released");
+            throw new ProblemException(ProblemType.HOLD_NOT_ACTIVE, "the hold has expired or was released");
         }
         OrderId orderId = OrderId.random();
         PaymentAttemptId attemptId = PaymentAttemptId.random();
@@ -134,10 +134,10 @@ public class Orders {
                 .query((rs, n) -> new AttemptRow(new OrderId(rs.getObject(1, UUID.class)),
                         PaymentState.valueOf(rs.getString(2)), rs.getLong(3)))
                 .optional()
-                .orElseThrow(() -> new ShopProblemException(ProblemType.WEBHOOK_UNKNOWN_PAYMENT,
+                .orElseThrow(() -> new ProblemException(ProblemType.WEBHOOK_UNKNOWN_PAYMENT,
                         "no such payment attempt"));
         if (attempt.amountCents() != amountCents) {
-            throw new ShopProblemException(ProblemType.WEBHOOK_AMOUNT_MISMATCH,
+            throw new ProblemException(ProblemType.WEBHOOK_AMOUNT_MISMATCH,
                     "the amount differs from the payment attempt");
         }
         Order order = findBy("o.order_id = :o", q -> q.param("o", attempt.orderId().value())).orElseThrow();

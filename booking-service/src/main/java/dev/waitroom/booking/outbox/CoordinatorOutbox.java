@@ -8,7 +8,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.waitroom.booking.EventId;
+import dev.waitroom.contract.EventId;
 
 /**
  * Signals owed to the coordinator, written in the same transaction as the change that causes them (a sale, a

@@ -9,12 +9,12 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The payment provider's signature: header {@code X-Payment-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>}.
+ * The payment provider's signature: header {@code X-Payment-Signature} ({@code Headers.PAYMENT_SIGNATURE}):
+ * {@code sha256=<hex HMAC-SHA256(secret, raw body)>}.
  * Framework-free so the fake provider (and tests) sign exactly what the webhook verifies.
  */
 public final class WebhookSignature {
 
-    public static final String HEADER = "X-Payment-Signature";
     private static final String PREFIX = "sha256=";
     private static final int MAX_HEADER_LENGTH = PREFIX.length() + 64;
 

@@ -8,13 +8,13 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
-import dev.waitroom.booking.EventId;
 import dev.waitroom.booking.catalogue.SeatConditions;
 import dev.waitroom.booking.catalogue.SeatId;
 import dev.waitroom.booking.catalogue.SeatState;
 import dev.waitroom.booking.holds.HoldId;
 import dev.waitroom.booking.holds.Holds;
 import dev.waitroom.booking.outbox.CoordinatorOutbox;
+import dev.waitroom.contract.EventId;
 
 /**
  * Selling a paid hold's seats, and noticing when an event has sold out. A seat is sold at most once: the sale is a

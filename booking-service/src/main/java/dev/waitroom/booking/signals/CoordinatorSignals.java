@@ -2,7 +2,8 @@ package dev.waitroom.booking.signals;
 
 import java.util.UUID;
 
-import dev.waitroom.booking.EventId;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.coordinator.HealthReport;
 
 /**
  * What the booking service tells the admission coordinator (CONTRACTS "coordinator internal API"). Every method

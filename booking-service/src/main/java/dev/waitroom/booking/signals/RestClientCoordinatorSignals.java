@@ -2,7 +2,6 @@ package dev.waitroom.booking.signals;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 
 import org.springframework.http.MediaType;
@@ -11,12 +10,15 @@ import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
-import dev.waitroom.booking.EventId;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.coordinator.CoordinatorPaths;
+import dev.waitroom.contract.coordinator.HealthReport;
+import dev.waitroom.contract.coordinator.PurchaseCompleted;
+import dev.waitroom.contract.coordinator.SoldOut;
 
 /** The coordinator's internal API over HTTP, with the internal credential and short timeouts. */
 final class RestClientCoordinatorSignals implements CoordinatorSignals {
-
-    static final String INTERNAL_HEADER = "X-Waitroom-Internal";
 
     private final RestClient http;
 
@@ -28,24 +30,24 @@ final class RestClientCoordinatorSignals implements CoordinatorSignals {
         this.http = builder.clone()
                 .baseUrl(coordinatorUrl.toString())
                 .requestFactory(requestFactory)
-                .defaultHeader(INTERNAL_HEADER, internalToken)
+                .defaultHeader(Headers.INTERNAL, internalToken)
                 .build();
     }
 
     @Override
     public void health(HealthReport report) {
-        post(report, "health", "/internal/health");
+        post(report, "health", CoordinatorPaths.HEALTH);
     }
 
     @Override
     public void soldOut(EventId event, String reason) {
-        post(Map.of("reason", reason), "sold-out", "/internal/events/{event}/sold-out", event.value());
+        post(new SoldOut(reason), "sold-out", CoordinatorPaths.SOLD_OUT, event.value());
     }
 
     @Override
     public void purchaseCompleted(EventId event, String sessionId, UUID orderId) {
-        post(Map.of("orderId", orderId.toString()), "purchase-completed",
-                "/internal/events/{event}/sessions/{session}/purchase-completed", event.value(), sessionId);
+        post(new PurchaseCompleted(orderId.toString()), "purchase-completed", CoordinatorPaths.PURCHASE_COMPLETED,
+                event.value(), sessionId);
     }
 
     private void post(Object body, String what, String path, Object... variables) {

@@ -14,6 +14,7 @@ import dev.waitroom.booking.outbox.CoordinatorOutbox;
 import dev.waitroom.booking.outbox.PendingSignal;
 import dev.waitroom.booking.pool.DatabasePool;
 import dev.waitroom.booking.pool.PoolStats;
+import dev.waitroom.contract.coordinator.HealthReport;
 
 /**
  * Every interval: report the last window's health, then deliver owed signals (sold out, purchase completed). A

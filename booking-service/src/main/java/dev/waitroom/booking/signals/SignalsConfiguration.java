@@ -7,15 +7,15 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.Ordered;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.web.client.RestClient;
 
-import dev.waitroom.booking.SecurityProperties;
 import dev.waitroom.booking.ServicesProperties;
 import dev.waitroom.booking.outbox.CoordinatorOutbox;
 import dev.waitroom.booking.pool.DatabasePool;
+import dev.waitroom.web.WebKitAutoConfiguration;
+import dev.waitroom.web.WebKitProperties;
 
 @Configuration(proxyBeanMethods = false)
 class SignalsConfiguration {
@@ -25,19 +25,22 @@ class SignalsConfiguration {
         return new RequestWindow();
     }
 
-    /** Outermost of the service's filters, so injected latency and errors are measured too. */
+    /**
+     * Right after the request id, before every check and the fault injection, so refusals, injected latency and
+     * injected errors are measured too.
+     */
     @Bean
     FilterRegistrationBean<RequestMetricsFilter> requestMetricsFilter(RequestWindow window, MeterRegistry meters) {
         var registration = new FilterRegistrationBean<>(new RequestMetricsFilter(window, meters));
         registration.addUrlPatterns("/events/*");
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        registration.setOrder(WebKitAutoConfiguration.REQUEST_ID_ORDER + 5);
         return registration;
     }
 
     @Bean
     CoordinatorSignals coordinatorSignals(RestClient.Builder builder, ServicesProperties services,
-            SecurityProperties security, SignalsProperties properties) {
-        return new RestClientCoordinatorSignals(builder, services.coordinatorUrl(), security.internalToken(),
+            WebKitProperties web, SignalsProperties properties) {
+        return new RestClientCoordinatorSignals(builder, services.coordinatorUrl(), web.security().internalToken(),
                 properties.timeout());
     }
 

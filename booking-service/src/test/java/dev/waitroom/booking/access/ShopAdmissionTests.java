@@ -18,10 +18,10 @@ class ShopAdmissionTests extends ShopTestSupport {
     void noTokenIsRefusedWith401AndHoldsNothing() {
         String event = newEvent("notoken", 3);
         send("POST", "/events/" + event + "/shop/holds", null, "{\"seatIds\":[\"A-1\"]}")
-                .assertProblem(401, "admission-required");
-        send("GET", "/events/" + event + "/shop/seats", null, null).assertProblem(401, "admission-required");
+                .assertProblem(401, "admission-token-required");
+        send("GET", "/events/" + event + "/shop/seats", null, null).assertProblem(401, "admission-token-required");
         send("GET", "/events/" + event + "/shop/orders/" + UUID.randomUUID(), null, null)
-                .assertProblem(401, "admission-required");
+                .assertProblem(401, "admission-token-required");
         assertThat(seatState(event, "A-1")).isEqualTo("AVAILABLE");
     }
 
@@ -41,19 +41,19 @@ class ShopAdmissionTests extends ShopTestSupport {
         TestShopper shopper = shopper(event);
         String hold = "{\"seatIds\":[\"A-1\"]}";
         send("POST", "/events/" + event + "/shop/holds", "Bearer " + expiredTokenOf(shopper), hold)
-                .assertProblem(401, "admission-rejected");
+                .assertProblem(401, "admission-token-invalid");
         send("POST", "/events/" + event + "/shop/holds", "Bearer not.a.jwt", hold)
-                .assertProblem(401, "admission-rejected");
+                .assertProblem(401, "admission-token-invalid");
         send("POST", "/events/" + event + "/shop/holds", "Bearer " + "x".repeat(8 * 1024 + 1), hold)
-                .assertProblem(401, "admission-rejected");
+                .assertProblem(401, "admission-token-invalid");
         String forged = liveToken(AdmissionTokenIssuer.of(KeyRing.generate(Clock.systemUTC())), event, 1, "s", "v");
         send("POST", "/events/" + event + "/shop/holds", "Bearer " + forged, hold)
-                .assertProblem(401, "admission-rejected");
+                .assertProblem(401, "admission-token-invalid");
         // A token with the right shape signed by the right key but tampered with in the payload.
         String[] parts = shopper.token().split("\\.");
         String tampered = parts[0] + "." + parts[1].substring(0, parts[1].length() - 2) + "AA." + parts[2];
         send("POST", "/events/" + event + "/shop/holds", "Bearer " + tampered, hold)
-                .assertProblem(401, "admission-rejected");
+                .assertProblem(401, "admission-token-invalid");
         assertThat(seatState(event, "A-1")).isEqualTo("AVAILABLE");
         assertThat(count("SELECT count(*) FROM holds WHERE event_id = ?", event)).isZero();
     }
@@ -65,12 +65,12 @@ class ShopAdmissionTests extends ShopTestSupport {
         String hold = "{\"seatIds\":[\"A-3\"]}";
         // A client that sets the bypass header itself, without the gateway's credential, gets nowhere.
         send("POST", "/events/" + event + "/shop/holds", null, hold, "X-Waitroom-Bypass", event, "X-Waitroom-Visitor", visitor)
-                .assertProblem(401, "admission-required");
+                .assertProblem(401, "admission-token-required");
         send("POST", "/events/" + event + "/shop/holds", null, hold, "X-Waitroom-Bypass", event, "X-Waitroom-Visitor", visitor,
-                "X-Waitroom-Internal", "wrong").assertProblem(401, "admission-required");
+                "X-Waitroom-Internal", "wrong").assertProblem(401, "admission-token-required");
         // Bypass for another event is not bypass for this one.
         send("POST", "/events/" + event + "/shop/holds", null, hold, "X-Waitroom-Bypass", "other-event", "X-Waitroom-Visitor",
-                visitor, "X-Waitroom-Internal", dev.waitroom.booking.TestSecrets.INTERNAL_TOKEN).assertProblem(401, "admission-required");
+                visitor, "X-Waitroom-Internal", dev.waitroom.booking.TestSecrets.INTERNAL_TOKEN).assertProblem(401, "admission-token-required");
         assertThat(seatState(event, "A-3")).isEqualTo("AVAILABLE");
         Response held = send("POST", "/events/" + event + "/shop/holds", null, hold, "X-Waitroom-Bypass", event,
                 "X-Waitroom-Visitor", visitor, "X-Waitroom-Internal", dev.waitroom.booking.TestSecrets.INTERNAL_TOKEN);
@@ -94,13 +94,13 @@ class ShopAdmissionTests extends ShopTestSupport {
         String newer = liveToken(ISSUER, event, 7, "s7", "v7");
         String older = liveToken(ISSUER, event, 6, "s6", "v6");
         assertThat(send("GET", "/events/" + event + "/shop/seats", "Bearer " + newer, null).status()).isEqualTo(200);
-        send("GET", "/events/" + event + "/shop/seats", "Bearer " + older, null).assertProblem(401, "admission-rejected");
+        send("GET", "/events/" + event + "/shop/seats", "Bearer " + older, null).assertProblem(401, "admission-token-invalid");
     }
 
     @Test
     void malformedEventIdInThePathIsABadRequest() {
         TestShopper shopper = shopper("fine");
         send("GET", "/events/bad%20id/shop/seats", "Bearer " + shopper.token(), null)
-                .assertProblem(400, "malformed-request");
+                .assertProblem(400, "invalid-event-id");
     }
 }

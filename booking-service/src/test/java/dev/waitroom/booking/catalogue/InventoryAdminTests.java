@@ -53,7 +53,7 @@ class InventoryAdminTests extends ShopTestSupport {
         define(event, "{\"categories\":[{\"name\":\"A\",\"seats\":1,\"priceCents\":1},"
                 + "{\"name\":\"A\",\"seats\":2,\"priceCents\":1}]}").assertProblem(400, "malformed-request");
         define(event, "{\"categories\":").assertProblem(400, "malformed-request");
-        send("PUT", "/admin/events/bad%20event/inventory", OPS, body).assertProblem(400, "malformed-request");
+        send("PUT", "/admin/events/bad%20event/inventory", OPS, body).assertProblem(400, "invalid-event-id");
         assertThat(count("SELECT count(*) FROM seats WHERE event_id = ?", event)).isZero();
 
         assertThat(define(event, body).status()).isEqualTo(200);

@@ -97,7 +97,7 @@ class HoldLifecycleTests extends ShopTestSupport {
         shop(shopper, "POST", "/holds", "{\"seatIds\":\"A-1\"}").assertProblem(400, "malformed-request");
         hold(shopper, seats("A", 1, 11).toArray(String[]::new)).assertProblem(400, "malformed-request");
         shop(shopper, "POST", "/holds", "{\"seatIds\":[\"A-1\"],\"pad\":\"" + "x".repeat(20_000) + "\"}")
-                .assertProblem(400, "body-too-large");
+                .assertProblem(413, "body-too-large");
         shop(shopper, "DELETE", "/holds/not-a-uuid", null).assertProblem(400, "malformed-request");
         shop(shopper, "GET", "/seats?category=no%20such", null).assertProblem(400, "malformed-request");
 
@@ -136,7 +136,7 @@ class HoldLifecycleTests extends ShopTestSupport {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofString(body)))
                 .build();
-        execute(request).assertProblem(400, "body-too-large");
+        execute(request).assertProblem(413, "body-too-large");
         assertThat(seatState(event, "A-1")).isEqualTo("AVAILABLE");
     }
 }

@@ -24,11 +24,11 @@ class OrderAccessTests extends ShopTestSupport {
         assertThat(status.text("state")).isEqualTo("PENDING_PAYMENT");
 
         send("POST", "/events/" + event + "/shop/holds", "Bearer " + expired, "{\"seatIds\":[\"A-2\"]}")
-                .assertProblem(401, "admission-rejected");
+                .assertProblem(401, "admission-token-invalid");
         send("POST", "/events/" + event + "/shop/orders", "Bearer " + expired, "{\"holdId\":\"" + holdId + "\"}")
-                .assertProblem(401, "admission-rejected");
+                .assertProblem(401, "admission-token-invalid");
         send("GET", "/events/" + event + "/shop/seats", "Bearer " + expired, null)
-                .assertProblem(401, "admission-rejected");
+                .assertProblem(401, "admission-token-invalid");
         assertThat(seatState(event, "A-2")).isEqualTo("AVAILABLE");
     }
 
@@ -41,7 +41,7 @@ class OrderAccessTests extends ShopTestSupport {
         assertThat(send("GET", "/events/" + event + "/shop/seats", "Bearer " + newSale, null).status()).isEqualTo(200);
 
         assertThat(shop(shopper, "GET", "/orders/" + orderId, null).status()).isEqualTo(200);
-        hold(shopper, "A-2").assertProblem(401, "admission-rejected");
+        hold(shopper, "A-2").assertProblem(401, "admission-token-invalid");
     }
 
     @Test

@@ -18,6 +18,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 
 import dev.waitroom.booking.ShopTestSupport;
 import dev.waitroom.booking.TestSecrets;
+import dev.waitroom.contract.coordinator.HealthReport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.web.client.RestClient;
 
-import dev.waitroom.booking.EventId;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.coordinator.HealthReport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -65,7 +66,7 @@ class RestClientCoordinatorSignalsTests {
             assertThat(call.internalHeader()).isEqualTo("internal-secret");
             assertThat(call.contentType()).startsWith("application/json");
             assertThat(call.body()).contains("\"at\":\"2026-01-01T00:00:00Z\"", "\"windowSeconds\":1",
-                    "\"requests\":42", "\"latencyP95Ms\":120", "\"latencyP99Ms\":250", "\"errorRate\":0.05",
+                    "\"requests\":42", "\"latencyP95Ms\":120.0", "\"latencyP99Ms\":250.0", "\"errorRate\":0.05",
                     "\"poolActive\":3", "\"poolPending\":1", "\"poolMax\":10", "\"holdFailureRate\":0.2");
         });
     }

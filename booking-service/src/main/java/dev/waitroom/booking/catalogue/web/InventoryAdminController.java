@@ -8,10 +8,10 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.waitroom.booking.EventId;
 import dev.waitroom.booking.catalogue.Catalogue;
 import dev.waitroom.booking.catalogue.CategoryAvailability;
 import dev.waitroom.booking.catalogue.CategorySpec;
+import dev.waitroom.contract.EventId;
 
 /**
  * Ops: define an event's seats (docs/ARCHITECTURE.md#ops-api). Idempotent; the ops token is checked by a filter on

@@ -8,11 +8,11 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.waitroom.booking.EventId;
 import dev.waitroom.booking.access.Shopper;
 import dev.waitroom.booking.catalogue.AvailableSeat;
 import dev.waitroom.booking.catalogue.Catalogue;
 import dev.waitroom.booking.catalogue.CategoryAvailability;
+import dev.waitroom.contract.EventId;
 
 /** The shop's seat listing. Needs a shopping-scope admission token for the event of the path. */
 @RestController

@@ -14,7 +14,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.waitroom.booking.EventId;
 import dev.waitroom.booking.access.Shopper;
 import dev.waitroom.booking.catalogue.SeatId;
 import dev.waitroom.booking.holds.HeldSeat;
@@ -22,8 +21,9 @@ import dev.waitroom.booking.holds.Hold;
 import dev.waitroom.booking.holds.HoldId;
 import dev.waitroom.booking.holds.HoldOwner;
 import dev.waitroom.booking.holds.Holds;
-import dev.waitroom.booking.problem.ProblemType;
-import dev.waitroom.booking.problem.ShopProblemException;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemException;
 
 /** Holds of the shop. Every route needs a shopping-scope admission token for the event of the path. */
 @RestController
@@ -59,7 +59,7 @@ class HoldsController {
         return holds.find(event, HoldId.parse(holdId))
                 .filter(h -> h.owner().sessionId().equals(shopper.sessionId()))
                 .map(HoldResponse::of)
-                .orElseThrow(() -> new ShopProblemException(ProblemType.HOLD_NOT_FOUND, "no such hold"));
+                .orElseThrow(() -> new ProblemException(ProblemType.HOLD_NOT_FOUND, "no such hold"));
     }
 
     @DeleteMapping("/holds/{holdId}")

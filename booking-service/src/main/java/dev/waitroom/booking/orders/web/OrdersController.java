@@ -16,7 +16,6 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.waitroom.booking.EventId;
 import dev.waitroom.booking.access.OrderScopedAccess;
 import dev.waitroom.booking.access.Shopper;
 import dev.waitroom.booking.holds.HoldId;
@@ -25,8 +24,10 @@ import dev.waitroom.booking.orders.IdempotencyKey;
 import dev.waitroom.booking.orders.Order;
 import dev.waitroom.booking.orders.OrderId;
 import dev.waitroom.booking.orders.Orders;
-import dev.waitroom.booking.problem.ProblemType;
-import dev.waitroom.booking.problem.ShopProblemException;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemException;
 
 /** Checkout: an order from a hold, with a payment attempt; and the order's status. */
 @RestController
@@ -41,7 +42,7 @@ class OrdersController {
 
     @PostMapping
     ResponseEntity<OrderResponse> place(@PathVariable String eventId, @RequestBody OrderRequest request,
-            @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey, Shopper shopper) {
+            @RequestHeader(name = Headers.IDEMPOTENCY_KEY, required = false) String idempotencyKey, Shopper shopper) {
         EventId event = shopper.shoppingEvent();
         if (request == null || request.holdId() == null) {
             throw new IllegalArgumentException("holdId is required");
@@ -67,7 +68,7 @@ class OrdersController {
         EventId event = shopper.eventId();
         Order order = orders.find(event, OrderId.parse(orderId))
                 .filter(o -> belongsTo(o, shopper))
-                .orElseThrow(() -> new ShopProblemException(ProblemType.ORDER_NOT_FOUND, "no such order"));
+                .orElseThrow(() -> new ProblemException(ProblemType.ORDER_NOT_FOUND, "no such order"));
         return ResponseEntity.ok().header(HttpHeaders.CACHE_CONTROL, "no-store").body(OrderResponse.of(order));
     }
 

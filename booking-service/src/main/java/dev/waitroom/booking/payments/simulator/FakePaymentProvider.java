@@ -27,6 +27,7 @@ import dev.waitroom.booking.orders.PaymentOutcome;
 import dev.waitroom.booking.orders.PaymentRequested;
 import dev.waitroom.booking.payments.PaymentWebhook;
 import dev.waitroom.booking.payments.WebhookSignature;
+import dev.waitroom.contract.Headers;
 
 /**
  * Stands in for a real payment provider: after the configured delay it calls {@code POST /webhooks/payments} over
@@ -93,7 +94,7 @@ class FakePaymentProvider implements DisposableBean {
             HttpRequest request = HttpRequest.newBuilder(webhookUrl)
                     .timeout(Duration.ofSeconds(5))
                     .header("Content-Type", "application/json")
-                    .header(WebhookSignature.HEADER, signature.sign(body))
+                    .header(Headers.PAYMENT_SIGNATURE, signature.sign(body))
                     .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                     .build();
             int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();

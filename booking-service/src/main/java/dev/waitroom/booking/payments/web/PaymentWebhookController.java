@@ -15,8 +15,9 @@ import dev.waitroom.booking.SecurityProperties;
 import dev.waitroom.booking.payments.PaymentWebhook;
 import dev.waitroom.booking.payments.PaymentWebhooks;
 import dev.waitroom.booking.payments.WebhookSignature;
-import dev.waitroom.booking.problem.ProblemType;
-import dev.waitroom.booking.problem.ShopProblemException;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemException;
 
 /**
  * Payment provider callbacks. No admission token (the provider is not a shopper); the HMAC signature over the raw
@@ -40,12 +41,12 @@ class PaymentWebhookController {
 
     @PostMapping("/webhooks/payments")
     ResponseEntity<WebhookResponse> receive(@RequestBody(required = false) byte[] body,
-            @RequestHeader(name = WebhookSignature.HEADER, required = false) String presented) {
+            @RequestHeader(name = Headers.PAYMENT_SIGNATURE, required = false) String presented) {
         byte[] raw = body == null ? new byte[0] : body;
         if (!signature.matches(presented, raw)) {
             meters.counter("waitroom.booking.webhooks", "result", "bad_signature").increment();
-            throw new ShopProblemException(ProblemType.WEBHOOK_SIGNATURE_INVALID,
-                    "the " + WebhookSignature.HEADER + " header does not match the body");
+            throw new ProblemException(ProblemType.WEBHOOK_SIGNATURE_INVALID,
+                    "the " + Headers.PAYMENT_SIGNATURE + " header does not match the body");
         }
         PaymentWebhook webhook;
         try {
