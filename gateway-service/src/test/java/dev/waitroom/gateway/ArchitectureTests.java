@@ -35,8 +35,6 @@ class ArchitectureTests {
 	void edgeStatusPolicyIsPureDomain() {
 		noClasses().that()
 			.haveSimpleNameStartingWith("EdgeStatusPolicy")
-			.or()
-			.haveSimpleName("VisitorStatus")
 			.should()
 			.dependOnClassesThat()
 			.resideInAnyPackage("org.springframework..", "reactor..", "io.micrometer..")

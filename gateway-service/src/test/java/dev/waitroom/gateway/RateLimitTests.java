@@ -71,9 +71,16 @@ class RateLimitTests {
 		}
 	}
 
+	/** An event the coordinator has pushed to the queue-service. */
+	String newEvent() {
+		String event = "rl-" + UUID.randomUUID().toString().substring(0, 12);
+		upstreams.queue.event(event);
+		return event;
+	}
+
 	@Test
 	void joinFloodFromOneVisitorIsLimitedWithAProblemAndRetryAfterWhileOthersAreNot() throws Exception {
-		String event = "rl-" + UUID.randomUUID().toString().substring(0, 12);
+		String event = newEvent();
 		Browser flooder = new Browser(port);
 		assertThat(flooder.post("/events/" + event + "/queue", "{}").status()).isEqualTo(201);
 		List<Browser.Reply> replies = concurrently(16, () -> flooder.post("/events/" + event + "/queue", "{}"));
@@ -98,7 +105,7 @@ class RateLimitTests {
 
 	@Test
 	void statusPollFloodIsLimitedPerVisitor() throws Exception {
-		String event = "rl-" + UUID.randomUUID().toString().substring(0, 12);
+		String event = newEvent();
 		upstreams.queue.event(event).addWaiting(50);
 		Browser poller = new Browser(port);
 		assertThat(poller.post("/events/" + event + "/queue", "{}").status()).isEqualTo(201);
@@ -112,7 +119,7 @@ class RateLimitTests {
 
 	@Test
 	void claimFloodIsLimited() throws Exception {
-		String event = "rl-" + UUID.randomUUID().toString().substring(0, 12);
+		String event = newEvent();
 		Browser claimer = new Browser(port);
 		assertThat(claimer.post("/events/" + event + "/queue", "{}").status()).isEqualTo(201);
 		List<Browser.Reply> replies = concurrently(20,

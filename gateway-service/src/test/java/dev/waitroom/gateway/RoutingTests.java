@@ -28,8 +28,11 @@ class RoutingTests {
 
 	final VisitorCookieCodec visitorCodec = VisitorCookieCodec.of(HmacKey.fromBase64(StubUpstreams.VISITOR_KEY));
 
+	/** An event the coordinator has pushed to the queue-service. */
 	static String newEvent() {
-		return "ev-" + UUID.randomUUID().toString().substring(0, 12);
+		String event = "ev-" + UUID.randomUUID().toString().substring(0, 12);
+		StubUpstreams.get().queue.event(event);
+		return event;
 	}
 
 	static void assertProblem(Browser.Reply reply, int status, String typeSlug) {
@@ -165,7 +168,8 @@ class RoutingTests {
 		assertThat(browser.cookie("wr_qt")).isPresent();
 
 		Browser.Reply left = browser.delete("/events/" + event + "/queue");
-		assertThat(left.status()).isEqualTo(204);
+		assertThat(left.status()).isEqualTo(200);
+		assertThat(left.json().get("state").asString()).isEqualTo("LEFT");
 		assertThat(left.allHeaders("Set-Cookie")).anyMatch(c -> c.startsWith("wr_qt=") && c.contains("Max-Age=0"));
 	}
 

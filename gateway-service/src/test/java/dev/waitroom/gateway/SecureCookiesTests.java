@@ -27,6 +27,7 @@ class SecureCookiesTests {
 	void visitorTicketAndAdmissionCookiesAreSecure() {
 		Browser browser = new Browser(port);
 		String event = "sec-" + UUID.randomUUID().toString().substring(0, 12);
+		upstreams.queue.event(event);
 		Browser.Reply joined = browser.post("/events/" + event + "/queue", "{}");
 		assertThat(joined.allHeaders("Set-Cookie")).hasSize(2)
 			.allSatisfy(cookie -> assertThat(cookie).containsIgnoringCase("; Secure"));

@@ -19,6 +19,8 @@ import org.springframework.web.reactive.function.client.WebClientResponseExcepti
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.queue.QueuePaths;
+import dev.waitroom.contract.queue.QueueSnapshot;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
@@ -124,9 +126,9 @@ public class EventSnapshots {
 			}
 			slot.lastAttempt = clock.instant();
 			Mono<TimedSnapshot> call = queue.get()
-				.uri("/internal/events/{eventId}/snapshot", eventId.value())
+				.uri(QueuePaths.SNAPSHOT, eventId.value())
 				.retrieve()
-				.bodyToMono(EventSnapshot.class)
+				.bodyToMono(QueueSnapshot.class)
 				.timeout(edge.upstreamTimeout())
 				.map(snapshot -> new TimedSnapshot(snapshot, clock.instant()))
 				.doOnNext(timed -> {

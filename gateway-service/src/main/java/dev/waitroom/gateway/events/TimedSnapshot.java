@@ -3,8 +3,10 @@ package dev.waitroom.gateway.events;
 import java.time.Duration;
 import java.time.Instant;
 
-/** A snapshot and the gateway-clock instant it was fetched. */
-public record TimedSnapshot(EventSnapshot snapshot, Instant fetchedAt) {
+import dev.waitroom.contract.queue.QueueSnapshot;
+
+/** A snapshot of the queue-service ({@link QueueSnapshot}) and the gateway-clock instant it was fetched. */
+public record TimedSnapshot(QueueSnapshot snapshot, Instant fetchedAt) {
 
 	public Duration ageAt(Instant now) {
 		Duration age = Duration.between(fetchedAt, now);

@@ -4,8 +4,10 @@ import java.nio.charset.StandardCharsets;
 
 import tools.jackson.core.io.JsonStringEncoder;
 
+import dev.waitroom.contract.queue.QueueStatus;
+
 /**
- * Writes the edge's {@link VisitorStatus} as JSON by hand: the body has a fixed shape and is the
+ * Writes the edge's {@link QueueStatus} as JSON by hand: the body has a fixed shape and is the
  * most frequent answer the gateway gives, so it is built in one pass into one array instead of
  * through a general serialiser (which showed as a tenth of an edge answer's cost in a profile).
  * Strings are escaped by Jackson's encoder; {@code EdgeStatusJsonTests} holds the output against
@@ -18,7 +20,7 @@ final class EdgeStatusJson {
 	private EdgeStatusJson() {
 	}
 
-	static byte[] write(VisitorStatus status) {
+	static byte[] write(QueueStatus status) {
 		StringBuilder json = new StringBuilder(256);
 		json.append("{\"state\":");
 		string(json, status.state());

@@ -5,15 +5,18 @@ import java.time.Instant;
 
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
-import dev.waitroom.gateway.events.EventSnapshot;
+import dev.waitroom.contract.queue.QueueSnapshot;
+import dev.waitroom.contract.queue.QueueStatus;
+import dev.waitroom.contract.queue.WaitingBucket;
 import dev.waitroom.gateway.events.TimedSnapshot;
 import dev.waitroom.tokens.QueueTicket;
 
 /**
  * Decides whether a status poll can be answered at the edge from the visitor's queue ticket and
  * the event snapshot (docs/ARCHITECTURE.md#status-path), and computes the answer: before opening, that the visitor
- * waits in the pre-sale group; after the draw, a position band and an estimate range. Every doubt forwards to the
- * queue-service: the edge fails toward the truth, never toward a made-up position.
+ * waits in the pre-sale group; after the draw, a position band and an estimate range, by the same rules as the
+ * queue-service's answers ({@link QueueStatus.Position#covering}, {@link QueueStatus.EstimatedWait#of}). Every doubt
+ * forwards to the queue-service: the edge fails toward the truth, never toward a made-up position.
  */
 final class EdgeStatusPolicy {
 
@@ -41,7 +44,7 @@ final class EdgeStatusPolicy {
 	sealed interface Decision permits Answer, Forward {
 	}
 
-	record Answer(VisitorStatus status) implements Decision {
+	record Answer(QueueStatus status) implements Decision {
 	}
 
 	/** @param reason a bounded metric tag */
@@ -66,14 +69,14 @@ final class EdgeStatusPolicy {
 		if (age.compareTo(snapshotMaxAge) >= 0) {
 			return new Forward("stale-snapshot");
 		}
-		EventSnapshot snapshot = timed.snapshot();
+		QueueSnapshot snapshot = timed.snapshot();
 		if (snapshot.mode() != OperatingMode.QUEUEING && snapshot.mode() != OperatingMode.PAUSED) {
 			return new Forward("mode");
 		}
 		if (snapshot.phase() == EventPhase.SCHEDULED) {
 			// before opening nobody has a position or an offer: the ticket proves the entry, the
 			// snapshot says the sale has not opened; the pre-sale crowd polls without reaching the queue
-			return new Answer(new VisitorStatus("WAITING", EventPhase.SCHEDULED, snapshot.mode(), null, null, null,
+			return new Answer(new QueueStatus("WAITING", EventPhase.SCHEDULED, snapshot.mode(), null, null, null,
 					PRESALE_POLL_SECONDS, snapshot.announcement(), ticket.entryId()));
 		}
 		if (snapshot.phase() != EventPhase.OPEN) {
@@ -95,8 +98,8 @@ final class EdgeStatusPolicy {
 			return new Forward("maybe-offered");
 		}
 		long fullyAhead = 0;
-		EventSnapshot.WaitingBucket own = null;
-		for (EventSnapshot.WaitingBucket bucket : snapshot.waitingBuckets()) {
+		WaitingBucket own = null;
+		for (WaitingBucket bucket : snapshot.waitingBuckets()) {
 			if (bucket.maxOrderKey() < ticket.orderKey()) {
 				fullyAhead += bucket.count();
 			}
@@ -116,42 +119,13 @@ final class EdgeStatusPolicy {
 		if (aheadMin <= offeredSince) {
 			return new Forward("near-offer");
 		}
-		VisitorStatus.Position band = coarse(aheadMin, aheadMax);
+		// widened to the queue-service's coarse counts, so edge and queue-service answers read alike and both hold the truth
+		QueueStatus.Position band = QueueStatus.Position.covering(aheadMin, aheadMax);
 		boolean paused = snapshot.mode() == OperatingMode.PAUSED;
-		VisitorStatus.EstimatedWait estimate = paused ? null : estimate(band, rate);
-		VisitorStatus status = new VisitorStatus("WAITING", snapshot.phase(), snapshot.mode(), band, estimate, null,
+		QueueStatus.EstimatedWait estimate = paused ? null : QueueStatus.EstimatedWait.of(band, rate);
+		QueueStatus status = new QueueStatus("WAITING", snapshot.phase(), snapshot.mode(), band, estimate, null,
 				pollAfter(paused, band.aheadMin(), rate), snapshot.announcement(), ticket.entryId());
 		return new Answer(status);
-	}
-
-	/**
-	 * Widens the band to the queue-service's coarse counts (exact below 100, else two significant
-	 * digits), so edge and queue-service answers read alike and both contain the truth.
-	 */
-	static VisitorStatus.Position coarse(long aheadMin, long aheadMax) {
-		return new VisitorStatus.Position(aheadMin - aheadMin % granularity(aheadMin),
-				aheadMax - aheadMax % granularity(aheadMax) + granularity(aheadMax) - 1);
-	}
-
-	private static long granularity(long value) {
-		long granularity = 1;
-		for (long v = value; v >= 100; v /= 10) {
-			granularity *= 10;
-		}
-		return granularity;
-	}
-
-	/**
-	 * The band over the admission rate, widened to x0.8 .. x1.5 because the rate moves (the
-	 * queue-service's rule); null when the rate is zero: no made-up numbers.
-	 */
-	static VisitorStatus.EstimatedWait estimate(VisitorStatus.Position band, double rate) {
-		if (!(rate > 0) || Double.isInfinite(rate)) {
-			return null;
-		}
-		long min = (long) Math.floor(band.aheadMin() / rate * 0.8);
-		long max = (long) Math.ceil((band.aheadMax() + 1) / rate * 1.5);
-		return new VisitorStatus.EstimatedWait(min, Math.max(min, max));
 	}
 
 	/** A few seconds near the front, up to 30 s far away, 45 s while paused (the queue-service's advice). */

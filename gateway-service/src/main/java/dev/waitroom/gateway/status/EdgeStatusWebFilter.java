@@ -26,6 +26,7 @@ import org.springframework.web.server.WebFilterChain;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.queue.QueueStatus;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.correlation.RequestIdWebFilter;
@@ -192,7 +193,7 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
 				Map.of("retryAfterSeconds", Long.parseLong(retryAfter)));
 	}
 
-	private static Mono<Void> write(ServerWebExchange exchange, VisitorStatus status) {
+	private static Mono<Void> write(ServerWebExchange exchange, QueueStatus status) {
 		byte[] body = EdgeStatusJson.write(status);
 		ServerHttpResponse response = exchange.getResponse();
 		response.setStatusCode(HttpStatus.OK);

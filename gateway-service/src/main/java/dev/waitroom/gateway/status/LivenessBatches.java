@@ -25,6 +25,9 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.queue.LivenessBatch;
+import dev.waitroom.contract.queue.LivenessResult;
+import dev.waitroom.contract.queue.QueuePaths;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
@@ -34,7 +37,8 @@ import dev.waitroom.tokens.VisitorId;
 /**
  * Liveness of the visitors whose polls the edge answered, recorded in batches: each answered poll
  * adds its entry here, and once per flush interval the entries of each event go to the
- * queue-service in a few requests of up to {@link #MAX_BATCH} entries (one Lua call each), instead
+ * queue-service in a few requests ({@link LivenessBatch}) of up to {@link LivenessBatch#MAX_ENTRIES} entries (one Lua
+ * call each), instead
  * of one forwarded poll per visitor per liveness interval. The queue-service answers which entries
  * are no longer waiting for the visitor named (left, offered, someone else's ticket); their next
  * polls are forwarded until a ticket issued after that answer comes back. Each entry is reported at
@@ -45,9 +49,6 @@ import dev.waitroom.tokens.VisitorId;
  */
 @Component
 public class LivenessBatches implements SmartLifecycle {
-
-	/** Entries per request: the queue-service's limit (its 8 KiB body limit). */
-	static final int MAX_BATCH = 150;
 
 	private static final Logger log = LoggerFactory.getLogger(LivenessBatches.class);
 
@@ -135,13 +136,13 @@ public class LivenessBatches implements SmartLifecycle {
 				continue;
 			}
 			pendingCount.addAndGet(-taken.size());
-			List<List<String>> batch = new ArrayList<>(Math.min(MAX_BATCH, taken.size()));
+			List<LivenessBatch.Seen> batch = new ArrayList<>(Math.min(LivenessBatch.MAX_ENTRIES, taken.size()));
 			for (String entry : taken) {
 				int space = entry.indexOf(' ');
-				batch.add(List.of(entry.substring(0, space), entry.substring(space + 1)));
-				if (batch.size() == MAX_BATCH) {
+				batch.add(new LivenessBatch.Seen(entry.substring(0, space), entry.substring(space + 1)));
+				if (batch.size() == LivenessBatch.MAX_ENTRIES) {
 					calls.add(send(event.getKey(), batch));
-					batch = new ArrayList<>(MAX_BATCH);
+					batch = new ArrayList<>(LivenessBatch.MAX_ENTRIES);
 				}
 			}
 			if (!batch.isEmpty()) {
@@ -151,16 +152,16 @@ public class LivenessBatches implements SmartLifecycle {
 		return Flux.fromIterable(calls).flatMap(call -> call, 4).then();
 	}
 
-	private Mono<Void> send(EventId eventId, List<List<String>> batch) {
+	private Mono<Void> send(EventId eventId, List<LivenessBatch.Seen> batch) {
 		return queue.post()
-			.uri("/internal/events/{eventId}/liveness", eventId.value())
-			.bodyValue(Map.of("seen", batch))
+			.uri(QueuePaths.LIVENESS, eventId.value())
+			.bodyValue(LivenessBatch.of(batch))
 			.retrieve()
-			.bodyToMono(SeenResult.class)
+			.bodyToMono(LivenessResult.class)
 			.timeout(timeout)
 			.doOnNext(result -> {
 				Instant now = clock.instant();
-				List<String> moved = result.notWaiting() == null ? List.of() : result.notWaiting();
+				List<String> moved = result.notWaiting();
 				moved.forEach(entry -> changed.put(eventId.value() + '/' + entry, now));
 				notWaiting.increment(moved.size());
 				recorded.increment(batch.size() - moved.size());
@@ -172,9 +173,6 @@ public class LivenessBatches implements SmartLifecycle {
 				return Mono.empty();
 			})
 			.then();
-	}
-
-	record SeenResult(List<String> notWaiting) {
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.waitroom.gateway.status;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -10,6 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.queue.QueueStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -26,11 +28,11 @@ class EdgeStatusJsonTests {
 				"\u0000\u001f control", "émoji 🎟 and 中文", "</script><script>alert(1)</script>");
 		for (int i = 0; i < 500; i++) {
 			long min = random.nextInt(1_000_000);
-			VisitorStatus status = new VisitorStatus("WAITING",
+			QueueStatus status = new QueueStatus("WAITING",
 					EventPhase.values()[random.nextInt(EventPhase.values().length)],
 					OperatingMode.values()[random.nextInt(OperatingMode.values().length)],
-					random.nextBoolean() ? null : new VisitorStatus.Position(min, min + random.nextInt(1000)),
-					random.nextBoolean() ? null : new VisitorStatus.EstimatedWait(min, min + random.nextInt(5000)), null,
+					random.nextBoolean() ? null : new QueueStatus.Position(min, min + random.nextInt(1000)),
+					random.nextBoolean() ? null : new QueueStatus.EstimatedWait(min, min + random.nextInt(5000)), null,
 					random.nextInt(60), texts.get(random.nextInt(texts.size())),
 					random.nextBoolean() ? Long.toString(random.nextLong() & Long.MAX_VALUE, 36) : "r-\"1");
 			byte[] ours = EdgeStatusJson.write(status);
@@ -41,8 +43,8 @@ class EdgeStatusJsonTests {
 
 	@Test
 	void refusesAnOfferedStatus() {
-		VisitorStatus offered = new VisitorStatus("OFFERED", EventPhase.OPEN, OperatingMode.QUEUEING, null, null, "offer", 2,
-				null, "r");
+		QueueStatus offered = new QueueStatus("OFFERED", EventPhase.OPEN, OperatingMode.QUEUEING, null, null,
+				new QueueStatus.Offer(Instant.now()), 2, null, "r");
 		assertThatThrownBy(() -> EdgeStatusJson.write(offered)).isInstanceOf(IllegalArgumentException.class);
 	}
 

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
-import dev.waitroom.gateway.events.EventSnapshot.WaitingBucket;
-import dev.waitroom.gateway.events.EventSnapshot;
+import dev.waitroom.contract.queue.QueueSnapshot;
+import dev.waitroom.contract.queue.QueueStatus;
+import dev.waitroom.contract.queue.WaitingBucket;
 import dev.waitroom.gateway.events.TimedSnapshot;
 import dev.waitroom.tokens.QueueTicket;
 
@@ -23,13 +24,17 @@ class EdgeStatusPolicyTests {
 
 	final EdgeStatusPolicy policy = new EdgeStatusPolicy(Duration.ofSeconds(2), Duration.ofMinutes(30));
 
-	static EventSnapshot snapshot(EventPhase phase, OperatingMode mode, long watermark, List<WaitingBucket> buckets,
+	static QueueSnapshot snapshot(EventPhase phase, OperatingMode mode, long watermark, List<WaitingBucket> buckets,
 			double rate) {
-		return new EventSnapshot("e", phase, mode, null, 1, rate, watermark, NOW.minus(Duration.ofHours(1)), true,
-				buckets, NOW.minusMillis(500));
+		return new QueueSnapshot("e", phase, mode, null, 1, rate, watermark, NOW.minus(Duration.ofHours(1)), true, 0L,
+				waiting(buckets), buckets, NOW.minusMillis(500));
 	}
 
-	static TimedSnapshot fresh(EventSnapshot snapshot) {
+	static long waiting(List<WaitingBucket> buckets) {
+		return buckets.stream().mapToLong(WaitingBucket::count).sum();
+	}
+
+	static TimedSnapshot fresh(QueueSnapshot snapshot) {
 		return new TimedSnapshot(snapshot, NOW.minusMillis(300));
 	}
 
@@ -52,7 +57,7 @@ class EdgeStatusPolicyTests {
 		for (long max = 110; max <= 200; max += 10) {
 			list.add(new WaitingBucket(max, 10));
 		}
-		EventSnapshot snapshot = snapshot(EventPhase.OPEN, OperatingMode.QUEUEING, 100, list, 1.0);
+		QueueSnapshot snapshot = snapshot(EventPhase.OPEN, OperatingMode.QUEUEING, 100, list, 1.0);
 		for (long key = 131; key <= 200; key++) {
 			var decision = policy.decide("e", ticket(key), fresh(snapshot), NOW);
 			assertThat(decision).as("key %d", key).isInstanceOf(EdgeStatusPolicy.Answer.class);
@@ -85,7 +90,7 @@ class EdgeStatusPolicyTests {
 				list.add(new WaitingBucket(keys[end - 1], end - i));
 			}
 			double rate = 0.5 + random.nextDouble() * 50;
-			EventSnapshot snapshot = snapshot(EventPhase.OPEN, OperatingMode.QUEUEING, watermark, list, rate);
+			QueueSnapshot snapshot = snapshot(EventPhase.OPEN, OperatingMode.QUEUEING, watermark, list, rate);
 			int mine = random.nextInt(waiting);
 			var decision = policy.decide("e", ticket(keys[mine]), fresh(snapshot), NOW);
 			if (decision instanceof EdgeStatusPolicy.Answer answer) {
@@ -104,7 +109,7 @@ class EdgeStatusPolicyTests {
 
 	@Test
 	void forwardsWheneverTheEdgeCannotBeSure() {
-		EventSnapshot open = snapshot(EventPhase.OPEN, OperatingMode.QUEUEING, 10, buckets(100, 90), 1.0);
+		QueueSnapshot open = snapshot(EventPhase.OPEN, OperatingMode.QUEUEING, 10, buckets(100, 90), 1.0);
 		assertThat(reason(null, fresh(open))).isEqualTo("no-ticket");
 		assertThat(reason(new QueueTicket("other", "x", 50, NOW.minusSeconds(5)), fresh(open))).isEqualTo("other-event");
 		assertThat(reason(new QueueTicket("e", "x", 50, NOW.minus(Duration.ofMinutes(30))), fresh(open)))
@@ -123,14 +128,14 @@ class EdgeStatusPolicyTests {
 			.isEqualTo("mode");
 		assertThat(reason(ticket(50), fresh(snapshot(EventPhase.OPEN, OperatingMode.BYPASS, 10, buckets(100, 90), 1))))
 			.isEqualTo("mode");
-		EventSnapshot drawnLater = new EventSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L,
-				NOW.minusSeconds(5), true, buckets(100, 90), NOW.minusMillis(100));
+		QueueSnapshot drawnLater = new QueueSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L,
+				NOW.minusSeconds(5), true, 0L, 90L, buckets(100, 90), NOW.minusMillis(100));
 		assertThat(reason(ticket(50), fresh(drawnLater))).as("ticket issued before the draw").isEqualTo("before-draw");
-		EventSnapshot olderThanTicket = new EventSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L,
-				NOW.minus(Duration.ofHours(1)), true, buckets(100, 90), NOW.minusSeconds(20));
+		QueueSnapshot olderThanTicket = new QueueSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L,
+				NOW.minus(Duration.ofHours(1)), true, 0L, 90L, buckets(100, 90), NOW.minusSeconds(20));
 		assertThat(reason(ticket(50), fresh(olderThanTicket))).isEqualTo("snapshot-older-than-ticket");
-		EventSnapshot aLittleOlder = new EventSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L,
-				NOW.minus(Duration.ofHours(1)), true, buckets(30, 20, 100, 60), NOW.minusSeconds(11));
+		QueueSnapshot aLittleOlder = new QueueSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L,
+				NOW.minus(Duration.ofHours(1)), true, 0L, 80L, buckets(30, 20, 100, 60), NOW.minusSeconds(11));
 		assertThat(decide(ticket(50), fresh(aLittleOlder)))
 			.as("a snapshot older than the ticket by less than its maximum age still answers (a forwarded poll's "
 					+ "fresh ticket must not force the next poll to forward too)")
@@ -139,18 +144,18 @@ class EdgeStatusPolicyTests {
 
 	@Test
 	void fifoEventWithoutPresaleIsAnsweredWithoutADrawTime() {
-		EventSnapshot fifo = new EventSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L, null, true,
-				buckets(30, 20, 60, 30, 100, 40), NOW.minusMillis(100));
+		QueueSnapshot fifo = new QueueSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L, null, true,
+				null, 90L, buckets(30, 20, 60, 30, 100, 40), NOW.minusMillis(100));
 		assertThat(policy.decide("e", ticket(60), fresh(fifo), NOW)).isInstanceOf(EdgeStatusPolicy.Answer.class);
-		EventSnapshot unknown = new EventSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L, null, null,
-				buckets(30, 20, 60, 30, 100, 40), NOW.minusMillis(100));
+		QueueSnapshot unknown = new QueueSnapshot("e", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 10L, null, null,
+				null, 90L, buckets(30, 20, 60, 30, 100, 40), NOW.minusMillis(100));
 		assertThat(reason(ticket(60), fresh(unknown))).isEqualTo("before-draw");
 	}
 
 	@Test
 	void preSaleVisitorsAreAnsweredWithoutPositionOrEstimate() {
-		EventSnapshot scheduled = new EventSnapshot("e", EventPhase.SCHEDULED, OperatingMode.QUEUEING, "Opens at ten", 1, 0,
-				0L, null, false, List.of(), NOW.minusMillis(100));
+		QueueSnapshot scheduled = new QueueSnapshot("e", EventPhase.SCHEDULED, OperatingMode.QUEUEING, "Opens at ten", 1, 0,
+				0L, null, false, null, 3L, List.of(), NOW.minusMillis(100));
 		var answer = (EdgeStatusPolicy.Answer) policy.decide("e", new QueueTicket("e", "r-1", 0, NOW.minusSeconds(5)),
 				fresh(scheduled), NOW);
 		assertThat(answer.status().phase()).isEqualTo(EventPhase.SCHEDULED);
@@ -168,7 +173,7 @@ class EdgeStatusPolicyTests {
 
 	@Test
 	void pausedHasNoEstimateAndPollsSlowly() {
-		EventSnapshot paused = snapshot(EventPhase.OPEN, OperatingMode.PAUSED, 10, buckets(30, 20, 60, 30, 100, 40), 1.0);
+		QueueSnapshot paused = snapshot(EventPhase.OPEN, OperatingMode.PAUSED, 10, buckets(30, 20, 60, 30, 100, 40), 1.0);
 		var answer = (EdgeStatusPolicy.Answer) policy.decide("e", ticket(60), fresh(paused), NOW);
 		assertThat(answer.status().estimatedWaitSeconds()).isNull();
 		assertThat(answer.status().mode()).isEqualTo(OperatingMode.PAUSED);
@@ -177,9 +182,9 @@ class EdgeStatusPolicyTests {
 
 	@Test
 	void coarseBandsMatchTheQueueServiceRounding() {
-		assertThat(EdgeStatusPolicy.coarse(42, 51)).isEqualTo(new VisitorStatus.Position(42, 51));
-		assertThat(EdgeStatusPolicy.coarse(12_345, 12_400)).isEqualTo(new VisitorStatus.Position(12_000, 12_999));
-		assertThat(EdgeStatusPolicy.coarse(99, 100)).isEqualTo(new VisitorStatus.Position(99, 109));
+		assertThat(QueueStatus.Position.covering(42, 51)).isEqualTo(new QueueStatus.Position(42, 51));
+		assertThat(QueueStatus.Position.covering(12_345, 12_400)).isEqualTo(new QueueStatus.Position(12_000, 12_999));
+		assertThat(QueueStatus.Position.covering(99, 100)).isEqualTo(new QueueStatus.Position(99, 109));
 	}
 
 	@Test
@@ -187,7 +192,7 @@ class EdgeStatusPolicyTests {
 		assertThat(EdgeStatusPolicy.pollAfter(false, 5, 1.0)).isEqualTo(2);
 		assertThat(EdgeStatusPolicy.pollAfter(false, 150, 1.0)).isEqualTo(15);
 		assertThat(EdgeStatusPolicy.pollAfter(false, 100_000, 1.0)).isEqualTo(30);
-		assertThat(EdgeStatusPolicy.estimate(new VisitorStatus.Position(10, 20), 0)).isNull();
+		assertThat(QueueStatus.EstimatedWait.of(new QueueStatus.Position(10, 20), 0)).isNull();
 	}
 
 	private EdgeStatusPolicy.Decision decide(QueueTicket ticket, TimedSnapshot snapshot) {

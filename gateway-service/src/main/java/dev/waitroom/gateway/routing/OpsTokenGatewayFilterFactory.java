@@ -15,15 +15,16 @@ import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.problem.ProblemResponses;
 
 /**
- * {@code /admin/**} needs {@code Authorization: Bearer <ops token>}. Compared in constant time on
- * digests, so neither content nor length leaks through timing. The upstream checks it again.
+ * {@code /admin/**} needs {@code Authorization: Bearer <ops token>} (route filter {@code OpsToken}, the gateway's
+ * counterpart of the web kit's {@code OpsTokenFilter}). Compared in constant time on digests, so neither content nor
+ * length leaks through timing. The upstream checks it again.
  */
 @Component
-public class OpsCredentialGatewayFilterFactory extends AbstractGatewayFilterFactory<Object> {
+public class OpsTokenGatewayFilterFactory extends AbstractGatewayFilterFactory<Object> {
 
 	private final byte[] expectedDigest;
 
-	OpsCredentialGatewayFilterFactory(SecretsProperties secrets) {
+	OpsTokenGatewayFilterFactory(SecretsProperties secrets) {
 		super(Object.class);
 		this.expectedDigest = sha256(Headers.BEARER_PREFIX + secrets.opsToken());
 	}
