@@ -1,6 +1,5 @@
 package dev.waitroom.queue;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -28,11 +27,7 @@ class ArchitectureTests {
     static final ArchRule modelTypesKnowNoWebRedisOrSpring = noClasses().that().resideInAnyPackage(FEATURES)
             .and(MODEL_TYPES)
             .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "org.redisson..",
-                    "jakarta.servlet..", "tools.jackson..", "io.micrometer..", "..queue.redis..");
-
-    @ArchTest
-    static final ArchRule theWireTypesDependOnNothingElse = classes().that().resideInAPackage("..queue.contract..")
-            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "..queue.contract..");
+                    "jakarta.servlet..", "tools.jackson..", "io.micrometer..", "dev.waitroom.web..", "..queue.redis..");
 
     @ArchTest
     static final ArchRule onlyTheRedisPlumbingTalksToRedisson = noClasses().that().resideOutsideOfPackages(

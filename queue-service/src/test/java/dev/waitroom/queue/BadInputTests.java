@@ -2,6 +2,7 @@ package dev.waitroom.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.contract.Headers;
 import dev.waitroom.queue.QueueClient.Reply;
 import dev.waitroom.tokens.VisitorId;
 import java.util.Map;
@@ -34,14 +35,14 @@ class BadInputTests {
     @Test
     void callsWithoutTheInternalCredentialAreForbidden() {
         String visitor = VisitorId.random().value();
-        assertUnchanged(() -> client.send("POST", "/events/" + event + "/queue", null, Map.of("X-Waitroom-Visitor", visitor)),
+        assertUnchanged(() -> client.send("POST", "/events/" + event + "/queue", null, Map.of(Headers.VISITOR, visitor)),
                 403, "internal-credential-required");
         assertUnchanged(() -> client.send("POST", "/events/" + event + "/queue", null,
-                Map.of("X-Waitroom-Visitor", visitor, "X-Waitroom-Internal", "guess")), 403, "internal-credential-required");
+                Map.of(Headers.VISITOR, visitor, Headers.INTERNAL, "guess")), 403, "internal-credential-required");
         assertUnchanged(() -> client.send("GET", "/internal/events/" + event + "/counts", null, Map.of()),
                 403, "internal-credential-required");
         assertUnchanged(() -> client.send("PUT", "/internal/events/" + event, "{\"phase\":\"ENDED\"}",
-                Map.of("X-Waitroom-Internal", TestSecrets.INTERNAL_TOKEN + "x")), 403, "internal-credential-required");
+                Map.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN + "x")), 403, "internal-credential-required");
         assertThat(client.send("GET", "/actuator/health", null, Map.of()).status()).isEqualTo(200);
     }
 
@@ -59,7 +60,7 @@ class BadInputTests {
     void malformedOrUnknownEventsAreRefused() {
         String visitor = VisitorId.random().value();
         for (String bad : new String[] {"bad%7Bid%7D", "x".repeat(65), "a:b", "-lead"}) {
-            assertUnchanged(() -> client.join(bad, visitor), 400, "malformed-request");
+            assertUnchanged(() -> client.join(bad, visitor), 400, "invalid-event-id");
         }
         String unknown = QueueClient.newEventId("never-created");
         assertUnchanged(() -> client.join(unknown, visitor), 404, "unknown-event");

@@ -2,6 +2,7 @@ package dev.waitroom.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.contract.Headers;
 import dev.waitroom.queue.QueueClient.Reply;
 import dev.waitroom.tokens.VisitorId;
 import java.util.ArrayList;
@@ -109,10 +110,10 @@ class JoinTests {
     void accountScopedEventsKeepOnePlacePerAccountAcrossBrowsers() {
         String event = QueueClient.newEventId("accounts");
         client.putEvent(event, "OPEN", "\"identityScope\":\"ACCOUNT\"");
-        java.util.Map<String, String> laptop = java.util.Map.of("X-Waitroom-Internal", TestSecrets.INTERNAL_TOKEN,
-                "X-Waitroom-Visitor", VisitorId.random().value(), "X-Waitroom-Account", "user-42");
-        java.util.Map<String, String> phone = java.util.Map.of("X-Waitroom-Internal", TestSecrets.INTERNAL_TOKEN,
-                "X-Waitroom-Visitor", VisitorId.random().value(), "X-Waitroom-Account", "user-42");
+        java.util.Map<String, String> laptop = java.util.Map.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN,
+                Headers.VISITOR, VisitorId.random().value(), Headers.ACCOUNT, "user-42");
+        java.util.Map<String, String> phone = java.util.Map.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN,
+                Headers.VISITOR, VisitorId.random().value(), Headers.ACCOUNT, "user-42");
         Reply a = client.send("POST", "/events/" + event + "/queue", null, laptop);
         Reply b = client.send("POST", "/events/" + event + "/queue", null, phone);
         assertThat(a.status()).isEqualTo(201);
@@ -125,10 +126,10 @@ class JoinTests {
     @Test
     void browserScopedEventsIgnoreTheAccount() {
         String event = client.newEvent("browser-scope", "OPEN");
-        java.util.Map<String, String> one = java.util.Map.of("X-Waitroom-Internal", TestSecrets.INTERNAL_TOKEN,
-                "X-Waitroom-Visitor", VisitorId.random().value(), "X-Waitroom-Account", "user-7");
-        java.util.Map<String, String> two = java.util.Map.of("X-Waitroom-Internal", TestSecrets.INTERNAL_TOKEN,
-                "X-Waitroom-Visitor", VisitorId.random().value(), "X-Waitroom-Account", "user-7");
+        java.util.Map<String, String> one = java.util.Map.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN,
+                Headers.VISITOR, VisitorId.random().value(), Headers.ACCOUNT, "user-7");
+        java.util.Map<String, String> two = java.util.Map.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN,
+                Headers.VISITOR, VisitorId.random().value(), Headers.ACCOUNT, "user-7");
         assertThat(client.send("POST", "/events/" + event + "/queue", null, one).status()).isEqualTo(201);
         assertThat(client.send("POST", "/events/" + event + "/queue", null, two).status()).isEqualTo(201);
     }

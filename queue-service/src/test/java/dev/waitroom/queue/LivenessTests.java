@@ -2,6 +2,7 @@ package dev.waitroom.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.contract.Headers;
 import dev.waitroom.queue.QueueClient.Reply;
 import dev.waitroom.tokens.VisitorId;
 import java.util.ArrayList;
@@ -61,11 +62,11 @@ class LivenessTests {
         String event = client.newEvent("ticket", "OPEN");
         String visitor = VisitorId.random().value();
         Reply joined = client.join(event, visitor);
-        assertThat(joined.header("X-Waitroom-Ticket")).isNotNull();
+        assertThat(joined.header(Headers.TICKET)).isNotNull();
         client.offer(event, joined.receipt(), "g1");
         Reply offered = client.status(event, visitor);
         assertThat(offered.json().get("state").asString()).isEqualTo("OFFERED");
-        assertThat(offered.header("X-Waitroom-Ticket")).isNull();
+        assertThat(offered.header(Headers.TICKET)).isNull();
     }
 
     @Test

@@ -3,7 +3,8 @@ package dev.waitroom.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.queue.QueueClient.Reply;
-import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.RedisKeys;
 import dev.waitroom.queue.join.JoinStore;
 import dev.waitroom.queue.join.Visitor;
 import dev.waitroom.testsupport.RealStores;
@@ -91,7 +92,7 @@ class QueueBenchmarkTests {
             }
             pool.shutdown();
             long after = redis.usedMemory();
-            long[] usage = redis.memoryUsageOf(event.keyPrefix().replace("{", "\\{").replace("}", "\\}") + "*");
+            long[] usage = redis.memoryUsageOf(RedisKeys.eventPrefix(event).replace("{", "\\{").replace("}", "\\}") + "*");
             System.out.printf("BENCH memory: %d waiting entries, INFO used_memory delta %.1f bytes/visitor, "
                     + "MEMORY USAGE sum %.1f bytes/visitor over %d keys%n", MEMORY_ENTRIES,
                     (after - before) / (double) MEMORY_ENTRIES, usage[0] / (double) MEMORY_ENTRIES, usage[1]);

@@ -1,5 +1,6 @@
 package dev.waitroom.queue;
 
+import dev.waitroom.contract.Headers;
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.QueueTicketCodec;
 import java.io.IOException;
@@ -51,7 +52,7 @@ public final class QueueClient {
         }
 
         public QueueTicket ticket() {
-            return TICKETS.decode(header("X-Waitroom-Ticket"));
+            return TICKETS.decode(header(Headers.TICKET));
         }
 
         public String receipt() {
@@ -78,13 +79,13 @@ public final class QueueClient {
     }
 
     public Reply internal(String method, String path, String body) {
-        return send(method, path, body, Map.of("X-Waitroom-Internal", TestSecrets.INTERNAL_TOKEN));
+        return send(method, path, body, Map.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN));
     }
 
     public Reply asVisitor(String method, String path, String visitor, String body) {
         Map<String, String> h = new LinkedHashMap<>();
-        h.put("X-Waitroom-Internal", TestSecrets.INTERNAL_TOKEN);
-        h.put("X-Waitroom-Visitor", visitor);
+        h.put(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN);
+        h.put(Headers.VISITOR, visitor);
         return send(method, path, body, h);
     }
 

@@ -2,6 +2,7 @@ package dev.waitroom.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.contract.Headers;
 import dev.waitroom.queue.QueueClient.Reply;
 import dev.waitroom.tokens.VisitorId;
 import java.util.ArrayList;
@@ -168,7 +169,7 @@ class QueueInvariantTests {
                 assertThat(r.json().get("position").get("aheadMin").asLong()).as(where + " ahead").isEqualTo(ahead);
             } else {
                 // only a waiting entry gets a ticket (the edge answers for waiting visitors alone)
-                assertThat(r.header("X-Waitroom-Ticket")).as(where + " ticket").isNull();
+                assertThat(r.header(Headers.TICKET)).as(where + " ticket").isNull();
             }
         }
     }

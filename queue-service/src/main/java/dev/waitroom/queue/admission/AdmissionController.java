@@ -1,16 +1,18 @@
 package dev.waitroom.queue.admission;
 
-import dev.waitroom.queue.admission.AdmissionBodies.CandidateView;
-import dev.waitroom.queue.admission.AdmissionBodies.Candidates;
-import dev.waitroom.queue.admission.AdmissionBodies.OfferItem;
-import dev.waitroom.queue.admission.AdmissionBodies.OfferResultView;
-import dev.waitroom.queue.admission.AdmissionBodies.OffersRequest;
-import dev.waitroom.queue.admission.AdmissionBodies.OffersResponse;
-import dev.waitroom.queue.admission.AdmissionBodies.TransitionRequest;
-import dev.waitroom.queue.admission.AdmissionBodies.TransitionResponse;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.MalformedValueException;
+import dev.waitroom.contract.queue.Candidates;
+import dev.waitroom.contract.queue.EntryTransition;
+import dev.waitroom.contract.queue.EntryTransitionResult;
+import dev.waitroom.contract.queue.Offer;
+import dev.waitroom.contract.queue.OfferBatch;
+import dev.waitroom.contract.queue.OfferResult;
+import dev.waitroom.contract.queue.OfferResults;
+import dev.waitroom.contract.queue.QueueCounts;
+import dev.waitroom.contract.queue.QueuePaths;
+import dev.waitroom.contract.queue.TransitionTarget;
 import dev.waitroom.queue.config.QueueProperties;
-import dev.waitroom.queue.contract.EventId;
-import dev.waitroom.queue.contract.MalformedInputException;
 import dev.waitroom.queue.join.EntryId;
 import dev.waitroom.queue.join.EntryState;
 import dev.waitroom.queue.metrics.QueueMetrics;
@@ -44,69 +46,75 @@ class AdmissionController {
         this.maxBatch = properties.maxBatch();
     }
 
-    @GetMapping("/internal/events/{eventId}/candidates")
+    @GetMapping(QueuePaths.CANDIDATES)
     @Operation(summary = "The next N WAITING entries in policy order, not removed; empty before the draw completes")
-    Candidates candidates(@PathVariable String eventId, @RequestParam(defaultValue = "100") int limit) {
+    Candidates candidates(@PathVariable String eventId,
+            @RequestParam(name = QueuePaths.CANDIDATES_LIMIT, defaultValue = "100") int limit) {
         EventId event = new EventId(eventId);
         if (limit < 1 || limit > maxBatch) {
-            throw new MalformedInputException("limit is 1.." + maxBatch);
+            throw new MalformedValueException("limit is 1.." + maxBatch);
         }
-        return new Candidates(store.candidates(event, limit).stream().map(CandidateView::of).toList());
+        return new Candidates(store.candidates(event, limit));
     }
 
-    @PostMapping("/internal/events/{eventId}/offers")
+    @PostMapping(QueuePaths.OFFERS)
     @Operation(summary = "WAITING -> OFFERED with a grant and deadline; an entry already OFFERED with that grant is unchanged")
-    OffersResponse offers(@PathVariable String eventId, @RequestBody(required = false) OffersRequest body) {
+    OfferResults offers(@PathVariable String eventId, @RequestBody(required = false) OfferBatch body) {
         EventId event = new EventId(eventId);
         if (body == null || body.offers() == null || body.offers().isEmpty() || body.offers().size() > maxBatch) {
-            throw new MalformedInputException("offers is a list of 1.." + maxBatch + " items");
+            throw new MalformedValueException("offers is a list of 1.." + maxBatch + " items");
         }
         Set<String> seen = new HashSet<>();
         List<OfferRequest> requests = body.offers().stream().map(o -> toRequest(o, seen)).toList();
-        List<OfferResult> results = store.offer(event, requests);
-        metrics.offered(event, results.stream().filter(r -> r.state() == EntryState.OFFERED && r.holdsGrant()).count());
-        return new OffersResponse(results.stream().map(OfferResultView::of).toList());
+        List<OfferOutcome> outcomes = store.offer(event, requests);
+        metrics.offered(event, outcomes.stream().filter(r -> r.state() == EntryState.OFFERED && r.holdsGrant()).count());
+        return new OfferResults(outcomes.stream().map(AdmissionController::result).toList());
     }
 
-    @PostMapping("/internal/events/{eventId}/entries/{entryId}/transition")
+    @PostMapping(QueuePaths.TRANSITION)
     @Operation(summary = "Move an entry to ACTIVE, COMPLETED, EXPIRED, or OFFER_EXPIRED (the expired-offer policy decides)")
-    TransitionResponse transition(@PathVariable String eventId, @PathVariable String entryId,
-            @RequestBody(required = false) TransitionRequest body) {
+    EntryTransitionResult transition(@PathVariable String eventId, @PathVariable String entryId,
+            @RequestBody(required = false) EntryTransition body) {
         EventId event = new EventId(eventId);
         EntryId entry = new EntryId(entryId);
         if (body == null) {
-            throw new MalformedInputException("a body with 'to' and 'grantId' is required");
+            throw new MalformedValueException("a body with 'to' and 'grantId' is required");
         }
-        TransitionTarget target = TransitionTarget.parse(body.to());
+        TransitionTarget target = body.target();
         EntryState state = store.transition(event, entry, target, requireGrant(body.grantId()));
         metrics.transitioned(event, target.name());
-        return new TransitionResponse(entry.value(), state.name());
+        return new EntryTransitionResult(entry.value(), state.name());
     }
 
-    @GetMapping("/internal/events/{eventId}/counts")
+    @GetMapping(QueuePaths.COUNTS)
     @Operation(summary = "waiting, offered, active, completed, left, expired, joins, oldestWaitSeconds, abandoned")
-    Counts counts(@PathVariable String eventId) {
+    QueueCounts counts(@PathVariable String eventId) {
         EventId event = new EventId(eventId);
-        Counts counts = store.counts(event);
+        QueueCounts counts = store.counts(event);
         metrics.waiting(event, counts.waiting());
         metrics.counted(event, counts.oldestWaitSeconds(), counts.abandoned());
         return counts;
     }
 
-    private static OfferRequest toRequest(OfferItem o, Set<String> seen) {
+    private static OfferRequest toRequest(Offer o, Set<String> seen) {
         if (o == null || o.expiresAt() == null) {
-            throw new MalformedInputException("each offer has entryId, grantId and expiresAt");
+            throw new MalformedValueException("each offer has entryId, grantId and expiresAt");
         }
         EntryId entry = new EntryId(o.entryId());
         if (!seen.add(entry.value())) {
-            throw new MalformedInputException("an entry appears twice in one offer call");
+            throw new MalformedValueException("an entry appears twice in one offer call");
         }
         return new OfferRequest(entry, requireGrant(o.grantId()), o.expiresAt());
     }
 
+    /** {@code state} is null for an unknown entry; {@code applied}: held by the offered grant, now or before. */
+    private static OfferResult result(OfferOutcome o) {
+        return new OfferResult(o.entryId().value(), o.state() == null ? null : o.state().name(), o.holdsGrant());
+    }
+
     private static String requireGrant(String grantId) {
         if (grantId == null || !GRANT.matcher(grantId).matches()) {
-            throw new MalformedInputException("grantId is 1..64 characters of letters, digits, '-' and '_'");
+            throw new MalformedValueException("grantId is 1..64 characters of letters, digits, '-' and '_'");
         }
         return grantId;
     }

@@ -2,11 +2,14 @@ package dev.waitroom.queue.admission;
 
 import static dev.waitroom.queue.redis.ScriptReplies.number;
 
-import dev.waitroom.queue.contract.Problem;
-import dev.waitroom.queue.contract.QueueProblem;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.queue.Candidate;
+import dev.waitroom.contract.queue.QueueCounts;
+import dev.waitroom.contract.queue.TransitionTarget;
 import dev.waitroom.queue.join.EntryId;
 import dev.waitroom.queue.join.EntryState;
 import dev.waitroom.queue.redis.ScriptReplies;
+import dev.waitroom.web.ProblemException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,23 +31,23 @@ final class AdmissionReplies {
         }
         List<Candidate> out = new ArrayList<>();
         for (int i = 1; i + 2 < r.size(); i += 3) {
-            out.add(new Candidate(EntryId.ofSequence(Long.parseLong(r.get(i))), r.get(i + 1), Long.parseLong(r.get(i + 2))));
+            out.add(new Candidate(EntryId.ofSequence(Long.parseLong(r.get(i))).value(), r.get(i + 1), Long.parseLong(r.get(i + 2))));
         }
         return out;
     }
 
     /** offers.lua: OK, then triples of entry sequence, state letter ('-' unknown), '1' when it holds the grant; NOT_DRAWN. */
-    static List<OfferResult> offers(List<String> r) {
+    static List<OfferOutcome> offers(List<String> r) {
         if (r.get(0).equals("NOT_DRAWN")) {
-            throw new QueueProblem(Problem.DRAW_INCOMPLETE, "No offer is made before the pre-sale draw completes.");
+            throw new ProblemException(ProblemType.DRAW_INCOMPLETE, "No offer is made before the pre-sale draw completes.");
         }
         if (!r.get(0).equals("OK")) {
             throw ScriptReplies.unknownEvent(r);
         }
-        List<OfferResult> out = new ArrayList<>();
+        List<OfferOutcome> out = new ArrayList<>();
         for (int i = 1; i < r.size(); i += 3) {
             EntryState state = r.get(i + 1).equals(NO_STATE) ? null : EntryState.ofLetter(r.get(i + 1));
-            out.add(new OfferResult(EntryId.ofSequence(Long.parseLong(r.get(i))), state, r.get(i + 2).equals(HOLDS_GRANT)));
+            out.add(new OfferOutcome(EntryId.ofSequence(Long.parseLong(r.get(i))), state, r.get(i + 2).equals(HOLDS_GRANT)));
         }
         return out;
     }
@@ -53,17 +56,17 @@ final class AdmissionReplies {
     static EntryState transition(TransitionTarget target, List<String> r) {
         return switch (r.get(0)) {
             case "OK" -> EntryState.ofLetter(r.get(1));
-            case "NO_ENTRY" -> throw new QueueProblem(Problem.UNKNOWN_ENTRY, "No such entry in this event.");
-            case "GRANT" -> throw new QueueProblem(Problem.GRANT_MISMATCH,
+            case "NO_ENTRY" -> throw new ProblemException(ProblemType.UNKNOWN_ENTRY, "No such entry in this event.");
+            case "GRANT" -> throw new ProblemException(ProblemType.GRANT_MISMATCH,
                     "The entry is " + EntryState.ofLetter(r.get(1)) + " and not held by this grant.");
-            case "STATE" -> throw new QueueProblem(Problem.STATE_CONFLICT,
+            case "STATE" -> throw new ProblemException(ProblemType.STATE_CONFLICT,
                     "The entry is " + EntryState.ofLetter(r.get(1)) + " and cannot become " + target + ".");
             default -> throw ScriptReplies.unknownEvent(r);
         };
     }
 
     /** counts.lua: OK, the counters as field/value pairs, and frontJoinedAt (epoch seconds) when anyone waits. */
-    static Counts counts(List<String> r, long nowEpochSecond) {
+    static QueueCounts counts(List<String> r, long nowEpochSecond) {
         if (!r.get(0).equals("OK")) {
             throw ScriptReplies.unknownEvent(r);
         }
@@ -74,7 +77,7 @@ final class AdmissionReplies {
         }
         long left = number(m, "left");
         long offersExpired = number(m, "offerExpired");
-        return new Counts(number(m, "waiting"), number(m, "offered"), number(m, "active"), number(m, "completed"), left,
+        return new QueueCounts(number(m, "waiting"), number(m, "offered"), number(m, "active"), number(m, "completed"), left,
                 number(m, "expired"), number(m, "joins"), oldest, left + offersExpired, offersExpired,
                 number(m, "requeued"));
     }

@@ -1,6 +1,9 @@
 package dev.waitroom.queue.admission;
 
-import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.queue.Candidate;
+import dev.waitroom.contract.queue.QueueCounts;
+import dev.waitroom.contract.queue.TransitionTarget;
 import dev.waitroom.queue.join.EntryId;
 import dev.waitroom.queue.join.EntryState;
 import dev.waitroom.queue.join.EntryStateLua;
@@ -62,7 +65,7 @@ class AdmissionStore {
                 k.prefix(), Integer.toString(limit)));
     }
 
-    List<OfferResult> offer(EventId event, List<OfferRequest> requests) {
+    List<OfferOutcome> offer(EventId event, List<OfferRequest> requests) {
         EventKeys k = EventKeys.of(event);
         List<Object> args = new ArrayList<>(requests.size() * 3 + 1);
         args.add(k.prefix());
@@ -77,7 +80,7 @@ class AdmissionStore {
     }
 
     EntryState transition(EventId event, EntryId entry, TransitionTarget target, String grantId) {
-        String to = target.state() == null ? OFFER_EXPIRED : EntryStateLua.letter(target.state());
+        String to = target == TransitionTarget.OFFER_EXPIRED ? OFFER_EXPIRED : EntryStateLua.letter(stateOf(target));
         EventKeys k = EventKeys.of(event);
         List<String> keys = new ArrayList<>(List.of(k.event(), k.counters(), k.offers(), k.sequence(), k.waiting(),
                 k.entries(entry.sequence())));
@@ -92,7 +95,17 @@ class AdmissionStore {
                 k.prefix(), Long.toString(entry.sequence()), to, grantId));
     }
 
-    Counts counts(EventId event) {
+    /** The state a target other than OFFER_EXPIRED moves an entry to. */
+    private static EntryState stateOf(TransitionTarget target) {
+        return switch (target) {
+            case ACTIVE -> EntryState.ACTIVE;
+            case COMPLETED -> EntryState.COMPLETED;
+            case EXPIRED -> EntryState.EXPIRED;
+            case OFFER_EXPIRED -> throw new IllegalArgumentException("OFFER_EXPIRED is no state of its own");
+        };
+    }
+
+    QueueCounts counts(EventId event) {
         EventKeys k = EventKeys.of(event);
         return AdmissionReplies.counts(scripts.call(counts, k, List.of(k.event(), k.counters(), k.waiting()),
                 k.prefix()), clock.instant().getEpochSecond());

@@ -15,7 +15,6 @@ import org.springframework.validation.annotation.Validated;
  * @param drawChunkSize pre-sale entries ordered per Lua call of the draw (keeps each call short)
  * @param snapshotBuckets buckets of the waiting order in the edge snapshot
  * @param maxBatch most candidates or offers per internal call
- * @param maxBodyBytes largest request body accepted
  * @param busyStatusPerSecond status requests per second above which visitors are asked to poll less often
  * @param redisTimeout how long one Redis call may take before the request fails with 503
  * @param redisRetryAttempts Redisson retries of one call while Redis is unreachable
@@ -32,7 +31,6 @@ public record QueueProperties(
         @Min(1) @Max(20000) @DefaultValue("2000") int drawChunkSize,
         @Min(1) @Max(1024) @DefaultValue("64") int snapshotBuckets,
         @Min(1) @Max(10000) @DefaultValue("1000") int maxBatch,
-        @Min(64) @DefaultValue("8192") int maxBodyBytes,
         @Min(1) @DefaultValue("2000") int busyStatusPerSecond,
         @NotNull @DefaultValue("2s") Duration redisTimeout,
         @Min(0) @DefaultValue("1") int redisRetryAttempts,

@@ -1,7 +1,10 @@
 package dev.waitroom.queue.draw;
 
-import dev.waitroom.queue.contract.EventId;
-import dev.waitroom.queue.contract.MalformedInputException;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.MalformedValueException;
+import dev.waitroom.contract.queue.DrawRequest;
+import dev.waitroom.contract.queue.DrawResult;
+import dev.waitroom.contract.queue.QueuePaths;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -13,21 +16,18 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "draw", description = "The pre-sale draw (internal, coordinator)")
 class DrawController {
 
-    record DrawRequest(String seed) {
-    }
-
     private final DrawService draws;
 
     DrawController(DrawService draws) {
         this.draws = draws;
     }
 
-    @PostMapping("/internal/events/{eventId}/draw")
+    @PostMapping(QueuePaths.DRAW)
     @Operation(summary = "Order the pre-sale group by HMAC-SHA256(seed, entryId); a repeat is a no-op with the same result")
     DrawResult draw(@PathVariable String eventId, @RequestBody(required = false) DrawRequest body) {
         EventId event = new EventId(eventId);
         if (body == null) {
-            throw new MalformedInputException("a body with the seed is required");
+            throw new MalformedValueException("a body with the seed is required");
         }
         return draws.draw(event, body.seed());
     }

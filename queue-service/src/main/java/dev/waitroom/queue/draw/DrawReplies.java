@@ -1,8 +1,8 @@
 package dev.waitroom.queue.draw;
 
-import dev.waitroom.queue.contract.Problem;
-import dev.waitroom.queue.contract.QueueProblem;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.queue.redis.ScriptReplies;
+import dev.waitroom.web.ProblemException;
 import java.util.List;
 
 /** Decoder of the reply of draw.lua. */
@@ -16,9 +16,9 @@ final class DrawReplies {
         return switch (r.get(0)) {
             case "PARTIAL" -> DrawWrite.PARTIAL;
             case "DONE" -> DrawWrite.COMPLETE;
-            case "NOT_OPEN" -> throw new QueueProblem(Problem.DRAW_NOT_ALLOWED,
+            case "NOT_OPEN" -> throw new ProblemException(ProblemType.DRAW_NOT_ALLOWED,
                     "The draw runs at opening; the event is still SCHEDULED.");
-            case "SEED_MISMATCH" -> throw new QueueProblem(Problem.SEED_MISMATCH,
+            case "SEED_MISMATCH" -> throw new ProblemException(ProblemType.SEED_MISMATCH,
                     "The draw of this event uses another seed.");
             default -> throw ScriptReplies.unknownEvent(r);
         };

@@ -1,14 +1,15 @@
 package dev.waitroom.queue.draw;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.MalformedValueException;
+import dev.waitroom.contract.PresaleOrdering;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.queue.DrawResult;
 import dev.waitroom.queue.config.QueueProperties;
-import dev.waitroom.queue.contract.EventId;
-import dev.waitroom.queue.contract.MalformedInputException;
-import dev.waitroom.queue.contract.Phase;
-import dev.waitroom.queue.contract.PresaleOrdering;
-import dev.waitroom.queue.contract.Problem;
-import dev.waitroom.queue.contract.QueueProblem;
 import dev.waitroom.queue.event.EventState;
 import dev.waitroom.queue.event.EventStore;
+import dev.waitroom.web.ProblemException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -48,22 +49,22 @@ class DrawService {
     DrawResult run(EventId event, String seedHex, int maxChunks) {
         String seed = seedHex == null ? "" : seedHex.toLowerCase();
         if (!SEED.matcher(seed).matches()) {
-            throw new MalformedInputException("seed is hex of 16..128 bytes");
+            throw new MalformedValueException("seed is hex of 16..128 bytes");
         }
         EventState state = events.readEvent(event);
-        if (state.phase() == Phase.SCHEDULED) {
-            throw new QueueProblem(Problem.DRAW_NOT_ALLOWED, "The draw runs at opening; the event is still SCHEDULED.");
+        if (state.phase() == EventPhase.SCHEDULED) {
+            throw new ProblemException(ProblemType.DRAW_NOT_ALLOWED, "The draw runs at opening; the event is still SCHEDULED.");
         }
         long presale = state.presaleCount() == null ? 0 : state.presaleCount();
         if (state.drawCompletedAt() != null) {
             if (!seed.equals(state.drawSeed())) {
-                throw new QueueProblem(Problem.SEED_MISMATCH, "The draw of this event was made with another seed.");
+                throw new ProblemException(ProblemType.SEED_MISMATCH, "The draw of this event was made with another seed.");
             }
             return new DrawResult(presale, true);
         }
         byte[] seedBytes = HexFormat.of().parseHex(seed);
         if (state.commitment() != null && !matchesCommitment(seedBytes, seed, state.commitment())) {
-            throw new QueueProblem(Problem.SEED_MISMATCH, "The seed does not match the published commitment.");
+            throw new ProblemException(ProblemType.SEED_MISMATCH, "The seed does not match the published commitment.");
         }
         long[] keys = state.presaleOrdering() == PresaleOrdering.FIFO
                 ? PresaleDraw.joinOrder((int) presale) : PresaleDraw.orderKeys(seedBytes, (int) presale);

@@ -1,6 +1,6 @@
 package dev.waitroom.queue.draw;
 
-import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.contract.EventId;
 import dev.waitroom.queue.join.EntryStateLua;
 import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.LuaScript;

@@ -1,8 +1,13 @@
 package dev.waitroom.queue.event;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.MalformedValueException;
+import dev.waitroom.contract.queue.EventStateView;
+import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.PublicEventStatus;
+import dev.waitroom.contract.queue.QueuePaths;
+import dev.waitroom.contract.queue.QueueSnapshot;
 import dev.waitroom.queue.config.QueueProperties;
-import dev.waitroom.queue.contract.EventId;
-import dev.waitroom.queue.contract.MalformedInputException;
 import dev.waitroom.queue.metrics.QueueMetrics;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -30,14 +35,14 @@ class EventController {
         this.metrics = metrics;
     }
 
-    @PutMapping("/internal/events/{eventId}")
+    @PutMapping(QueuePaths.EVENT)
     @Operation(summary = "Store the event state the coordinator pushes (on every change and at least every 5 s)")
-    EventView put(@PathVariable String eventId, @RequestBody(required = false) EventBody body) {
+    EventStateView put(@PathVariable String eventId, @RequestBody(required = false) EventUpdateRequest body) {
         EventId event = new EventId(eventId);
         if (body == null) {
-            throw new MalformedInputException("a body is required");
+            throw new MalformedValueException("a body is required");
         }
-        return EventView.of(store.putEvent(event, body.toUpdate()));
+        return EventBodies.stateView(store.putEvent(event, EventBodies.update(body)));
     }
 
     @GetMapping("/events/{eventId}/status")
@@ -48,14 +53,14 @@ class EventController {
         metrics.waiting(event, state.waiting());
         return ResponseEntity.ok()
                 .cacheControl(CacheControl.maxAge(Duration.ofSeconds(1)).cachePublic())
-                .body(PublicEventStatus.of(state));
+                .body(EventBodies.publicStatus(state));
     }
 
-    @GetMapping("/internal/events/{eventId}/snapshot")
+    @GetMapping(QueuePaths.SNAPSHOT)
     @Operation(summary = "Edge snapshot: phase, mode, announcement, offer watermark, rate, buckets of the waiting order")
-    ResponseEntity<SnapshotBody> snapshot(@PathVariable String eventId) {
+    ResponseEntity<QueueSnapshot> snapshot(@PathVariable String eventId) {
         EventId event = new EventId(eventId);
-        SnapshotBody body = SnapshotBody.of(store.snapshot(event, properties.snapshotBuckets()));
+        QueueSnapshot body = EventBodies.snapshot(store.snapshot(event, properties.snapshotBuckets()));
         metrics.waiting(event, body.waiting());
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(body);
     }

@@ -3,15 +3,16 @@ package dev.waitroom.queue.event;
 import static dev.waitroom.queue.redis.ScriptReplies.instant;
 import static dev.waitroom.queue.redis.ScriptReplies.number;
 
-import dev.waitroom.queue.contract.EventId;
-import dev.waitroom.queue.contract.ExpiredOfferPolicy;
-import dev.waitroom.queue.contract.IdentityScope;
-import dev.waitroom.queue.contract.Mode;
-import dev.waitroom.queue.contract.Phase;
-import dev.waitroom.queue.contract.PresaleOrdering;
-import dev.waitroom.queue.contract.Problem;
-import dev.waitroom.queue.contract.QueueProblem;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.IdentityScope;
+import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.PresaleOrdering;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.queue.WaitingBucket;
 import dev.waitroom.queue.redis.ScriptReplies;
+import dev.waitroom.web.ProblemException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,12 +28,12 @@ final class EventReplies {
     }
 
     /** event_put.lua: OK followed by the event's fields; PHASE, stored phase; STALE, stored generation. */
-    static EventState put(EventId event, Phase pushed, List<String> r) {
+    static EventState put(EventId event, EventPhase pushed, List<String> r) {
         return switch (r.get(0)) {
             case "OK" -> eventState(event, r.subList(1, r.size()));
-            case "PHASE" -> throw new QueueProblem(Problem.PHASE_CONFLICT,
+            case "PHASE" -> throw new ProblemException(ProblemType.PHASE_CONFLICT,
                     "The event is " + r.get(1) + " and cannot become " + pushed + ".");
-            case "STALE" -> throw new QueueProblem(Problem.STALE_GENERATION,
+            case "STALE" -> throw new ProblemException(ProblemType.STALE_GENERATION,
                     "The event is at sale generation " + r.get(1) + ".");
             default -> throw ScriptReplies.unknownEvent(r);
         };
@@ -69,8 +70,8 @@ final class EventReplies {
     private static EventState eventState(EventId event, List<String> flat) {
         Map<String, String> m = ScriptReplies.pairs(flat);
         String mode = m.get("mode");
-        return new EventState(event, Phase.valueOf(m.get("phase")),
-                mode == null || mode.isEmpty() ? Mode.QUEUEING : Mode.valueOf(mode), m.get("ann"),
+        return new EventState(event, EventPhase.valueOf(m.get("phase")),
+                mode == null || mode.isEmpty() ? OperatingMode.QUEUEING : OperatingMode.valueOf(mode), m.get("ann"),
                 number(m, "gen"), m.get("commit"), m.get("seed"), IdentityScope.parse(m.get("scope")),
                 ExpiredOfferPolicy.parse(m.get("policy")), PresaleOrdering.parse(m.get("ordering")),
                 m.containsKey("rate") ? Double.parseDouble(m.get("rate")) : 0, number(m, "ttl"), instant(m.get("opensAt")),

@@ -1,18 +1,18 @@
 package dev.waitroom.queue.event;
 
-import dev.waitroom.queue.contract.EventId;
-import dev.waitroom.queue.contract.ExpiredOfferPolicy;
-import dev.waitroom.queue.contract.IdentityScope;
-import dev.waitroom.queue.contract.Mode;
-import dev.waitroom.queue.contract.Phase;
-import dev.waitroom.queue.contract.PresaleOrdering;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.IdentityScope;
+import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.PresaleOrdering;
 import java.time.Instant;
 
 /** An event as the queue stores it: what the coordinator pushed plus what the queue itself recorded. */
 public record EventState(
         EventId eventId,
-        Phase phase,
-        Mode mode,
+        EventPhase phase,
+        OperatingMode mode,
         String announcement,
         long saleGeneration,
         String commitment,
@@ -31,7 +31,7 @@ public record EventState(
 
     /** True once offers may be made: the event is open and any pre-sale group has been drawn. */
     public boolean drawComplete() {
-        return phase != Phase.SCHEDULED && (presaleCount == null || presaleCount == 0 || drawCompletedAt != null);
+        return phase != EventPhase.SCHEDULED && (presaleCount == null || presaleCount == 0 || drawCompletedAt != null);
     }
 
     /** The seed everyone may see: the one the coordinator revealed, or the one the completed draw used. */

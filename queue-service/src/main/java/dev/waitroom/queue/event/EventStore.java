@@ -1,11 +1,12 @@
 package dev.waitroom.queue.event;
 
-import dev.waitroom.queue.contract.EventId;
-import dev.waitroom.queue.contract.Phase;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.EventPhase;
 import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.LuaScript;
 import dev.waitroom.queue.redis.QueueScripts;
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.springframework.stereotype.Component;
@@ -29,7 +30,7 @@ public class EventStore {
     }
 
     public EventState putEvent(EventId event, EventUpdate u) {
-        String allowed = u.phase().mayFollow().stream().map(Phase::name).collect(Collectors.joining(",", ",", ","));
+        String allowed = mayFollow(u.phase()).stream().map(EventPhase::name).collect(Collectors.joining(",", ",", ","));
         EventKeys k = EventKeys.of(event);
         List<String> r = scripts.call(put, k, List.of(k.event(), k.sequence(), k.counters()),
                 k.prefix(), u.phase().name(), allowed, Long.toString(clock.millis()),
@@ -57,6 +58,11 @@ public class EventStore {
         List<String> r = scripts.call(snapshot, k, List.of(k.event(), k.waiting(), k.counters()),
                 k.prefix(), Integer.toString(buckets));
         return EventReplies.snapshot(event, r, clock.instant());
+    }
+
+    /** The phases a push of {@code phase} may follow: a repeated push is idempotent, a phase never goes back. */
+    static List<EventPhase> mayFollow(EventPhase phase) {
+        return Arrays.stream(EventPhase.values()).filter(p -> p == phase || p.canMoveTo(phase)).toList();
     }
 
     private static String nullToEmpty(String s) {

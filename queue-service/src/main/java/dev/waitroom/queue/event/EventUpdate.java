@@ -1,16 +1,16 @@
 package dev.waitroom.queue.event;
 
-import dev.waitroom.queue.contract.ExpiredOfferPolicy;
-import dev.waitroom.queue.contract.IdentityScope;
-import dev.waitroom.queue.contract.Mode;
-import dev.waitroom.queue.contract.Phase;
-import dev.waitroom.queue.contract.PresaleOrdering;
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.IdentityScope;
+import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.PresaleOrdering;
 import java.time.Instant;
 
 /** The event state the coordinator pushes (PUT /internal/events/{e}); already validated. */
 public record EventUpdate(
-        Phase phase,
-        Mode mode,
+        EventPhase phase,
+        OperatingMode mode,
         String announcement,
         long saleGeneration,
         String commitment,

@@ -1,5 +1,6 @@
 package dev.waitroom.queue.event;
 
+import dev.waitroom.contract.queue.WaitingBucket;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,6 +1,6 @@
 package dev.waitroom.queue.join;
 
-import dev.waitroom.queue.contract.MalformedInputException;
+import dev.waitroom.contract.MalformedValueException;
 import java.util.regex.Pattern;
 
 /**
@@ -13,7 +13,7 @@ public record EntryId(String value) {
 
     public EntryId {
         if (value == null || !FORMAT.matcher(value).matches()) {
-            throw new MalformedInputException("malformed entry id");
+            throw new MalformedValueException("malformed entry id");
         }
     }
 

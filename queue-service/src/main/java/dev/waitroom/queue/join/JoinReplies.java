@@ -1,8 +1,8 @@
 package dev.waitroom.queue.join;
 
-import dev.waitroom.queue.contract.Problem;
-import dev.waitroom.queue.contract.QueueProblem;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.queue.redis.ScriptReplies;
+import dev.waitroom.web.ProblemException;
 import java.util.List;
 
 /** Decoders of the replies of join.lua and leave.lua: each outcome becomes a result or a problem. */
@@ -16,8 +16,8 @@ final class JoinReplies {
         return switch (r.get(0)) {
             case "CREATED" -> new JoinOutcome(true, VisitorStatusReply.decode(r));
             case "EXISTS" -> new JoinOutcome(false, VisitorStatusReply.decode(r));
-            case "ENDED" -> throw new QueueProblem(Problem.EVENT_ENDED, "The sale of this event has ended.");
-            case "SOLD_OUT" -> throw new QueueProblem(Problem.SOLD_OUT, "This event is sold out; the queue is closed.");
+            case "ENDED" -> throw new ProblemException(ProblemType.EVENT_ENDED, "The sale of this event has ended.");
+            case "SOLD_OUT" -> throw new ProblemException(ProblemType.SOLD_OUT, "This event is sold out; the queue is closed.");
             default -> throw ScriptReplies.unknownEvent(r);
         };
     }
@@ -27,8 +27,8 @@ final class JoinReplies {
         switch (r.get(0)) {
             case "LEFT" -> {
             }
-            case "NO_ENTRY" -> throw new QueueProblem(Problem.NOT_IN_QUEUE, "This visitor has no place in this queue.");
-            case "STATE" -> throw new QueueProblem(Problem.STATE_CONFLICT,
+            case "NO_ENTRY" -> throw new ProblemException(ProblemType.NOT_IN_QUEUE, "This visitor has no place in this queue.");
+            case "STATE" -> throw new ProblemException(ProblemType.STATE_CONFLICT,
                     "Only a waiting entry can leave; this one is " + EntryState.ofLetter(r.get(2)) + ".");
             default -> throw ScriptReplies.unknownEvent(r);
         }

@@ -1,6 +1,6 @@
 package dev.waitroom.queue.join;
 
-import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.contract.EventId;
 import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.LuaScript;
 import dev.waitroom.queue.redis.QueueScripts;

@@ -1,8 +1,7 @@
 package dev.waitroom.queue.join;
 
-import dev.waitroom.queue.contract.MalformedInputException;
-import dev.waitroom.queue.contract.Problem;
-import dev.waitroom.queue.contract.QueueProblem;
+import dev.waitroom.contract.MalformedValueException;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.tokens.VisitorId;
 import java.util.regex.Pattern;
 
@@ -16,20 +15,20 @@ public record Visitor(VisitorId visitorId, String account) {
 
     public Visitor {
         if (visitorId == null) {
-            throw new QueueProblem(Problem.MISSING_VISITOR, "The visitor identity is missing.");
+            throw new MalformedValueException(ProblemType.VISITOR_REQUIRED, "The visitor identity is missing.");
         }
         if (account != null && !ACCOUNT.matcher(account).matches()) {
-            throw new MalformedInputException("malformed account id");
+            throw new MalformedValueException("malformed account id");
         }
     }
 
     /** From the gateway's headers; a missing or malformed visitor id is refused. */
     public static Visitor fromHeaders(String visitorHeader, String accountHeader) {
         if (visitorHeader == null || visitorHeader.isEmpty()) {
-            throw new QueueProblem(Problem.MISSING_VISITOR, "The visitor identity is missing.");
+            throw new MalformedValueException(ProblemType.VISITOR_REQUIRED, "The visitor identity is missing.");
         }
         if (!VisitorId.isValid(visitorHeader)) {
-            throw new MalformedInputException("malformed visitor id");
+            throw new MalformedValueException("malformed visitor id");
         }
         String account = accountHeader == null || accountHeader.isEmpty() ? null : accountHeader;
         return new Visitor(new VisitorId(visitorHeader), account);

@@ -1,7 +1,7 @@
 package dev.waitroom.queue.join;
 
-import dev.waitroom.queue.contract.Mode;
-import dev.waitroom.queue.contract.Phase;
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.OperatingMode;
 import java.time.Instant;
 
 /**
@@ -10,8 +10,8 @@ import java.time.Instant;
  * @param ahead WAITING entries ahead of this one, or -1 when unknown (not waiting, or order not drawn yet)
  */
 public record VisitorStatus(
-        Phase phase,
-        Mode mode,
+        EventPhase phase,
+        OperatingMode mode,
         String announcement,
         double admissionRatePerSecond,
         long waiting,

@@ -1,7 +1,7 @@
 package dev.waitroom.queue.join;
 
-import dev.waitroom.queue.contract.Mode;
-import dev.waitroom.queue.contract.Phase;
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.queue.redis.QueueScripts;
 import java.time.Instant;
 import java.util.List;
@@ -35,7 +35,7 @@ public final class VisitorStatusReply {
         String offerExpires = r.get(OFFER_EXPIRES);
         String announcement = r.get(ANNOUNCEMENT);
         String mode = r.get(MODE);
-        return new VisitorStatus(Phase.valueOf(r.get(PHASE)), mode.isEmpty() ? Mode.QUEUEING : Mode.valueOf(mode),
+        return new VisitorStatus(EventPhase.valueOf(r.get(PHASE)), mode.isEmpty() ? OperatingMode.QUEUEING : OperatingMode.valueOf(mode),
                 announcement.isEmpty() ? null : announcement, Double.parseDouble(r.get(RATE)),
                 Long.parseLong(r.get(WAITING)), EntryId.ofSequence(Long.parseLong(r.get(ENTRY))),
                 EntryState.ofLetter(r.get(STATE)), Long.parseLong(r.get(ORDER_KEY)), Long.parseLong(r.get(AHEAD)),

@@ -1,6 +1,6 @@
 package dev.waitroom.queue.metrics;
 
-import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.contract.EventId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

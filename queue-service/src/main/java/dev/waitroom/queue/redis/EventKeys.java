@@ -1,6 +1,7 @@
 package dev.waitroom.queue.redis;
 
-import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.RedisKeys;
 
 /**
  * The Redis keys of one event (docs/CONTRACTS.md, "Redis keys and topologies"); every key starts with
@@ -25,7 +26,7 @@ public final class EventKeys {
     }
 
     public static EventKeys of(EventId event) {
-        return new EventKeys(event.keyPrefix());
+        return new EventKeys(RedisKeys.eventPrefix(event));
     }
 
     /** {@code wr:{eventId}:}, which the scripts get as ARGV[1] to name the keys they declare. */

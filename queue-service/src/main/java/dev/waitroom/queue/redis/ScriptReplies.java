@@ -1,7 +1,7 @@
 package dev.waitroom.queue.redis;
 
-import dev.waitroom.queue.contract.Problem;
-import dev.waitroom.queue.contract.QueueProblem;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemException;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -17,9 +17,9 @@ public final class ScriptReplies {
     }
 
     /** The problem for a reply no decoder expects: an unknown event, or else a script out of step with its decoder. */
-    public static QueueProblem unknownEvent(List<String> reply) {
+    public static ProblemException unknownEvent(List<String> reply) {
         if (!reply.isEmpty() && reply.get(0).equals(NO_EVENT)) {
-            return new QueueProblem(Problem.UNKNOWN_EVENT, "No such event.");
+            return new ProblemException(ProblemType.UNKNOWN_EVENT, "No such event.");
         }
         throw new IllegalStateException("unexpected script reply " + reply.get(0));
     }

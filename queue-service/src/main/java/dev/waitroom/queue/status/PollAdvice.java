@@ -1,6 +1,6 @@
 package dev.waitroom.queue.status;
 
-import dev.waitroom.queue.contract.Mode;
+import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.queue.join.EntryState;
 import dev.waitroom.queue.join.VisitorStatus;
 
@@ -28,10 +28,10 @@ final class PollAdvice {
     }
 
     private static int waiting(VisitorStatus s) {
-        if (s.mode() == Mode.SOLD_OUT) {
+        if (s.mode() == OperatingMode.SOLD_OUT) {
             return 60;
         }
-        if (s.mode() == Mode.PAUSED) {
+        if (s.mode() == OperatingMode.PAUSED) {
             return 45;
         }
         if (s.ahead() < 0) {

@@ -1,21 +1,23 @@
 package dev.waitroom.queue.visitor;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.MalformedValueException;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.queue.QueueStatus;
 import dev.waitroom.queue.config.QueueProperties;
-import dev.waitroom.queue.contract.EventId;
-import dev.waitroom.queue.contract.MalformedInputException;
-import dev.waitroom.queue.contract.Problem;
-import dev.waitroom.queue.contract.QueueProblem;
 import dev.waitroom.queue.join.EntryState;
 import dev.waitroom.queue.join.JoinOutcome;
 import dev.waitroom.queue.join.JoinStore;
 import dev.waitroom.queue.join.Visitor;
 import dev.waitroom.queue.join.VisitorStatus;
 import dev.waitroom.queue.metrics.QueueMetrics;
-import dev.waitroom.queue.status.StatusBody;
+import dev.waitroom.queue.status.StatusBodies;
 import dev.waitroom.queue.status.StatusLoad;
 import dev.waitroom.queue.status.StatusStore;
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.QueueTicketCodec;
+import dev.waitroom.web.ProblemException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Clock;
@@ -38,10 +40,6 @@ import tools.jackson.databind.ObjectMapper;
 @RequestMapping("/events/{eventId}/queue")
 @Tag(name = "visitor", description = "Routes the gateway forwards for a visitor (X-Waitroom-Visitor required)")
 class VisitorQueueController {
-
-    static final String VISITOR = "X-Waitroom-Visitor";
-    static final String ACCOUNT = "X-Waitroom-Account";
-    static final String TICKET = "X-Waitroom-Ticket";
 
     private final JoinStore joins;
     private final StatusStore statuses;
@@ -66,8 +64,8 @@ class VisitorQueueController {
 
     @PostMapping
     @Operation(summary = "Join: 201 with a new entry, 200 with the existing one; body = status")
-    ResponseEntity<StatusBody> join(@PathVariable String eventId, @RequestHeader(value = VISITOR, required = false) String visitor,
-            @RequestHeader(value = ACCOUNT, required = false) String account, @RequestBody(required = false) String body) {
+    ResponseEntity<QueueStatus> join(@PathVariable String eventId, @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
+            @RequestHeader(value = Headers.ACCOUNT, required = false) String account, @RequestBody(required = false) String body) {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
         requireEmptyOrObject(body);
@@ -79,8 +77,8 @@ class VisitorQueueController {
 
     @GetMapping("/status")
     @Operation(summary = "This visitor's status; refreshes liveness, never order")
-    ResponseEntity<StatusBody> status(@PathVariable String eventId, @RequestHeader(value = VISITOR, required = false) String visitor,
-            @RequestHeader(value = ACCOUNT, required = false) String account) {
+    ResponseEntity<QueueStatus> status(@PathVariable String eventId, @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
+            @RequestHeader(value = Headers.ACCOUNT, required = false) String account) {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
         VisitorStatus status = currentStatus(event, who);
@@ -90,34 +88,34 @@ class VisitorQueueController {
 
     @DeleteMapping
     @Operation(summary = "Leave: WAITING -> LEFT; idempotent; body = status")
-    ResponseEntity<StatusBody> leave(@PathVariable String eventId, @RequestHeader(value = VISITOR, required = false) String visitor,
-            @RequestHeader(value = ACCOUNT, required = false) String account) {
+    ResponseEntity<QueueStatus> leave(@PathVariable String eventId, @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
+            @RequestHeader(value = Headers.ACCOUNT, required = false) String account) {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
         joins.leave(event, who);
         metrics.left(event);
         VisitorStatus status = currentStatus(event, who);
-        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(StatusBody.of(status, false));
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(StatusBodies.of(status, false));
     }
 
     private VisitorStatus currentStatus(EventId event, Visitor who) {
         VisitorStatus status = statuses.status(event, who, properties.livenessInterval());
         if (status == null) {
-            throw new QueueProblem(Problem.NOT_IN_QUEUE, "This visitor has no place in this queue.");
+            throw new ProblemException(ProblemType.NOT_IN_QUEUE, "This visitor has no place in this queue.");
         }
         metrics.waiting(event, status.waiting());
         return status;
     }
 
-    private ResponseEntity<StatusBody> respond(HttpStatus code, EventId event, VisitorStatus status) {
+    private ResponseEntity<QueueStatus> respond(HttpStatus code, EventId event, VisitorStatus status) {
         ResponseEntity.BodyBuilder response = ResponseEntity.status(code).cacheControl(CacheControl.noStore());
         if (status.state() == EntryState.WAITING) {
             // only a waiting entry gets a ticket: the edge answers for waiting visitors alone, and a ticket
             // issued for any other state would let it answer WAITING for someone who has moved on
-            response.header(TICKET, tickets.encode(new QueueTicket(event.value(), status.entryId().value(),
+            response.header(Headers.TICKET, tickets.encode(new QueueTicket(event.value(), status.entryId().value(),
                     Math.max(0, status.orderKey()), clock.instant())));
         }
-        return response.body(StatusBody.of(status, load.recordAndCheckBusy()));
+        return response.body(StatusBodies.of(status, load.recordAndCheckBusy()));
     }
 
     private void requireEmptyOrObject(String body) {
@@ -126,10 +124,10 @@ class VisitorQueueController {
         }
         try {
             if (!json.readTree(body).isObject()) {
-                throw new MalformedInputException("the join body, when present, is a JSON object");
+                throw new MalformedValueException("the join body, when present, is a JSON object");
             }
         } catch (JacksonException e) {
-            throw new MalformedInputException("the join body is not JSON");
+            throw new MalformedValueException("the join body is not JSON");
         }
     }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waitroom.queue.QueueClient.Reply;
 import dev.waitroom.queue.QueueClient;
 import dev.waitroom.queue.QueueServiceTest;
-import dev.waitroom.queue.contract.EventId;
+import dev.waitroom.contract.EventId;
 import dev.waitroom.tokens.VisitorId;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

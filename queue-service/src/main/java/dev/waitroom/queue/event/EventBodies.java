@@ -1,0 +1,52 @@
+package dev.waitroom.queue.event;
+
+import dev.waitroom.contract.queue.EventStateView;
+import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.PublicEventStatus;
+import dev.waitroom.contract.queue.QueueSnapshot;
+import dev.waitroom.contract.queue.QueueStatus;
+
+/** The event's bodies on the wire (docs/CONTRACTS.md), read into and written from the queue's own types. */
+final class EventBodies {
+
+    private EventBodies() {
+    }
+
+    /** The pushed state, once its shape is sound; commitment and seed are kept in lower case, empty ones as none. */
+    static EventUpdate update(EventUpdateRequest body) {
+        EventUpdateRequest b = body.validated();
+        return new EventUpdate(b.phaseValue(), b.modeValue(), b.announcement(),
+                b.saleGeneration() == null ? 0 : b.saleGeneration(), lowerHexOrNull(b.commitment()),
+                lowerHexOrNull(b.seed()), b.identityScopeValue(), b.expiredOfferPolicyValue(), b.presaleOrderingValue(),
+                b.admissionRatePerSecond() == null ? 0 : b.admissionRatePerSecond(),
+                b.offerTtlSeconds() == null ? 0 : b.offerTtlSeconds(), b.opensAt());
+    }
+
+    /** The stored state, answered to the coordinator's push. */
+    static EventStateView stateView(EventState e) {
+        return new EventStateView(e.eventId().value(), e.phase(), e.mode(), e.announcement(), e.saleGeneration(),
+                e.commitment(), e.revealedSeed(), e.identityScope(), e.expiredOfferPolicy(), e.presaleOrdering(),
+                e.admissionRatePerSecond(), e.offerTtlSeconds(), e.opensAt(), e.presaleCount(), e.drawCompletedAt(),
+                e.offerWatermark(), e.waiting());
+    }
+
+    /** The public event status: the queue's length as a band, never the exact count. */
+    static PublicEventStatus publicStatus(EventState e) {
+        QueueStatus.Position band = QueueStatus.Position.around(e.waiting());
+        return new PublicEventStatus(e.eventId().value(), e.phase(), e.mode(), e.announcement(),
+                e.admissionRatePerSecond(), new PublicEventStatus.QueueLength(band.aheadMin(), band.aheadMax()),
+                e.commitment(), e.revealedSeed(), e.drawCompletedAt(), e.presaleCount(), e.opensAt());
+    }
+
+    /** The gateway's edge snapshot (docs/ARCHITECTURE.md#the-edge-snapshot). */
+    static QueueSnapshot snapshot(Snapshot s) {
+        EventState e = s.event();
+        return new QueueSnapshot(e.eventId().value(), e.phase(), e.mode(), e.announcement(), e.saleGeneration(),
+                e.admissionRatePerSecond(), e.offerWatermark(), e.drawCompletedAt(), e.drawComplete(), e.presaleCount(),
+                e.waiting(), s.waitingBuckets(), s.generatedAt());
+    }
+
+    private static String lowerHexOrNull(String hex) {
+        return hex == null || hex.isEmpty() ? null : hex.toLowerCase();
+    }
+}

@@ -1,0 +1,29 @@
+package dev.waitroom.queue.status;
+
+import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.queue.QueueStatus;
+import dev.waitroom.contract.queue.QueueStatus.EstimatedWait;
+import dev.waitroom.contract.queue.QueueStatus.Offer;
+import dev.waitroom.contract.queue.QueueStatus.Position;
+import dev.waitroom.queue.join.EntryState;
+import dev.waitroom.queue.join.VisitorStatus;
+
+/**
+ * The visitor status body (docs/ARCHITECTURE.md#the-status-body), {@link QueueStatus}: nothing about other visitors,
+ * no internal ids but the visitor's own receipt; position and estimate by the contract's one rule, which the edge
+ * uses too.
+ */
+public final class StatusBodies {
+
+    private StatusBodies() {
+    }
+
+    public static QueueStatus of(VisitorStatus s, boolean busy) {
+        Position position = s.state() == EntryState.WAITING && s.ahead() >= 0 ? Position.around(s.ahead()) : null;
+        EstimatedWait estimate = position != null && s.mode() == OperatingMode.QUEUEING
+                ? EstimatedWait.of(position, s.admissionRatePerSecond()) : null;
+        Offer offer = s.state() == EntryState.OFFERED && s.offerExpiresAt() != null ? new Offer(s.offerExpiresAt()) : null;
+        return new QueueStatus(s.state().name(), s.phase(), s.mode(), position, estimate, offer,
+                PollAdvice.pollAfterSeconds(s, busy), s.announcement(), s.entryId().value());
+    }
+}
