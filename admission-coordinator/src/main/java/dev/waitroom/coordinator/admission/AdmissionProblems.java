@@ -1,7 +1,7 @@
 package dev.waitroom.coordinator.admission;
 
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.coordinator.problems.CoordinatorException;
-import dev.waitroom.coordinator.problems.ProblemKind;
 
 /** The problems of claims and sessions, each with a stable type. */
 final class AdmissionProblems {
@@ -10,26 +10,26 @@ final class AdmissionProblems {
 	}
 
 	static CoordinatorException offerExpired() {
-		return new CoordinatorException(ProblemKind.GONE, "offer-expired",
+		return new CoordinatorException(ProblemType.OFFER_EXPIRED,
 				"Your offer expired before it was claimed. The event's expired-offer policy has been applied.");
 	}
 
 	static CoordinatorException noOffer() {
-		return new CoordinatorException(ProblemKind.CONFLICT, "no-offer", "There is no offer to claim for you.");
+		return new CoordinatorException(ProblemType.NO_OFFER, "There is no offer to claim for you.");
 	}
 
 	static CoordinatorException noLiveSession() {
-		return new CoordinatorException(ProblemKind.CONFLICT, "no-live-session",
+		return new CoordinatorException(ProblemType.NO_LIVE_SESSION,
 				"You have no live shopping session for this event.");
 	}
 
 	static CoordinatorException sessionEnded() {
-		return new CoordinatorException(ProblemKind.CONFLICT, "session-ended",
+		return new CoordinatorException(ProblemType.SESSION_ENDED,
 				"This shopping session has ended and its place has been released.");
 	}
 
 	static CoordinatorException sessionNotFound() {
-		return new CoordinatorException(ProblemKind.NOT_FOUND, "session-not-found",
+		return new CoordinatorException(ProblemType.SESSION_NOT_FOUND,
 				"No shopping session with this id for this event.");
 	}
 

@@ -6,10 +6,10 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
-import dev.waitroom.coordinator.event.EventId;
 import dev.waitroom.coordinator.event.EventNotFoundException;
 import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.ids.SessionId;
@@ -151,7 +151,7 @@ public class Admissions {
 		}
 		Instant now = this.clock.instant();
 		Instant keepUntil = max(grant.absoluteExpiresAt(), now).plus(TOMBSTONE_MARGIN);
-		this.registry.remove(grant.eventId(), grant.sessionId(), keepUntil);
+		this.registry.remove(EventId.of(grant.eventId()), grant.sessionId(), keepUntil);
 		boolean released = this.grants.release(grant.id(), GrantState.ACTIVE, reason, now);
 		if (released) {
 			this.metrics.released(grant.eventId(), reason);
@@ -185,7 +185,7 @@ public class Admissions {
 	}
 
 	private Admission admit(Event event, Grant grant, Instant now) {
-		if (!this.registry.admit(grant.eventId(), grant.sessionId(), event.saleGeneration(),
+		if (!this.registry.admit(event.id(), grant.sessionId(), event.saleGeneration(),
 				grant.sessionExpiresAt())) {
 			throw AdmissionProblems.sessionEnded();
 		}

@@ -5,7 +5,7 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 
-import dev.waitroom.coordinator.queue.QueueTransition;
+import dev.waitroom.contract.queue.TransitionTarget;
 
 /**
  * Lifecycle of a grant (an offer and the shopping session it becomes). OFFERED and ACTIVE are live: they count
@@ -36,13 +36,13 @@ public enum GrantState {
 	}
 
 	/** The queue entry transition that mirrors reaching this state (OFFERED is told through the offers call). */
-	QueueTransition queueTransition(boolean purchased) {
+	TransitionTarget queueTransition(boolean purchased) {
 		return switch (this) {
 			case OFFERED -> throw new IllegalStateException("offers are told through the offers call");
-			case ACTIVE -> QueueTransition.ACTIVE;
-			case OFFER_EXPIRED -> QueueTransition.OFFER_EXPIRED;
-			case EXPIRED -> purchased ? QueueTransition.COMPLETED : QueueTransition.EXPIRED;
-			case RELEASED, COMPLETED -> QueueTransition.COMPLETED;
+			case ACTIVE -> TransitionTarget.ACTIVE;
+			case OFFER_EXPIRED -> TransitionTarget.OFFER_EXPIRED;
+			case EXPIRED -> purchased ? TransitionTarget.COMPLETED : TransitionTarget.EXPIRED;
+			case RELEASED, COMPLETED -> TransitionTarget.COMPLETED;
 		};
 	}
 

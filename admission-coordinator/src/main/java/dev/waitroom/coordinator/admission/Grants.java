@@ -12,17 +12,16 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.coordinator.SqlLiterals;
 import dev.waitroom.coordinator.event.DrawState;
-import dev.waitroom.coordinator.event.EventPhase;
 import dev.waitroom.coordinator.event.Events;
-import dev.waitroom.coordinator.event.OperatingMode;
 import dev.waitroom.coordinator.ids.GrantId;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import dev.waitroom.tokens.VisitorId;
-
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;

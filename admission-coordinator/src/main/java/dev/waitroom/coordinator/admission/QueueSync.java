@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.waitroom.contract.queue.OfferResult;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueRejectedException;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
@@ -86,7 +87,7 @@ public class QueueSync {
 	 * queue between candidates and offer) cannot be offered, so its grant is withdrawn and the capacity returns.
 	 */
 	private void offer(String eventId, List<Grant> offers) {
-		List<QueueDirectory.OfferResult> results = this.queue.offer(eventId,
+		List<OfferResult> results = this.queue.offer(eventId,
 				offers.stream().map(g -> new QueueDirectory.Offer(g.entryId(), g.id(), g.offerExpiresAt())).toList());
 		Map<String, String> stateByEntry = new HashMap<>();
 		results.forEach(r -> stateByEntry.put(r.entryId(), r.state()));

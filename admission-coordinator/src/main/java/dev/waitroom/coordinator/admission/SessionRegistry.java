@@ -3,22 +3,23 @@ package dev.waitroom.coordinator.admission;
 import java.time.Instant;
 import java.util.UUID;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.coordinator.ids.SessionId;
 
 /**
- * The live-session registry the gateway reads (CONTRACTS: key {@code wr:{eventId}:session:<sessionId>}, value the
- * sale generation, expiring with the session). Implementations throw {@link RegistryUnavailableException} when the
+ * The live-session registry the gateway reads (CONTRACTS: key {@code RedisKeys.session}, value the sale generation,
+ * expiring with the session). Implementations throw {@link RegistryUnavailableException} when the
  * store cannot be reached.
  */
 public interface SessionRegistry {
 
 	/** Marks the session live until {@code expiresAt}; false if it has been released (it then stays not live). */
-	boolean admit(String eventId, SessionId sessionId, long saleGeneration, Instant expiresAt);
+	boolean admit(EventId eventId, SessionId sessionId, long saleGeneration, Instant expiresAt);
 
 	/** Makes the session not live, for good. Called before its capacity returns. */
-	void remove(String eventId, SessionId sessionId, Instant keepTombstoneUntil);
+	void remove(EventId eventId, SessionId sessionId, Instant keepTombstoneUntil);
 
-	boolean isLive(String eventId, SessionId sessionId);
+	boolean isLive(EventId eventId, SessionId sessionId);
 
 	/** Whether the store answers now (new admissions fail closed when it does not). */
 	boolean available();
@@ -27,15 +28,15 @@ public interface SessionRegistry {
 	// (issue 14); they go once it passes SessionId.
 
 	default boolean admit(String eventId, UUID sessionId, long saleGeneration, Instant expiresAt) {
-		return admit(eventId, new SessionId(sessionId), saleGeneration, expiresAt);
+		return admit(EventId.of(eventId), new SessionId(sessionId), saleGeneration, expiresAt);
 	}
 
 	default void remove(String eventId, UUID sessionId, Instant keepTombstoneUntil) {
-		remove(eventId, new SessionId(sessionId), keepTombstoneUntil);
+		remove(EventId.of(eventId), new SessionId(sessionId), keepTombstoneUntil);
 	}
 
 	default boolean isLive(String eventId, UUID sessionId) {
-		return isLive(eventId, new SessionId(sessionId));
+		return isLive(EventId.of(eventId), new SessionId(sessionId));
 	}
 
 }

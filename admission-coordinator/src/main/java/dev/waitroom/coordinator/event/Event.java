@@ -1,5 +1,9 @@
 package dev.waitroom.coordinator.event;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.OperatingMode;
+
 /** An event as stored: configuration plus sale state. {@link #toString()} never shows the seed. */
 public record Event(EventId id, EventConfig config, EventPhase phase, OperatingMode mode, long saleGeneration,
 		String seed, String commitment, DrawState draw, String announcement) {

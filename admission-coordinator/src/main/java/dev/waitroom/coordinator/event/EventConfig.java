@@ -3,8 +3,11 @@ package dev.waitroom.coordinator.event;
 import java.time.Duration;
 import java.time.Instant;
 
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.IdentityScope;
+import dev.waitroom.contract.PresaleOrdering;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.coordinator.problems.CoordinatorException;
-import dev.waitroom.coordinator.problems.ProblemKind;
 
 /** The configurable part of an event (docs/ARCHITECTURE.md#ops-api). Validates itself. */
 public record EventConfig(String name, Instant opensAt, int maxActiveSessions, double maxAdmissionsPerSecond,
@@ -33,7 +36,7 @@ public record EventConfig(String name, Instant opensAt, int maxActiveSessions, d
 
 	private static void require(boolean ok, String message) {
 		if (!ok) {
-			throw new CoordinatorException(ProblemKind.INVALID, "invalid-event-config", message);
+			throw new CoordinatorException(ProblemType.INVALID_EVENT_CONFIG, message);
 		}
 	}
 

@@ -5,8 +5,12 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.queue.DrawResult;
 import dev.waitroom.coordinator.problems.CoordinatorException;
-import dev.waitroom.coordinator.problems.ProblemKind;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,8 +51,7 @@ public class EventManagement {
 		String seedHex = HexFormat.of().formatHex(seed);
 		Event created = this.transactions.execute(status -> {
 			if (!this.events.insert(id, config, seedHex, commitment(seedHex))) {
-				throw new CoordinatorException(ProblemKind.CONFLICT, "event-exists",
-						"An event with id " + id + " already exists.");
+				throw new CoordinatorException(ProblemType.EVENT_EXISTS, "An event with id " + id + " already exists.");
 			}
 			this.events.audit(id, ChangeKind.CONFIG, null, "created", actor, "event created");
 			return this.events.find(id).orElseThrow();
@@ -116,7 +119,7 @@ public class EventManagement {
 			return event;
 		}
 		this.publisher.publish(event);
-		QueueDirectory.DrawResult result = this.queue.draw(event.id().value(), event.seed());
+		DrawResult result = this.queue.draw(event.id().value(), event.seed());
 		Event revealed = this.transactions.execute(status -> {
 			if (this.events.revealSeed(event.id())) {
 				this.events.audit(event.id(), ChangeKind.PHASE, DrawState.PENDING.audited(), DrawState.DRAWN.audited(),
@@ -188,7 +191,7 @@ public class EventManagement {
 	public Event announce(EventId id, String text, String actor) {
 		String clean = text == null ? "" : text.strip();
 		if (clean.length() > 500) {
-			throw new CoordinatorException(ProblemKind.INVALID, "invalid-announcement",
+			throw new CoordinatorException(ProblemType.INVALID_ANNOUNCEMENT,
 					"Announcements are at most 500 characters.");
 		}
 		Event changed = this.transactions.execute(status -> {
@@ -214,7 +217,7 @@ public class EventManagement {
 	}
 
 	private static CoordinatorException invalid(String message) {
-		return new CoordinatorException(ProblemKind.CONFLICT, "invalid-transition", message);
+		return new CoordinatorException(ProblemType.INVALID_TRANSITION, message);
 	}
 
 }

@@ -1,7 +1,7 @@
 package dev.waitroom.coordinator.event;
 
+import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.coordinator.queue.QueueDirectory;
-import dev.waitroom.coordinator.queue.QueueEventState;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
 import dev.waitroom.coordinator.rate.RateController;
 import org.slf4j.Logger;
@@ -53,10 +53,9 @@ public class EventStatePublisher {
 	public void publish(Event event) {
 		EventConfig c = event.config();
 		this.queue.putEventState(event.id().value(),
-				new QueueEventState(event.phase().name(), event.mode().name(), event.announcement(),
-						event.saleGeneration(), event.commitment(), event.revealedSeed(), c.identityScope().name(),
-						c.expiredOfferPolicy().name(), expectedPace(event), c.offerTtl().toSeconds(), c.opensAt(),
-						c.presaleOrdering().name()));
+				EventUpdateRequest.of(event.phase(), event.mode(), event.announcement(), event.saleGeneration(),
+						event.commitment(), event.revealedSeed(), c.identityScope(), c.expiredOfferPolicy(),
+						c.presaleOrdering(), expectedPace(event), c.offerTtl().toSeconds(), c.opensAt()));
 	}
 
 	/** Best effort; the ticker pushes again within seconds. */

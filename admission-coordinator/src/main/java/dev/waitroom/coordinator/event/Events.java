@@ -8,6 +8,12 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.IdentityScope;
+import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.coordinator.SqlLiterals;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;

@@ -4,18 +4,17 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.IdentityScope;
+import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.PresaleOrdering;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
-import dev.waitroom.coordinator.event.EventId;
 import dev.waitroom.coordinator.event.EventManagement;
-import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
-import dev.waitroom.coordinator.event.IdentityScope;
-import dev.waitroom.coordinator.event.OperatingMode;
-import dev.waitroom.coordinator.event.PresaleOrdering;
 import dev.waitroom.coordinator.problems.CoordinatorException;
-import dev.waitroom.coordinator.problems.ProblemKind;
-
 import org.springframework.http.CacheControl;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -172,7 +171,7 @@ class EventAdminController {
 	}
 
 	private static CoordinatorException invalid(String message) {
-		return new CoordinatorException(ProblemKind.INVALID, "invalid-request", message);
+		return new CoordinatorException(ProblemType.MALFORMED_REQUEST, message);
 	}
 
 	record CreateBody(String eventId, String name, Instant opensAt, Integer maxActiveSessions,

@@ -3,6 +3,7 @@ package dev.waitroom.coordinator.ops;
 import java.util.List;
 import java.util.Map;
 
+import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.admission.LiveCounts;
 import dev.waitroom.coordinator.event.Event;
@@ -47,7 +48,7 @@ class LiveView {
 	Live of(Event event) {
 		String id = event.id().value();
 		LiveCounts live = this.grants.count(id);
-		QueueDirectory.QueueCounts counts = null;
+		QueueCounts counts = null;
 		try {
 			counts = this.queue.counts(id);
 		}
@@ -68,7 +69,7 @@ class LiveView {
 	record Live(Long waiting, long offered, long active, double admissionRate, RateController.HealthView health,
 			String mode, String phase, Long oldestWaitSeconds, Long drift, boolean queueReachable, Long abandoned,
 			Long checkouts, Map<String, Long> releasedByReason, String leaseOwner, Long fencingGeneration,
-			List<ModeChange> modeChanges, QueueDirectory.QueueCounts queue) {
+			List<ModeChange> modeChanges, QueueCounts queue) {
 	}
 
 }

@@ -1,27 +1,31 @@
 package dev.waitroom.coordinator.problems;
 
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemException;
+
 /**
- * A failure with a stable problem type. {@code slug} becomes the last segment of the problem's
- * {@code type} URI; the message is safe to show (it never carries visitor ids or tokens).
+ * A refusal or failure of the coordinator, answered as its problem type from the catalogue. The message is shown to
+ * the caller, so it never carries visitor ids or tokens. A failure keeps what caused it (for the logs only).
  */
-public class CoordinatorException extends RuntimeException {
+public class CoordinatorException extends ProblemException {
 
-	private final String slug;
+	private static final long serialVersionUID = 1L;
 
-	private final ProblemKind kind;
+	private final Throwable failure;
 
-	public CoordinatorException(ProblemKind kind, String slug, String message) {
-		super(message);
-		this.kind = kind;
-		this.slug = slug;
+	public CoordinatorException(ProblemType problem, String message) {
+		this(problem, message, null);
 	}
 
-	public ProblemKind kind() {
-		return this.kind;
+	public CoordinatorException(ProblemType problem, String message, Throwable failure) {
+		super(problem, message);
+		this.failure = failure;
 	}
 
-	public String slug() {
-		return this.slug;
+	/** The kit's problems carry no cause of their own; ours keep the one they were given. */
+	@Override
+	public synchronized Throwable getCause() {
+		return this.failure;
 	}
 
 }

@@ -3,17 +3,24 @@ package dev.waitroom.coordinator.queue;
 import java.time.Instant;
 import java.util.List;
 
+import dev.waitroom.contract.queue.DrawResult;
+import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.OfferResult;
+import dev.waitroom.contract.queue.QueueCounts;
+import dev.waitroom.contract.queue.TransitionTarget;
 import dev.waitroom.coordinator.ids.GrantId;
 import dev.waitroom.tokens.VisitorId;
 
 /**
- * The queue-service as the coordinator sees it (docs/CONTRACTS.md, "queue-service internal API"). Every
- * call is idempotent. Implementations throw {@link QueueUnavailableException} when the queue cannot answer.
+ * The queue-service as the coordinator sees it (docs/CONTRACTS.md, "queue-service internal API"), in the contract's
+ * records ({@code dev.waitroom.contract.queue}), except that a candidate's visitor and an offer's grant arrive and
+ * leave as the coordinator's own identifiers ({@link Candidate}, {@link Offer}); the HTTP adapter converts. Every call
+ * is idempotent. Implementations throw {@link QueueUnavailableException} when the queue cannot answer.
  */
 public interface QueueDirectory {
 
 	/** PUT /internal/events/{e}. */
-	void putEventState(String eventId, QueueEventState state);
+	void putEventState(String eventId, EventUpdateRequest state);
 
 	/** POST /internal/events/{e}/draw: orders the pre-sale group; repeating it is a no-op. */
 	DrawResult draw(String eventId, String seedHex);
@@ -25,25 +32,17 @@ public interface QueueDirectory {
 	List<OfferResult> offer(String eventId, List<Offer> offers);
 
 	/** POST /internal/events/{e}/entries/{entryId}/transition; returns the entry's state afterwards. */
-	String transition(String eventId, String entryId, QueueTransition to, GrantId grantId);
+	String transition(String eventId, String entryId, TransitionTarget to, GrantId grantId);
 
 	/** GET /internal/events/{e}/counts. */
 	QueueCounts counts(String eventId);
 
+	/** A WAITING entry the coordinator may offer next (the contract's {@code Candidate}, its visitor typed). */
 	record Candidate(String entryId, VisitorId visitor, long orderKey) {
 	}
 
+	/** One offer to tell the queue (the contract's {@code Offer}, its grant typed). */
 	record Offer(String entryId, GrantId grantId, Instant expiresAt) {
-	}
-
-	record OfferResult(String entryId, String state) {
-	}
-
-	record DrawResult(long presaleCount, boolean completed) {
-	}
-
-	record QueueCounts(long waiting, long offered, long active, long completed, long left, long expired, long joins,
-			Long oldestWaitSeconds, long abandoned) {
 	}
 
 }

@@ -1,13 +1,12 @@
 package dev.waitroom.coordinator.queue;
 
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.coordinator.problems.CoordinatorException;
-import dev.waitroom.coordinator.problems.ProblemKind;
 
 public class QueueUnavailableException extends CoordinatorException {
 
 	public QueueUnavailableException(String message, Throwable cause) {
-		super(ProblemKind.UNAVAILABLE, "queue-unavailable", message);
-		initCause(cause);
+		super(ProblemType.QUEUE_UNAVAILABLE, message, cause);
 	}
 
 }

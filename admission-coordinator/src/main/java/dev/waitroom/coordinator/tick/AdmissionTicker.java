@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.coordinator.admission.Admissions;
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.admission.LiveCounts;
@@ -16,14 +18,13 @@ import dev.waitroom.coordinator.admission.QueueSync;
 import dev.waitroom.coordinator.admission.SessionRegistry;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventManagement;
-import dev.waitroom.coordinator.event.EventPhase;
 import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.problems.CoordinatorException;
-import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
+import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.rate.RateBudget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -159,7 +160,7 @@ public final class AdmissionTicker {
 
 	private void measureDrift(String id) {
 		try {
-			QueueDirectory.QueueCounts counts = this.parts.queue().counts(id);
+			QueueCounts counts = this.parts.queue().counts(id);
 			LiveCounts live = this.parts.grants().count(id);
 			this.parts.gauges()
 				.drift(id, Math.abs(counts.offered() - live.offered()) + Math.abs(counts.active() - live.active()));

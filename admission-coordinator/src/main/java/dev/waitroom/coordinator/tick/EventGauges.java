@@ -3,7 +3,7 @@ package dev.waitroom.coordinator.tick;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.waitroom.coordinator.event.OperatingMode;
+import dev.waitroom.contract.OperatingMode;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.stereotype.Component;

@@ -13,8 +13,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.RedisKeys;
 import dev.waitroom.coordinator.event.AfterPurchase;
-import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
 import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
@@ -50,7 +53,7 @@ class ClaimTests {
 	}
 
 	private Http.Response claim(String visitor) {
-		return this.http.post("/events/" + this.eventId + "/admission/claim", null, "X-Waitroom-Visitor", visitor);
+		return this.http.post("/events/" + this.eventId + "/admission/claim", null, Headers.VISITOR, visitor);
 	}
 
 	private List<String> offered(int ceiling, int visitors, ExpiredOfferPolicy policy, AfterPurchase after) {
@@ -79,7 +82,7 @@ class ClaimTests {
 		AdmissionClaims claims = verifier().verify(token, this.eventId, 1);
 		assertThat(claims.sessionId()).isEqualTo(body.path("sessionId").asString());
 		assertThat(claims.visitor()).isEqualTo(visitor);
-		String key = "wr:{" + this.eventId + "}:session:" + claims.sessionId();
+		String key = RedisKeys.session(EventId.of(this.eventId), claims.sessionId());
 		assertThat((String) this.redisson.getBucket(key, StringCodec.INSTANCE).get()).isEqualTo("1");
 		assertThat(this.redisson.getBucket(key, StringCodec.INSTANCE).remainTimeToLive()).isPositive();
 		assertThat(this.scenario.queue.entry(this.eventId, visitor).state())
@@ -172,7 +175,7 @@ class ClaimTests {
 
 		this.scenario.clock.advance(Duration.ofSeconds(100));
 		JsonNode renewed = this.http
-			.post("/events/" + this.eventId + "/shopping-session/renew", null, "X-Waitroom-Visitor", visitor)
+			.post("/events/" + this.eventId + "/shopping-session/renew", null, Headers.VISITOR, visitor)
 			.json();
 		assertThat(renewed.path("sessionId").asString()).isEqualTo(session.path("sessionId").asString());
 		assertThat(java.time.Instant.parse(renewed.path("expiresAt").asString()))
@@ -180,13 +183,13 @@ class ClaimTests {
 
 		this.scenario.clock.advance(Duration.ofSeconds(110));
 		JsonNode capped = this.http
-			.post("/events/" + this.eventId + "/shopping-session/renew", null, "X-Waitroom-Visitor", visitor)
+			.post("/events/" + this.eventId + "/shopping-session/renew", null, Headers.VISITOR, visitor)
 			.json();
 		assertThat(capped.path("expiresAt").asString()).isEqualTo(absolute);
 
 		this.scenario.clock.advance(Duration.ofSeconds(91));
 		Http.Response over = this.http.post("/events/" + this.eventId + "/shopping-session/renew", null,
-				"X-Waitroom-Visitor", visitor);
+				Headers.VISITOR, visitor);
 		assertThat(over.status()).isEqualTo(409);
 		assertThat(over.problemType()).isEqualTo("https://waitroom.dev/problems/no-live-session");
 	}
@@ -195,12 +198,12 @@ class ClaimTests {
 	void leaveIsIdempotentAndRemovesTheRegistryEntryBeforeCapacityReturns() {
 		String visitor = offered(1, 2, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE).get(0);
 		String sessionId = claim(visitor).json().path("sessionId").asString();
-		String key = "wr:{" + this.eventId + "}:session:" + sessionId;
+		String key = RedisKeys.session(EventId.of(this.eventId), sessionId);
 		assertThat(this.redisson.getBucket(key, StringCodec.INSTANCE).isExists()).isTrue();
 
 		for (int i = 0; i < 3; i++) {
 			Http.Response left = this.http.post("/events/" + this.eventId + "/shopping-session/leave", null,
-					"X-Waitroom-Visitor", visitor);
+					Headers.VISITOR, visitor);
 			assertThat(left.status()).isEqualTo(200);
 			assertThat(left.header("Set-Cookie")).contains("wr_at=").contains("Max-Age=0");
 		}
@@ -220,18 +223,20 @@ class ClaimTests {
 		Map<String, Http.Response> answers = Map.of(
 				"malformed visitor", claim("not-a-visitor-id"),
 				"missing visitor", this.http.post("/events/" + this.eventId + "/admission/claim", null),
-				"malformed event id", this.http.post("/events/bad%7Bid%7D/admission/claim", null, "X-Waitroom-Visitor", visitor),
-				"unknown event", this.http.post("/events/no-such-event/admission/claim", null, "X-Waitroom-Visitor", visitor),
+				"malformed event id",
+				this.http.post("/events/bad%7Bid%7D/admission/claim", null, Headers.VISITOR, visitor),
+				"unknown event", this.http.post("/events/no-such-event/admission/claim", null, Headers.VISITOR,
+						visitor),
 				"other visitor", claim(VisitorId.random().value()),
 				"no internal credential", new Http(this.scenario.port()).post("/events/" + this.eventId + "/admission/claim", null,
-						"X-Waitroom-Visitor", visitor),
+						Headers.VISITOR, visitor),
 				"oversized body", this.http.post("/events/" + this.eventId + "/admission/claim", "x".repeat(20_000),
-						"X-Waitroom-Visitor", visitor));
+						Headers.VISITOR, visitor));
 		assertThat(answers.get("malformed visitor").status()).isEqualTo(400);
 		assertThat(answers.get("missing visitor").problemType()).endsWith("/invalid-visitor");
 		assertThat(answers.get("malformed event id").status()).isEqualTo(400);
 		assertThat(answers.get("unknown event").status()).isEqualTo(404);
-		assertThat(answers.get("unknown event").problemType()).endsWith("/event-not-found");
+		assertThat(answers.get("unknown event").problemType()).endsWith("/unknown-event");
 		assertThat(answers.get("other visitor").status()).isEqualTo(409);
 		assertThat(answers.get("other visitor").problemType()).endsWith("/no-offer");
 		assertThat(answers.get("no internal credential").status()).isEqualTo(403);

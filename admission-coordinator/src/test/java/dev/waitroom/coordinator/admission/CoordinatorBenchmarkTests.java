@@ -11,8 +11,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.Headers;
 import dev.waitroom.coordinator.event.AfterPurchase;
-import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
@@ -108,7 +109,7 @@ class CoordinatorBenchmarkTests {
 		assertThat(scenario.grants.count(eventId).offered()).isEqualTo(visitors);
 		Http http = scenario.http();
 		for (int i = 0; i < 100; i++) { // warm-up: repeat claims
-			http.post("/events/" + eventId + "/admission/claim", null, "X-Waitroom-Visitor", ids.get(i));
+			http.post("/events/" + eventId + "/admission/claim", null, Headers.VISITOR, ids.get(i));
 		}
 		int threads = 8;
 		List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
@@ -120,7 +121,7 @@ class CoordinatorBenchmarkTests {
 			done.add(pool.submit(() -> {
 				for (int i = next.getAndIncrement(); i < visitors; i = next.getAndIncrement()) {
 					long s = System.nanoTime();
-					Http.Response r = http.post("/events/" + eventId + "/admission/claim", null, "X-Waitroom-Visitor",
+					Http.Response r = http.post("/events/" + eventId + "/admission/claim", null, Headers.VISITOR,
 							ids.get(i));
 					latencies.add(System.nanoTime() - s);
 					assertThat(r.status()).isEqualTo(200);

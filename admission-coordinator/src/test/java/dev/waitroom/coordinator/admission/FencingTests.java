@@ -1,13 +1,14 @@
 package dev.waitroom.coordinator.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.coordinator.event.AfterPurchase;
-import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
@@ -17,8 +18,6 @@ import dev.waitroom.tokens.VisitorId;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-
-import static org.awaitility.Awaitility.await;
 
 @CoordinatorTest
 class FencingTests {

@@ -11,9 +11,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.RedisKeys;
 import dev.waitroom.coordinator.event.AfterPurchase;
-import dev.waitroom.coordinator.event.EventId;
-import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Scenario;
@@ -123,7 +124,7 @@ class ReleaseRaceTests {
 	}
 
 	private static String key(String eventId, SessionId sessionId) {
-		return "wr:{" + eventId + "}:session:" + sessionId;
+		return RedisKeys.session(EventId.of(eventId), sessionId.toString());
 	}
 
 }

@@ -2,14 +2,14 @@ package dev.waitroom.coordinator.event;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.coordinator.support.CoordinatorTest;
+import dev.waitroom.coordinator.support.Scenario;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
-
-import dev.waitroom.coordinator.support.CoordinatorTest;
-import dev.waitroom.coordinator.support.Scenario;
 
 /**
  * What visitors are told to expect: the rate in force, or the pace offers really went out at when a full ceiling

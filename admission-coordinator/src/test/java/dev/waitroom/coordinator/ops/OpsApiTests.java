@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.waitroom.contract.Headers;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.support.CoordinatorTest;
@@ -104,7 +105,7 @@ class OpsApiTests {
 		assertThat(again.path("seed").asString()).isEqualTo(seed);
 		assertThat(this.scenario.queue.drawn(this.eventId)).isTrue();
 		assertThat(this.scenario.queue.lastState(this.eventId).seed()).isEqualTo(seed);
-		assertThat(this.scenario.management.get(dev.waitroom.coordinator.event.EventId.of(this.eventId)))
+		assertThat(this.scenario.management.get(dev.waitroom.contract.EventId.of(this.eventId)))
 			.satisfies(e -> assertThat(e.phase().name()).isEqualTo("OPEN"));
 	}
 
@@ -197,10 +198,11 @@ class OpsApiTests {
 		Http internalOnly = this.scenario.http();
 		Map<String, Http.Response> answers = new LinkedHashMap<>();
 		answers.put("no ops token", internalOnly.get(path("")));
-		answers.put("wrong ops token", internalOnly.get(path(""), "Authorization", "Bearer nope"));
+		answers.put("wrong ops token",
+				internalOnly.get(path(""), Headers.AUTHORIZATION, Headers.BEARER_PREFIX + "nope"));
 		answers.put("no internal credential",
-				new Http(this.scenario.port()).get(path(""), "Authorization",
-						"Bearer " + this.scenario.security().opsToken()));
+				new Http(this.scenario.port()).get(path(""), Headers.AUTHORIZATION,
+						Headers.BEARER_PREFIX + this.scenario.security().opsToken()));
 		answers.put("duplicate", this.ops.post("/admin/events", Http.json(createBody(this.eventId))));
 		answers.put("malformed json", this.ops.post("/admin/events", "{\"eventId\":"));
 		answers.put("unknown enum", this.ops.post("/admin/events",
@@ -227,7 +229,7 @@ class OpsApiTests {
 		assertThat(answers.get("unknown route").status()).isEqualTo(404);
 		assertThat(answers.get("oversized").status()).isEqualTo(413);
 		assertThat(answers.get("oversized chunked").status()).isEqualTo(413);
-		assertThat(answers.get("malformed json").problemType()).endsWith("/invalid-request");
+		assertThat(answers.get("malformed json").problemType()).endsWith("/malformed-request");
 		answers.forEach((what, r) -> {
 			assertThat(r.contentType()).as(what).startsWith("application/problem+json");
 			assertThat(r.problemType()).as(what).startsWith("https://waitroom.dev/problems/");
@@ -282,8 +284,8 @@ class OpsApiTests {
 		try {
 			java.net.http.HttpRequest request = java.net.http.HttpRequest
 				.newBuilder(java.net.URI.create("http://127.0.0.1:" + this.scenario.port() + path))
-				.header("X-Waitroom-Internal", this.scenario.security().internalToken())
-				.header("Authorization", "Bearer " + this.scenario.security().opsToken())
+				.header(Headers.INTERNAL, this.scenario.security().internalToken())
+				.header(Headers.AUTHORIZATION, Headers.BEARER_PREFIX + this.scenario.security().opsToken())
 				.header("Content-Type", "application/json")
 				.PUT(java.net.http.HttpRequest.BodyPublishers.ofInputStream(
 						() -> new java.io.ByteArrayInputStream(body.getBytes(java.nio.charset.StandardCharsets.UTF_8))))

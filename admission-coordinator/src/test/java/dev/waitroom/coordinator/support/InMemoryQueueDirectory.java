@@ -13,15 +13,17 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
-
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import dev.waitroom.contract.queue.DrawResult;
+import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.OfferResult;
+import dev.waitroom.contract.queue.QueueCounts;
+import dev.waitroom.contract.queue.TransitionTarget;
 import dev.waitroom.coordinator.ids.GrantId;
 import dev.waitroom.coordinator.queue.QueueDirectory;
-import dev.waitroom.coordinator.queue.QueueEventState;
 import dev.waitroom.coordinator.queue.QueueRejectedException;
-import dev.waitroom.coordinator.queue.QueueTransition;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
 import dev.waitroom.tokens.VisitorId;
 
@@ -88,7 +90,7 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 
 		final Map<String, Entry> byVisitor = new HashMap<>();
 
-		QueueEventState state;
+		EventUpdateRequest state;
 
 		boolean drawn;
 
@@ -159,7 +161,7 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 			.toList();
 	}
 
-	public synchronized QueueEventState lastState(String eventId) {
+	public synchronized EventUpdateRequest lastState(String eventId) {
 		return queue(eventId).state;
 	}
 
@@ -168,7 +170,7 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 	}
 
 	@Override
-	public synchronized void putEventState(String eventId, QueueEventState state) {
+	public synchronized void putEventState(String eventId, EventUpdateRequest state) {
 		check();
 		EventQueue q = queue(eventId);
 		// Like the real queue: a phase never goes back (a stale push is refused with 409).
@@ -235,20 +237,21 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 		for (Offer offer : offers) {
 			Entry e = q.byEntry.get(offer.entryId());
 			if (e == null) {
-				results.add(new OfferResult(offer.entryId(), null)); // the queue answers an unknown entry without a state
+				// the queue answers an unknown entry without a state
+				results.add(new OfferResult(offer.entryId(), null, false));
 				continue;
 			}
 			if (e.state == State.WAITING && !e.endedGrants.contains(offer.grantId().toString())) {
 				e.state = State.OFFERED;
 				e.grantId = offer.grantId().toString();
 			}
-			results.add(new OfferResult(e.entryId, e.state.name()));
+			results.add(new OfferResult(e.entryId, e.state.name(), offer.grantId().toString().equals(e.grantId)));
 		}
 		return results;
 	}
 
 	@Override
-	public synchronized String transition(String eventId, String entryId, QueueTransition to, GrantId grantId) {
+	public synchronized String transition(String eventId, String entryId, TransitionTarget to, GrantId grantId) {
 		check();
 		EventQueue q = queue(eventId);
 		Entry e = q.byEntry.get(entryId);
@@ -307,7 +310,7 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 		}
 		return new QueueCounts(n.getOrDefault(State.WAITING, 0L), n.getOrDefault(State.OFFERED, 0L),
 				n.getOrDefault(State.ACTIVE, 0L), n.getOrDefault(State.COMPLETED, 0L), n.getOrDefault(State.LEFT, 0L),
-				n.getOrDefault(State.EXPIRED, 0L), q.byEntry.size(), 0L, 0L);
+				n.getOrDefault(State.EXPIRED, 0L), q.byEntry.size(), 0L, 0L, null, null);
 	}
 
 	private static void require(Entry e, State... allowed) {

@@ -8,22 +8,23 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.IdentityScope;
+import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.admission.LiveCounts;
 import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
-import dev.waitroom.coordinator.event.EventId;
 import dev.waitroom.coordinator.event.EventManagement;
-import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
-import dev.waitroom.coordinator.event.IdentityScope;
-import dev.waitroom.coordinator.event.PresaleOrdering;
 import dev.waitroom.coordinator.rate.HealthSample;
 import dev.waitroom.coordinator.rate.RateController;
 import dev.waitroom.coordinator.tick.AdmissionTicker;
 import dev.waitroom.coordinator.tick.CoordinatorProperties;
-import dev.waitroom.coordinator.web.SecurityProperties;
 import dev.waitroom.tokens.VisitorId;
+import dev.waitroom.web.WebKitProperties;
 import org.springframework.context.ApplicationContext;
 
 /**
@@ -65,20 +66,21 @@ public final class Scenario {
 
 	/** HTTP to this coordinator with the internal credential, as the gateway and booking call it. */
 	public Http http() {
-		return new Http(port()).header("X-Waitroom-Internal", security().internalToken());
+		return new Http(port()).header(Headers.INTERNAL, security().internalToken());
 	}
 
 	/** HTTP to this coordinator's ops API: the internal credential and the ops bearer token. */
 	public Http ops() {
-		return http().header("Authorization", "Bearer " + security().opsToken());
+		return http().header(Headers.AUTHORIZATION, Headers.BEARER_PREFIX + security().opsToken());
 	}
 
 	public int port() {
 		return this.context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
 	}
 
-	public SecurityProperties security() {
-		return this.context.getBean(SecurityProperties.class);
+	/** The internal credential and the ops token of this test context (random, see RandomSecretsInitializer). */
+	public WebKitProperties.Security security() {
+		return this.context.getBean(WebKitProperties.class).security();
 	}
 
 	public static String eventId(String prefix) {

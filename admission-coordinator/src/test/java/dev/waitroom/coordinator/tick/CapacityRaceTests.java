@@ -10,11 +10,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.coordinator.admission.Admissions;
 import dev.waitroom.coordinator.admission.GrantState;
 import dev.waitroom.coordinator.event.AfterPurchase;
-import dev.waitroom.coordinator.event.EventId;
-import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Scenario;

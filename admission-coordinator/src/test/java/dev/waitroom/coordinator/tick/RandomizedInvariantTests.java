@@ -8,16 +8,17 @@ import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.RedisKeys;
+import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.coordinator.SqlLiterals;
 import dev.waitroom.coordinator.admission.Admissions;
 import dev.waitroom.coordinator.admission.GrantState;
 import dev.waitroom.coordinator.admission.QueueSync;
 import dev.waitroom.coordinator.event.AfterPurchase;
-import dev.waitroom.coordinator.event.EventId;
-import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.problems.CoordinatorException;
-import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
 import dev.waitroom.coordinator.support.Scenario;
@@ -145,7 +146,7 @@ class RandomizedInvariantTests {
 					this.jdbc.sql("select count(session_id) from grants where event_id = :e").param("e", eventId)
 						.query(Long.class).single(),
 					this.scenario.grants.releasedByReason(eventId));
-			QueueDirectory.QueueCounts counts = queue.counts(eventId);
+			QueueCounts counts = queue.counts(eventId);
 			var live = this.scenario.grants.count(eventId);
 			assertThat(counts.offered()).as("queue offered vs grants after reconciliation").isEqualTo(live.offered());
 			assertThat(counts.active()).as("queue active vs grants after reconciliation").isEqualTo(live.active());
@@ -210,7 +211,8 @@ class RandomizedInvariantTests {
 				and state in (%s)
 				""".formatted(SESSION_ENDED)).param("e", eventId).query(UUID.class).list();
 		for (UUID session : ended) {
-			assertThat(this.redisson.getBucket("wr:{" + eventId + "}:session:" + session, StringCodec.INSTANCE).isExists())
+			String key = RedisKeys.session(EventId.of(eventId), session.toString());
+			assertThat(this.redisson.getBucket(key, StringCodec.INSTANCE).isExists())
 				.as("a released session is not live in the registry at " + at)
 				.isFalse();
 		}

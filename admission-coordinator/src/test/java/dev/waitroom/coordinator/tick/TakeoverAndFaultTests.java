@@ -6,13 +6,14 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.List;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.Headers;
 import dev.waitroom.coordinator.admission.Grant;
 import dev.waitroom.coordinator.admission.GrantState;
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.event.EventConfig;
-import dev.waitroom.coordinator.event.EventId;
-import dev.waitroom.coordinator.event.ExpiredOfferPolicy;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
 import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
@@ -153,7 +154,7 @@ class TakeoverAndFaultTests {
 
 		RealStores.stopRedis();
 		try {
-			Http.Response claim = http.post(claimPath, null, "X-Waitroom-Visitor", visitors.get(0));
+			Http.Response claim = http.post(claimPath, null, Headers.VISITOR, visitors.get(0));
 			assertThat(claim.status()).isEqualTo(503);
 			assertThat(claim.problemType()).endsWith("/admission-unavailable");
 			assertThat(claim.body()).doesNotContain("\"token\"");
@@ -169,7 +170,7 @@ class TakeoverAndFaultTests {
 
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> assertThat(
-					http.post(claimPath, null, "X-Waitroom-Visitor", visitors.get(0)).status()).isEqualTo(200));
+					http.post(claimPath, null, Headers.VISITOR, visitors.get(0)).status()).isEqualTo(200));
 		assertThat(this.scenario.tickUntilLive(eventId, 4).live()).isEqualTo(4);
 	}
 

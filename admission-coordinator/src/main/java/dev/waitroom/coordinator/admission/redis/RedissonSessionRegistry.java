@@ -6,10 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.RedisKeys;
 import dev.waitroom.coordinator.admission.RegistryUnavailableException;
 import dev.waitroom.coordinator.admission.SessionRegistry;
 import dev.waitroom.coordinator.ids.SessionId;
-
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -32,16 +33,16 @@ class RedissonSessionRegistry implements SessionRegistry {
 		this.removeScript = read("redis/session-remove.lua");
 	}
 
-	static String sessionKey(String eventId, SessionId sessionId) {
-		return "wr:{" + eventId + "}:session:" + sessionId;
+	private static String sessionKey(EventId eventId, SessionId sessionId) {
+		return RedisKeys.session(eventId, sessionId.toString());
 	}
 
-	static String tombstoneKey(String eventId, SessionId sessionId) {
-		return "wr:{" + eventId + "}:ended:" + sessionId;
+	private static String tombstoneKey(EventId eventId, SessionId sessionId) {
+		return RedisKeys.endedSession(eventId, sessionId.toString());
 	}
 
 	@Override
-	public boolean admit(String eventId, SessionId sessionId, long saleGeneration, Instant expiresAt) {
+	public boolean admit(EventId eventId, SessionId sessionId, long saleGeneration, Instant expiresAt) {
 		Long result = run(() -> script().eval(sessionKey(eventId, sessionId), RScript.Mode.READ_WRITE,
 				this.admitScript, RScript.ReturnType.LONG,
 				List.of(sessionKey(eventId, sessionId), tombstoneKey(eventId, sessionId)),
@@ -50,14 +51,14 @@ class RedissonSessionRegistry implements SessionRegistry {
 	}
 
 	@Override
-	public void remove(String eventId, SessionId sessionId, Instant keepTombstoneUntil) {
+	public void remove(EventId eventId, SessionId sessionId, Instant keepTombstoneUntil) {
 		run(() -> script().eval(sessionKey(eventId, sessionId), RScript.Mode.READ_WRITE, this.removeScript,
 				RScript.ReturnType.LONG, List.of(sessionKey(eventId, sessionId), tombstoneKey(eventId, sessionId)),
 				Long.toString(keepTombstoneUntil.toEpochMilli())));
 	}
 
 	@Override
-	public boolean isLive(String eventId, SessionId sessionId) {
+	public boolean isLive(EventId eventId, SessionId sessionId) {
 		return run(() -> this.redisson.getBucket(sessionKey(eventId, sessionId), StringCodec.INSTANCE).isExists());
 	}
 

@@ -3,13 +3,13 @@ package dev.waitroom.coordinator.admission.web;
 import java.time.Instant;
 import java.util.UUID;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.coordinator.admission.Admission;
 import dev.waitroom.coordinator.admission.Admissions;
-import dev.waitroom.coordinator.event.EventId;
 import dev.waitroom.coordinator.problems.CoordinatorException;
-import dev.waitroom.coordinator.problems.ProblemKind;
 import dev.waitroom.tokens.VisitorId;
-
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseCookie;
@@ -23,8 +23,6 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class AdmissionController {
 
-	static final String VISITOR_HEADER = "X-Waitroom-Visitor";
-
 	static final String TOKEN_COOKIE = "wr_at";
 
 	private final Admissions admissions;
@@ -35,19 +33,19 @@ class AdmissionController {
 
 	@PostMapping("/events/{eventId}/admission/claim")
 	ResponseEntity<SessionBody> claim(@PathVariable String eventId,
-			@RequestHeader(name = VISITOR_HEADER, required = false) String visitor) {
+			@RequestHeader(name = Headers.VISITOR, required = false) String visitor) {
 		return withToken(this.admissions.claim(EventId.of(eventId), visitor(visitor)));
 	}
 
 	@PostMapping("/events/{eventId}/shopping-session/renew")
 	ResponseEntity<SessionBody> renew(@PathVariable String eventId,
-			@RequestHeader(name = VISITOR_HEADER, required = false) String visitor) {
+			@RequestHeader(name = Headers.VISITOR, required = false) String visitor) {
 		return withToken(this.admissions.renew(EventId.of(eventId), visitor(visitor)));
 	}
 
 	@PostMapping("/events/{eventId}/shopping-session/leave")
 	ResponseEntity<LeaveBody> leave(@PathVariable String eventId,
-			@RequestHeader(name = VISITOR_HEADER, required = false) String visitor) {
+			@RequestHeader(name = Headers.VISITOR, required = false) String visitor) {
 		this.admissions.leave(EventId.of(eventId), visitor(visitor));
 		ResponseCookie cleared = ResponseCookie.from(TOKEN_COOKIE, "").path("/").httpOnly(true).sameSite("Lax")
 			.maxAge(0).build();
@@ -72,7 +70,7 @@ class AdmissionController {
 
 	private static VisitorId visitor(String header) {
 		if (header == null || !VisitorId.isValid(header)) {
-			throw new CoordinatorException(ProblemKind.INVALID, "invalid-visitor",
+			throw new CoordinatorException(ProblemType.INVALID_VISITOR,
 					"The visitor identity is missing or malformed.");
 		}
 		return new VisitorId(header);

@@ -1,22 +1,25 @@
 package dev.waitroom.coordinator.admission.web;
 
-import java.util.UUID;
-
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.coordinator.CoordinatorPaths;
+import dev.waitroom.contract.coordinator.PurchaseCompleted;
+import dev.waitroom.contract.coordinator.PurchaseCompletedResult;
+import dev.waitroom.contract.coordinator.SoldOut;
+import dev.waitroom.contract.coordinator.SoldOutResult;
 import dev.waitroom.coordinator.admission.Admissions;
 import dev.waitroom.coordinator.admission.GrantState;
-import dev.waitroom.coordinator.event.EventId;
+import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventManagement;
-import dev.waitroom.coordinator.event.OperatingMode;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.problems.CoordinatorException;
-import dev.waitroom.coordinator.problems.ProblemKind;
-
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** What booking tells the coordinator (CONTRACTS: "coordinator internal API"). */
+/** What booking tells the coordinator (CONTRACTS: "coordinator internal API"), in the contract's records. */
 @RestController
 class InternalBookingController {
 
@@ -29,44 +32,25 @@ class InternalBookingController {
 		this.events = events;
 	}
 
-	@PostMapping("/internal/events/{eventId}/sold-out")
-	ModeBody soldOut(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-		String reason = body == null || body.reason() == null || body.reason().isBlank() ? "sold out" : body.reason();
-		var event = this.events.changeMode(EventId.of(eventId), OperatingMode.SOLD_OUT, "booking", clip(reason));
-		return new ModeBody(event.id().value(), event.mode().name());
+	@PostMapping(CoordinatorPaths.SOLD_OUT)
+	SoldOutResult soldOut(@PathVariable String eventId, @RequestBody(required = false) SoldOut body) {
+		String reason = (body == null ? new SoldOut(null) : body).reasonOrDefault();
+		Event event = this.events.changeMode(EventId.of(eventId), OperatingMode.SOLD_OUT, "booking", reason);
+		return new SoldOutResult(event.id().value(), event.mode());
 	}
 
-	@PostMapping("/internal/events/{eventId}/sessions/{sessionId}/purchase-completed")
-	PurchaseResult purchaseCompleted(@PathVariable String eventId, @PathVariable String sessionId,
-			@RequestBody PurchaseBody body) {
+	@PostMapping(CoordinatorPaths.PURCHASE_COMPLETED)
+	PurchaseCompletedResult purchaseCompleted(@PathVariable String eventId, @PathVariable String sessionId,
+			@RequestBody PurchaseCompleted body) {
 		SessionId session;
 		try {
 			session = SessionId.parse(sessionId);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new CoordinatorException(ProblemKind.INVALID, "invalid-session-id", "Session ids are UUIDs.");
+			throw new CoordinatorException(ProblemType.INVALID_SESSION_ID, "Session ids are UUIDs.");
 		}
-		if (body == null || body.orderId() == null || body.orderId().isBlank() || body.orderId().length() > 100) {
-			throw new CoordinatorException(ProblemKind.INVALID, "invalid-request", "orderId is required.");
-		}
-		GrantState state = this.admissions.purchaseCompleted(EventId.of(eventId), session, body.orderId());
-		return new PurchaseResult(session.value(), state.name());
-	}
-
-	private static String clip(String s) {
-		return s.length() > 500 ? s.substring(0, 500) : s;
-	}
-
-	record ReasonBody(String reason) {
-	}
-
-	record ModeBody(String eventId, String mode) {
-	}
-
-	record PurchaseBody(String orderId) {
-	}
-
-	record PurchaseResult(UUID sessionId, String state) {
+		GrantState state = this.admissions.purchaseCompleted(EventId.of(eventId), session, body.validated().orderId());
+		return new PurchaseCompletedResult(session.value(), state.name());
 	}
 
 }

@@ -2,19 +2,29 @@ package dev.waitroom.coordinator.queue.http;
 
 import java.net.http.HttpClient;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
+import java.util.Set;
+import java.util.function.Supplier;
 
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.queue.Candidates;
+import dev.waitroom.contract.queue.DrawRequest;
+import dev.waitroom.contract.queue.DrawResult;
+import dev.waitroom.contract.queue.EntryTransition;
+import dev.waitroom.contract.queue.EntryTransitionResult;
+import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.OfferBatch;
+import dev.waitroom.contract.queue.OfferResult;
+import dev.waitroom.contract.queue.OfferResults;
+import dev.waitroom.contract.queue.QueueCounts;
+import dev.waitroom.contract.queue.QueuePaths;
+import dev.waitroom.contract.queue.TransitionTarget;
 import dev.waitroom.coordinator.ids.GrantId;
 import dev.waitroom.coordinator.queue.QueueDirectory;
-import dev.waitroom.coordinator.queue.QueueEventState;
 import dev.waitroom.coordinator.queue.QueueRejectedException;
-import dev.waitroom.coordinator.queue.QueueTransition;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
 import dev.waitroom.tokens.VisitorId;
-
+import dev.waitroom.web.RequestIdFilter;
 import org.slf4j.MDC;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
@@ -22,13 +32,13 @@ import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
-/** {@link QueueDirectory} over HTTP with the internal credential and short timeouts. */
+/** {@link QueueDirectory} over HTTP in the contract's records, with the internal credential and short timeouts. */
 public final class RestClientQueueDirectory implements QueueDirectory {
 
-	static final String INTERNAL_HEADER = "X-Waitroom-Internal";
-
 	/** Answers that mean "no, and asking again will not change it"; other 4xx (auth, throttling) are retried. */
-	private static final java.util.Set<Integer> REFUSALS = java.util.Set.of(400, 404, 409, 410, 422);
+	private static final Set<Integer> REFUSALS = Set.of(400, 404, 409, 410, 422);
+
+	private static final String CANDIDATES = QueuePaths.CANDIDATES + "?" + QueuePaths.CANDIDATES_LIMIT + "={limit}";
 
 	private final RestClient http;
 
@@ -43,11 +53,11 @@ public final class RestClientQueueDirectory implements QueueDirectory {
 		factory.setReadTimeout(readTimeout);
 		RestClient http = builder.baseUrl(baseUrl)
 			.requestFactory(factory)
-			.defaultHeader(INTERNAL_HEADER, internalToken)
+			.defaultHeader(Headers.INTERNAL, internalToken)
 			.requestInterceptor((request, body, execution) -> {
-				String requestId = MDC.get("requestId");
+				String requestId = MDC.get(RequestIdFilter.MDC_KEY);
 				if (requestId != null) {
-					request.getHeaders().set("X-Request-Id", requestId);
+					request.getHeaders().set(Headers.REQUEST_ID, requestId);
 				}
 				return execution.execute(request, body);
 			})
@@ -56,9 +66,9 @@ public final class RestClientQueueDirectory implements QueueDirectory {
 	}
 
 	@Override
-	public void putEventState(String eventId, QueueEventState state) {
+	public void putEventState(String eventId, EventUpdateRequest state) {
 		call("put event state", () -> this.http.put()
-			.uri("/internal/events/{e}", eventId)
+			.uri(QueuePaths.EVENT, eventId)
 			.contentType(MediaType.APPLICATION_JSON)
 			.body(state)
 			.retrieve()
@@ -68,27 +78,22 @@ public final class RestClientQueueDirectory implements QueueDirectory {
 	@Override
 	public DrawResult draw(String eventId, String seedHex) {
 		return call("draw", () -> this.http.post()
-			.uri("/internal/events/{e}/draw", eventId)
+			.uri(QueuePaths.DRAW, eventId)
 			.contentType(MediaType.APPLICATION_JSON)
-			.body(Map.of("seed", seedHex))
+			.body(new DrawRequest(seedHex))
 			.retrieve()
 			.body(DrawResult.class));
 	}
 
 	@Override
 	public List<Candidate> candidates(String eventId, int limit) {
-		CandidatesBody body = call("candidates", () -> this.http.get()
-			.uri("/internal/events/{e}/candidates?limit={n}", eventId, limit)
-			.retrieve()
-			.body(CandidatesBody.class));
-		if (body == null || body.entries() == null) {
-			return List.of();
-		}
-		return body.entries().stream().map(RestClientQueueDirectory::candidate).toList();
+		Candidates body = call("candidates",
+				() -> this.http.get().uri(CANDIDATES, eventId, limit).retrieve().body(Candidates.class));
+		return body == null ? List.of() : body.entries().stream().map(RestClientQueueDirectory::candidate).toList();
 	}
 
 	/** The entry's visitor as a {@link VisitorId}; a malformed one is the queue misbehaving, not a refusal. */
-	private static Candidate candidate(CandidateBody entry) {
+	private static Candidate candidate(dev.waitroom.contract.queue.Candidate entry) {
 		if (!VisitorId.isValid(entry.visitor())) {
 			throw new QueueUnavailableException("The queue service answered the candidates call with a malformed visitor.",
 					null);
@@ -98,33 +103,36 @@ public final class RestClientQueueDirectory implements QueueDirectory {
 
 	@Override
 	public List<OfferResult> offer(String eventId, List<Offer> offers) {
-		OffersResponse body = call("offers", () -> this.http.post()
-			.uri("/internal/events/{e}/offers", eventId)
+		OfferBatch batch = new OfferBatch(offers.stream()
+			.map(o -> new dev.waitroom.contract.queue.Offer(o.entryId(), o.grantId().toString(), o.expiresAt()))
+			.toList());
+		OfferResults body = call("offers", () -> this.http.post()
+			.uri(QueuePaths.OFFERS, eventId)
 			.contentType(MediaType.APPLICATION_JSON)
-			.body(new OffersRequest(offers.stream().map(OfferBody::of).toList()))
+			.body(batch)
 			.retrieve()
-			.body(OffersResponse.class));
-		return body == null || body.results() == null ? List.of() : body.results();
+			.body(OfferResults.class));
+		return body == null ? List.of() : body.results();
 	}
 
 	@Override
-	public String transition(String eventId, String entryId, QueueTransition to, GrantId grantId) {
-		TransitionResponse body = call("transition", () -> this.http.post()
-			.uri("/internal/events/{e}/entries/{entryId}/transition", eventId, entryId)
+	public String transition(String eventId, String entryId, TransitionTarget to, GrantId grantId) {
+		EntryTransitionResult body = call("transition", () -> this.http.post()
+			.uri(QueuePaths.TRANSITION, eventId, entryId)
 			.contentType(MediaType.APPLICATION_JSON)
-			.body(new TransitionRequest(to.name(), grantId.value()))
+			.body(EntryTransition.of(to, grantId.toString()))
 			.retrieve()
-			.body(TransitionResponse.class));
+			.body(EntryTransitionResult.class));
 		return body == null ? null : body.state();
 	}
 
 	@Override
 	public QueueCounts counts(String eventId) {
 		return call("counts",
-				() -> this.http.get().uri("/internal/events/{e}/counts", eventId).retrieve().body(QueueCounts.class));
+				() -> this.http.get().uri(QueuePaths.COUNTS, eventId).retrieve().body(QueueCounts.class));
 	}
 
-	private static <T> T call(String what, java.util.function.Supplier<T> call) {
+	private static <T> T call(String what, Supplier<T> call) {
 		try {
 			return call.get();
 		}
@@ -138,32 +146,6 @@ public final class RestClientQueueDirectory implements QueueDirectory {
 		catch (RestClientException ex) {
 			throw new QueueUnavailableException("The queue service did not answer the " + what + " call.", ex);
 		}
-	}
-
-	record CandidatesBody(List<CandidateBody> entries) {
-	}
-
-	record CandidateBody(String entryId, String visitor, long orderKey) {
-	}
-
-	record OffersRequest(List<OfferBody> offers) {
-	}
-
-	record OfferBody(String entryId, UUID grantId, Instant expiresAt) {
-
-		static OfferBody of(Offer offer) {
-			return new OfferBody(offer.entryId(), offer.grantId().value(), offer.expiresAt());
-		}
-
-	}
-
-	record OffersResponse(List<OfferResult> results) {
-	}
-
-	record TransitionRequest(String to, UUID grantId) {
-	}
-
-	record TransitionResponse(String entryId, String state) {
 	}
 
 }

@@ -1,20 +1,19 @@
 package dev.waitroom.coordinator.rate.web;
 
-import dev.waitroom.coordinator.rate.persistence.HealthReports;
-
-import java.time.Instant;
-
-import dev.waitroom.coordinator.problems.CoordinatorException;
-import dev.waitroom.coordinator.problems.ProblemKind;
+import dev.waitroom.contract.coordinator.CoordinatorPaths;
+import dev.waitroom.contract.coordinator.HealthReport;
 import dev.waitroom.coordinator.rate.HealthSample;
 import dev.waitroom.coordinator.rate.RateController;
-
+import dev.waitroom.coordinator.rate.persistence.HealthReports;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Booking's health reports (CONTRACTS: POST /internal/health, every second). */
+/**
+ * Booking's health reports (CONTRACTS: POST /internal/health, every second). A report that cannot be a measurement
+ * is answered with the contract's invalid-health-report problem.
+ */
 @RestController
 class HealthController {
 
@@ -27,25 +26,13 @@ class HealthController {
 		this.shared = shared;
 	}
 
-	@PostMapping("/internal/health")
-	ResponseEntity<Void> report(@RequestBody HealthBody body) {
-		HealthSample sample;
-		try {
-			sample = new HealthSample(body.at(), body.windowSeconds(), body.requests(), body.latencyP95Ms(),
-					body.latencyP99Ms(), body.errorRate(), body.poolActive(), body.poolPending(), body.poolMax(),
-					body.holdFailureRate());
-		}
-		catch (IllegalArgumentException ex) {
-			throw new CoordinatorException(ProblemKind.INVALID, "invalid-health-report", ex.getMessage());
-		}
+	@PostMapping(CoordinatorPaths.HEALTH)
+	ResponseEntity<Void> report(@RequestBody HealthReport body) {
+		HealthSample sample = HealthSample.of(body);
 		this.controller.record(sample);
 		// Every other instance learns of it through PostgreSQL (SharedHealthFeed).
 		this.shared.append(sample);
 		return ResponseEntity.noContent().build();
-	}
-
-	record HealthBody(Instant at, int windowSeconds, long requests, double latencyP95Ms, double latencyP99Ms,
-			double errorRate, int poolActive, int poolPending, int poolMax, double holdFailureRate) {
 	}
 
 }

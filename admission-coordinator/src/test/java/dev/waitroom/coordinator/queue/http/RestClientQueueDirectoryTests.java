@@ -18,11 +18,20 @@ import java.util.concurrent.CountDownLatch;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.IdentityScope;
+import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.PresaleOrdering;
+import dev.waitroom.contract.queue.DrawResult;
+import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.OfferResult;
+import dev.waitroom.contract.queue.QueueCounts;
+import dev.waitroom.contract.queue.TransitionTarget;
 import dev.waitroom.coordinator.ids.GrantId;
 import dev.waitroom.coordinator.queue.QueueDirectory;
-import dev.waitroom.coordinator.queue.QueueEventState;
 import dev.waitroom.coordinator.queue.QueueRejectedException;
-import dev.waitroom.coordinator.queue.QueueTransition;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
 import dev.waitroom.tokens.VisitorId;
 import org.junit.jupiter.api.AfterEach;
@@ -76,7 +85,7 @@ class RestClientQueueDirectoryTests {
 		String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
 		String path = exchange.getRequestURI().toString();
 		this.requests.add(new Recorded(exchange.getRequestMethod(), path,
-				exchange.getRequestHeaders().getFirst("X-Waitroom-Internal"),
+				exchange.getRequestHeaders().getFirst(Headers.INTERNAL),
 				exchange.getRequestHeaders().getFirst("Content-Type"), body));
 		Reply reply = this.replies.entrySet().stream()
 			.filter(e -> path.startsWith(e.getKey()))
@@ -119,19 +128,19 @@ class RestClientQueueDirectoryTests {
 		Instant deadline = Instant.parse("2026-06-01T10:00:30Z");
 
 		List<QueueDirectory.Candidate> candidates = this.queue.candidates("e1", 25);
-		List<QueueDirectory.OfferResult> offers = this.queue.offer("e1",
+		List<OfferResult> offers = this.queue.offer("e1",
 				List.of(new QueueDirectory.Offer("en-1", grant, deadline)));
-		String state = this.queue.transition("e1", "en-1", QueueTransition.OFFER_EXPIRED, grant);
-		QueueDirectory.DrawResult draw = this.queue.draw("e1", "ab".repeat(32));
-		QueueDirectory.QueueCounts counts = this.queue.counts("e1");
-		this.queue.putEventState("e1", new QueueEventState("OPEN", "QUEUEING", "", 1, "c0ffee", null, "BROWSER",
-				"REQUEUE_ONCE", 2.5, 30, null, "RANDOM"));
+		String state = this.queue.transition("e1", "en-1", TransitionTarget.OFFER_EXPIRED, grant);
+		DrawResult draw = this.queue.draw("e1", "ab".repeat(32));
+		QueueCounts counts = this.queue.counts("e1");
+		this.queue.putEventState("e1", EventUpdateRequest.of(EventPhase.OPEN, OperatingMode.QUEUEING, "", 1, "c0ffee",
+				null, IdentityScope.BROWSER, ExpiredOfferPolicy.REQUEUE_ONCE, PresaleOrdering.RANDOM, 2.5, 30, null));
 
 		assertThat(candidates)
 			.containsExactly(new QueueDirectory.Candidate("en-1", new VisitorId("AAAAAAAAAAAAAAAAAAAAAA"), 7));
-		assertThat(offers).containsExactly(new QueueDirectory.OfferResult("en-1", "OFFERED"));
+		assertThat(offers).containsExactly(new OfferResult("en-1", "OFFERED", null));
 		assertThat(state).isEqualTo("WAITING");
-		assertThat(draw).isEqualTo(new QueueDirectory.DrawResult(12, true));
+		assertThat(draw).isEqualTo(new DrawResult(12, true));
 		assertThat(counts.waiting()).isEqualTo(5);
 		assertThat(counts.oldestWaitSeconds()).isEqualTo(40);
 		assertThat(this.requests).allSatisfy(r -> assertThat(r.internal()).isEqualTo(TOKEN));
@@ -163,7 +172,7 @@ class RestClientQueueDirectoryTests {
 		this.replies.put("/internal/events/e2/counts", new Reply(503, "{}"));
 		this.replies.put("/internal/events/e2/candidates", new Reply(403, "{}"));
 
-		assertThatThrownBy(() -> this.queue.transition("e2", "x", QueueTransition.ACTIVE, GrantId.random()))
+		assertThatThrownBy(() -> this.queue.transition("e2", "x", TransitionTarget.ACTIVE, GrantId.random()))
 			.isInstanceOf(QueueRejectedException.class);
 		assertThatThrownBy(() -> this.queue.counts("e2")).isInstanceOf(QueueUnavailableException.class);
 		assertThatThrownBy(() -> this.queue.candidates("e2", 1)).as("a credential problem is retried, not dropped")

@@ -1,6 +1,0 @@
-package dev.waitroom.coordinator.event;
-
-/** What makes a join unique. */
-public enum IdentityScope {
-	BROWSER, ACCOUNT
-}
