@@ -1,6 +1,7 @@
 package dev.waitroom.testsupport;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -16,8 +17,7 @@ public final class AllAtOnce {
 
     private static final long ANSWER_WITHIN_SECONDS = 60;
 
-    private AllAtOnce() {
-    }
+    private AllAtOnce() {}
 
     /**
      * Runs every call on a thread of its own, all released together, and answers their results in the order of the
@@ -51,5 +51,10 @@ public final class AllAtOnce {
         } finally {
             threads.shutdownNow();
         }
+    }
+
+    /** The same call {@code times} times at once, as {@link #call(List)}. */
+    public static <T> List<T> call(int times, Callable<T> call) throws Exception {
+        return call(Collections.nCopies(times, call));
     }
 }

@@ -57,11 +57,19 @@ public final class QueueServiceProcess implements AutoCloseable {
         this.dir = RealStores.tempDirectory("waitroom-queue-service");
         int port = RealStores.freePort();
         this.baseUrl = URI.create("http://127.0.0.1:" + port);
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-Xmx384m", "-jar", copyOfJar().toString()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Xss512k",
+                "-Xmx384m",
+                "-jar",
+                copyOfJar().toString()));
         springProperties.forEach(property -> command.add("--" + property));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
-                .redirectErrorStream(true).redirectOutput(log().toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log().toFile());
         builder.environment().put("SERVER_PORT", Integer.toString(port));
         builder.environment().put("WAITROOM_SECURITY_INTERNALTOKEN", internalToken);
         builder.environment().put("WAITROOM_SECURITY_TICKETKEY", ticketKey);
@@ -86,7 +94,8 @@ public final class QueueServiceProcess implements AutoCloseable {
             synchronized (QueueServiceProcess.class) {
                 p = shared;
                 if (p == null) {
-                    p = new QueueServiceProcess(List.of("spring.data.redis.host=" + RealStores.redisHost(),
+                    p = new QueueServiceProcess(List.of(
+                            "spring.data.redis.host=" + RealStores.redisHost(),
                             "spring.data.redis.port=" + RealStores.redisPort()));
                     shared = p;
                 }
@@ -152,14 +161,16 @@ public final class QueueServiceProcess implements AutoCloseable {
     }
 
     private void awaitHealthy() {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest health = HttpRequest.newBuilder(baseUrl.resolve("/actuator/health"))
-                .timeout(Duration.ofSeconds(2)).build();
+                .timeout(Duration.ofSeconds(2))
+                .build();
         long deadline = System.nanoTime() + HEALTHY_WITHIN.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("the queue-service exited with code " + process.exitValue() + ":\n"
-                        + tailOfLog());
+                throw new IllegalStateException(
+                        "the queue-service exited with code " + process.exitValue() + ":\n" + tailOfLog());
             }
             try {
                 HttpResponse<String> response = http.send(health, HttpResponse.BodyHandlers.ofString());
@@ -179,8 +190,8 @@ public final class QueueServiceProcess implements AutoCloseable {
                 throw new IllegalStateException(e);
             }
         }
-        throw new IllegalStateException("the queue-service was not healthy within " + HEALTHY_WITHIN.toSeconds()
-                + " s:\n" + tailOfLog());
+        throw new IllegalStateException(
+                "the queue-service was not healthy within " + HEALTHY_WITHIN.toSeconds() + " s:\n" + tailOfLog());
     }
 
     private String tailOfLog() {
@@ -233,13 +244,16 @@ public final class QueueServiceProcess implements AutoCloseable {
     }
 
     private static Optional<Path> inLocalRepository() {
-        Path artifact = Path.of(System.getProperty("user.home"), ".m2", "repository", "dev", "waitroom", "queue-service");
+        Path artifact =
+                Path.of(System.getProperty("user.home"), ".m2", "repository", "dev", "waitroom", "queue-service");
         if (!Files.isDirectory(artifact)) {
             return Optional.empty();
         }
         try (Stream<Path> versions = Files.list(artifact)) {
-            return versions.filter(Files::isDirectory).map(QueueServiceProcess::newestServiceJar)
-                    .flatMap(Optional::stream).findFirst();
+            return versions.filter(Files::isDirectory)
+                    .map(QueueServiceProcess::newestServiceJar)
+                    .flatMap(Optional::stream)
+                    .findFirst();
         } catch (IOException e) {
             return Optional.empty();
         }
@@ -247,7 +261,8 @@ public final class QueueServiceProcess implements AutoCloseable {
 
     private static Optional<Path> newestServiceJar(Path dir) {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> isServiceJar(p.getFileName())).filter(Files::isRegularFile)
+            return files.filter(p -> isServiceJar(p.getFileName()))
+                    .filter(Files::isRegularFile)
                     .max(Comparator.comparingLong(p -> p.toFile().lastModified()));
         } catch (IOException e) {
             return Optional.empty();
@@ -256,8 +271,12 @@ public final class QueueServiceProcess implements AutoCloseable {
 
     private static boolean isServiceJar(Path name) {
         String file = name == null ? "" : name.toString();
-        return file.startsWith("queue-service-") && file.endsWith(".jar") && !file.endsWith("-plain.jar")
-                && !file.endsWith("-sources.jar") && !file.endsWith("-javadoc.jar") && !file.endsWith("-tests.jar");
+        return file.startsWith("queue-service-")
+                && file.endsWith(".jar")
+                && !file.endsWith("-plain.jar")
+                && !file.endsWith("-sources.jar")
+                && !file.endsWith("-javadoc.jar")
+                && !file.endsWith("-tests.jar");
     }
 
     private static String randomBase64(int bytes) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -35,5 +36,12 @@ class AllAtOnceTests {
         assertThatThrownBy(() -> AllAtOnce.call(calls))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("lost the race");
+    }
+
+    @Test
+    void theSameCallManyTimesRunsOncePerTime() throws Exception {
+        AtomicInteger made = new AtomicInteger();
+
+        assertThat(AllAtOnce.call(3, made::incrementAndGet)).containsExactlyInAnyOrder(1, 2, 3);
     }
 }
