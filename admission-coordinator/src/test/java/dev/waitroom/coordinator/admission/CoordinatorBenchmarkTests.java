@@ -40,9 +40,6 @@ class CoordinatorBenchmarkTests {
 	@Autowired
 	Leases leases;
 
-	@Autowired
-	Grants grants;
-
 	@Test
 	void fencedAllocationsPerSecond() throws Exception {
 		for (int threads : new int[] { 1, 4 }) {
@@ -76,14 +73,14 @@ class CoordinatorBenchmarkTests {
 					if (i % 200 == 199) {
 						// Keep the lease, and keep live grants near a realistic ceiling (about 1000): offers expire.
 						this.leases.acquireOrRenew(eventId, "bench", Duration.ofSeconds(5));
-						this.grants.expireOffers(eventId, this.scenario.now().plusSeconds(31));
+						this.scenario.grants.expireOffers(eventId, this.scenario.now().plusSeconds(31));
 					}
 					List<Candidate> candidates = new ArrayList<>();
 					for (int b = 0; b < batch; b++) {
 						candidates.add(new Candidate(java.util.UUID.randomUUID().toString(), VisitorId.random(), i));
 					}
-					List<Grant> inserted = this.grants.allocate(eventId, "bench", gen, candidates, this.scenario.now(),
-							this.scenario.now().plusSeconds(30));
+					List<Grant> inserted = this.scenario.grants.allocate(eventId, "bench", gen, candidates,
+							this.scenario.now(), this.scenario.now().plusSeconds(30));
 					made.addAndGet(inserted.size());
 				}
 				return null;
