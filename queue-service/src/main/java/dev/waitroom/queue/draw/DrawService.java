@@ -52,7 +52,7 @@ class DrawService {
             throw new MalformedValueException("seed is hex of 16..128 bytes");
         }
         EventState state = events.readEvent(event);
-        if (state.phase() == EventPhase.SCHEDULED) {
+        if (state.pushed().phase() == EventPhase.SCHEDULED) {
             throw new ProblemException(ProblemType.DRAW_NOT_ALLOWED, "The draw runs at opening; the event is still SCHEDULED.");
         }
         long presale = state.presaleCount() == null ? 0 : state.presaleCount();
@@ -63,10 +63,11 @@ class DrawService {
             return new DrawResult(presale, true);
         }
         byte[] seedBytes = HexFormat.of().parseHex(seed);
-        if (state.commitment() != null && !matchesCommitment(seedBytes, seed, state.commitment())) {
+        String commitment = state.pushed().commitment();
+        if (commitment != null && !matchesCommitment(seedBytes, seed, commitment)) {
             throw new ProblemException(ProblemType.SEED_MISMATCH, "The seed does not match the published commitment.");
         }
-        long[] keys = state.presaleOrdering() == PresaleOrdering.FIFO
+        long[] keys = state.pushed().presaleOrdering() == PresaleOrdering.FIFO
                 ? PresaleDraw.joinOrder((int) presale) : PresaleDraw.orderKeys(seedBytes, (int) presale);
         int chunks = 0;
         for (int from = 0; from < keys.length || from == 0; from += chunkSize) {

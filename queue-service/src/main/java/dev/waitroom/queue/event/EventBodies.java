@@ -24,25 +24,28 @@ final class EventBodies {
 
     /** The stored state, answered to the coordinator's push. */
     static EventStateView stateView(EventState e) {
-        return new EventStateView(e.eventId().value(), e.phase(), e.mode(), e.announcement(), e.saleGeneration(),
-                e.commitment(), e.revealedSeed(), e.identityScope(), e.expiredOfferPolicy(), e.presaleOrdering(),
-                e.admissionRatePerSecond(), e.offerTtlSeconds(), e.opensAt(), e.presaleCount(), e.drawCompletedAt(),
+        EventUpdate p = e.pushed();
+        return new EventStateView(e.eventId().value(), p.phase(), p.mode(), p.announcement(), p.saleGeneration(),
+                p.commitment(), e.revealedSeed(), p.identityScope(), p.expiredOfferPolicy(), p.presaleOrdering(),
+                p.admissionRatePerSecond(), p.offerTtlSeconds(), p.opensAt(), e.presaleCount(), e.drawCompletedAt(),
                 e.offerWatermark(), e.waiting());
     }
 
     /** The public event status: the queue's length as a band, never the exact count. */
     static PublicEventStatus publicStatus(EventState e) {
+        EventUpdate p = e.pushed();
         QueueStatus.Position band = QueueStatus.Position.around(e.waiting());
-        return new PublicEventStatus(e.eventId().value(), e.phase(), e.mode(), e.announcement(),
-                e.admissionRatePerSecond(), new PublicEventStatus.QueueLength(band.aheadMin(), band.aheadMax()),
-                e.commitment(), e.revealedSeed(), e.drawCompletedAt(), e.presaleCount(), e.opensAt());
+        return new PublicEventStatus(e.eventId().value(), p.phase(), p.mode(), p.announcement(),
+                p.admissionRatePerSecond(), new PublicEventStatus.QueueLength(band.aheadMin(), band.aheadMax()),
+                p.commitment(), e.revealedSeed(), e.drawCompletedAt(), e.presaleCount(), p.opensAt());
     }
 
     /** The gateway's edge snapshot (docs/ARCHITECTURE.md#the-edge-snapshot). */
     static QueueSnapshot snapshot(Snapshot s) {
         EventState e = s.event();
-        return new QueueSnapshot(e.eventId().value(), e.phase(), e.mode(), e.announcement(), e.saleGeneration(),
-                e.admissionRatePerSecond(), e.offerWatermark(), e.drawCompletedAt(), e.drawComplete(), e.presaleCount(),
+        EventUpdate p = e.pushed();
+        return new QueueSnapshot(e.eventId().value(), p.phase(), p.mode(), p.announcement(), p.saleGeneration(),
+                p.admissionRatePerSecond(), e.offerWatermark(), e.drawCompletedAt(), e.drawComplete(), e.presaleCount(),
                 e.waiting(), s.waitingBuckets(), s.generatedAt());
     }
 

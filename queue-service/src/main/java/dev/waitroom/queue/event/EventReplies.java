@@ -70,12 +70,12 @@ final class EventReplies {
     private static EventState eventState(EventId event, List<String> flat) {
         Map<String, String> m = ScriptReplies.pairs(flat);
         String mode = m.get("mode");
-        return new EventState(event, EventPhase.valueOf(m.get("phase")),
+        EventUpdate pushed = new EventUpdate(EventPhase.valueOf(m.get("phase")),
                 mode == null || mode.isEmpty() ? OperatingMode.QUEUEING : OperatingMode.valueOf(mode), m.get("ann"),
                 number(m, "gen"), m.get("commit"), m.get("seed"), IdentityScope.parse(m.get("scope")),
                 ExpiredOfferPolicy.parse(m.get("policy")), PresaleOrdering.parse(m.get("ordering")),
-                m.containsKey("rate") ? Double.parseDouble(m.get("rate")) : 0, number(m, "ttl"), instant(m.get("opensAt")),
-                m.containsKey("presale") ? Long.valueOf(m.get("presale")) : null, instant(m.get("drawAt")),
-                m.get("drawSeed"), number(m, "wm"), number(m, "waiting"));
+                m.containsKey("rate") ? Double.parseDouble(m.get("rate")) : 0, number(m, "ttl"), instant(m.get("opensAt")));
+        return new EventState(event, pushed, m.containsKey("presale") ? Long.valueOf(m.get("presale")) : null,
+                instant(m.get("drawAt")), m.get("drawSeed"), number(m, "wm"), number(m, "waiting"));
     }
 }

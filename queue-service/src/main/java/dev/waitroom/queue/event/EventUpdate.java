@@ -7,7 +7,10 @@ import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import java.time.Instant;
 
-/** The event state the coordinator pushes (PUT /internal/events/{e}); already validated. */
+/**
+ * The event state the coordinator pushes (PUT /internal/events/{e}), validated; as stored, the part of
+ * {@link EventState} it pushed.
+ */
 public record EventUpdate(
         EventPhase phase,
         OperatingMode mode,
