@@ -8,7 +8,8 @@ import java.util.Objects;
  * An expected refusal: answered by {@link ProblemHandler} as {@code application/problem+json} of its {@link ProblemType},
  * with the message as {@code detail} and the properties as extra members. The message and the properties are shown to
  * the caller, so they never carry secrets, tokens or visitor ids. Services may subclass it. Being expected, it has no
- * stack trace.
+ * stack trace of its own; a failure behind it (a store or a peer that did not answer) is kept as its cause, for the logs
+ * only.
  */
 public class ProblemException extends RuntimeException {
 
@@ -22,8 +23,16 @@ public class ProblemException extends RuntimeException {
         this(problem, detail, Map.of());
     }
 
+    public ProblemException(ProblemType problem, String detail, Throwable cause) {
+        this(problem, detail, Map.of(), cause);
+    }
+
     public ProblemException(ProblemType problem, String detail, Map<String, Object> properties) {
-        super(detail, null, false, false);
+        this(problem, detail, properties, null);
+    }
+
+    public ProblemException(ProblemType problem, String detail, Map<String, Object> properties, Throwable cause) {
+        super(detail, cause, false, false);
         this.problem = Objects.requireNonNull(problem, "problem");
         this.properties = Map.copyOf(properties);
     }

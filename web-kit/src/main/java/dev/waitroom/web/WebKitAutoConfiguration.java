@@ -6,6 +6,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 
@@ -13,8 +14,13 @@ import org.springframework.core.Ordered;
  * The kit in a servlet application: four filters in a fixed order (request id, internal credential, ops token, body
  * limit; a service's own filters pick orders around them) and the {@link ProblemHandler}. A check whose paths are
  * empty is registered disabled.
+ *
+ * <p>It runs before {@link WebMvcAutoConfiguration}: Boot adds its own problem handler (with
+ * {@code spring.mvc.problemdetails.enabled=true}) only when no {@code ResponseEntityExceptionHandler} is defined yet,
+ * and that one, ordered before the kit's, would answer Spring MVC's errors itself (a chunked body over the limit as
+ * 400, not 413).
  */
-@AutoConfiguration
+@AutoConfiguration(before = WebMvcAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @EnableConfigurationProperties(WebKitProperties.class)
 public class WebKitAutoConfiguration {
