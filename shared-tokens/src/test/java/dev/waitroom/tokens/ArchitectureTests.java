@@ -21,11 +21,14 @@ class ArchitectureTests {
             .importPackages("dev.waitroom.tokens");
 
     @Test
-    void usesNoFrameworkAndDoesNoIoOfItsOwn() {
+    void usesNoFrameworkAndDoesNoIoOutsideItsHttpSource() {
         noClasses().should().dependOnClassesThat()
-                .resideInAnyPackage("org.springframework..", "reactor..", "jakarta..", "java.net..", "java.sql..",
-                        "lombok..")
-                .because("the library is framework-free; fetching keys is the caller's JwksSource")
+                .resideInAnyPackage("org.springframework..", "reactor..", "jakarta..", "java.sql..", "lombok..")
+                .because("the library is framework-free")
+                .check(CLASSES);
+        noClasses().that().resideOutsideOfPackage("dev.waitroom.tokens.http")
+                .should().dependOnClassesThat().resideInAnyPackage("java.net..", "dev.waitroom.tokens.http")
+                .because("issuing and verifying do no I/O: keys come from a JwksSource, HttpJwksSource the one over HTTP")
                 .check(CLASSES);
     }
 
@@ -33,7 +36,8 @@ class ArchitectureTests {
     void thePublicApiExposesNoNimbusOrTinkType() {
         List<String> leaks = new ArrayList<>();
         CLASSES.stream()
-                .filter(c -> c.getPackageName().equals("dev.waitroom.tokens") && c.getModifiers().contains(JavaModifier.PUBLIC))
+                .filter(c -> List.of("dev.waitroom.tokens", "dev.waitroom.tokens.http").contains(c.getPackageName())
+                        && c.getModifiers().contains(JavaModifier.PUBLIC))
                 .flatMap(c -> c.getCodeUnits().stream())
                 .filter(unit -> unit.getModifiers().contains(JavaModifier.PUBLIC))
                 .forEach(unit -> {
@@ -56,7 +60,7 @@ class ArchitectureTests {
 
     @Test
     void publicTypesAreFinalClassesRecordsEnumsOrInterfaces() {
-        classes().that().resideInAPackage("dev.waitroom.tokens").and().arePublic()
+        classes().that().resideInAnyPackage("dev.waitroom.tokens", "dev.waitroom.tokens.http").and().arePublic()
                 .and().areNotInterfaces().and().areNotEnums().and().areNotRecords()
                 .should().haveModifier(JavaModifier.FINAL)
                 .check(CLASSES);
