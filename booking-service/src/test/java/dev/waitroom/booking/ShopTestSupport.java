@@ -1,8 +1,6 @@
 package dev.waitroom.booking;
 
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -11,15 +9,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -38,6 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.waitroom.booking.payments.WebhookSignature;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.testsupport.RealStoresInitializer;
+import dev.waitroom.testsupport.TestHttpClient;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenIssuer;
 import dev.waitroom.tokens.JwksSource;
@@ -67,7 +60,7 @@ public abstract class ShopTestSupport {
     private static final AtomicInteger EVENTS = new AtomicInteger();
     private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
 
-    protected final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    protected final TestHttpClient http = TestHttpClient.create(Duration.ofSeconds(30));
 
     @LocalServerPort
     protected int port;
@@ -218,64 +211,21 @@ public abstract class ShopTestSupport {
         return webhook("wh-" + UUID.randomUUID(), checkout.attemptId(), outcome, checkout.amountCents());
     }
 
-    /** Runs the calls on threads of their own, released at the same moment; their answers in the same order. */
-    protected static <T> List<T> allAtOnce(List<Callable<T>> calls) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(calls.size());
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<T>> futures = new ArrayList<>();
-            for (Callable<T> call : calls) {
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    return call.call();
-                }));
-            }
-            start.countDown();
-            List<T> answers = new ArrayList<>();
-            for (Future<T> future : futures) {
-                answers.add(future.get());
-            }
-            return answers;
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    /** The same call {@code times} times at once. */
-    protected static <T> List<T> allAtOnce(int times, Callable<T> call) throws Exception {
-        return allAtOnce(Collections.nCopies(times, call));
-    }
-
     protected Response send(String method, String path, String authorization, String body, String... headers) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(30))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
-        if (body != null) {
-            request.header("Content-Type", "application/json");
-        }
+        HttpRequest.Builder request = http.request(method, URI.create("http://127.0.0.1:" + port + path), body,
+                headers);
         if (authorization != null) {
             request.header("Authorization", authorization);
-        }
-        for (int i = 0; i + 1 < headers.length; i += 2) {
-            request.header(headers[i], headers[i + 1]);
         }
         return execute(request.build());
     }
 
     protected Response execute(HttpRequest request) {
-        try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            String text = response.body();
-            boolean isJson = response.headers().firstValue("Content-Type").orElse("").contains("json");
-            JsonNode node = text == null || text.isBlank() || !isJson ? json.nullNode() : json.readTree(text);
-            return new Response(response.statusCode(), response, node);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        HttpResponse<String> response = http.send(request);
+        String text = response.body();
+        boolean isJson = response.headers().firstValue("Content-Type").orElse("").contains("json");
+        JsonNode node = text == null || text.isBlank() || !isJson ? json.nullNode() : json.readTree(text);
+        return new Response(response.statusCode(), response, node);
     }
 
     /** Posts a provider webhook signed with the service's secret. */
@@ -287,10 +237,8 @@ public abstract class ShopTestSupport {
     }
 
     protected Response signedWebhook(String body, String signature) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/webhooks/payments"))
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+        HttpRequest.Builder request = http.request("POST",
+                URI.create("http://127.0.0.1:" + port + "/webhooks/payments"), body);
         if (signature != null) {
             request.header(Headers.PAYMENT_SIGNATURE, signature);
         }

@@ -2,6 +2,7 @@ package dev.waitroom.booking.access;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -12,8 +13,10 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import dev.waitroom.booking.ServicesProperties;
+import dev.waitroom.contract.Headers;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
 import dev.waitroom.tokens.JwksSource;
+import dev.waitroom.tokens.http.HttpJwksSource;
 import dev.waitroom.web.WebKitProperties;
 
 @Configuration(proxyBeanMethods = false)
@@ -40,10 +43,11 @@ class AccessConfiguration implements WebMvcConfigurer {
     @Configuration(proxyBeanMethods = false)
     static class Verification {
 
+        /** The coordinator's public keys, read with the internal credential. */
         @Bean
         JwksSource coordinatorJwks(ServicesProperties services, WebKitProperties web, AdmissionProperties properties) {
-            return new CoordinatorJwks(services.coordinatorUrl(), web.security().internalToken(),
-                    properties.jwksTimeout());
+            return HttpJwksSource.of(services.coordinatorUrl(), properties.jwksTimeout(),
+                    Map.of(Headers.INTERNAL, web.security().internalToken()));
         }
 
         @Bean

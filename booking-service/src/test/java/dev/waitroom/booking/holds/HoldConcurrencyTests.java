@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 
 import dev.waitroom.booking.ShopTestSupport;
+import dev.waitroom.testsupport.AllAtOnce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,7 +22,8 @@ class HoldConcurrencyTests extends ShopTestSupport {
         for (int i = 0; i < 100; i++) {
             shoppers.add(shopper(event));
         }
-        List<Response> responses = allAtOnce(shoppers.stream().map(s -> (Callable<Response>) () -> hold(s, "A-3")).toList());
+        List<Response> responses =
+                AllAtOnce.call(shoppers.stream().map(s -> (Callable<Response>) () -> hold(s, "A-3")).toList());
 
         List<Response> won = responses.stream().filter(r -> r.status() == 201).toList();
         assertThat(won).hasSize(1);
@@ -50,7 +52,7 @@ class HoldConcurrencyTests extends ShopTestSupport {
             TestShopper shopper = shopper(event);
             attempts.add(() -> hold(shopper, pick.toArray(String[]::new)));
         }
-        List<Response> responses = allAtOnce(attempts);
+        List<Response> responses = AllAtOnce.call(attempts);
 
         List<String> heldSeats = new ArrayList<>();
         for (int i = 0; i < responses.size(); i++) {

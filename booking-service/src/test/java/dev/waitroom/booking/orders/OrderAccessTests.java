@@ -6,6 +6,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import dev.waitroom.booking.ShopTestSupport;
+import dev.waitroom.testsupport.AllAtOnce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -77,7 +78,7 @@ class OrderAccessTests extends ShopTestSupport {
         String event = newEvent("idem", 3);
         TestShopper shopper = shopper(event);
         String holdId = hold(shopper, "A-1").text("holdId");
-        List<Response> responses = allAtOnce(8, () -> order(shopper, holdId, "Idempotency-Key", "key-1"));
+        List<Response> responses = AllAtOnce.call(8, () -> order(shopper, holdId, "Idempotency-Key", "key-1"));
         assertThat(responses.stream().filter(r -> r.status() == 201)).hasSize(1);
         assertThat(responses.stream().filter(r -> r.status() == 200)).hasSize(7);
         assertThat(responses.stream().map(r -> r.text("orderId")).distinct()).hasSize(1);

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.waitroom.booking.RecordingCoordinator;
 import dev.waitroom.booking.ShopTestSupport;
+import dev.waitroom.testsupport.AllAtOnce;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,7 +42,7 @@ class PaymentWebhookTests extends ShopTestSupport {
         String event = newEvent("replay", 2);
         Checkout checkout = checkout(event, "A-1");
         String webhookId = "wh-" + UUID.randomUUID();
-        List<Response> responses = allAtOnce(10,
+        List<Response> responses = AllAtOnce.call(10,
                 () -> webhook(webhookId, checkout.attemptId(), "SUCCEEDED", checkout.amountCents()));
         assertThat(responses).allSatisfy(r -> assertThat(r.status()).isEqualTo(200));
         assertThat(responses.stream().filter(r -> !r.json().get("duplicate").asBoolean())).hasSize(1);
