@@ -40,6 +40,7 @@ import dev.waitroom.tokens.AdmissionTokenVerifier;
 import dev.waitroom.tokens.RejectionReason;
 import dev.waitroom.tokens.TokenRejectedException;
 import dev.waitroom.tokens.VisitorId;
+import dev.waitroom.tokens.http.HttpJwksSource;
 
 /**
  * Admission on a protected route ({@code /events/{eventId}/shop/**}, docs/ARCHITECTURE.md#admission-path): the token
@@ -63,7 +64,7 @@ public class AdmissionTokenGatewayFilterFactory
 
 	private final AdmissionTokenVerifier verifier;
 
-	private final CoordinatorJwksSource jwks;
+	private final HttpJwksSource jwks;
 
 	private final SessionRegistry registry;
 
@@ -79,7 +80,7 @@ public class AdmissionTokenGatewayFilterFactory
 
 	private final Map<EventId, BypassLog> bypassLogs = new ConcurrentHashMap<>();
 
-	AdmissionTokenGatewayFilterFactory(AdmissionTokenVerifier verifier, CoordinatorJwksSource jwks,
+	AdmissionTokenGatewayFilterFactory(AdmissionTokenVerifier verifier, HttpJwksSource jwks,
 			SessionRegistry registry, EventSnapshots snapshots, EdgeProperties edge, Clock clock, MeterRegistry meters) {
 		super(Config.class);
 		this.verifier = verifier;

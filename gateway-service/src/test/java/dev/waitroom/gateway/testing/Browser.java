@@ -1,13 +1,10 @@
 package dev.waitroom.gateway.testing;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.CookieManager;
 import java.net.CookiePolicy;
 import java.net.HttpCookie;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
@@ -15,6 +12,8 @@ import java.util.Optional;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+
+import dev.waitroom.testsupport.TestHttpClient;
 
 /** A client that keeps cookies like a browser does (paths included), talking real HTTP to the gateway. */
 public final class Browser {
@@ -25,28 +24,29 @@ public final class Browser {
 
 	private final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL);
 
-	private final HttpClient http;
+	private final TestHttpClient http;
 
 	public Browser(int port) {
 		this.base = URI.create("http://localhost:" + port);
-		this.http = HttpClient.newBuilder().cookieHandler(cookies).connectTimeout(Duration.ofSeconds(5)).build();
+		this.http = TestHttpClient.over(
+				HttpClient.newBuilder().cookieHandler(cookies).connectTimeout(Duration.ofSeconds(5)).build(),
+				Duration.ofSeconds(10));
 	}
 
 	public Reply get(String path, String... headers) {
-		return send(request(path, headers).GET());
+		return exchange("GET", path, null, headers);
 	}
 
 	public Reply post(String path, String jsonBody, String... headers) {
-		return send(request(path, headers).header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString(jsonBody)));
+		return exchange("POST", path, jsonBody, headers);
 	}
 
 	public Reply delete(String path, String... headers) {
-		return send(request(path, headers).DELETE());
+		return exchange("DELETE", path, null, headers);
 	}
 
 	public Reply send(String method, String path, String... headers) {
-		return send(request(path, headers).method(method, HttpRequest.BodyPublishers.noBody()));
+		return exchange(method, path, null, headers);
 	}
 
 	public Optional<String> cookie(String name) {
@@ -75,26 +75,9 @@ public final class Browser {
 			.forEach(c -> cookies.getCookieStore().remove(null, c));
 	}
 
-	private HttpRequest.Builder request(String path, String... headers) {
-		HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10));
-		for (int i = 0; i + 1 < headers.length; i += 2) {
-			builder.header(headers[i], headers[i + 1]);
-		}
-		return builder;
-	}
-
-	private Reply send(HttpRequest.Builder builder) {
-		try {
-			HttpResponse<String> response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
-			return new Reply(response.statusCode(), response.headers().map(), response.body());
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+	private Reply exchange(String method, String path, String json, String... headers) {
+		HttpResponse<String> response = http.send(method, base.resolve(path), json, headers);
+		return new Reply(response.statusCode(), response.headers().map(), response.body());
 	}
 
 	/** A response: status, headers (lower-case names), body. */

@@ -1,9 +1,6 @@
 package dev.waitroom.gateway.testing;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -41,6 +38,7 @@ import dev.waitroom.contract.queue.QueuePaths;
 import dev.waitroom.contract.queue.QueueSnapshot;
 import dev.waitroom.contract.queue.QueueStatus;
 import dev.waitroom.contract.queue.WaitingBucket;
+import dev.waitroom.testsupport.TestHttpClient;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.QueueTicketCodec;
@@ -62,7 +60,7 @@ abstract class QueueContractScenarios {
 		.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
 		.build();
 
-	private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+	private static final TestHttpClient HTTP = TestHttpClient.create(Duration.ofSeconds(10));
 
 	private static final String COMMITMENT = "9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08";
 
@@ -484,29 +482,15 @@ abstract class QueueContractScenarios {
 	/** @param body a record (written as JSON), a JSON text, or null */
 	private Answer send(String method, String path, String internalToken, String visitor, Object body) {
 		String json = body == null || body instanceof String ? (String) body : JSON.writeValueAsString(body);
-		HttpRequest.Builder request = HttpRequest.newBuilder(queue().baseUrl().resolve(path))
-			.timeout(Duration.ofSeconds(10))
-			.method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
-		if (json != null) {
-			request.header("Content-Type", "application/json");
-		}
+		HttpRequest.Builder request = HTTP.request(method, queue().baseUrl().resolve(path), json);
 		if (internalToken != null) {
 			request.header(Headers.INTERNAL, internalToken);
 		}
 		if (visitor != null) {
 			request.header(Headers.VISITOR, visitor);
 		}
-		try {
-			HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-			return new Answer(response.statusCode(), response.headers().map(), response.body());
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		HttpResponse<String> response = HTTP.send(request);
+		return new Answer(response.statusCode(), response.headers().map(), response.body());
 	}
 
 	private static void assertProblem(Answer answer, ProblemType problem) {

@@ -2,7 +2,6 @@ package dev.waitroom.gateway.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.testsupport.StubHttpAnswers;
 
 /**
  * A small real HTTP server standing in for one upstream service. It records every request it
@@ -116,18 +116,9 @@ public abstract class StubHttpServer {
 					reply = Reply.json(500, Map.of("title", ex.toString(), "status", 500));
 				}
 			}
-			byte[] bytes = reply.body() == null ? new byte[0] : JSON.writeValueAsBytes(reply.body());
 			reply.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
-			if (reply.body() != null) {
-				exchange.getResponseHeaders().set("Content-Type",
-						reply.status() >= 400 ? "application/problem+json" : "application/json");
-			}
-			exchange.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
-			if (bytes.length > 0) {
-				try (OutputStream out = exchange.getResponseBody()) {
-					out.write(bytes);
-				}
-			}
+			StubHttpAnswers.json(exchange, reply.status(),
+					reply.body() == null ? new byte[0] : JSON.writeValueAsBytes(reply.body()));
 		}
 	}
 

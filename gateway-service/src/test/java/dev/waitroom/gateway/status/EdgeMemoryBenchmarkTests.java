@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import dev.waitroom.contract.EventId;
@@ -13,19 +14,21 @@ import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
 import dev.waitroom.gateway.ratelimit.LocalTokenBuckets;
+import dev.waitroom.testsupport.BenchmarkFigures;
 import dev.waitroom.tokens.VisitorId;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Prints the heap the edge's per-visitor state takes with 500,000 distinct visitors polling (not a
- * test: Surefire runs it only when named):
- * {@code ./mvnw -q -o -pl gateway-service -am verify -Dtest=EdgeMemoryBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
+ * Prints the heap the edge's per-visitor state takes with 500,000 distinct visitors polling, as a
+ * {@code BENCH} line (docs/BENCHMARKS.md); not part of the normal build:
+ * {@code ./mvnw -o -pl gateway-service verify -Pbenchmark -Dtest=EdgeMemoryBenchmarkTests}.
  * The state is the status rate-limit buckets and the liveness batches (pending entries and the
  * "reported within the interval" cache), built with the production bounds; each is filled with
  * 500,000 visitors of one event and must stay within its bound.
  */
-class EdgeMemoryBenchmark {
+@Tag("benchmark")
+class EdgeMemoryBenchmarkTests {
 
 	static final int VISITORS = Integer.getInteger("bench.visitors", 500_000);
 
@@ -57,9 +60,14 @@ class EdgeMemoryBenchmark {
 		long after = usedHeap();
 		assertThat(buckets.size()).isLessThanOrEqualTo(limit.maxVisitors());
 		assertThat(liveness.pending()).isLessThanOrEqualTo(edge.livenessMaxPending());
-		System.out.printf("edge state for %,d visitors: %,d bytes of heap (%.0f B per visitor); buckets %,d, "
-				+ "liveness pending %,d (bound %,d)%n", VISITORS, after - before, (after - before) / (double) VISITORS,
-				buckets.size(), liveness.pending(), edge.livenessMaxPending());
+		BenchmarkFigures.named("gateway.edge.memory")
+			.add("visitors", VISITORS)
+			.add("heap_bytes", after - before)
+			.add("bytes_per_visitor", (after - before) / (double) VISITORS)
+			.add("buckets", buckets.size())
+			.add("liveness_pending", liveness.pending())
+			.add("liveness_bound", edge.livenessMaxPending())
+			.print();
 	}
 
 	private static long usedHeap() {

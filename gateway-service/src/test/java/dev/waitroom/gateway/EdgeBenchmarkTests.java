@@ -1,5 +1,6 @@
 package dev.waitroom.gateway;
 
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -9,16 +10,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -30,16 +30,23 @@ import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayTestInitializer;
 import dev.waitroom.gateway.testing.StubCoordinator;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.BenchmarkFigures;
+import dev.waitroom.testsupport.BenchmarkRun;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenIssuer;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
+import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.KeyRing;
+import dev.waitroom.tokens.VisitorCookieCodec;
 
 /**
- * Prints throughput and latency figures of the edge (not a test: Surefire runs it only when named).
- * {@code ./mvnw -q -o -pl gateway-service verify -Dtest=EdgeBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
- * Upstreams are the JDK-HttpServer stubs, so forwarded figures include the stub's own cost.
+ * Prints throughput and latency of the edge as {@code BENCH} lines (docs/BENCHMARKS.md): status polls answered at the
+ * edge and forwarded, joins, a shop request with its admission token, and token verification in one thread. Not part
+ * of the normal build: {@code ./mvnw -o -pl gateway-service verify -Pbenchmark -Dtest=EdgeBenchmarkTests}
+ * ({@code -Dbench.threads}, {@code -Dbench.seconds} per run). A component figure: the client shares the JVM, and the
+ * upstreams are the JDK-HttpServer stubs, so forwarded figures include the stub's own cost.
  */
+@Tag("benchmark")
 @SpringBootTest(classes = GatewayApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "waitroom.gateway.rate-limits.status.replenish-rate=100000",
 				"waitroom.gateway.rate-limits.status.burst-capacity=100000",
@@ -48,11 +55,13 @@ import dev.waitroom.tokens.KeyRing;
 				"waitroom.gateway.rate-limits.join.requested-tokens=1",
 				"logging.level.dev.waitroom.gateway.access=WARN" })
 @ContextConfiguration(initializers = GatewayTestInitializer.class)
-class EdgeBenchmark {
+class EdgeBenchmarkTests {
 
 	static final int THREADS = Integer.getInteger("bench.threads", 32);
 
 	static final Duration DURATION = Duration.ofSeconds(Long.getLong("bench.seconds", 10));
+
+	static final int WARM_UP_CALLS = 2_000;
 
 	@LocalServerPort
 	int port;
@@ -64,33 +73,34 @@ class EdgeBenchmark {
 
 	final HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(4)).build();
 
-	record Visitor(String cookies) {
-	}
-
 	@Test
 	void printFigures() throws Exception {
 		String event = "bench-" + UUID.randomUUID().toString().substring(0, 8);
 		upstreams.queue.event(event).admissionRate(5).addWaiting(2_000);
-		List<Visitor> visitors = new ArrayList<>();
+		List<String> visitors = new ArrayList<>();
 		for (int i = 0; i < 300; i++) {
 			Browser browser = new Browser(port);
 			browser.post("/events/" + event + "/queue", "{}");
-			visitors.add(new Visitor("wr_vid=" + browser.cookie("wr_vid").orElseThrow() + "; wr_qt="
-					+ browser.cookie("wr_qt").orElseThrow()));
+			visitors.add("wr_vid=" + browser.cookie("wr_vid").orElseThrow() + "; wr_qt="
+					+ browser.cookie("wr_qt").orElseThrow());
 		}
+		IntFunction<String> cookies = i -> visitors.get(i % visitors.size());
 		URI status = URI.create("http://localhost:" + port + "/events/" + event + "/queue/status");
-		warmUp(i -> get(status, visitors.get(i % visitors.size()).cookies()));
+		BenchmarkFigures warmUp = BenchmarkRun.calls("gateway.warm-up", THREADS, WARM_UP_CALLS,
+				i -> get(status, cookies.apply(i))); // unmeasured
 
 		double edgeBefore = polls("edge");
 		double forwardedBefore = polls("forwarded");
-		Result edge = run("status polls, ticket + snapshot (edge)",
-				i -> get(status, visitors.get(i % visitors.size()).cookies()));
+		BenchmarkFigures edge = run("gateway.status.edge", i -> get(status, cookies.apply(i)));
 		double edgeShare = (polls("edge") - edgeBefore)
 				/ (polls("edge") - edgeBefore + polls("forwarded") - forwardedBefore);
-		Result forwarded = run("status polls without ticket (forwarded)", i -> get(status,
-				visitors.get(i % visitors.size()).cookies().replaceAll("; wr_qt=.*", "")));
+		edge.add("edge_share_pct", edgeShare * 100).add("warmup_calls", WARM_UP_CALLS)
+			.add("warmup_seconds", warmUp.get("seconds"));
+		BenchmarkFigures forwarded = run("gateway.status.forwarded",
+				i -> get(status, cookies.apply(i).replaceAll("; wr_qt=.*", "")));
+		edge.add("edge_vs_forwarded", (Double) edge.get("rps") / (Double) forwarded.get("rps"));
 		URI join = URI.create("http://localhost:" + port + "/events/" + event + "/queue");
-		Result joins = run("joins, new visitors (forwarded)", i -> send(HttpRequest.newBuilder(join)
+		BenchmarkFigures joins = run("gateway.join.forwarded", i -> send(HttpRequest.newBuilder(join)
 			.POST(HttpRequest.BodyPublishers.ofString("{}"))
 			.header("Content-Type", "application/json")
 			.build()));
@@ -100,32 +110,24 @@ class EdgeBenchmark {
 		Browser shopper = new Browser(port);
 		shopper.post("/events/" + shopEvent + "/queue", "{}");
 		String vid = shopper.cookie("wr_vid").orElseThrow();
-		String visitorId = dev.waitroom.tokens.VisitorCookieCodec
-			.of(dev.waitroom.tokens.HmacKey.fromBase64(StubUpstreams.VISITOR_KEY))
-			.decode(vid)
-			.value();
+		String visitorId = VisitorCookieCodec.of(HmacKey.fromBase64(StubUpstreams.VISITOR_KEY)).decode(vid).value();
 		StubCoordinator.Issued token = upstreams.coordinator.admit(shopEvent, visitorId, 1);
 		URI seats = URI.create("http://localhost:" + port + "/events/" + shopEvent + "/shop/seats");
-		Result shop = run("shop GET with admission token (verify + registry + proxy)",
-				i -> send(HttpRequest.newBuilder(seats)
-					.header("Cookie", "wr_vid=" + vid)
-					.header("Authorization", "Bearer " + token.token())
-					.build()));
+		BenchmarkFigures shop = run("gateway.shop.token", i -> send(HttpRequest.newBuilder(seats)
+			.header("Cookie", "wr_vid=" + vid)
+			.header("Authorization", "Bearer " + token.token())
+			.build()));
 
-		System.out.println();
-		System.out.println("=== gateway edge benchmark (" + THREADS + " client threads, " + DURATION.toSeconds()
-				+ " s each, " + Runtime.getRuntime().availableProcessors() + " cores shared with the clients) ===");
-		for (Result r : List.of(edge, forwarded, joins, shop)) {
-			System.out.println(r);
+		for (BenchmarkFigures figures : List.of(edge, forwarded, joins, shop)) {
+			figures.add("cores", Runtime.getRuntime().availableProcessors())
+				.add("load_avg", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage())
+				.print();
 		}
-		System.out.printf("share of status polls answered at the edge (ticket+snapshot run): %.1f%%%n",
-				edgeShare * 100);
-		System.out.printf("edge/forwarded throughput ratio: %.2fx%n", edge.perSecond() / forwarded.perSecond());
-		verifierFigures();
+		verifierFigures().print();
 	}
 
-	/** In-process admission token verification: first sight (signature) and cached. */
-	static void verifierFigures() {
+	/** In-process admission token verification in one thread: first sight (signature) and cached. */
+	static BenchmarkFigures verifierFigures() {
 		KeyRing ring = KeyRing.generate(Clock.systemUTC());
 		String jwks = ring.publicJwksJson();
 		AdmissionTokenVerifier verifier = AdmissionTokenVerifier.of(() -> jwks, Clock.systemUTC());
@@ -150,8 +152,23 @@ class EdgeBenchmark {
 			}
 		}
 		double cached = 10.0 * n / ((System.nanoTime() - start) / 1e9);
-		System.out.printf("token verifications/s, one thread: %.0f first sight (Ed25519), %.0f cached%n", first,
-				cached);
+		return BenchmarkFigures.named("gateway.token.verify")
+			.add("tokens", n)
+			.add("threads", 1)
+			.add("first_sight_per_s", first)
+			.add("cached_per_s", cached);
+	}
+
+	/** As many calls as the client threads make in {@link #DURATION}; answers other than 2xx are counted. */
+	BenchmarkFigures run(String name, IntUnaryOperator call) throws Exception {
+		AtomicLong non2xx = new AtomicLong();
+		BenchmarkFigures figures = BenchmarkRun.forDuration(name, THREADS, DURATION, i -> {
+			int status = call.applyAsInt(i);
+			if (status < 200 || status >= 300) {
+				non2xx.incrementAndGet();
+			}
+		});
+		return figures.add("non_2xx", non2xx.get());
 	}
 
 	double polls(String answered) {
@@ -167,67 +184,17 @@ class EdgeBenchmark {
 		return send(HttpRequest.newBuilder(uri).header("Cookie", cookies).build());
 	}
 
+	/** The status of the answer; an exception fails the run (a benchmark that measured failures measured nothing). */
 	int send(HttpRequest request) {
 		try {
 			return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
 		}
 		catch (Exception ex) {
-			return -1;
-		}
-	}
-
-	void warmUp(IntFunction<Integer> call) {
-		for (int i = 0; i < 2_000; i++) {
-			call.apply(i);
-		}
-	}
-
-	record Result(String name, long requests, long errors, double perSecond, double p50Ms, double p99Ms) {
-
-		@Override
-		public String toString() {
-			return String.format("%-58s %8.0f req/s  p50 %6.2f ms  p99 %6.2f ms  non-2xx %d of %d", name, perSecond,
-					p50Ms, p99Ms, errors, requests);
-		}
-
-	}
-
-	Result run(String name, IntFunction<Integer> call) throws Exception {
-		ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-		long deadline = System.nanoTime() + DURATION.toNanos();
-		List<Future<long[]>> futures = new ArrayList<>();
-		for (int t = 0; t < THREADS; t++) {
-			futures.add(pool.submit(() -> {
-				long[] latencies = new long[1 << 20];
-				int count = 0;
-				long errors = 0;
-				while (System.nanoTime() < deadline && count < latencies.length - 1) {
-					long start = System.nanoTime();
-					int status = call.apply(ThreadLocalRandom.current().nextInt(1_000_000));
-					latencies[count++] = System.nanoTime() - start;
-					if (status < 200 || status >= 300) {
-						errors++;
-					}
-				}
-				long[] result = Arrays.copyOf(latencies, count + 1);
-				result[count] = -errors - 1;
-				return result;
-			}));
-		}
-		List<Long> all = new ArrayList<>();
-		long errors = 0;
-		for (Future<long[]> future : futures) {
-			long[] result = future.get();
-			for (int i = 0; i < result.length - 1; i++) {
-				all.add(result[i]);
+			if (ex instanceof InterruptedException) {
+				Thread.currentThread().interrupt();
 			}
-			errors += -result[result.length - 1] - 1;
+			throw new IllegalStateException(request.uri() + " was not answered", ex);
 		}
-		pool.shutdown();
-		long[] sorted = all.stream().mapToLong(Long::longValue).sorted().toArray();
-		double perSecond = sorted.length / (DURATION.toNanos() / 1e9);
-		return new Result(name, sorted.length, errors, perSecond, sorted[sorted.length / 2] / 1e6,
-				sorted[(int) (sorted.length * 0.99)] / 1e6);
 	}
 
 }
