@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
+import dev.waitroom.testsupport.AllAtOnce;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.CookieManager;
@@ -28,10 +29,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -249,28 +246,22 @@ class PgBouncerTransactionModeTests {
         for (Visitor v : visitors) {
             v.awaitOffer(eventId);
         }
-        ExecutorService pool = Executors.newFixedThreadPool(CROWD);
-        try {
-            // Every claim starts at once: 20 transactions on the coordinator's 16 clients and 4 server connections.
-            List<String> tokens = all(pool, visitors, v -> v.claim(eventId));
-            assertThat(new HashSet<>(tokens)).as("one distinct admission token per visitor").hasSize(CROWD);
-            // Each shopper looks at the seat map first, then all hold a different seat and order at once.
-            List<String> seats = List.of(all(pool, visitors, v -> String.join(",", v.seatIds(eventId))).get(0).split(","));
-            List<String> orders = new ArrayList<>();
-            List<Callable<String>> buys = new ArrayList<>();
-            for (int i = 0; i < CROWD; i++) {
-                Visitor v = visitors.get(i);
-                String seat = seats.get(i);
-                buys.add(() -> v.order(eventId, v.hold(eventId, seat)));
-            }
-            orders.addAll(all(pool, buys));
-            all(pool, visitors.stream().<Callable<String>>map(v -> () -> {
-                v.awaitPaid(eventId, orders.get(visitors.indexOf(v)));
-                return "paid";
-            }).toList());
-        } finally {
-            pool.shutdownNow();
+        // Every claim starts at once: 20 transactions on the coordinator's 16 clients and 4 server connections.
+        List<String> tokens = all(visitors, v -> v.claim(eventId));
+        assertThat(new HashSet<>(tokens)).as("one distinct admission token per visitor").hasSize(CROWD);
+        // Each shopper looks at the seat map first, then all hold a different seat and order at once.
+        List<String> seats = List.of(all(visitors, v -> String.join(",", v.seatIds(eventId))).get(0).split(","));
+        List<Callable<String>> buys = new ArrayList<>();
+        for (int i = 0; i < CROWD; i++) {
+            Visitor v = visitors.get(i);
+            String seat = seats.get(i);
+            buys.add(() -> v.order(eventId, v.hold(eventId, seat)));
         }
+        List<String> orders = AllAtOnce.call(buys);
+        AllAtOnce.call(visitors.stream().<Callable<String>>map(v -> () -> {
+            v.awaitPaid(eventId, orders.get(visitors.indexOf(v)));
+            return "paid";
+        }).toList());
         DurableState durable = new DurableState(stack);
         assertThat(durable.paidOrders(eventId)).isEqualTo(CROWD);
         assertThat(durable.seatsSoldTwice(eventId)).isZero();
@@ -521,26 +512,9 @@ class PgBouncerTransactionModeTests {
         String apply(Visitor visitor) throws Exception;
     }
 
-    private static List<String> all(ExecutorService pool, List<Visitor> visitors, VisitorStep step) throws Exception {
-        return all(pool, visitors.stream().<Callable<String>>map(v -> () -> step.apply(v)).toList());
-    }
-
-    /** Runs the calls at once (released together) and returns their results in order; the first failure fails. */
-    private static List<String> all(ExecutorService pool, List<Callable<String>> calls) throws Exception {
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<String>> futures = new ArrayList<>();
-        for (Callable<String> call : calls) {
-            futures.add(pool.submit(() -> {
-                start.await();
-                return call.call();
-            }));
-        }
-        start.countDown();
-        List<String> results = new ArrayList<>();
-        for (Future<String> f : futures) {
-            results.add(f.get(60, TimeUnit.SECONDS));
-        }
-        return results;
+    /** The step of every visitor at once (released together), their results in order; the first failure fails. */
+    private static List<String> all(List<Visitor> visitors, VisitorStep step) throws Exception {
+        return AllAtOnce.call(visitors.stream().<Callable<String>>map(v -> () -> step.apply(v)).toList());
     }
 
     private static String text(JsonNode node, String... names) {
