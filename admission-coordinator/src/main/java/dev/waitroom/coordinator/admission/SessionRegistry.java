@@ -1,7 +1,6 @@
 package dev.waitroom.coordinator.admission;
 
 import java.time.Instant;
-import java.util.UUID;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.coordinator.ids.SessionId;
@@ -23,20 +22,5 @@ public interface SessionRegistry {
 
 	/** Whether the store answers now (new admissions fail closed when it does not). */
 	boolean available();
-
-	// The three below serve SessionRegistryTopologyScenarios, which still passes raw UUIDs and is not ours to edit
-	// (issue 14); they go once it passes SessionId.
-
-	default boolean admit(String eventId, UUID sessionId, long saleGeneration, Instant expiresAt) {
-		return admit(EventId.of(eventId), new SessionId(sessionId), saleGeneration, expiresAt);
-	}
-
-	default void remove(String eventId, UUID sessionId, Instant keepTombstoneUntil) {
-		remove(EventId.of(eventId), new SessionId(sessionId), keepTombstoneUntil);
-	}
-
-	default boolean isLive(String eventId, UUID sessionId) {
-		return isLive(EventId.of(eventId), new SessionId(sessionId));
-	}
 
 }

@@ -11,21 +11,12 @@ public class CoordinatorException extends ProblemException {
 
 	private static final long serialVersionUID = 1L;
 
-	private final Throwable failure;
-
 	public CoordinatorException(ProblemType problem, String message) {
-		this(problem, message, null);
+		super(problem, message);
 	}
 
 	public CoordinatorException(ProblemType problem, String message, Throwable failure) {
-		super(problem, message);
-		this.failure = failure;
-	}
-
-	/** The kit's problems carry no cause of their own; ours keep the one they were given. */
-	@Override
-	public synchronized Throwable getCause() {
-		return this.failure;
+		super(problem, message, failure);
 	}
 
 }

@@ -6,7 +6,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.coordinator.admission.SessionRegistry;
+import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.testsupport.LocalRedis;
 
 import org.junit.jupiter.api.Test;
@@ -38,8 +40,8 @@ abstract class SessionRegistryTopologyScenarios {
 			assertThat(registry.available()).isTrue();
 			Instant expires = Instant.now().plus(Duration.ofMinutes(5));
 			for (int e = 0; e < 12; e++) {
-				String event = "topo-registry-" + e + "-" + UUID.randomUUID().toString().substring(0, 8);
-				UUID session = UUID.randomUUID();
+				EventId event = EventId.of("topo-registry-" + e + "-" + UUID.randomUUID().toString().substring(0, 8));
+				SessionId session = SessionId.random();
 				assertThat(registry.isLive(event, session)).isFalse();
 				assertThat(registry.admit(event, session, 3, expires)).isTrue();
 				assertThat(registry.isLive(event, session)).as("read from the primary just written").isTrue();
