@@ -3,45 +3,33 @@ package dev.waitroom.testsupport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class TestHttpClientTests {
 
     private final TestHttpClient http = TestHttpClient.create(Duration.ofSeconds(10));
-    private HttpServer server;
-    private URI base;
-
-    @BeforeEach
-    void startAnEchoServer() throws Exception {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        // answers what it was sent: method, Content-Type, one header and the body; a problem for /missing
-        server.createContext("/", exchange -> {
-            try (exchange) {
-                String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-                String echo = exchange.getRequestMethod() + " "
-                        + exchange.getRequestHeaders().getFirst("Content-Type") + " "
-                        + exchange.getRequestHeaders().getFirst("X-Test") + " " + body;
-                boolean missing = exchange.getRequestURI().getPath().equals("/missing");
-                StubHttpAnswers.json(
-                        exchange, missing ? 404 : 200, (missing ? "" : echo).getBytes(StandardCharsets.UTF_8));
-            }
-        });
-        server.start();
-        base = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
-    }
+    // answers what it was sent: method, Content-Type, one header and the body; an empty 404 for /missing
+    private final LoopbackHttpServer server = LoopbackHttpServer.start(exchange -> {
+        try (exchange) {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            String echo = exchange.getRequestMethod() + " "
+                    + exchange.getRequestHeaders().getFirst("Content-Type") + " "
+                    + exchange.getRequestHeaders().getFirst("X-Test") + " " + body;
+            boolean missing = exchange.getRequestURI().getPath().equals("/missing");
+            StubHttpAnswers.json(exchange, missing ? 404 : 200, (missing ? "" : echo).getBytes(StandardCharsets.UTF_8));
+        }
+    });
+    private final URI base = server.uri();
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        server.close();
     }
 
     @Test
@@ -69,7 +57,7 @@ class TestHttpClientTests {
 
     @Test
     void anUnreachableServerIsAnUncheckedFailure() {
-        server.stop(0);
+        server.close();
 
         assertThatThrownBy(() -> http.send("GET", base.resolve("/echo"), null))
                 .isInstanceOf(UncheckedIOException.class);

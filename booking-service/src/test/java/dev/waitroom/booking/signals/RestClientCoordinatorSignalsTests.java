@@ -1,8 +1,5 @@
 package dev.waitroom.booking.signals;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,8 +8,6 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.sun.net.httpserver.HttpServer;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +15,7 @@ import org.springframework.web.client.RestClient;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.coordinator.HealthReport;
+import dev.waitroom.testsupport.LoopbackHttpServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -32,13 +28,12 @@ class RestClientCoordinatorSignalsTests {
 
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final AtomicInteger status = new AtomicInteger(200);
-    private HttpServer server;
+    private LoopbackHttpServer server;
     private RestClientCoordinatorSignals signals;
 
     @BeforeEach
-    void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
+    void start() {
+        server = LoopbackHttpServer.start(exchange -> {
             calls.add(new Call(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
                     exchange.getRequestHeaders().getFirst("X-Waitroom-Internal"),
                     exchange.getRequestHeaders().getFirst("Content-Type"),
@@ -46,15 +41,13 @@ class RestClientCoordinatorSignalsTests {
             exchange.sendResponseHeaders(status.get(), -1);
             exchange.close();
         });
-        server.start();
-        signals = new RestClientCoordinatorSignals(RestClient.builder(),
-                URI.create("http://127.0.0.1:" + server.getAddress().getPort()), "internal-secret",
+        signals = new RestClientCoordinatorSignals(RestClient.builder(), server.uri(), "internal-secret",
                 Duration.ofSeconds(2));
     }
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        server.close();
     }
 
     @Test
@@ -100,7 +93,7 @@ class RestClientCoordinatorSignalsTests {
         status.set(503);
         assertThatThrownBy(() -> signals.soldOut(EventId.of("ev-2"), "x"))
                 .isInstanceOf(CoordinatorSignals.CoordinatorUnreachableException.class);
-        server.stop(0);
+        server.close();
         assertThatThrownBy(() -> signals.soldOut(EventId.of("ev-2"), "x"))
                 .isInstanceOf(CoordinatorSignals.CoordinatorUnreachableException.class);
     }

@@ -2,7 +2,6 @@ package dev.waitroom.gateway.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -11,15 +10,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.Executors;
 import java.util.function.Predicate;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.testsupport.LoopbackHttpServer;
 import dev.waitroom.testsupport.StubHttpAnswers;
 
 /**
@@ -31,7 +29,7 @@ public abstract class StubHttpServer {
 
 	protected static final JsonMapper JSON = JsonMapper.builder().build();
 
-	private final HttpServer server;
+	private final LoopbackHttpServer server;
 
 	private final String internalToken;
 
@@ -39,19 +37,11 @@ public abstract class StubHttpServer {
 
 	protected StubHttpServer(String internalToken) {
 		this.internalToken = internalToken;
-		try {
-			this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-		server.setExecutor(Executors.newFixedThreadPool(8));
-		server.createContext("/", this::handleExchange);
-		server.start();
+		this.server = LoopbackHttpServer.start(this::handleExchange, 8);
 	}
 
 	public URI uri() {
-		return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+		return server.uri();
 	}
 
 	/** A request as the upstream saw it; header names lower-cased. */
