@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+
+import dev.waitroom.contract.queue.OfferBatch;
 import java.util.Map;
 
 import dev.waitroom.contract.queue.OfferResult;
@@ -77,8 +79,9 @@ public class QueueSync {
 	/** After a takeover: the queue hears every outstanding offer again (idempotent). */
 	public void resendOffers(String eventId) {
 		List<Grant> offered = this.grants.offered(eventId);
-		if (!offered.isEmpty()) {
-			offer(eventId, offered);
+		// The queue takes at most OfferBatch.MAX_OFFERS per call; an event with a larger ceiling has more outstanding.
+		for (int from = 0; from < offered.size(); from += OfferBatch.MAX_OFFERS) {
+			offer(eventId, offered.subList(from, Math.min(offered.size(), from + OfferBatch.MAX_OFFERS)));
 		}
 	}
 

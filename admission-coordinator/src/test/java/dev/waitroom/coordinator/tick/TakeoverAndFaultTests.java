@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.tick;
 
+import dev.waitroom.contract.queue.OfferBatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -72,6 +73,27 @@ class TakeoverAndFaultTests {
 		assertThat(second.generation(eventId)).hasValueSatisfying(g -> assertThat(g.value()).isEqualTo(2));
 		assertThat(this.grants.count(eventId).live()).isEqualTo(3);
 		assertThat(this.scenario.queue.counts(eventId).offered()).isEqualTo(3);
+	}
+
+	@Test
+	void aNewLeaderResendsMoreOffersThanOneQueueCallCarries() {
+		int outstanding = OfferBatch.MAX_OFFERS + 200;
+		String eventId = this.scenario.openNewEvent("takeover-big", Scenario.config(outstanding, 100_000, 1000, 30, 60,
+				120, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE));
+		this.scenario.join(eventId, outstanding);
+		AdmissionTicker first = coordinator("first");
+		AdmissionTicker second = coordinator("second");
+		for (int i = 0; i < 30 && this.grants.count(eventId).offered() < outstanding; i++) {
+			this.scenario.tick(first, eventId, Duration.ofSeconds(1));
+		}
+		assertThat(this.grants.count(eventId).offered()).isEqualTo(outstanding);
+
+		first.resign();
+		this.scenario.tick(second, eventId, Duration.ofSeconds(1));
+
+		// The queue refuses a call of more than MAX_OFFERS; the new leader's resend is split, so nothing is withdrawn.
+		assertThat(this.grants.count(eventId).live()).isEqualTo(outstanding);
+		assertThat(this.scenario.queue.counts(eventId).offered()).isEqualTo(outstanding);
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package dev.waitroom.queue.config;
 
+import dev.waitroom.contract.queue.OfferBatch;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -30,7 +31,7 @@ public record QueueProperties(
         @NotNull @DefaultValue("30s") Duration livenessInterval,
         @Min(1) @Max(20000) @DefaultValue("2000") int drawChunkSize,
         @Min(1) @Max(1024) @DefaultValue("64") int snapshotBuckets,
-        @Min(1) @Max(10000) @DefaultValue("1000") int maxBatch,
+        @Min(1) @Max(10000) @DefaultValue("" + OfferBatch.MAX_OFFERS) int maxBatch,
         @Min(1) @DefaultValue("2000") int busyStatusPerSecond,
         @NotNull @DefaultValue("2s") Duration redisTimeout,
         @Min(0) @DefaultValue("1") int redisRetryAttempts,
