@@ -9,8 +9,7 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 @ConfigurationPropertiesScan
 public class CoordinatorApplication {
 
-	public static void main(String[] args) {
-		SpringApplication.run(CoordinatorApplication.class, args);
-	}
-
+    public static void main(String[] args) {
+        SpringApplication.run(CoordinatorApplication.class, args);
+    }
 }

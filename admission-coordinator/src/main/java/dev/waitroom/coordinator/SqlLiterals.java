@@ -10,20 +10,18 @@ import java.util.stream.Collectors;
  */
 public final class SqlLiterals {
 
-	private SqlLiterals() {
-	}
+    private SqlLiterals() {}
 
-	/** {@code 'NAME'}. Enum names are Java identifiers, so they never need escaping. */
-	public static String of(Enum<?> value) {
-		return "'" + value.name() + "'";
-	}
+    /** {@code 'NAME'}. Enum names are Java identifiers, so they never need escaping. */
+    public static String of(Enum<?> value) {
+        return "'" + value.name() + "'";
+    }
 
-	/** {@code 'A', 'B'} in the collection's order (an {@code EnumSet}'s is declaration order). */
-	public static String list(Collection<? extends Enum<?>> values) {
-		if (values.isEmpty()) {
-			throw new IllegalArgumentException("an SQL list needs at least one value");
-		}
-		return values.stream().map(SqlLiterals::of).collect(Collectors.joining(", "));
-	}
-
+    /** {@code 'A', 'B'} in the collection's order (an {@code EnumSet}'s is declaration order). */
+    public static String list(Collection<? extends Enum<?>> values) {
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException("an SQL list needs at least one value");
+        }
+        return values.stream().map(SqlLiterals::of).collect(Collectors.joining(", "));
+    }
 }

@@ -1,7 +1,6 @@
 package dev.waitroom.booking;
 
 import java.time.Clock;
-
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;

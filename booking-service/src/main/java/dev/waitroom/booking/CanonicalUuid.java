@@ -5,8 +5,7 @@ import java.util.UUID;
 /** The only text form the shop's UUID ids accept: the canonical 36 characters ({@link UUID#fromString} takes more). */
 public final class CanonicalUuid {
 
-    private CanonicalUuid() {
-    }
+    private CanonicalUuid() {}
 
     /** Parses {@code text}; anything else is an {@link IllegalArgumentException} "malformed {@code what}". */
     public static UUID parse(String text, String what) {

@@ -21,8 +21,8 @@ public interface Lifecycle<S extends Enum<S> & Lifecycle<S>> {
     /** The guard of a transition: {@code target}, or an {@link IllegalStateException} if it is not allowed. */
     default S moveTo(S target) {
         if (!canMoveTo(target)) {
-            throw new IllegalStateException(target.getDeclaringClass().getSimpleName() + " cannot move from " + this
-                    + " to " + target);
+            throw new IllegalStateException(
+                    target.getDeclaringClass().getSimpleName() + " cannot move from " + this + " to " + target);
         }
         return target;
     }

@@ -1,7 +1,6 @@
 package dev.waitroom.booking;
 
 import java.util.Base64;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**

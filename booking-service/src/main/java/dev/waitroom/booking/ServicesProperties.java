@@ -1,11 +1,10 @@
 package dev.waitroom.booking;
 
 import java.net.URI;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /** Where the other services are ({@code WAITROOM_COORDINATOR_URL}). */
 @ConfigurationProperties("waitroom.services")
-public record ServicesProperties(@DefaultValue("http://127.0.0.1:8082") URI coordinatorUrl) {
-}
+public record ServicesProperties(
+        @DefaultValue("http://127.0.0.1:8082") URI coordinatorUrl) {}

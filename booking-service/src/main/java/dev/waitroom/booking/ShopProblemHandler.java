@@ -1,7 +1,9 @@
 package dev.waitroom.booking;
 
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemHandler;
+import dev.waitroom.web.ProblemResponses;
 import jakarta.servlet.http.HttpServletRequest;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.QueryTimeoutException;
@@ -12,10 +14,6 @@ import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
-
-import dev.waitroom.contract.ProblemType;
-import dev.waitroom.web.ProblemHandler;
-import dev.waitroom.web.ProblemResponses;
 
 /**
  * The web kit's problem answers plus the shop's own: a busy or unreachable database is 503 {@code database-busy} (a
@@ -28,12 +26,16 @@ class ShopProblemHandler extends ProblemHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ShopProblemHandler.class);
 
-    @ExceptionHandler({CannotGetJdbcConnectionException.class, CannotCreateTransactionException.class,
-            QueryTimeoutException.class, TransientDataAccessException.class})
+    @ExceptionHandler({
+        CannotGetJdbcConnectionException.class,
+        CannotCreateTransactionException.class,
+        QueryTimeoutException.class,
+        TransientDataAccessException.class
+    })
     ResponseEntity<ProblemDetail> databaseBusy(Exception e, HttpServletRequest request) {
         log.warn("database unavailable or busy: {}", e.getClass().getSimpleName());
-        return ProblemResponses.entity(ProblemType.DATABASE_BUSY, "the inventory database is busy; try again shortly",
-                request);
+        return ProblemResponses.entity(
+                ProblemType.DATABASE_BUSY, "the inventory database is busy; try again shortly", request);
     }
 
     @ExceptionHandler(IllegalArgumentException.class)

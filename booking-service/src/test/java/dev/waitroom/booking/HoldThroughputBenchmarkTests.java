@@ -1,14 +1,12 @@
 package dev.waitroom.booking;
 
-import java.util.concurrent.atomic.AtomicInteger;
-
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.testsupport.BenchmarkFigures;
 import dev.waitroom.testsupport.BenchmarkRun;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * Prints shop throughput over real HTTP and real Postgres as {@code BENCH} lines (docs/BENCHMARKS.md): holds on
@@ -49,7 +47,9 @@ class HoldThroughputBenchmarkTests extends ShopTestSupport {
                 default -> other.incrementAndGet();
             }
         });
-        figures.add("seats", seats).add("created", created.get()).add("conflicts", conflicts.get())
+        figures.add("seats", seats)
+                .add("created", created.get())
+                .add("conflicts", conflicts.get())
                 .add("other", other.get());
         assertThat(other.get()).as(figures.line()).isZero();
         assertThat(created.get()).isLessThanOrEqualTo(seats);

@@ -1,15 +1,14 @@
 package dev.waitroom.booking;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waitroom.booking.catalogue.SeatState;
 import dev.waitroom.booking.holds.HoldState;
 import dev.waitroom.booking.orders.OrderState;
 import dev.waitroom.booking.orders.PaymentState;
 import dev.waitroom.contract.EventId;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** The allowed transitions, written down once in the enums, are the ones the design names. */
 class LifecycleTests {
@@ -18,18 +17,21 @@ class LifecycleTests {
     void aSoldSeatNeverChangesAgain() {
         assertThat(SeatState.SOLD.next()).isEmpty();
         assertThat(SeatState.AVAILABLE.canMoveTo(SeatState.HELD)).isTrue();
-        assertThat(SeatState.HELD.canMoveTo(SeatState.HELD)).as("a lapsed hold taken over").isTrue();
+        assertThat(SeatState.HELD.canMoveTo(SeatState.HELD))
+                .as("a lapsed hold taken over")
+                .isTrue();
         assertThat(SeatState.SOLD.canMoveTo(SeatState.AVAILABLE)).isFalse();
     }
 
     @Test
     void holdsEndOnceExceptALatePaymentConvertingAnExpiredHold() {
-        assertThat(HoldState.ACTIVE.next()).containsExactlyInAnyOrder(HoldState.RELEASED, HoldState.EXPIRED,
-                HoldState.CONVERTED);
+        assertThat(HoldState.ACTIVE.next())
+                .containsExactlyInAnyOrder(HoldState.RELEASED, HoldState.EXPIRED, HoldState.CONVERTED);
         assertThat(HoldState.EXPIRED.next()).containsExactly(HoldState.CONVERTED);
         assertThat(HoldState.RELEASED.next()).isEmpty();
         assertThat(HoldState.CONVERTED.next()).isEmpty();
-        assertThat(Lifecycle.sourcesOf(HoldState.CONVERTED)).as("what converting a hold expects")
+        assertThat(Lifecycle.sourcesOf(HoldState.CONVERTED))
+                .as("what converting a hold expects")
                 .containsExactlyInAnyOrder(HoldState.ACTIVE, HoldState.EXPIRED);
         assertThat(Lifecycle.sourcesOf(HoldState.RELEASED)).containsExactly(HoldState.ACTIVE);
     }
@@ -44,7 +46,8 @@ class LifecycleTests {
         assertThat(PaymentState.PENDING.next()).containsExactlyInAnyOrder(PaymentState.SUCCEEDED, PaymentState.FAILED);
         assertThatThrownBy(() -> PaymentState.SUCCEEDED.moveTo(PaymentState.FAILED))
                 .isInstanceOf(IllegalStateException.class);
-        assertThat(OrderState.live()).as("orders that decide their hold's seats")
+        assertThat(OrderState.live())
+                .as("orders that decide their hold's seats")
                 .containsExactlyInAnyOrder(OrderState.PENDING_PAYMENT, OrderState.PAID);
     }
 
@@ -54,7 +57,8 @@ class LifecycleTests {
         assertThatThrownBy(() -> EventId.of("a/b")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> EventId.of("x".repeat(65))).isInstanceOf(IllegalArgumentException.class);
         assertThat(EventId.of("summer-2026_main-stage").value()).isEqualTo("summer-2026_main-stage");
-        assertThatThrownBy(() -> EventId.of("summer-2026.main")).as("one rule for every service: no dots")
+        assertThatThrownBy(() -> EventId.of("summer-2026.main"))
+                .as("one rule for every service: no dots")
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> dev.waitroom.booking.catalogue.SeatId.of("A 1"))
                 .isInstanceOf(IllegalArgumentException.class);

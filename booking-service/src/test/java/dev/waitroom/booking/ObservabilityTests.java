@@ -1,8 +1,8 @@
 package dev.waitroom.booking;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 class ObservabilityTests extends ShopTestSupport {
 
@@ -13,9 +13,13 @@ class ObservabilityTests extends ShopTestSupport {
         send("GET", "/events/" + event + "/shop/seats", null, null);
         Response scrape = send("GET", "/actuator/prometheus", null, null, "Accept", "text/plain");
         assertThat(scrape.status()).isEqualTo(200);
-        assertThat(scrape.raw().body()).contains("waitroom_booking_holds_total{outcome=\"created\"}",
-                "waitroom_booking_holds_total{outcome=\"conflict\"}", "waitroom_booking_hold_failures_total",
-                "waitroom_booking_request_latency_seconds", "waitroom_booking_admission_rejections_total");
+        assertThat(scrape.raw().body())
+                .contains(
+                        "waitroom_booking_holds_total{outcome=\"created\"}",
+                        "waitroom_booking_holds_total{outcome=\"conflict\"}",
+                        "waitroom_booking_hold_failures_total",
+                        "waitroom_booking_request_latency_seconds",
+                        "waitroom_booking_admission_rejections_total");
     }
 
     @Test
@@ -25,7 +29,7 @@ class ObservabilityTests extends ShopTestSupport {
         Response kept = shop(shopper, "GET", "/seats", null, "X-Request-Id", "req-12345678");
         assertThat(kept.raw().headers().firstValue("X-Request-Id")).hasValue("req-12345678");
         Response replaced = shop(shopper, "GET", "/seats", null, "X-Request-Id", "bad id!");
-        assertThat(replaced.raw().headers().firstValue("X-Request-Id")).hasValueSatisfying(
-                id -> assertThat(id).matches("[0-9a-f-]{36}"));
+        assertThat(replaced.raw().headers().firstValue("X-Request-Id"))
+                .hasValueSatisfying(id -> assertThat(id).matches("[0-9a-f-]{36}"));
     }
 }

@@ -1,19 +1,17 @@
 package dev.waitroom.booking;
 
+import dev.waitroom.booking.signals.CoordinatorSignals;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.coordinator.HealthReport;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.waitroom.booking.signals.CoordinatorSignals;
-import dev.waitroom.contract.EventId;
-import dev.waitroom.contract.coordinator.HealthReport;
-
 /** The coordinator side of the signals port, in memory: records every call and can play unreachable. */
 public final class RecordingCoordinator implements CoordinatorSignals {
 
-    public record PurchaseCompleted(String eventId, String sessionId, UUID orderId) {
-    }
+    public record PurchaseCompleted(String eventId, String sessionId, UUID orderId) {}
 
     private final List<HealthReport> health = new CopyOnWriteArrayList<>();
     private final List<String> soldOut = new CopyOnWriteArrayList<>();

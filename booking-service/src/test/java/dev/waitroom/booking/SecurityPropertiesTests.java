@@ -1,13 +1,12 @@
 package dev.waitroom.booking;
 
-import java.util.Base64;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Base64;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SecurityPropertiesTests {
 
@@ -31,10 +30,13 @@ class SecurityPropertiesTests {
     @Test
     void theServiceRefusesToStartWithoutItsTokens() {
         assertThatThrownBy(() -> start("--waitroom.security.webhook-secret=" + KEY))
-                .rootCause().hasMessageContaining("WAITROOM_SECURITY_INTERNALTOKEN");
-        assertThatThrownBy(() -> start("--waitroom.security.webhook-secret=" + KEY,
-                "--waitroom.security.internal-token=" + TestSecrets.INTERNAL_TOKEN))
-                .rootCause().hasMessageContaining("WAITROOM_SECURITY_OPSTOKEN");
+                .rootCause()
+                .hasMessageContaining("WAITROOM_SECURITY_INTERNALTOKEN");
+        assertThatThrownBy(() -> start(
+                        "--waitroom.security.webhook-secret=" + KEY,
+                        "--waitroom.security.internal-token=" + TestSecrets.INTERNAL_TOKEN))
+                .rootCause()
+                .hasMessageContaining("WAITROOM_SECURITY_OPSTOKEN");
     }
 
     private static void start(String... secrets) {

@@ -1,5 +1,15 @@
 package dev.waitroom.booking;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waitroom.booking.payments.WebhookSignature;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.testsupport.RealStoresInitializer;
+import dev.waitroom.testsupport.TestHttpClient;
+import dev.waitroom.tokens.AdmissionClaims;
+import dev.waitroom.tokens.AdmissionTokenIssuer;
+import dev.waitroom.tokens.JwksSource;
+import dev.waitroom.tokens.KeyRing;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -13,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -23,34 +32,25 @@ import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.ContextConfiguration;
-
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-
-import dev.waitroom.booking.payments.WebhookSignature;
-import dev.waitroom.contract.Headers;
-import dev.waitroom.testsupport.RealStoresInitializer;
-import dev.waitroom.testsupport.TestHttpClient;
-import dev.waitroom.tokens.AdmissionClaims;
-import dev.waitroom.tokens.AdmissionTokenIssuer;
-import dev.waitroom.tokens.JwksSource;
-import dev.waitroom.tokens.KeyRing;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One Spring context for every integration test class of the booking service: real Postgres (database
  * {@code booking}), real HTTP, real admission tokens signed by a key ring generated here, and a recording
  * coordinator. Tests keep apart by using their own event ids.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "waitroom.test.database=booking",
-        "waitroom.payments.fake.outcome=MANUAL",
-        "waitroom.booking.inventory.sweep-interval=200ms",
-        "waitroom.booking.faults.pool-wait=2s",
-        "waitroom.booking.signals.interval=1s",
-        "waitroom.services.coordinator-url=http://127.0.0.1:9",
-        "spring.datasource.hikari.maximum-pool-size=8"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "waitroom.test.database=booking",
+            "waitroom.payments.fake.outcome=MANUAL",
+            "waitroom.booking.inventory.sweep-interval=200ms",
+            "waitroom.booking.faults.pool-wait=2s",
+            "waitroom.booking.signals.interval=1s",
+            "waitroom.services.coordinator-url=http://127.0.0.1:9",
+            "spring.datasource.hikari.maximum-pool-size=8"
+        })
 @ContextConfiguration(initializers = {RealStoresInitializer.class, TestSecrets.class})
 @Import(ShopTestSupport.TestBeans.class)
 public abstract class ShopTestSupport {
@@ -112,8 +112,7 @@ public abstract class ShopTestSupport {
     }
 
     /** A shopper admitted to an event: its own session and visitor, and a valid token. */
-    public record TestShopper(String eventId, String sessionId, String visitor, String token) {
-    }
+    public record TestShopper(String eventId, String sessionId, String visitor, String token) {}
 
     public record Response(int status, HttpResponse<String> raw, JsonNode json) {
 
@@ -143,7 +142,10 @@ public abstract class ShopTestSupport {
     /** An event with one category {@code A} of {@code seats} seats at 2500 cents. */
     protected String newEvent(String prefix, int seats) {
         String event = newEventId(prefix);
-        Response defined = send("PUT", "/admin/events/" + event + "/inventory", "Bearer " + TestSecrets.OPS_TOKEN,
+        Response defined = send(
+                "PUT",
+                "/admin/events/" + event + "/inventory",
+                "Bearer " + TestSecrets.OPS_TOKEN,
                 "{\"categories\":[{\"name\":\"A\",\"seats\":" + seats + ",\"priceCents\":2500}]}");
         assertThat(defined.status()).as(defined.raw().body()).isEqualTo(200);
         return event;
@@ -153,30 +155,50 @@ public abstract class ShopTestSupport {
         String session = "s-" + UUID.randomUUID();
         String visitor = "v-" + UUID.randomUUID();
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        String token = ISSUER.issue(new AdmissionClaims(eventId, 1, "g-" + UUID.randomUUID(), session, visitor,
-                now.minusSeconds(5), now.plus(Duration.ofMinutes(10)), UUID.randomUUID().toString()));
+        String token = ISSUER.issue(new AdmissionClaims(
+                eventId,
+                1,
+                "g-" + UUID.randomUUID(),
+                session,
+                visitor,
+                now.minusSeconds(5),
+                now.plus(Duration.ofMinutes(10)),
+                UUID.randomUUID().toString()));
         return new TestShopper(eventId, session, visitor, token);
     }
 
     /** A token valid for the next five minutes, signed by {@code issuer}, for a session of a sale generation. */
-    protected static String liveToken(AdmissionTokenIssuer issuer, String eventId, long generation, String session,
-            String visitor) {
+    protected static String liveToken(
+            AdmissionTokenIssuer issuer, String eventId, long generation, String session, String visitor) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        return issuer.issue(new AdmissionClaims(eventId, generation, "g", session, visitor, now.minusSeconds(1),
-                now.plus(Duration.ofMinutes(5)), UUID.randomUUID().toString()));
+        return issuer.issue(new AdmissionClaims(
+                eventId,
+                generation,
+                "g",
+                session,
+                visitor,
+                now.minusSeconds(1),
+                now.plus(Duration.ofMinutes(5)),
+                UUID.randomUUID().toString()));
     }
 
     /** The same session's token, expired an hour ago (past the verifier's skew). */
     protected static String expiredTokenOf(TestShopper shopper) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        return ISSUER.issue(new AdmissionClaims(shopper.eventId(), 1, "g-" + UUID.randomUUID(), shopper.sessionId(),
-                shopper.visitor(), now.minus(Duration.ofHours(2)), now.minus(Duration.ofHours(1)),
+        return ISSUER.issue(new AdmissionClaims(
+                shopper.eventId(),
+                1,
+                "g-" + UUID.randomUUID(),
+                shopper.sessionId(),
+                shopper.visitor(),
+                now.minus(Duration.ofHours(2)),
+                now.minus(Duration.ofHours(1)),
                 UUID.randomUUID().toString()));
     }
 
     protected Response shop(TestShopper shopper, String method, String path, String body, String... headers) {
-        return send(method, "/events/" + shopper.eventId() + "/shop" + path, "Bearer " + shopper.token(), body,
-                headers);
+        return send(
+                method, "/events/" + shopper.eventId() + "/shop" + path, "Bearer " + shopper.token(), body, headers);
     }
 
     protected Response hold(TestShopper shopper, String... seats) {
@@ -192,8 +214,7 @@ public abstract class ShopTestSupport {
     }
 
     /** A new shopper's hold on {@code seats} and the order under way for it. */
-    public record Checkout(TestShopper shopper, String holdId, String orderId, String attemptId, long amountCents) {
-    }
+    public record Checkout(TestShopper shopper, String holdId, String orderId, String attemptId, long amountCents) {}
 
     protected Checkout checkout(String event, String... seats) {
         TestShopper shopper = shopper(event);
@@ -202,8 +223,12 @@ public abstract class ShopTestSupport {
         Response ordered = order(shopper, held.text("holdId"));
         assertThat(ordered.status()).as(ordered.raw().body()).isEqualTo(201);
         assertThat(ordered.text("state")).isEqualTo("PENDING_PAYMENT");
-        return new Checkout(shopper, held.text("holdId"), ordered.text("orderId"),
-                ordered.json().get("payment").get("attemptId").asString(), ordered.json().get("amountCents").asLong());
+        return new Checkout(
+                shopper,
+                held.text("holdId"),
+                ordered.text("orderId"),
+                ordered.json().get("payment").get("attemptId").asString(),
+                ordered.json().get("amountCents").asLong());
     }
 
     /** The provider reports {@code outcome} for the checkout's payment attempt, with a webhook id of its own. */
@@ -212,8 +237,8 @@ public abstract class ShopTestSupport {
     }
 
     protected Response send(String method, String path, String authorization, String body, String... headers) {
-        HttpRequest.Builder request = http.request(method, URI.create("http://127.0.0.1:" + port + path), body,
-                headers);
+        HttpRequest.Builder request =
+                http.request(method, URI.create("http://127.0.0.1:" + port + path), body, headers);
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
@@ -223,22 +248,23 @@ public abstract class ShopTestSupport {
     protected Response execute(HttpRequest request) {
         HttpResponse<String> response = http.send(request);
         String text = response.body();
-        boolean isJson = response.headers().firstValue("Content-Type").orElse("").contains("json");
+        boolean isJson =
+                response.headers().firstValue("Content-Type").orElse("").contains("json");
         JsonNode node = text == null || text.isBlank() || !isJson ? json.nullNode() : json.readTree(text);
         return new Response(response.statusCode(), response, node);
     }
 
     /** Posts a provider webhook signed with the service's secret. */
     protected Response webhook(String webhookId, String attemptId, String outcome, long amountCents) {
-        String body = "{\"webhookId\":\"" + webhookId + "\",\"paymentAttemptId\":\"" + attemptId
-                + "\",\"outcome\":\"" + outcome + "\",\"amountCents\":" + amountCents + "}";
-        return signedWebhook(body, WebhookSignature.of(TestSecrets.WEBHOOK_KEY)
-                .sign(body.getBytes(StandardCharsets.UTF_8)));
+        String body = "{\"webhookId\":\"" + webhookId + "\",\"paymentAttemptId\":\"" + attemptId + "\",\"outcome\":\""
+                + outcome + "\",\"amountCents\":" + amountCents + "}";
+        return signedWebhook(
+                body, WebhookSignature.of(TestSecrets.WEBHOOK_KEY).sign(body.getBytes(StandardCharsets.UTF_8)));
     }
 
     protected Response signedWebhook(String body, String signature) {
-        HttpRequest.Builder request = http.request("POST",
-                URI.create("http://127.0.0.1:" + port + "/webhooks/payments"), body);
+        HttpRequest.Builder request =
+                http.request("POST", URI.create("http://127.0.0.1:" + port + "/webhooks/payments"), body);
         if (signature != null) {
             request.header(Headers.PAYMENT_SIGNATURE, signature);
         }
@@ -248,18 +274,28 @@ public abstract class ShopTestSupport {
     /** Moves a hold's deadline into the past, as if its time had run out (the database clock decides expiry). */
     protected void lapse(String holdId) {
         UUID id = UUID.fromString(holdId);
-        jdbc.sql("UPDATE holds SET expires_at = now() - interval '1 second' WHERE hold_id = :h").param("h", id).update();
-        jdbc.sql("UPDATE seats SET held_until = now() - interval '1 second' WHERE hold_id = :h").param("h", id).update();
+        jdbc.sql("UPDATE holds SET expires_at = now() - interval '1 second' WHERE hold_id = :h")
+                .param("h", id)
+                .update();
+        jdbc.sql("UPDATE seats SET held_until = now() - interval '1 second' WHERE hold_id = :h")
+                .param("h", id)
+                .update();
     }
 
     protected String seatState(String eventId, String seatId) {
         return jdbc.sql("SELECT state FROM seats WHERE event_id = :e AND seat_id = :s")
-                .param("e", eventId).param("s", seatId).query(String.class).single();
+                .param("e", eventId)
+                .param("s", seatId)
+                .query(String.class)
+                .single();
     }
 
     protected Map<String, Object> seatRow(String eventId, String seatId) {
         return jdbc.sql("SELECT state, hold_id, order_id FROM seats WHERE event_id = :e AND seat_id = :s")
-                .param("e", eventId).param("s", seatId).query().singleRow();
+                .param("e", eventId)
+                .param("s", seatId)
+                .query()
+                .singleRow();
     }
 
     protected int count(String sql, Object... params) {

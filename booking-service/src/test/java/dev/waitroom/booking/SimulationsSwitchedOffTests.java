@@ -1,21 +1,18 @@
 package dev.waitroom.booking;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
-
 import javax.sql.DataSource;
-
-import com.zaxxer.hikari.HikariDataSource;
-
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.TestPropertySource;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** With fault injection and the payment simulator switched off, none of their beans exists and the shop still works. */
 @TestPropertySource(properties = {"waitroom.booking.faults.enabled=false", "waitroom.payments.fake.enabled=false"})
@@ -30,12 +27,16 @@ class SimulationsSwitchedOffTests extends ShopTestSupport {
 
     @Test
     void noBeanOfFaultInjectionOrThePaymentSimulatorExists() {
-        assertThat(Arrays.stream(context.getBeanDefinitionNames()).map(context::getType)
-                .filter(type -> type != null && (type.getPackageName().startsWith("dev.waitroom.booking.faults")
-                        || type.getPackageName().startsWith("dev.waitroom.booking.payments.simulator"))))
+        assertThat(Arrays.stream(context.getBeanDefinitionNames())
+                        .map(context::getType)
+                        .filter(type -> type != null
+                                && (type.getPackageName().startsWith("dev.waitroom.booking.faults")
+                                        || type.getPackageName()
+                                                .startsWith("dev.waitroom.booking.payments.simulator"))))
                 .isEmpty();
         assertThat(dataSource).isInstanceOf(HikariDataSource.class);
-        send("GET", "/admin/booking/faults", "Bearer " + TestSecrets.OPS_TOKEN, null).assertProblem(404, "not-found");
+        send("GET", "/admin/booking/faults", "Bearer " + TestSecrets.OPS_TOKEN, null)
+                .assertProblem(404, "not-found");
     }
 
     @Test
@@ -43,8 +44,9 @@ class SimulationsSwitchedOffTests extends ShopTestSupport {
         String event = newEvent("nosim", 1);
         Instant since = Instant.now();
         assertThat(pay(checkout(event, "A-1"), "SUCCEEDED").text("effect")).isEqualTo("PAID");
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(coordinator.healthReports())
-                .filteredOn(r -> r.at().isAfter(since))
-                .anySatisfy(r -> assertThat(r.poolMax()).isEqualTo(8)));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(coordinator.healthReports())
+                        .filteredOn(r -> r.at().isAfter(since))
+                        .anySatisfy(r -> assertThat(r.poolMax()).isEqualTo(8)));
     }
 }

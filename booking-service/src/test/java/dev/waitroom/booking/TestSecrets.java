@@ -2,7 +2,6 @@ package dev.waitroom.booking;
 
 import java.security.SecureRandom;
 import java.util.Base64;
-
 import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -19,9 +18,10 @@ public final class TestSecrets implements ApplicationContextInitializer<Configur
     @Override
     public void initialize(ConfigurableApplicationContext context) {
         TestPropertyValues.of(
-                "waitroom.security.ops-token=" + OPS_TOKEN,
-                "waitroom.security.internal-token=" + INTERNAL_TOKEN,
-                "waitroom.security.webhook-secret=" + Base64.getEncoder().encodeToString(WEBHOOK_KEY))
+                        "waitroom.security.ops-token=" + OPS_TOKEN,
+                        "waitroom.security.internal-token=" + INTERNAL_TOKEN,
+                        "waitroom.security.webhook-secret="
+                                + Base64.getEncoder().encodeToString(WEBHOOK_KEY))
                 .applyTo(context);
     }
 

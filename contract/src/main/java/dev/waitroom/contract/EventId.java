@@ -15,7 +15,8 @@ public record EventId(String value) {
 
     public EventId {
         if (!isValid(value)) {
-            throw new MalformedValueException(ProblemType.INVALID_EVENT_ID,
+            throw new MalformedValueException(
+                    ProblemType.INVALID_EVENT_ID,
                     "Event ids are 1-64 letters, digits, '_' or '-', starting with a letter or digit.");
         }
     }
@@ -30,7 +31,9 @@ public record EventId(String value) {
     }
 
     public static boolean isValid(String value) {
-        return value != null && value.length() <= MAX_LENGTH && FORMAT.matcher(value).matches();
+        return value != null
+                && value.length() <= MAX_LENGTH
+                && FORMAT.matcher(value).matches();
     }
 
     @Override

@@ -2,7 +2,8 @@ package dev.waitroom.contract;
 
 /** What an unclaimed offer does: back of the queue once, then dropped (the default); or dropped at once. */
 public enum ExpiredOfferPolicy {
-    REQUEUE_ONCE, DROP;
+    REQUEUE_ONCE,
+    DROP;
 
     public static final ExpiredOfferPolicy DEFAULT = REQUEUE_ONCE;
 

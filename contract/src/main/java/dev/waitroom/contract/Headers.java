@@ -35,6 +35,5 @@ public final class Headers {
 
     public static final String BEARER_PREFIX = "Bearer ";
 
-    private Headers() {
-    }
+    private Headers() {}
 }

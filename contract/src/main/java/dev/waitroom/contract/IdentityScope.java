@@ -2,7 +2,8 @@ package dev.waitroom.contract;
 
 /** Whose place an entry is: one per browser (visitor id, the default) or one per trusted account. */
 public enum IdentityScope {
-    BROWSER, ACCOUNT;
+    BROWSER,
+    ACCOUNT;
 
     public static final IdentityScope DEFAULT = BROWSER;
 

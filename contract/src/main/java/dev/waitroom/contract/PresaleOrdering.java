@@ -2,7 +2,8 @@ package dev.waitroom.contract;
 
 /** How the pre-sale group is ordered at opening: the verifiable random draw (the default) or join order. */
 public enum PresaleOrdering {
-    RANDOM, FIFO;
+    RANDOM,
+    FIFO;
 
     public static final PresaleOrdering DEFAULT = RANDOM;
 

@@ -125,18 +125,19 @@ public enum ProblemType {
      * empty for a status no generic problem covers.
      */
     public static Optional<ProblemType> forStatus(int status) {
-        return Optional.ofNullable(switch (status) {
-            case 400 -> MALFORMED_REQUEST;
-            case 404 -> NOT_FOUND;
-            case 405 -> METHOD_NOT_ALLOWED;
-            case 406 -> NOT_ACCEPTABLE;
-            case 413 -> BODY_TOO_LARGE;
-            case 415 -> UNSUPPORTED_MEDIA_TYPE;
-            case 429 -> RATE_LIMITED;
-            case 500 -> INTERNAL_ERROR;
-            case 503 -> UNAVAILABLE;
-            case 504 -> UPSTREAM_TIMEOUT;
-            default -> null;
-        });
+        return Optional.ofNullable(
+                switch (status) {
+                    case 400 -> MALFORMED_REQUEST;
+                    case 404 -> NOT_FOUND;
+                    case 405 -> METHOD_NOT_ALLOWED;
+                    case 406 -> NOT_ACCEPTABLE;
+                    case 413 -> BODY_TOO_LARGE;
+                    case 415 -> UNSUPPORTED_MEDIA_TYPE;
+                    case 429 -> RATE_LIMITED;
+                    case 500 -> INTERNAL_ERROR;
+                    case 503 -> UNAVAILABLE;
+                    case 504 -> UPSTREAM_TIMEOUT;
+                    default -> null;
+                });
     }
 }

@@ -6,8 +6,7 @@ package dev.waitroom.contract;
  */
 public final class RedisKeys {
 
-    private RedisKeys() {
-    }
+    private RedisKeys() {}
 
     /** The prefix of every key of the event. */
     public static String eventPrefix(EventId event) {

@@ -12,6 +12,6 @@ import com.tngtech.archunit.lang.ArchRule;
 class ArchitectureTests {
 
     @ArchTest
-    static final ArchRule plainJavaOnly = noClasses().should().dependOnClassesThat()
-            .resideOutsideOfPackages("java..", "dev.waitroom.contract..");
+    static final ArchRule plainJavaOnly =
+            noClasses().should().dependOnClassesThat().resideOutsideOfPackages("java..", "dev.waitroom.contract..");
 }

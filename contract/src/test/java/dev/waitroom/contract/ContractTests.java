@@ -5,26 +5,41 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Arrays;
 import java.util.HashSet;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class ContractTests {
 
     @ParameterizedTest
-    @ValueSource(strings = {"a", "Z9", "summer-tour_2027", "0123456789012345678901234567890123456789012345678901234567890123"})
+    @ValueSource(
+            strings = {"a", "Z9", "summer-tour_2027", "0123456789012345678901234567890123456789012345678901234567890123"
+            })
     void acceptsEventIdsOfTheOneRule(String value) {
         assertThat(EventId.of(value).value()).isEqualTo(value);
         assertThat(EventId.parse(value)).contains(new EventId(value));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "-lead", "_lead", "with.dot", "brace{", "tag}", "colon:x", "space x", "slash/x", "é",
-            "01234567890123456789012345678901234567890123456789012345678901234"})
+    @ValueSource(
+            strings = {
+                "",
+                "-lead",
+                "_lead",
+                "with.dot",
+                "brace{",
+                "tag}",
+                "colon:x",
+                "space x",
+                "slash/x",
+                "é",
+                "01234567890123456789012345678901234567890123456789012345678901234"
+            })
     void rejectsEventIdsThatCouldEscapeAKeyOrPath(String value) {
         assertThat(EventId.parse(value)).isEmpty();
         assertThatThrownBy(() -> EventId.of(value))
-                .isInstanceOfSatisfying(MalformedValueException.class,
+                .isInstanceOfSatisfying(
+                        MalformedValueException.class,
                         e -> assertThat(e.problem()).isEqualTo(ProblemType.INVALID_EVENT_ID));
     }
 
@@ -42,8 +57,10 @@ class ContractTests {
         assertThat(IdentityScope.parse(null)).isEqualTo(IdentityScope.BROWSER);
         assertThat(PresaleOrdering.parse("FIFO")).isEqualTo(PresaleOrdering.FIFO);
         for (String bad : new String[] {"open", "OPEN ", "", "ANYTHING"}) {
-            assertThatThrownBy(() -> EventPhase.parse(bad)).isInstanceOfSatisfying(MalformedValueException.class,
-                    e -> assertThat(e.problem()).isEqualTo(ProblemType.MALFORMED_REQUEST));
+            assertThatThrownBy(() -> EventPhase.parse(bad))
+                    .isInstanceOfSatisfying(
+                            MalformedValueException.class,
+                            e -> assertThat(e.problem()).isEqualTo(ProblemType.MALFORMED_REQUEST));
         }
         assertThatThrownBy(() -> EventPhase.parse(null)).isInstanceOf(MalformedValueException.class);
         assertThatThrownBy(() -> OperatingMode.parse(null)).isInstanceOf(MalformedValueException.class);
@@ -65,7 +82,9 @@ class ContractTests {
 
     @Test
     void everyProblemTypeHasItsOwnStableUri() {
-        assertThat(new HashSet<>(Arrays.stream(ProblemType.values()).map(ProblemType::slug).toList()))
+        assertThat(new HashSet<>(Arrays.stream(ProblemType.values())
+                        .map(ProblemType::slug)
+                        .toList()))
                 .hasSize(ProblemType.values().length);
         for (ProblemType p : ProblemType.values()) {
             assertThat(p.type().toString()).isEqualTo("https://waitroom.dev/problems/" + p.slug());

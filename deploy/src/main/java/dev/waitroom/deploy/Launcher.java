@@ -19,15 +19,20 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class Launcher {
 
-    private Launcher() {
-    }
+    private Launcher() {}
 
     public static void main(String[] args) {
         List<String> arguments = List.of(args);
         String command = arguments.isEmpty() ? "run" : arguments.get(0);
-        Path repoRoot = Path.of(System.getProperty("waitroom.root", ".")).toAbsolutePath().normalize();
-        Path dataDir = Path.of(System.getenv().getOrDefault("WAITROOM_DATA_DIR", repoRoot.resolve(".waitroom").toString()))
-                .toAbsolutePath().normalize();
+        Path repoRoot = Path.of(System.getProperty("waitroom.root", "."))
+                .toAbsolutePath()
+                .normalize();
+        Path dataDir = Path.of(System.getenv()
+                        .getOrDefault(
+                                "WAITROOM_DATA_DIR",
+                                repoRoot.resolve(".waitroom").toString()))
+                .toAbsolutePath()
+                .normalize();
         try {
             int code = switch (command) {
                 case "run" -> run(repoRoot, dataDir, arguments.contains("--demo"), replicas(arguments));
@@ -58,7 +63,8 @@ public final class Launcher {
     static int replicas(List<String> arguments) {
         for (int i = 0; i < arguments.size(); i++) {
             String a = arguments.get(i);
-            String value = a.startsWith("--replicas=") ? a.substring("--replicas=".length())
+            String value = a.startsWith("--replicas=")
+                    ? a.substring("--replicas=".length())
                     : a.equals("--replicas") && i + 1 < arguments.size() ? arguments.get(i + 1) : null;
             if (a.startsWith("--replicas")) {
                 try {
@@ -71,35 +77,43 @@ public final class Launcher {
         return 1;
     }
 
-    private static int run(Path repoRoot, Path dataDir, boolean demo, int replicas) throws IOException, InterruptedException {
+    private static int run(Path repoRoot, Path dataDir, boolean demo, int replicas)
+            throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         Path pidFile = dataDir.resolve("launcher.pid");
-        Optional<ProcessHandle> running = readPid(pidFile).flatMap(ProcessHandle::of).filter(ProcessHandle::isAlive);
+        Optional<ProcessHandle> running =
+                readPid(pidFile).flatMap(ProcessHandle::of).filter(ProcessHandle::isAlive);
         if (running.isPresent()) {
-            throw new LocalStack.StackException("a Waitroom is already running (pid " + running.get().pid()
-                    + "); stop it with ./waitroom stop");
+            throw new LocalStack.StackException(
+                    "a Waitroom is already running (pid " + running.get().pid() + "); stop it with ./waitroom stop");
         }
         String offset = System.getenv().getOrDefault("WAITROOM_PORT_OFFSET", "0");
-        StackConfig config = StackConfig.defaults(repoRoot, dataDir,
-                StackConfig.ExternalStores.fromEnvironment(System.getenv())).withPortOffset(Integer.parseInt(offset.trim()))
+        StackConfig config = StackConfig.defaults(
+                        repoRoot, dataDir, StackConfig.ExternalStores.fromEnvironment(System.getenv()))
+                .withPortOffset(Integer.parseInt(offset.trim()))
                 .withReplicas(replicas);
-        System.out.println("waitroom: starting PostgreSQL, Redis and " + (replicas == 1 ? "four services"
-                : replicas + " instances of the gateway, queue-service and coordinator, one booking-service")
+        System.out.println("waitroom: starting PostgreSQL, Redis and "
+                + (replicas == 1
+                        ? "four services"
+                        : replicas + " instances of the gateway, queue-service and coordinator, one booking-service")
                 + " (data in " + dataDir + ") ...");
         LocalStack stack = LocalStack.start(config);
         Files.writeString(pidFile, String.valueOf(ProcessHandle.current().pid()));
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("\nwaitroom: stopping ...");
-            stack.close();
-            try {
-                Files.deleteIfExists(pidFile);
-            } catch (IOException ignored) {
-                // the next run checks whether the pid is alive
-            }
-            System.out.println("waitroom: stopped, nothing left running");
-            stopped.countDown();
-        }, "waitroom-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            System.out.println("\nwaitroom: stopping ...");
+                            stack.close();
+                            try {
+                                Files.deleteIfExists(pidFile);
+                            } catch (IOException ignored) {
+                                // the next run checks whether the pid is alive
+                            }
+                            System.out.println("waitroom: stopped, nothing left running");
+                            stopped.countDown();
+                        },
+                        "waitroom-stop"));
         if (demo) {
             createDemoEvent(stack);
         }
@@ -115,14 +129,19 @@ public final class Launcher {
         if (demo) {
             System.out.println("  waiting room:   " + stack.gatewayUrl() + "/events/demo");
         } else {
-            System.out.println("  gateway:        " + stack.gatewayUrl() + " (create an event: see README, or run with --demo)");
+            System.out.println(
+                    "  gateway:        " + stack.gatewayUrl() + " (create an event: see README, or run with --demo)");
         }
-        System.out.println("  ops token:      WAITROOM_SECURITY_OPSTOKEN in " + stack.secrets().file());
-        System.out.println("  logs:           " + c.logs() + "/<process>.log for " + String.join(", ", c.servicePorts().keySet()));
-        System.out.println("  services:       gateway " + c.gatewayPort() + ", queue " + c.queuePort() + ", coordinator "
-                + c.coordinatorPort() + ", booking " + c.bookingPort() + " (only the gateway is meant for visitors)");
-        c.proxyPorts().forEach((service, port) -> System.out.println("  replicas:       " + service + " on " + port
-                + " is a round-robin proxy to " + c.instancePorts().get(service)));
+        System.out.println("  ops token:      WAITROOM_SECURITY_OPSTOKEN in "
+                + stack.secrets().file());
+        System.out.println("  logs:           " + c.logs() + "/<process>.log for "
+                + String.join(", ", c.servicePorts().keySet()));
+        System.out.println("  services:       gateway " + c.gatewayPort() + ", queue " + c.queuePort()
+                + ", coordinator " + c.coordinatorPort() + ", booking " + c.bookingPort()
+                + " (only the gateway is meant for visitors)");
+        c.proxyPorts()
+                .forEach((service, port) -> System.out.println("  replicas:       " + service + " on " + port
+                        + " is a round-robin proxy to " + c.instancePorts().get(service)));
         System.out.println("  stop:           Ctrl-C here, or ./waitroom stop");
     }
 
@@ -130,26 +149,36 @@ public final class Launcher {
     static void createDemoEvent(LocalStack stack) throws IOException, InterruptedException {
         HttpClient http = HttpClient.newHttpClient();
         String base = stack.gatewayUrl();
-        String opens = java.time.Instant.now().plusSeconds(120).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        String opens = java.time.Instant.now()
+                .plusSeconds(120)
+                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .toString();
         String event = """
                 {"eventId":"demo","name":"Demo concert","opensAt":"%s","maxActiveSessions":50,
                  "maxAdmissionsPerSecond":2,"offerTtlSeconds":60,"sessionTtlSeconds":300,"sessionMaxSeconds":900,
                  "presaleOrdering":"RANDOM","identityScope":"BROWSER","expiredOfferPolicy":"REQUEUE_ONCE",
                  "afterPurchase":"RELEASE"}""".formatted(opens);
-        HttpResponse<String> created = send(http, "POST", base + "/admin/events", event, stack.secrets().opsToken());
+        HttpResponse<String> created = send(
+                http, "POST", base + "/admin/events", event, stack.secrets().opsToken());
         if (created.statusCode() != 201 && created.statusCode() != 409) {
-            throw new LocalStack.StackException("demo event not created: HTTP " + created.statusCode() + " " + created.body());
+            throw new LocalStack.StackException(
+                    "demo event not created: HTTP " + created.statusCode() + " " + created.body());
         }
         String inventory = """
                 {"categories":[{"name":"Floor","seats":200,"priceCents":8900},
                                {"name":"Balcony","seats":300,"priceCents":5900}]}""";
-        HttpResponse<String> seats = send(http, "PUT", base + "/admin/events/demo/inventory", inventory,
+        HttpResponse<String> seats = send(
+                http,
+                "PUT",
+                base + "/admin/events/demo/inventory",
+                inventory,
                 stack.secrets().opsToken());
         if (seats.statusCode() / 100 != 2) {
-            throw new LocalStack.StackException("demo inventory not created: HTTP " + seats.statusCode() + " " + seats.body());
+            throw new LocalStack.StackException(
+                    "demo inventory not created: HTTP " + seats.statusCode() + " " + seats.body());
         }
-        System.out.println("waitroom: demo event 'demo' " + (created.statusCode() == 201 ? "created; it opens at " + opens
-                : "already exists"));
+        System.out.println("waitroom: demo event 'demo' "
+                + (created.statusCode() == 201 ? "created; it opens at " + opens : "already exists"));
     }
 
     static HttpResponse<String> send(HttpClient http, String method, String url, String body, String opsToken)
@@ -164,7 +193,8 @@ public final class Launcher {
     }
 
     private static int stop(Path dataDir) throws IOException, InterruptedException {
-        Optional<ProcessHandle> launcher = readPid(dataDir.resolve("launcher.pid")).flatMap(ProcessHandle::of);
+        Optional<ProcessHandle> launcher =
+                readPid(dataDir.resolve("launcher.pid")).flatMap(ProcessHandle::of);
         if (launcher.isEmpty() || !launcher.get().isAlive()) {
             System.out.println("waitroom: not running");
             return 0;
@@ -173,7 +203,8 @@ public final class Launcher {
         try {
             launcher.get().onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new LocalStack.StackException("the launcher (pid " + launcher.get().pid() + ") did not stop within 60 s");
+            throw new LocalStack.StackException(
+                    "the launcher (pid " + launcher.get().pid() + ") did not stop within 60 s");
         }
         System.out.println("waitroom: stopped");
         return 0;
@@ -183,7 +214,8 @@ public final class Launcher {
         stop(dataDir);
         if (Files.exists(dataDir)) {
             try (var paths = Files.walk(dataDir)) {
-                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                paths.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
             }
         }
         System.out.println("waitroom: data removed (" + dataDir + ")");
@@ -192,7 +224,9 @@ public final class Launcher {
 
     private static Optional<Long> readPid(Path pidFile) {
         try {
-            return Files.exists(pidFile) ? Optional.of(Long.parseLong(Files.readString(pidFile).trim())) : Optional.empty();
+            return Files.exists(pidFile)
+                    ? Optional.of(Long.parseLong(Files.readString(pidFile).trim()))
+                    : Optional.empty();
         } catch (IOException | NumberFormatException e) {
             return Optional.empty();
         }

@@ -29,15 +29,17 @@ import redis.embedded.RedisServer;
 final class LocalStack implements AutoCloseable {
 
     /** Start order: stores' clients first, the edge last. */
-    static final List<String> SERVICES = List.of("queue-service", "admission-coordinator", "booking-service",
-            "gateway-service");
+    static final List<String> SERVICES =
+            List.of("queue-service", "admission-coordinator", "booking-service", "gateway-service");
+
     static final String COORDINATOR = "admission-coordinator";
     private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(180);
 
     private final StackConfig config;
     private final Secrets secrets;
     private final Map<String, Process> processes = new LinkedHashMap<>();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final List<RoundRobinProxy> proxies = new ArrayList<>();
     private EmbeddedPostgres postgres;
     private RedisServer redis;
@@ -103,11 +105,12 @@ final class LocalStack implements AutoCloseable {
                         .setCleanDataDirectory(false)
                         .setPort(config.postgresPort())
                         .setServerConfig("max_connections", "200")
-                        .setOutputRedirector(ProcessBuilder.Redirect.appendTo(config.logs().resolve("postgres.log").toFile()))
+                        .setOutputRedirector(ProcessBuilder.Redirect.appendTo(
+                                config.logs().resolve("postgres.log").toFile()))
                         .start();
             } catch (IOException e) {
-                throw new StackException("embedded PostgreSQL did not start (see " + config.logs().resolve("postgres.log")
-                        + "): " + e.getMessage());
+                throw new StackException("embedded PostgreSQL did not start (see "
+                        + config.logs().resolve("postgres.log") + "): " + e.getMessage());
             }
         }
         for (String database : List.of("coordinator", "booking")) {
@@ -127,21 +130,22 @@ final class LocalStack implements AutoCloseable {
                         .build();
                 redis.start();
             } catch (IOException | RuntimeException e) {
-                throw new StackException("embedded Redis did not start on port " + config.redisPort() + ": " + e.getMessage());
+                throw new StackException(
+                        "embedded Redis did not start on port " + config.redisPort() + ": " + e.getMessage());
             }
         }
     }
 
     private void startProxies() throws IOException {
         for (Map.Entry<String, Integer> proxy : config.proxyPorts().entrySet()) {
-            proxies.add(RoundRobinProxy.start(proxy.getKey(), proxy.getValue(),
-                    config.instancePorts().get(proxy.getKey())));
+            proxies.add(RoundRobinProxy.start(
+                    proxy.getKey(), proxy.getValue(), config.instancePorts().get(proxy.getKey())));
         }
     }
 
     private void createDatabaseIfMissing(String database) {
         try (var connection = DriverManager.getConnection(jdbcUrl("postgres"), postgresUser(), postgresPassword());
-             var statement = connection.createStatement()) {
+                var statement = connection.createStatement()) {
             try (var rs = statement.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + database + "'")) {
                 if (rs.next()) {
                     return;
@@ -149,7 +153,8 @@ final class LocalStack implements AutoCloseable {
             }
             statement.execute("CREATE DATABASE " + database);
         } catch (SQLException e) {
-            throw new StackException("cannot create database " + database + " on " + jdbcUrl("postgres") + ": " + e.getMessage());
+            throw new StackException(
+                    "cannot create database " + database + " on " + jdbcUrl("postgres") + ": " + e.getMessage());
         }
     }
 
@@ -169,7 +174,9 @@ final class LocalStack implements AutoCloseable {
     }
 
     private String postgresPassword() {
-        return config.external().postgresHostPort() == null ? "" : config.external().postgresPassword();
+        return config.external().postgresHostPort() == null
+                ? ""
+                : config.external().postgresPassword();
     }
 
     private String redisHost() {
@@ -252,11 +259,20 @@ final class LocalStack implements AutoCloseable {
         Path dir = config.dataDir().resolve("run");
         Files.createDirectories(dir);
         Path copy = dir.resolve(jar.getFileName());
-        if (!Files.exists(copy) || Files.getLastModifiedTime(copy).compareTo(Files.getLastModifiedTime(jar)) != 0
+        if (!Files.exists(copy)
+                || Files.getLastModifiedTime(copy).compareTo(Files.getLastModifiedTime(jar)) != 0
                 || Files.size(copy) != Files.size(jar)) {
             Path tmp = dir.resolve(jar.getFileName() + ".tmp");
-            Files.copy(jar, tmp, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-            Files.move(tmp, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.copy(
+                    jar,
+                    tmp,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+            Files.move(
+                    tmp,
+                    copy,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         }
         return copy;
     }
@@ -276,7 +292,10 @@ final class LocalStack implements AutoCloseable {
                         + logOf(service) + ":\n" + tail(logOf(service), 25));
             }
             try {
-                HttpResponse<String> response = http.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).build(),
+                HttpResponse<String> response = http.send(
+                        HttpRequest.newBuilder(health)
+                                .timeout(Duration.ofSeconds(2))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 200 && response.body().contains("\"UP\"")) {
                     return;
@@ -286,7 +305,8 @@ final class LocalStack implements AutoCloseable {
             }
             Thread.sleep(250);
         }
-        throw new StackException(service + " was not healthy within " + HEALTH_TIMEOUT.toSeconds() + " s; see " + logOf(service));
+        throw new StackException(
+                service + " was not healthy within " + HEALTH_TIMEOUT.toSeconds() + " s; see " + logOf(service));
     }
 
     Path logOf(String service) {
@@ -308,7 +328,9 @@ final class LocalStack implements AutoCloseable {
         if (p == null) {
             throw new IllegalArgumentException("no process " + service);
         }
-        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid()))
+                .inheritIO()
+                .start();
         if (kill.waitFor() != 0) {
             throw new IllegalStateException("kill -" + signal + " " + service + " failed");
         }
@@ -355,7 +377,8 @@ final class LocalStack implements AutoCloseable {
                 .setCleanDataDirectory(false)
                 .setPort(config.postgresPort())
                 .setServerConfig("max_connections", "200")
-                .setOutputRedirector(ProcessBuilder.Redirect.appendTo(config.logs().resolve("postgres.log").toFile()))
+                .setOutputRedirector(ProcessBuilder.Redirect.appendTo(
+                        config.logs().resolve("postgres.log").toFile()))
                 .start();
     }
 

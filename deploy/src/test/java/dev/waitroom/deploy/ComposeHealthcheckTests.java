@@ -26,16 +26,28 @@ import org.yaml.snakeyaml.Yaml;
  */
 class ComposeHealthcheckTests {
 
-    private static final Path ROOT = Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize();
-    private static final Map<String, String> DOT_ENV = Map.of("WAITROOM_SECURITY_OPSTOKEN", "o",
-            "WAITROOM_SECURITY_INTERNALTOKEN", "i", "WAITROOM_SECURITY_TICKETKEY", "t", "WAITROOM_SECURITY_VISITORKEY", "v",
-            "WAITROOM_SECURITY_WEBHOOKSECRET", "w", "WAITROOM_POSTGRES_PASSWORD", "p");
+    private static final Path ROOT =
+            Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize();
+    private static final Map<String, String> DOT_ENV = Map.of(
+            "WAITROOM_SECURITY_OPSTOKEN",
+            "o",
+            "WAITROOM_SECURITY_INTERNALTOKEN",
+            "i",
+            "WAITROOM_SECURITY_TICKETKEY",
+            "t",
+            "WAITROOM_SECURITY_VISITORKEY",
+            "v",
+            "WAITROOM_SECURITY_WEBHOOKSECRET",
+            "w",
+            "WAITROOM_POSTGRES_PASSWORD",
+            "p");
     /** Readiness: the service's own store; the gateway keeps serving without Redis (see its application.yml). */
     private static final Map<String, Set<String>> READINESS = Map.of(
             "queue-service", Set.of("readinessState", "redis"),
             "admission-coordinator", Set.of("readinessState", "db", "redis"),
             "booking-service", Set.of("readinessState", "db"),
             "gateway-service", Set.of("readinessState"));
+
     private static Map<String, ComposeHealthchecks.Healthcheck> checks;
     private HttpServer server;
 
@@ -58,11 +70,14 @@ class ComposeHealthcheckTests {
             assertThat(check).as(app).isNotNull();
             // /dev/tcp is bash's: a CMD-SHELL check runs /bin/sh, which is dash in the runtime image.
             assertThat(check.command().subList(0, 2)).as(app).containsExactly("bash", "-c");
-            assertThat(check.command().get(2)).as(app).contains("/actuator/health/readiness")
+            assertThat(check.command().get(2))
+                    .as(app)
+                    .contains("/actuator/health/readiness")
                     .contains("${MANAGEMENT_SERVER_PORT:-$SERVER_PORT}");
             assertThat(check.environment()).as(app).containsKey("SERVER_PORT");
         }
-        assertThat(checks.get("gateway-service").environment()).as("the gateway's health is on its unpublished port")
+        assertThat(checks.get("gateway-service").environment())
+                .as("the gateway's health is on its unpublished port")
                 .containsEntry("MANAGEMENT_SERVER_PORT", "9080");
     }
 
@@ -77,15 +92,21 @@ class ComposeHealthcheckTests {
     @SuppressWarnings("unchecked")
     void readinessGroupsHoldTheServicesOwnStoreAndLivenessNone() throws IOException {
         for (Map.Entry<String, Set<String>> app : READINESS.entrySet()) {
-            Map<String, Object> yaml = new Yaml().load(Files.readString(
-                    ROOT.resolve(app.getKey()).resolve("src/main/resources/application.yml")));
-            Map<String, Object> health = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) yaml
-                    .get("management")).get("endpoint")).get("health");
-            assertThat(((Map<String, Object>) health.get("probes")).get("enabled")).as(app.getKey()).isEqualTo(true);
+            Map<String, Object> yaml = new Yaml()
+                    .load(Files.readString(ROOT.resolve(app.getKey()).resolve("src/main/resources/application.yml")));
+            Map<String, Object> health = (Map<String, Object>)
+                    ((Map<String, Object>) ((Map<String, Object>) yaml.get("management")).get("endpoint"))
+                            .get("health");
+            assertThat(((Map<String, Object>) health.get("probes")).get("enabled"))
+                    .as(app.getKey())
+                    .isEqualTo(true);
             Map<String, Map<String, Object>> groups = (Map<String, Map<String, Object>>) health.get("group");
-            assertThat(Set.of(String.valueOf(groups.get("readiness").get("include")).split("\\s*,\\s*")))
-                    .as(app.getKey() + " readiness").isEqualTo(app.getValue());
-            assertThat(String.valueOf(groups.get("liveness").get("include"))).as(app.getKey() + " liveness")
+            assertThat(Set.of(String.valueOf(groups.get("readiness").get("include"))
+                            .split("\\s*,\\s*")))
+                    .as(app.getKey() + " readiness")
+                    .isEqualTo(app.getValue());
+            assertThat(String.valueOf(groups.get("liveness").get("include")))
+                    .as(app.getKey() + " liveness")
                     .isEqualTo("livenessState");
         }
     }
@@ -94,15 +115,20 @@ class ComposeHealthcheckTests {
     void theProbePassesOnlyWhenReadinessAnswers200() throws Exception {
         ComposeHealthchecks.Healthcheck probe = checks.get("queue-service");
         int port = serve(200, "{\"status\":\"UP\"}");
-        assertThat(probe.mappedTo(Map.of("SERVER_PORT", String.valueOf(port)), Map.of()).run().healthy()).isTrue();
+        assertThat(probe.mappedTo(Map.of("SERVER_PORT", String.valueOf(port)), Map.of())
+                        .run()
+                        .healthy())
+                .isTrue();
         server.stop(0);
 
         port = serve(503, "{\"status\":\"OUT_OF_SERVICE\"}");
-        ComposeHealthchecks.Outcome unready = probe.mappedTo(Map.of("SERVER_PORT", String.valueOf(port)), Map.of()).run();
+        ComposeHealthchecks.Outcome unready = probe.mappedTo(Map.of("SERVER_PORT", String.valueOf(port)), Map.of())
+                .run();
         assertThat(unready.healthy()).as(unready.toString()).isFalse();
         server.stop(0);
 
-        ComposeHealthchecks.Outcome closed = probe.mappedTo(Map.of("SERVER_PORT", String.valueOf(port)), Map.of()).run();
+        ComposeHealthchecks.Outcome closed = probe.mappedTo(Map.of("SERVER_PORT", String.valueOf(port)), Map.of())
+                .run();
         assertThat(closed.healthy()).as(closed.toString()).isFalse();
     }
 
@@ -111,10 +137,26 @@ class ComposeHealthcheckTests {
         ComposeHealthchecks.Healthcheck probe = checks.get("gateway-service");
         int port = serve(200, "{\"status\":\"UP\"}");
         int closed = TestPorts.free(1)[0];
-        assertThat(probe.mappedTo(Map.of("SERVER_PORT", String.valueOf(closed), "MANAGEMENT_SERVER_PORT",
-                String.valueOf(port)), Map.of()).run().healthy()).isTrue();
-        assertThat(probe.mappedTo(Map.of("SERVER_PORT", String.valueOf(port), "MANAGEMENT_SERVER_PORT",
-                String.valueOf(closed)), Map.of()).run().healthy()).isFalse();
+        assertThat(probe.mappedTo(
+                                Map.of(
+                                        "SERVER_PORT",
+                                        String.valueOf(closed),
+                                        "MANAGEMENT_SERVER_PORT",
+                                        String.valueOf(port)),
+                                Map.of())
+                        .run()
+                        .healthy())
+                .isTrue();
+        assertThat(probe.mappedTo(
+                                Map.of(
+                                        "SERVER_PORT",
+                                        String.valueOf(port),
+                                        "MANAGEMENT_SERVER_PORT",
+                                        String.valueOf(closed)),
+                                Map.of())
+                        .run()
+                        .healthy())
+                .isFalse();
     }
 
     @Test
@@ -124,14 +166,15 @@ class ComposeHealthcheckTests {
                 + " && printf 'GET /actuator/health HTTP/1.0\\r\\n\\r\\n' >&3 && grep -q UP <&3";
         List<String> command = ComposeHealthchecks.command("former", List.of("CMD-SHELL", former), Map.of());
         assertThat(command).containsExactly("/bin/dash", "-c", former);
-        ComposeHealthchecks.Outcome outcome = new ComposeHealthchecks.Healthcheck("former", command, Map.of(),
-                Duration.ofSeconds(3)).run();
+        ComposeHealthchecks.Outcome outcome =
+                new ComposeHealthchecks.Healthcheck("former", command, Map.of(), Duration.ofSeconds(3)).run();
         assertThat(outcome.healthy()).as(outcome.toString()).isFalse();
     }
 
     @Test
     void composeInterpolationIsAppliedAsDockerComposeDoes() {
-        assertThat(ComposeHealthchecks.interpolate("s", "$$PORT ${A:-x} ${B:-y} $A", Map.of("A", "1"))).isEqualTo("$PORT 1 y 1");
+        assertThat(ComposeHealthchecks.interpolate("s", "$$PORT ${A:-x} ${B:-y} $A", Map.of("A", "1")))
+                .isEqualTo("$PORT 1 y 1");
         assertThatThrownBy(() -> ComposeHealthchecks.interpolate("s", "${MISSING:?set it}", Map.of()))
                 .hasMessageContaining("not set");
         assertThat(ComposeHealthchecks.duration("1m30s")).isEqualTo(Duration.ofSeconds(90));
@@ -139,8 +182,14 @@ class ComposeHealthcheckTests {
 
     @Test
     void everyHealthcheckIsAFormDockerRuns() {
-        assertThat(checks.keySet()).contains("postgres", "redis", "queue-service", "admission-coordinator",
-                "booking-service", "gateway-service");
+        assertThat(checks.keySet())
+                .contains(
+                        "postgres",
+                        "redis",
+                        "queue-service",
+                        "admission-coordinator",
+                        "booking-service",
+                        "gateway-service");
         checks.values().forEach(check -> {
             assertThat(check.timeout()).as(check.service()).isPositive();
             assertThat(check.command()).as(check.service()).isNotEmpty();

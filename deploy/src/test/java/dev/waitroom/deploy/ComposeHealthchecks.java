@@ -25,12 +25,11 @@ import org.yaml.snakeyaml.Yaml;
 final class ComposeHealthchecks {
 
     static final Path DASH = Path.of("/bin/dash");
-    private static final Pattern VARIABLE = Pattern.compile(
-            "\\$(?:(\\$)|\\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?}|([A-Za-z_][A-Za-z0-9_]*))");
+    private static final Pattern VARIABLE =
+            Pattern.compile("\\$(?:(\\$)|\\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?}|([A-Za-z_][A-Za-z0-9_]*))");
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)");
 
-    private ComposeHealthchecks() {
-    }
+    private ComposeHealthchecks() {}
 
     /** One service's healthcheck as compose would run it: the command, the container environment and the timeout. */
     record Healthcheck(String service, List<String> command, Map<String, String> environment, Duration timeout) {
@@ -77,7 +76,8 @@ final class ComposeHealthchecks {
 
         @Override
         public String toString() {
-            return service + ": " + (finishedInTime ? "exit " + exitCode : "timed out") + (output.isBlank() ? "" : ", " + output.strip());
+            return service + ": " + (finishedInTime ? "exit " + exitCode : "timed out")
+                    + (output.isBlank() ? "" : ", " + output.strip());
         }
     }
 
@@ -123,7 +123,9 @@ final class ComposeHealthchecks {
         } else {
             ((List<?>) test).forEach(part -> parts.add(String.valueOf(part)));
         }
-        List<String> resolved = parts.stream().map(part -> interpolate(service, part, variables)).toList();
+        List<String> resolved = parts.stream()
+                .map(part -> interpolate(service, part, variables))
+                .toList();
         return switch (resolved.get(0)) {
             case "NONE" -> List.of();
             case "CMD" -> resolved.subList(1, resolved.size());
@@ -133,8 +135,9 @@ final class ComposeHealthchecks {
                 }
                 yield List.of(DASH.toString(), "-c", resolved.get(1));
             }
-            default -> throw new IllegalArgumentException(service + ": a healthcheck test starts with CMD, CMD-SHELL or NONE, not "
-                    + resolved.get(0));
+            default ->
+                throw new IllegalArgumentException(
+                        service + ": a healthcheck test starts with CMD, CMD-SHELL or NONE, not " + resolved.get(0));
         };
     }
 
@@ -180,11 +183,12 @@ final class ComposeHealthchecks {
         Duration total = Duration.ZERO;
         while (m.find()) {
             long amount = Long.parseLong(m.group(1));
-            total = total.plus(switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(amount);
-                case "s" -> Duration.ofSeconds(amount);
-                default -> Duration.ofMinutes(amount);
-            });
+            total = total.plus(
+                    switch (m.group(2)) {
+                        case "ms" -> Duration.ofMillis(amount);
+                        case "s" -> Duration.ofSeconds(amount);
+                        default -> Duration.ofMinutes(amount);
+                    });
         }
         return total;
     }

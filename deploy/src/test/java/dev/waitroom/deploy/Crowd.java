@@ -34,8 +34,10 @@ final class Crowd implements AutoCloseable {
         volatile boolean done;
 
         Visitor() {
-            this.http = HttpClient.newBuilder().cookieHandler(new CookieManager())
-                    .connectTimeout(Duration.ofSeconds(3)).build();
+            this.http = HttpClient.newBuilder()
+                    .cookieHandler(new CookieManager())
+                    .connectTimeout(Duration.ofSeconds(3))
+                    .build();
         }
     }
 
@@ -83,28 +85,30 @@ final class Crowd implements AutoCloseable {
 
     /** Starts the background loop: poll every visitor about once a second, claim offers, shop, leave. */
     void start() {
-        driver = new Thread(() -> {
-            while (running.get()) {
-                List<Visitor> snapshot;
-                synchronized (visitors) {
-                    snapshot = new ArrayList<>(visitors);
-                }
-                List<Future<?>> round = new ArrayList<>();
-                for (Visitor v : snapshot) {
-                    if (!v.done) {
-                        round.add(pool.submit(() -> step(v)));
+        driver = new Thread(
+                () -> {
+                    while (running.get()) {
+                        List<Visitor> snapshot;
+                        synchronized (visitors) {
+                            snapshot = new ArrayList<>(visitors);
+                        }
+                        List<Future<?>> round = new ArrayList<>();
+                        for (Visitor v : snapshot) {
+                            if (!v.done) {
+                                round.add(pool.submit(() -> step(v)));
+                            }
+                        }
+                        for (Future<?> f : round) {
+                            try {
+                                f.get();
+                            } catch (Exception e) {
+                                count("driver.error");
+                            }
+                        }
+                        pause(1000);
                     }
-                }
-                for (Future<?> f : round) {
-                    try {
-                        f.get();
-                    } catch (Exception e) {
-                        count("driver.error");
-                    }
-                }
-                pause(1000);
-            }
-        }, "crowd-driver");
+                },
+                "crowd-driver");
         driver.setDaemon(true);
         driver.start();
     }
@@ -152,24 +156,30 @@ final class Crowd implements AutoCloseable {
             return false;
         }
         String seat = ids.get(ThreadLocalRandom.current().nextInt(Math.min(ids.size(), 10)));
-        HttpResponse<String> hold = send(v, "POST", "/events/" + eventId + "/shop/holds", "{\"seatIds\":[\"" + seat + "\"]}");
+        HttpResponse<String> hold =
+                send(v, "POST", "/events/" + eventId + "/shop/holds", "{\"seatIds\":[\"" + seat + "\"]}");
         count("hold." + hold.statusCode());
         if (hold.statusCode() / 100 != 2) {
             return false;
         }
-        HttpResponse<String> order = send(v, "POST", "/events/" + eventId + "/shop/orders",
+        HttpResponse<String> order = send(
+                v,
+                "POST",
+                "/events/" + eventId + "/shop/orders",
                 "{\"holdId\":\"" + text(hold.body(), "holdId") + "\"}");
         count("order." + order.statusCode());
         return order.statusCode() / 100 == 2;
     }
 
     HttpResponse<String> send(Visitor v, String method, String path, String body) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(10))
                 .header("Content-Type", "application/json");
         if (v.token != null) {
             request.header("Authorization", "Bearer " + v.token);
         }
-        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        request.method(
+                method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         try {
             return v.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
@@ -221,13 +231,44 @@ final class Crowd implements AutoCloseable {
 
     /** Stands for a request that got no answer (connection refused, timeout). */
     private static final class FailedResponse implements HttpResponse<String> {
-        @Override public int statusCode() { return 0; }
-        @Override public HttpRequest request() { return null; }
-        @Override public java.util.Optional<HttpResponse<String>> previousResponse() { return java.util.Optional.empty(); }
-        @Override public java.net.http.HttpHeaders headers() { return java.net.http.HttpHeaders.of(Map.of(), (a, b) -> true); }
-        @Override public String body() { return ""; }
-        @Override public java.util.Optional<javax.net.ssl.SSLSession> sslSession() { return java.util.Optional.empty(); }
-        @Override public URI uri() { return null; }
-        @Override public HttpClient.Version version() { return HttpClient.Version.HTTP_1_1; }
+        @Override
+        public int statusCode() {
+            return 0;
+        }
+
+        @Override
+        public HttpRequest request() {
+            return null;
+        }
+
+        @Override
+        public java.util.Optional<HttpResponse<String>> previousResponse() {
+            return java.util.Optional.empty();
+        }
+
+        @Override
+        public java.net.http.HttpHeaders headers() {
+            return java.net.http.HttpHeaders.of(Map.of(), (a, b) -> true);
+        }
+
+        @Override
+        public String body() {
+            return "";
+        }
+
+        @Override
+        public java.util.Optional<javax.net.ssl.SSLSession> sslSession() {
+            return java.util.Optional.empty();
+        }
+
+        @Override
+        public URI uri() {
+            return null;
+        }
+
+        @Override
+        public HttpClient.Version version() {
+            return HttpClient.Version.HTTP_1_1;
+        }
     }
 }

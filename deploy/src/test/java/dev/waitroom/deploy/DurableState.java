@@ -27,7 +27,10 @@ final class DurableState {
     }
 
     long liveGrants(String eventId) throws SQLException {
-        return single("coordinator", "select count(*) from grants where event_id = ? and state in ('OFFERED','ACTIVE')", eventId);
+        return single(
+                "coordinator",
+                "select count(*) from grants where event_id = ? and state in ('OFFERED','ACTIVE')",
+                eventId);
     }
 
     long visitorsWithTwoLiveGrants(String eventId) throws SQLException {
@@ -53,8 +56,11 @@ final class DurableState {
 
     /** Grants offered after {@code at}, by any generation or (when given) by that fencing generation only. */
     long grantsWithGenerationOfferedAfter(String eventId, Long generation, java.time.Instant at) throws SQLException {
-        return single("coordinator", "select count(*) from grants where event_id = ? and offered_at > ?"
-                + " and (?::bigint is null or generation = ?::bigint)", s -> {
+        return single(
+                "coordinator",
+                "select count(*) from grants where event_id = ? and offered_at > ?"
+                        + " and (?::bigint is null or generation = ?::bigint)",
+                s -> {
                     s.setString(1, eventId);
                     s.setObject(2, java.sql.Timestamp.from(at));
                     s.setObject(3, generation, java.sql.Types.BIGINT);
@@ -73,7 +79,8 @@ final class DurableState {
 
     Map<String, Object> lease(String eventId) throws SQLException {
         try (Connection c = connect("coordinator");
-             var s = c.prepareStatement("select owner, generation, expires_at > now() as held from leases where event_id = ?")) {
+                var s = c.prepareStatement(
+                        "select owner, generation, expires_at > now() as held from leases where event_id = ?")) {
             s.setString(1, eventId);
             try (ResultSet rs = s.executeQuery()) {
                 Map<String, Object> lease = new LinkedHashMap<>();
@@ -122,7 +129,8 @@ final class DurableState {
     }
 
     private long single(String database, String sql, Parameters parameters) throws SQLException {
-        try (Connection c = connect(database); var s = c.prepareStatement(sql)) {
+        try (Connection c = connect(database);
+                var s = c.prepareStatement(sql)) {
             parameters.set(s);
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();

@@ -119,7 +119,8 @@ class FaultSuiteTests {
         long resumed;
         try {
             resumed = awaitOffersAfter(e, stoppedAt.plusSeconds(1), Duration.ofSeconds(12));
-            await().atMost(Duration.ofSeconds(10)).until(() -> (long) durable.lease(e).get("generation") > oldGeneration);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> (long) durable.lease(e).get("generation") > oldGeneration);
         } finally {
             stack.signal(leader, "CONT");
         }
@@ -143,13 +144,15 @@ class FaultSuiteTests {
         crowd.visitors().forEach(v -> receipts.put(v, v.receipt));
         stack.stopRedis();
         Crowd.Visitor newcomer = new Crowd.Visitor();
-        int joinWhileDown = crowd.send(newcomer, "POST", "/events/" + e + "/queue", "{}").statusCode();
+        int joinWhileDown =
+                crowd.send(newcomer, "POST", "/events/" + e + "/queue", "{}").statusCode();
         stack.startRedis();
         long kept = 0;
         for (Map.Entry<Crowd.Visitor, String> entry : receipts.entrySet()) {
-            HttpResponse<String> status = await().atMost(Duration.ofSeconds(15)).until(
-                    () -> crowd.send(entry.getKey(), "GET", "/events/" + e + "/queue/status", null),
-                    r -> r.statusCode() == 200);
+            HttpResponse<String> status = await().atMost(Duration.ofSeconds(15))
+                    .until(
+                            () -> crowd.send(entry.getKey(), "GET", "/events/" + e + "/queue/status", null),
+                            r -> r.statusCode() == 200);
             String receipt = Crowd.text(status.body(), "receipt");
             if (entry.getValue() != null && entry.getValue().equals(receipt)) {
                 kept++;
@@ -169,8 +172,10 @@ class FaultSuiteTests {
         long before = durable.grantsOffered(e);
         stack.stopPostgres();
         Crowd.Visitor newcomer = new Crowd.Visitor();
-        int joinWhileDown = crowd.send(newcomer, "POST", "/events/" + e + "/queue", "{}").statusCode();
-        int statusWhileDown = crowd.send(crowd.visitors().get(0), "GET", "/events/" + e + "/queue/status", null).statusCode();
+        int joinWhileDown =
+                crowd.send(newcomer, "POST", "/events/" + e + "/queue", "{}").statusCode();
+        int statusWhileDown = crowd.send(crowd.visitors().get(0), "GET", "/events/" + e + "/queue/status", null)
+                .statusCode();
         await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> true);
         Instant restartedAt = Instant.now();
         stack.startPostgres();
@@ -191,20 +196,27 @@ class FaultSuiteTests {
         opsCall("PUT", "/admin/booking/faults", "{\"latencyMs\":900,\"errorRate\":0.4}");
         double during;
         try {
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofSeconds(1)).until(() -> admissionRate(e) < before);
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> admissionRate(e) < before);
             during = averageRate(e, Duration.ofSeconds(3));
         } finally {
             opsCall("DELETE", "/admin/booking/faults", null);
         }
         // the rate that recovered, as read when it did: a second read may already see the next controller window
-        java.util.concurrent.atomic.AtomicReference<Double> recovered = new java.util.concurrent.atomic.AtomicReference<>();
-        await().atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofSeconds(1)).until(() -> {
-            recovered.set(admissionRate(e));
-            return recovered.get() > during;
-        });
+        java.util.concurrent.atomic.AtomicReference<Double> recovered =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        await().atMost(Duration.ofSeconds(45))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> {
+                    recovered.set(admissionRate(e));
+                    return recovered.get() > during;
+                });
         double after = recovered.get();
         Map<String, Object> figures = finish("booking slowdown and errors", e);
-        figures.put("admission rate before / during / after (per s)", String.format("%.2f / %.2f / %.2f", before, during, after));
+        figures.put(
+                "admission rate before / during / after (per s)",
+                String.format("%.2f / %.2f / %.2f", before, during, after));
         assertThat(during).isLessThan(before);
         assertThat(after).isGreaterThan(during);
     }
@@ -213,7 +225,9 @@ class FaultSuiteTests {
     @Order(6)
     void withTheCoordinatorsUnreachableStatusAndJoinsKeepWorkingButNothingIsAdmitted() throws Exception {
         String e = newSale(CEILING, 4, 40, 60, true);
-        List<String> coordinators = stack.processes().keySet().stream().filter(s -> s.startsWith(LocalStack.COORDINATOR)).toList();
+        List<String> coordinators = stack.processes().keySet().stream()
+                .filter(s -> s.startsWith(LocalStack.COORDINATOR))
+                .toList();
         for (String c : coordinators) {
             stack.signal(c, "STOP");
         }
@@ -223,8 +237,10 @@ class FaultSuiteTests {
         try {
             Crowd.Visitor newcomer = new Crowd.Visitor();
             join = crowd.send(newcomer, "POST", "/events/" + e + "/queue", "{}").statusCode();
-            status = crowd.send(newcomer, "GET", "/events/" + e + "/queue/status", null).statusCode();
-            claim = crowd.send(newcomer, "POST", "/events/" + e + "/admission/claim", "{}").statusCode();
+            status = crowd.send(newcomer, "GET", "/events/" + e + "/queue/status", null)
+                    .statusCode();
+            claim = crowd.send(newcomer, "POST", "/events/" + e + "/admission/claim", "{}")
+                    .statusCode();
         } finally {
             for (String c : coordinators) {
                 stack.signal(c, "CONT");
@@ -241,12 +257,21 @@ class FaultSuiteTests {
     @Order(7)
     void anOpsPauseStopsOffersAndSoldOutEndsThem() throws Exception {
         String e = newSaleWithAnOffer(20, 6, 160, 60, true);
-        assertThat(opsCall("POST", "/admin/events/" + e + "/pause", "{\"reason\":\"fault suite pause\"}").statusCode() / 100).isEqualTo(2);
+        assertThat(opsCall("POST", "/admin/events/" + e + "/pause", "{\"reason\":\"fault suite pause\"}")
+                                .statusCode()
+                        / 100)
+                .isEqualTo(2);
         Instant pausedAt = Instant.now().plusSeconds(1);
         await().pollDelay(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6)).until(() -> true);
         long offeredWhilePaused = durable.grantsOfferedAfter(e, pausedAt);
-        String pausedMode = Crowd.text(crowd.send(crowd.visitors().get(crowd.visitors().size() - 1), "GET",
-                "/events/" + e + "/queue/status", null).body(), "mode");
+        String pausedMode = Crowd.text(
+                crowd.send(
+                                crowd.visitors().get(crowd.visitors().size() - 1),
+                                "GET",
+                                "/events/" + e + "/queue/status",
+                                null)
+                        .body(),
+                "mode");
         Instant resumedAt = Instant.now();
         opsCall("POST", "/admin/events/" + e + "/resume", "{\"reason\":\"fault suite resume\"}");
         long resumed = awaitOffersAfter(e, resumedAt, Duration.ofSeconds(15));
@@ -254,8 +279,14 @@ class FaultSuiteTests {
         Instant soldOutAt = Instant.now().plusSeconds(1);
         await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> true);
         long offeredAfterSoldOut = durable.grantsOfferedAfter(e, soldOutAt);
-        String soldOutMode = Crowd.text(crowd.send(crowd.visitors().get(crowd.visitors().size() - 1), "GET",
-                "/events/" + e + "/queue/status", null).body(), "mode");
+        String soldOutMode = Crowd.text(
+                crowd.send(
+                                crowd.visitors().get(crowd.visitors().size() - 1),
+                                "GET",
+                                "/events/" + e + "/queue/status",
+                                null)
+                        .body(),
+                "mode");
         Map<String, Object> figures = finish("ops pause, resume and sold out mid-sale", e);
         figures.put("offers while paused", offeredWhilePaused);
         figures.put("mode seen while paused / after sold out", pausedMode + " / " + soldOutMode);
@@ -272,8 +303,10 @@ class FaultSuiteTests {
     void statusTrafficNeverReachesTheBookingService() throws Exception {
         String e = newSale(CEILING, 6, 60, 60, true);
         double bookingBefore = bookingRequests();
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
-                .until(() -> crowd.counters().getOrDefault("status.200", 0L) >= 20L * Math.max(1, checkoutCalls()) && checkoutCalls() > 0);
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> crowd.counters().getOrDefault("status.200", 0L) >= 20L * Math.max(1, checkoutCalls())
+                        && checkoutCalls() > 0);
         crowd.close();
         long polls = crowd.counters().getOrDefault("status.200", 0L);
         long checkout = checkoutCalls();
@@ -282,16 +315,23 @@ class FaultSuiteTests {
         figures.put("status polls / checkout calls", polls + " / " + checkout);
         figures.put("requests that reached booking", (long) bookingDelta);
         // Booking sees the shop calls, the payment webhooks (one per order) and nothing of the polls.
-        assertThat(bookingDelta).isLessThanOrEqualTo(checkout + crowd.counters().getOrDefault("order.201", 0L)
-                + crowd.counters().getOrDefault("order.200", 0L) + crowd.counters().getOrDefault("order.202", 0L));
+        assertThat(bookingDelta)
+                .isLessThanOrEqualTo(checkout
+                        + crowd.counters().getOrDefault("order.201", 0L)
+                        + crowd.counters().getOrDefault("order.200", 0L)
+                        + crowd.counters().getOrDefault("order.202", 0L));
     }
 
     // ---------------------------------------------------------------------------------------------------------
 
     private long checkoutCalls() {
         return crowd.counters().entrySet().stream()
-                .filter(c -> c.getKey().startsWith("seats.") || c.getKey().startsWith("hold.") || c.getKey().startsWith("order."))
-                .mapToLong(Map.Entry::getValue).sum() + crowd.counters().getOrDefault("bought", 0L);
+                        .filter(c -> c.getKey().startsWith("seats.")
+                                || c.getKey().startsWith("hold.")
+                                || c.getKey().startsWith("order."))
+                        .mapToLong(Map.Entry::getValue)
+                        .sum()
+                + crowd.counters().getOrDefault("bought", 0L);
     }
 
     /** A sale that opens now, with its own event, inventory, crowd and live-grant sampler. */
@@ -300,11 +340,12 @@ class FaultSuiteTests {
         String event = """
                 {"eventId":"%s","name":"Fault suite","opensAt":null,"maxActiveSessions":%d,"maxAdmissionsPerSecond":%d,
                  "offerTtlSeconds":20,"sessionTtlSeconds":60,"sessionMaxSeconds":120,"presaleOrdering":"RANDOM",
-                 "identityScope":"BROWSER","expiredOfferPolicy":"REQUEUE_ONCE","afterPurchase":"RELEASE"}"""
-                .formatted(e, ceiling, ratePerSecond);
+                 "identityScope":"BROWSER","expiredOfferPolicy":"REQUEUE_ONCE","afterPurchase":"RELEASE"}""".formatted(e, ceiling, ratePerSecond);
         HttpResponse<String> created = opsCall("POST", "/admin/events", event);
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-        HttpResponse<String> inventory = opsCall("PUT", "/admin/events/" + e + "/inventory",
+        HttpResponse<String> inventory = opsCall(
+                "PUT",
+                "/admin/events/" + e + "/inventory",
                 "{\"categories\":[{\"name\":\"Floor\",\"seats\":" + seats + ",\"priceCents\":5000}]}");
         assertThat(inventory.statusCode() / 100).as(inventory.body()).isEqualTo(2);
         crowd = new Crowd(stack.gatewayUrl(), e, 0.3);
@@ -336,9 +377,12 @@ class FaultSuiteTests {
         figures.put("invariant violations", violations.isEmpty() ? "none" : violations);
         figures.put("crowd", crowd.counters());
         REPORT.put(scenario, figures);
-        assertThat(sampler.max.get()).as("live grants sampled during the scenario").isLessThanOrEqualTo(sampler.ceiling);
+        assertThat(sampler.max.get())
+                .as("live grants sampled during the scenario")
+                .isLessThanOrEqualTo(sampler.ceiling);
         assertThat(violations).as(scenario).isEmpty();
-        long lostVisitors = crowd.visitors().stream().filter(v -> v.receipt == null).count();
+        long lostVisitors =
+                crowd.visitors().stream().filter(v -> v.receipt == null).count();
         figures.put("visitors without a place", lostVisitors);
         assertThat(lostVisitors).as("every joined visitor holds a receipt").isZero();
         return figures;
@@ -369,14 +413,17 @@ class FaultSuiteTests {
 
     private long awaitOffersAfter(String e, Instant after, Duration within) {
         Instant start = Instant.now();
-        await().atMost(within.plusSeconds(20)).pollInterval(Duration.ofMillis(200))
+        await().atMost(within.plusSeconds(20))
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> durable.grantsOfferedAfter(e, after) > 0);
-        return Duration.between(after.isAfter(start) ? start : after, Instant.now()).toMillis();
+        return Duration.between(after.isAfter(start) ? start : after, Instant.now())
+                .toMillis();
     }
 
     private double admissionRate(String e) throws Exception {
         HttpResponse<String> view = opsCall("GET", "/admin/events/" + e, null);
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"admissionRate\"\\s*:\\s*([\\d.eE+-]+)").matcher(view.body());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"admissionRate\"\\s*:\\s*([\\d.eE+-]+)")
+                .matcher(view.body());
         return m.find() ? Double.parseDouble(m.group(1)) : -1;
     }
 
@@ -387,14 +434,18 @@ class FaultSuiteTests {
         while (Instant.now().isBefore(end)) {
             sum += admissionRate(e);
             n++;
-            await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(1)).until(() -> true);
+            await().pollDelay(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(1))
+                    .until(() -> true);
         }
         return n == 0 ? 0 : sum / n;
     }
 
     private double bookingRequests() throws Exception {
         int port = stack.config().servicePorts().get("booking-service");
-        HttpResponse<String> metrics = ops.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus")).build(),
+        HttpResponse<String> metrics = ops.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         double total = 0;
         for (String line : metrics.body().split("\n")) {
@@ -406,9 +457,12 @@ class FaultSuiteTests {
     }
 
     private static HttpResponse<String> opsCall(String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(stack.gatewayUrl() + path)).timeout(Duration.ofSeconds(15))
-                .header("Authorization", "Bearer " + stack.secrets().opsToken()).header("Content-Type", "application/json");
-        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(stack.gatewayUrl() + path))
+                .timeout(Duration.ofSeconds(15))
+                .header("Authorization", "Bearer " + stack.secrets().opsToken())
+                .header("Content-Type", "application/json");
+        request.method(
+                method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         return ops.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -46,9 +46,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
 /**
@@ -59,7 +59,8 @@ import org.yaml.snakeyaml.Yaml;
  */
 class KubernetesManifestTests {
 
-    private static final Path ROOT = Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize();
+    private static final Path ROOT =
+            Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize();
     private static final Path K8S = ROOT.resolve("deploy/k8s");
     private static final String GATEWAY = "gateway-service";
     private static final String QUEUE = "queue-service";
@@ -98,19 +99,28 @@ class KubernetesManifestTests {
             Assumptions.abort(why);
         }
         for (String overlay : List.of("dev", "production")) {
-            RENDERED.put(overlay, parse(kustomize(kubectl, K8S.resolve("overlays").resolve(overlay))));
+            RENDERED.put(
+                    overlay, parse(kustomize(kubectl, K8S.resolve("overlays").resolve(overlay))));
         }
     }
 
     @Test
     void everyOverlayRendersEveryKindOfObjectTheServicesNeed() {
         RENDERED.forEach((overlay, objects) -> {
-            Map<String, Long> kinds = objects.stream().collect(Collectors.groupingBy(HasMetadata::getKind, Collectors.counting()));
-            assertThat(kinds).as(overlay).containsEntry("Deployment", 4L).containsEntry("Service", 4L)
-                    .containsEntry("PodDisruptionBudget", 4L).containsEntry("HorizontalPodAutoscaler", 2L)
-                    .containsEntry("Ingress", 1L).containsKeys("ConfigMap", "NetworkPolicy");
-            assertThat(objects).as(overlay + ": one namespace for everything")
-                    .extracting(o -> o.getMetadata().getNamespace()).containsOnly(overlay.equals("dev") ? "waitroom-dev" : "waitroom");
+            Map<String, Long> kinds =
+                    objects.stream().collect(Collectors.groupingBy(HasMetadata::getKind, Collectors.counting()));
+            assertThat(kinds)
+                    .as(overlay)
+                    .containsEntry("Deployment", 4L)
+                    .containsEntry("Service", 4L)
+                    .containsEntry("PodDisruptionBudget", 4L)
+                    .containsEntry("HorizontalPodAutoscaler", 2L)
+                    .containsEntry("Ingress", 1L)
+                    .containsKeys("ConfigMap", "NetworkPolicy");
+            assertThat(objects)
+                    .as(overlay + ": one namespace for everything")
+                    .extracting(o -> o.getMetadata().getNamespace())
+                    .containsOnly(overlay.equals("dev") ? "waitroom-dev" : "waitroom");
         });
     }
 
@@ -142,11 +152,17 @@ class KubernetesManifestTests {
             String what = overlay + " " + name;
             assertThat(pod.getSecurityContext().getRunAsNonRoot()).as(what).isTrue();
             assertThat(pod.getSecurityContext().getRunAsUser()).as(what).isPositive();
-            assertThat(pod.getAutomountServiceAccountToken()).as(what + ": no API access needed").isFalse();
-            assertThat(pod.getTopologySpreadConstraints()).as(what).extracting(c -> c.getTopologyKey())
+            assertThat(pod.getAutomountServiceAccountToken())
+                    .as(what + ": no API access needed")
+                    .isFalse();
+            assertThat(pod.getTopologySpreadConstraints())
+                    .as(what)
+                    .extracting(c -> c.getTopologyKey())
                     .contains("topology.kubernetes.io/zone", "kubernetes.io/hostname");
-            pod.getTopologySpreadConstraints().forEach(c -> assertThat(c.getLabelSelector().getMatchLabels()).as(what)
-                    .isEqualTo(deployment.getSpec().getSelector().getMatchLabels()));
+            pod.getTopologySpreadConstraints()
+                    .forEach(c -> assertThat(c.getLabelSelector().getMatchLabels())
+                            .as(what)
+                            .isEqualTo(deployment.getSpec().getSelector().getMatchLabels()));
             assertThat(pod.getContainers()).as(what).hasSize(1);
             assertThat(pod.getInitContainers()).as(what).isEmpty();
             for (Container container : pod.getContainers()) {
@@ -156,30 +172,39 @@ class KubernetesManifestTests {
                 });
                 assertProbe(what + " startup", container, container.getStartupProbe(), "/actuator/health/liveness");
                 assertProbe(what + " liveness", container, container.getLivenessProbe(), "/actuator/health/liveness");
-                assertProbe(what + " readiness", container, container.getReadinessProbe(), "/actuator/health/readiness");
-                for (Map<String, Quantity> amounts : List.of(container.getResources().getRequests(),
+                assertProbe(
+                        what + " readiness", container, container.getReadinessProbe(), "/actuator/health/readiness");
+                for (Map<String, Quantity> amounts : List.of(
+                        container.getResources().getRequests(),
                         container.getResources().getLimits())) {
                     assertThat(amounts).as(what + " resources").containsKeys("cpu", "memory");
                 }
-                assertThat(Quantity.getAmountInBytes(container.getResources().getRequests().get("memory")))
+                assertThat(Quantity.getAmountInBytes(
+                                container.getResources().getRequests().get("memory")))
                         .as(what + ": memory request equals the limit (the JVM sizes its heap from the limit)")
-                        .isEqualTo(Quantity.getAmountInBytes(container.getResources().getLimits().get("memory")));
+                        .isEqualTo(Quantity.getAmountInBytes(
+                                container.getResources().getLimits().get("memory")));
                 var security = container.getSecurityContext();
                 assertThat(security.getRunAsNonRoot()).as(what).isTrue();
                 assertThat(security.getReadOnlyRootFilesystem()).as(what).isTrue();
                 assertThat(security.getAllowPrivilegeEscalation()).as(what).isFalse();
                 assertThat(security.getCapabilities().getDrop()).as(what).containsExactly("ALL");
                 assertThat(security.getCapabilities().getAdd()).as(what).isEmpty();
-                assertThat(container.getVolumeMounts()).as(what + ": /tmp is the one writable path")
+                assertThat(container.getVolumeMounts())
+                        .as(what + ": /tmp is the one writable path")
                         .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/tmp"));
-                String tmp = container.getVolumeMounts().stream().filter(m -> m.getMountPath().equals("/tmp")).findFirst()
-                        .orElseThrow().getName();
+                String tmp = container.getVolumeMounts().stream()
+                        .filter(m -> m.getMountPath().equals("/tmp"))
+                        .findFirst()
+                        .orElseThrow()
+                        .getName();
                 assertThat(pod.getVolumes()).as(what).anySatisfy(v -> {
                     assertThat(v.getName()).isEqualTo(tmp);
                     assertThat(v.getEmptyDir()).isNotNull();
                 });
-                assertThat(env(container)).as(what).containsEntry("SERVER_PORT",
-                        String.valueOf(port(container, "http")));
+                assertThat(env(container))
+                        .as(what)
+                        .containsEntry("SERVER_PORT", String.valueOf(port(container, "http")));
             }
         });
     }
@@ -191,22 +216,33 @@ class KubernetesManifestTests {
         Map<String, PodDisruptionBudget> budgets = byName(overlay, PodDisruptionBudget.class);
         assertThat(budgets.keySet()).isEqualTo(SERVICES);
         budgets.forEach((name, budget) -> {
-            assertThat(budget.getSpec().getSelector().getMatchLabels()).as(name)
+            assertThat(budget.getSpec().getSelector().getMatchLabels())
+                    .as(name)
                     .isEqualTo(deployments.get(name).getSpec().getSelector().getMatchLabels());
-            assertThat(budget.getSpec().getMaxUnavailable() != null || budget.getSpec().getMinAvailable() != null).isTrue();
+            assertThat(budget.getSpec().getMaxUnavailable() != null
+                            || budget.getSpec().getMinAvailable() != null)
+                    .isTrue();
         });
         Map<String, HorizontalPodAutoscaler> autoscalers = byName(overlay, HorizontalPodAutoscaler.class);
         assertThat(autoscalers.keySet()).containsExactlyInAnyOrder(GATEWAY, QUEUE);
         autoscalers.forEach((name, hpa) -> {
             assertThat(hpa.getSpec().getScaleTargetRef().getKind()).isEqualTo("Deployment");
             assertThat(hpa.getSpec().getScaleTargetRef().getName()).isEqualTo(name);
-            assertThat(hpa.getSpec().getMinReplicas()).isPositive().isLessThanOrEqualTo(hpa.getSpec().getMaxReplicas());
+            assertThat(hpa.getSpec().getMinReplicas())
+                    .isPositive()
+                    .isLessThanOrEqualTo(hpa.getSpec().getMaxReplicas());
             assertThat(hpa.getSpec().getMetrics()).isNotEmpty();
-            assertThat(deployments.get(name).getSpec().getReplicas()).as(name + ": the autoscaler owns the count").isNull();
+            assertThat(deployments.get(name).getSpec().getReplicas())
+                    .as(name + ": the autoscaler owns the count")
+                    .isNull();
         });
         if (overlay.equals("production")) {
-            assertThat(autoscalers.values()).allSatisfy(hpa -> assertThat(hpa.getSpec().getMinReplicas()).isGreaterThanOrEqualTo(2));
-            assertThat(deployments.get(COORDINATOR).getSpec().getReplicas()).as("a standby coordinator").isGreaterThanOrEqualTo(2);
+            assertThat(autoscalers.values())
+                    .allSatisfy(
+                            hpa -> assertThat(hpa.getSpec().getMinReplicas()).isGreaterThanOrEqualTo(2));
+            assertThat(deployments.get(COORDINATOR).getSpec().getReplicas())
+                    .as("a standby coordinator")
+                    .isGreaterThanOrEqualTo(2);
         }
     }
 
@@ -218,12 +254,21 @@ class KubernetesManifestTests {
         Map<String, Deployment> deployments = byName(overlay, Deployment.class);
         services.forEach((name, service) -> {
             assertThat(service.getSpec().getType()).as(name).isEqualTo("ClusterIP");
-            assertThat(service.getSpec().getSelector()).as(name)
+            assertThat(service.getSpec().getSelector())
+                    .as(name)
                     .isEqualTo(deployments.get(name).getSpec().getSelector().getMatchLabels());
-            Container container = deployments.get(name).getSpec().getTemplate().getSpec().getContainers().get(0);
+            Container container = deployments
+                    .get(name)
+                    .getSpec()
+                    .getTemplate()
+                    .getSpec()
+                    .getContainers()
+                    .get(0);
             assertThat(service.getSpec().getPorts()).as(name).singleElement().satisfies(p -> {
                 assertThat(p.getTargetPort()).isEqualTo(new IntOrString("http"));
-                assertThat(p.getPort()).as("the same port as the launcher and compose").isEqualTo(port(container, "http"));
+                assertThat(p.getPort())
+                        .as("the same port as the launcher and compose")
+                        .isEqualTo(port(container, "http"));
                 assertThat(p.getPort()).isNotEqualTo(MANAGEMENT_PORT);
             });
         });
@@ -232,7 +277,9 @@ class KubernetesManifestTests {
         Ingress ingress = ingresses.get(0);
         assertThat(ingress.getSpec().getDefaultBackend()).isNull();
         List<IngressBackend> backends = ingress.getSpec().getRules().stream()
-                .flatMap(rule -> rule.getHttp().getPaths().stream()).map(path -> path.getBackend()).toList();
+                .flatMap(rule -> rule.getHttp().getPaths().stream())
+                .map(path -> path.getBackend())
+                .toList();
         assertThat(backends).isNotEmpty().allSatisfy(backend -> {
             assertThat(backend.getService().getName()).isEqualTo(GATEWAY);
             assertThat(backend.getService().getPort().getName()).isEqualTo("http");
@@ -242,10 +289,14 @@ class KubernetesManifestTests {
         }
         // The services' URLs in the ConfigMap name these Services on their ports.
         Map<String, String> urls = configMap(overlay, "waitroom-services").getData();
-        for (String key : List.of("WAITROOM_SERVICES_QUEUEURL", "WAITROOM_SERVICES_COORDINATORURL", "WAITROOM_SERVICES_BOOKINGURL")) {
+        for (String key : List.of(
+                "WAITROOM_SERVICES_QUEUEURL", "WAITROOM_SERVICES_COORDINATORURL", "WAITROOM_SERVICES_BOOKINGURL")) {
             String url = urls.get(key);
-            assertThat(services.values()).as(key).anySatisfy(s -> assertThat(url)
-                    .isEqualTo("http://" + s.getMetadata().getName() + ":" + s.getSpec().getPorts().get(0).getPort()));
+            assertThat(services.values())
+                    .as(key)
+                    .anySatisfy(s -> assertThat(url)
+                            .isEqualTo("http://" + s.getMetadata().getName() + ":"
+                                    + s.getSpec().getPorts().get(0).getPort()));
         }
     }
 
@@ -263,46 +314,72 @@ class KubernetesManifestTests {
         for (String service : SERVICES) {
             int http = network.port(service);
             for (Endpoint stranger : List.of(outside, ingressController, neighbour)) {
-                assertThat(network.ingressAllowed(stranger, service, http)).as(overlay + ": " + stranger + " -> " + service)
+                assertThat(network.ingressAllowed(stranger, service, http))
+                        .as(overlay + ": " + stranger + " -> " + service)
                         .isEqualTo(service.equals(GATEWAY));
                 assertThat(network.ingressAllowed(stranger, service, MANAGEMENT_PORT))
-                        .as(overlay + ": " + stranger + " -> " + service + " management").isFalse();
+                        .as(overlay + ": " + stranger + " -> " + service + " management")
+                        .isFalse();
             }
-            assertThat(network.ingressAllowed(prometheus, service, MANAGEMENT_PORT)).as("Prometheus scrapes " + service).isTrue();
+            assertThat(network.ingressAllowed(prometheus, service, MANAGEMENT_PORT))
+                    .as("Prometheus scrapes " + service)
+                    .isTrue();
             if (!service.equals(GATEWAY)) {
-                assertThat(network.ingressAllowed(prometheus, service, http)).as("Prometheus -> " + service + " API").isFalse();
+                assertThat(network.ingressAllowed(prometheus, service, http))
+                        .as("Prometheus -> " + service + " API")
+                        .isFalse();
             }
             assertThat(network.egressAllowed(service, new Endpoint("kube-system", Map.of("k8s-app", "kube-dns")), 53))
-                    .as(service + " resolves names").isTrue();
-            assertThat(network.egressAllowed(service, outside, 443)).as(service + " -> the internet").isFalse();
+                    .as(service + " resolves names")
+                    .isTrue();
+            assertThat(network.egressAllowed(service, outside, 443))
+                    .as(service + " -> the internet")
+                    .isFalse();
         }
 
         Set<String> calls = new TreeSet<>();
         for (String from : SERVICES) {
             for (String to : SERVICES) {
-                if (!from.equals(to) && network.egressAllowed(from, network.pod(to), network.port(to))
+                if (!from.equals(to)
+                        && network.egressAllowed(from, network.pod(to), network.port(to))
                         && network.ingressAllowed(network.pod(from), to, network.port(to))) {
                     calls.add(from + " -> " + to);
                 }
             }
         }
-        assertThat(calls).as(overlay + ": who may call whom").containsExactlyInAnyOrder(
-                "gateway-service -> queue-service", "gateway-service -> admission-coordinator",
-                "gateway-service -> booking-service", "admission-coordinator -> queue-service",
-                "booking-service -> admission-coordinator");
+        assertThat(calls)
+                .as(overlay + ": who may call whom")
+                .containsExactlyInAnyOrder(
+                        "gateway-service -> queue-service",
+                        "gateway-service -> admission-coordinator",
+                        "gateway-service -> booking-service",
+                        "admission-coordinator -> queue-service",
+                        "booking-service -> admission-coordinator");
 
-        Set<String> redisClients = SERVICES.stream().filter(s -> network.egressAllowed(s, redis, 6379)).collect(Collectors.toSet());
-        Set<String> postgresClients = SERVICES.stream().filter(s -> network.egressAllowed(s, postgres, 5432)).collect(Collectors.toSet());
-        assertThat(redisClients).as("Redis is reached by its owners only").containsExactlyInAnyOrder(GATEWAY, QUEUE, COORDINATOR);
-        assertThat(postgresClients).as("PostgreSQL is reached by its owners only").containsExactlyInAnyOrder(COORDINATOR, BOOKING);
-        assertThat(SERVICES).allSatisfy(s -> assertThat(network.egressAllowed(s, redis, 5432)).isFalse());
+        Set<String> redisClients = SERVICES.stream()
+                .filter(s -> network.egressAllowed(s, redis, 6379))
+                .collect(Collectors.toSet());
+        Set<String> postgresClients = SERVICES.stream()
+                .filter(s -> network.egressAllowed(s, postgres, 5432))
+                .collect(Collectors.toSet());
+        assertThat(redisClients)
+                .as("Redis is reached by its owners only")
+                .containsExactlyInAnyOrder(GATEWAY, QUEUE, COORDINATOR);
+        assertThat(postgresClients)
+                .as("PostgreSQL is reached by its owners only")
+                .containsExactlyInAnyOrder(COORDINATOR, BOOKING);
+        assertThat(SERVICES)
+                .allSatisfy(
+                        s -> assertThat(network.egressAllowed(s, redis, 5432)).isFalse());
     }
 
     @Test
     void noSecretIsCommittedAndEverySecretReferencedIsDocumented() throws IOException {
         try (Stream<Path> files = Files.walk(K8S)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
-                assertThat(Files.readString(file)).as(file.toString()).doesNotContainPattern("(?m)^kind:\\s*Secret\\s*$");
+                assertThat(Files.readString(file))
+                        .as(file.toString())
+                        .doesNotContainPattern("(?m)^kind:\\s*Secret\\s*$");
             }
         }
         String docs = Files.readString(ROOT.resolve("docs/KUBERNETES.md"));
@@ -310,20 +387,34 @@ class KubernetesManifestTests {
             assertThat(objects).as(overlay).noneMatch(o -> o.getKind().equals("Secret"));
             Set<String> referenced = new TreeSet<>();
             for (Deployment deployment : all(overlay, Deployment.class)) {
-                for (Container container : deployment.getSpec().getTemplate().getSpec().getContainers()) {
-                    container.getEnvFrom().stream().filter(e -> e.getSecretRef() != null)
+                for (Container container :
+                        deployment.getSpec().getTemplate().getSpec().getContainers()) {
+                    container.getEnvFrom().stream()
+                            .filter(e -> e.getSecretRef() != null)
                             .forEach(e -> referenced.add(e.getSecretRef().getName()));
-                    container.getEnv().stream().filter(e -> e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null)
-                            .forEach(e -> referenced.add(e.getValueFrom().getSecretKeyRef().getName()));
+                    container.getEnv().stream()
+                            .filter(e ->
+                                    e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null)
+                            .forEach(e -> referenced.add(
+                                    e.getValueFrom().getSecretKeyRef().getName()));
                 }
             }
-            all(overlay, Ingress.class).forEach(i -> i.getSpec().getTls().forEach(t -> referenced.add(t.getSecretName())));
-            assertThat(referenced).as(overlay).isNotEmpty().allSatisfy(name -> assertThat(docs)
-                    .as("docs/KUBERNETES.md says how to create Secret " + name).contains(name));
+            all(overlay, Ingress.class)
+                    .forEach(i -> i.getSpec().getTls().forEach(t -> referenced.add(t.getSecretName())));
+            assertThat(referenced)
+                    .as(overlay)
+                    .isNotEmpty()
+                    .allSatisfy(name -> assertThat(docs)
+                            .as("docs/KUBERNETES.md says how to create Secret " + name)
+                            .contains(name));
         });
         assertThat(docs).contains("create secret generic waitroom-secrets");
-        for (String key : List.of("WAITROOM_SECURITY_OPSTOKEN", "WAITROOM_SECURITY_INTERNALTOKEN", "WAITROOM_SECURITY_TICKETKEY",
-                "WAITROOM_SECURITY_VISITORKEY", "WAITROOM_SECURITY_WEBHOOKSECRET")) {
+        for (String key : List.of(
+                "WAITROOM_SECURITY_OPSTOKEN",
+                "WAITROOM_SECURITY_INTERNALTOKEN",
+                "WAITROOM_SECURITY_TICKETKEY",
+                "WAITROOM_SECURITY_VISITORKEY",
+                "WAITROOM_SECURITY_WEBHOOKSECRET")) {
             assertThat(docs).as("the secret command sets " + key).contains("--from-literal=" + key + "=");
         }
     }
@@ -332,30 +423,43 @@ class KubernetesManifestTests {
     @ValueSource(strings = {"dev", "production"})
     void everyVariableIsOneTheServicesUnderstandAndEveryReferenceResolves(String overlay) throws IOException {
         String contracts = Files.readString(ROOT.resolve("docs/CONTRACTS.md"));
-        Set<String> documented = Pattern.compile("`([A-Z][A-Z0-9_]+)`").matcher(contracts).results().map(m -> m.group(1))
+        Set<String> documented = Pattern.compile("`([A-Z][A-Z0-9_]+)`")
+                .matcher(contracts)
+                .results()
+                .map(m -> m.group(1))
                 .collect(Collectors.toSet());
         Map<String, ConfigMap> configMaps = byName(overlay, ConfigMap.class);
         for (Deployment deployment : all(overlay, Deployment.class)) {
-            Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+            Container container =
+                    deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
             Set<String> names = new TreeSet<>(env(container).keySet());
-            container.getEnvFrom().stream().filter(e -> e.getConfigMapRef() != null).forEach(e -> {
-                ConfigMap map = configMaps.get(e.getConfigMapRef().getName());
-                assertThat(map).as(e.getConfigMapRef().getName()).isNotNull();
-                names.addAll(map.getData().keySet());
-            });
+            container.getEnvFrom().stream()
+                    .filter(e -> e.getConfigMapRef() != null)
+                    .forEach(e -> {
+                        ConfigMap map = configMaps.get(e.getConfigMapRef().getName());
+                        assertThat(map).as(e.getConfigMapRef().getName()).isNotNull();
+                        names.addAll(map.getData().keySet());
+                    });
             for (EnvVar variable : container.getEnv()) {
                 if (variable.getValueFrom() != null && variable.getValueFrom().getConfigMapKeyRef() != null) {
                     var ref = variable.getValueFrom().getConfigMapKeyRef();
-                    assertThat(configMaps.get(ref.getName()).getData()).as(variable.getName()).containsKey(ref.getKey());
+                    assertThat(configMaps.get(ref.getName()).getData())
+                            .as(variable.getName())
+                            .containsKey(ref.getKey());
                 }
             }
-            assertThat(names).as(overlay + " " + deployment.getMetadata().getName())
-                    .allSatisfy(name -> assertThat(documented).as("docs/CONTRACTS.md documents " + name).contains(name));
+            assertThat(names)
+                    .as(overlay + " " + deployment.getMetadata().getName())
+                    .allSatisfy(name -> assertThat(documented)
+                            .as("docs/CONTRACTS.md documents " + name)
+                            .contains(name));
         }
         Map<String, String> stores = configMaps.get("waitroom-stores").getData();
         for (String database : List.of("coordinator", "booking")) {
-            assertThat(stores.get(database + "-jdbc-url")).as("PgBouncer in transaction mode needs no server-side prepares")
-                    .startsWith("jdbc:postgresql://").endsWith("/" + database + "?prepareThreshold=0");
+            assertThat(stores.get(database + "-jdbc-url"))
+                    .as("PgBouncer in transaction mode needs no server-side prepares")
+                    .startsWith("jdbc:postgresql://")
+                    .endsWith("/" + database + "?prepareThreshold=0");
         }
     }
 
@@ -369,8 +473,11 @@ class KubernetesManifestTests {
     }
 
     private static int port(Container container, String name) {
-        return container.getPorts().stream().filter(p -> name.equals(p.getName())).map(ContainerPort::getContainerPort)
-                .findFirst().orElseThrow(() -> new AssertionError(container.getName() + " has no port " + name));
+        return container.getPorts().stream()
+                .filter(p -> name.equals(p.getName()))
+                .map(ContainerPort::getContainerPort)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(container.getName() + " has no port " + name));
     }
 
     private static Map<String, String> env(Container container) {
@@ -384,7 +491,10 @@ class KubernetesManifestTests {
     }
 
     private static <T extends HasMetadata> List<T> all(String overlay, Class<T> type) {
-        return RENDERED.get(overlay).stream().filter(type::isInstance).map(type::cast).toList();
+        return RENDERED.get(overlay).stream()
+                .filter(type::isInstance)
+                .map(type::cast)
+                .toList();
     }
 
     private static <T extends HasMetadata> Map<String, T> byName(String overlay, Class<T> type) {
@@ -440,8 +550,12 @@ class KubernetesManifestTests {
 
     private static String onPath(String tool) {
         return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .filter(dir -> !dir.isEmpty()).map(dir -> Path.of(dir, tool)).filter(Files::isExecutable)
-                .map(Path::toString).findFirst().orElse(null);
+                .filter(dir -> !dir.isEmpty())
+                .map(dir -> Path.of(dir, tool))
+                .filter(Files::isExecutable)
+                .map(Path::toString)
+                .findFirst()
+                .orElse(null);
     }
 
     /** A pod somewhere: its namespace and labels; a null namespace is outside the cluster. */
@@ -471,36 +585,61 @@ class KubernetesManifestTests {
         }
 
         Endpoint pod(String service) {
-            return new Endpoint(namespace, deployments.get(service).getSpec().getTemplate().getMetadata().getLabels());
+            return new Endpoint(
+                    namespace,
+                    deployments
+                            .get(service)
+                            .getSpec()
+                            .getTemplate()
+                            .getMetadata()
+                            .getLabels());
         }
 
         int port(String service) {
-            return KubernetesManifestTests.port(deployments.get(service).getSpec().getTemplate().getSpec().getContainers().get(0), "http");
+            return KubernetesManifestTests.port(
+                    deployments
+                            .get(service)
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getContainers()
+                            .get(0),
+                    "http");
         }
 
         boolean ingressAllowed(Endpoint from, String service, int port) {
             Endpoint to = pod(service);
             List<NetworkPolicy> selecting = selecting(to, "Ingress");
-            return selecting.isEmpty() || selecting.stream().flatMap(p -> p.getSpec().getIngress().stream())
-                    .anyMatch(rule -> ports(rule.getPorts(), port) && peers(rule.getFrom(), from));
+            return selecting.isEmpty()
+                    || selecting.stream()
+                            .flatMap(p -> p.getSpec().getIngress().stream())
+                            .anyMatch(rule -> ports(rule.getPorts(), port) && peers(rule.getFrom(), from));
         }
 
         boolean egressAllowed(String service, Endpoint to, int port) {
             List<NetworkPolicy> selecting = selecting(pod(service), "Egress");
-            return selecting.isEmpty() || selecting.stream().flatMap(p -> p.getSpec().getEgress().stream())
-                    .anyMatch(rule -> ports(rule.getPorts(), port) && peers(rule.getTo(), to));
+            return selecting.isEmpty()
+                    || selecting.stream()
+                            .flatMap(p -> p.getSpec().getEgress().stream())
+                            .anyMatch(rule -> ports(rule.getPorts(), port) && peers(rule.getTo(), to));
         }
 
         private List<NetworkPolicy> selecting(Endpoint pod, String type) {
-            return policies.stream().filter(p -> p.getSpec().getPolicyTypes().contains(type))
-                    .filter(p -> matches(p.getSpec().getPodSelector(), pod.labels())).toList();
+            return policies.stream()
+                    .filter(p -> p.getSpec().getPolicyTypes().contains(type))
+                    .filter(p -> matches(p.getSpec().getPodSelector(), pod.labels()))
+                    .toList();
         }
 
         private static boolean ports(List<NetworkPolicyPort> ports, int port) {
-            return ports == null || ports.isEmpty() || ports.stream().anyMatch(p -> {
-                assertThat(p.getPort().getIntVal()).as("policies name ports by number").isNotNull();
-                return p.getPort().getIntVal() == port && (p.getEndPort() == null || p.getEndPort() >= port);
-            });
+            return ports == null
+                    || ports.isEmpty()
+                    || ports.stream().anyMatch(p -> {
+                        assertThat(p.getPort().getIntVal())
+                                .as("policies name ports by number")
+                                .isNotNull();
+                        return p.getPort().getIntVal() == port && (p.getEndPort() == null || p.getEndPort() >= port);
+                    });
         }
 
         private boolean peers(List<NetworkPolicyPeer> peers, Endpoint endpoint) {
@@ -516,15 +655,21 @@ class KubernetesManifestTests {
                 }
                 boolean namespaceMatches = peer.getNamespaceSelector() == null
                         ? endpoint.namespace().equals(namespace)
-                        : matches(peer.getNamespaceSelector(), Map.of("kubernetes.io/metadata.name", endpoint.namespace()));
-                return namespaceMatches && (peer.getPodSelector() == null || matches(peer.getPodSelector(), endpoint.labels()));
+                        : matches(
+                                peer.getNamespaceSelector(),
+                                Map.of("kubernetes.io/metadata.name", endpoint.namespace()));
+                return namespaceMatches
+                        && (peer.getPodSelector() == null || matches(peer.getPodSelector(), endpoint.labels()));
             });
         }
 
         private static boolean matches(LabelSelector selector, Map<String, String> labels) {
-            assertThat(selector.getMatchExpressions()).as("policies select by labels only").isEmpty();
+            assertThat(selector.getMatchExpressions())
+                    .as("policies select by labels only")
+                    .isEmpty();
             return selector.getMatchLabels() == null
-                    || selector.getMatchLabels().entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
+                    || selector.getMatchLabels().entrySet().stream()
+                            .allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
         }
     }
 }

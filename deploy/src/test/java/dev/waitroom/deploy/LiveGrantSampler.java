@@ -19,14 +19,18 @@ final class LiveGrantSampler implements AutoCloseable {
 
     LiveGrantSampler(DurableState durable, String eventId, int ceiling) {
         this.ceiling = ceiling;
-        timer.scheduleAtFixedRate(() -> {
-            try {
-                max.accumulateAndGet(durable.liveGrants(eventId), Math::max);
-                samples.incrementAndGet();
-            } catch (Exception storeDown) {
-                // PostgreSQL restarts in one scenario: no sample then, the next one counts
-            }
-        }, 0, 200, TimeUnit.MILLISECONDS);
+        timer.scheduleAtFixedRate(
+                () -> {
+                    try {
+                        max.accumulateAndGet(durable.liveGrants(eventId), Math::max);
+                        samples.incrementAndGet();
+                    } catch (Exception storeDown) {
+                        // PostgreSQL restarts in one scenario: no sample then, the next one counts
+                    }
+                },
+                0,
+                200,
+                TimeUnit.MILLISECONDS);
     }
 
     @Override

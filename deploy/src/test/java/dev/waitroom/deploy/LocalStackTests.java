@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.CookieManager;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -59,11 +57,13 @@ class LocalStackTests {
     void everyServiceReportsHealthyAndExposesPrometheus() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         for (Map.Entry<String, Integer> service : stack.config().servicePorts().entrySet()) {
-            HttpResponse<String> health = http.send(get("http://127.0.0.1:" + service.getValue() + "/actuator/health"),
+            HttpResponse<String> health = http.send(
+                    get("http://127.0.0.1:" + service.getValue() + "/actuator/health"),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).as(service.getKey()).isEqualTo(200);
             assertThat(health.body()).as(service.getKey()).contains("\"UP\"");
-            HttpResponse<String> prometheus = http.send(get("http://127.0.0.1:" + service.getValue() + "/actuator/prometheus"),
+            HttpResponse<String> prometheus = http.send(
+                    get("http://127.0.0.1:" + service.getValue() + "/actuator/prometheus"),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(prometheus.statusCode()).as(service.getKey()).isEqualTo(200);
             assertThat(prometheus.body()).as(service.getKey()).contains("jvm_memory_used_bytes");
@@ -80,8 +80,8 @@ class LocalStackTests {
     void everyComposeHealthcheckPassesAgainstTheRunningStack() throws Exception {
         Map<String, String> dotEnv = new java.util.HashMap<>(stack.secrets().asEnvironment());
         dotEnv.put("WAITROOM_POSTGRES_PASSWORD", "unused-by-healthchecks");
-        Map<String, ComposeHealthchecks.Healthcheck> checks = ComposeHealthchecks.read(
-                stack.config().repoRoot().resolve("docker-compose.yml"), dotEnv);
+        Map<String, ComposeHealthchecks.Healthcheck> checks =
+                ComposeHealthchecks.read(stack.config().repoRoot().resolve("docker-compose.yml"), dotEnv);
         Map<String, String> notRun = new java.util.TreeMap<>();
         List<ComposeHealthchecks.Outcome> outcomes = new ArrayList<>();
         for (ComposeHealthchecks.Healthcheck check : checks.values()) {
@@ -89,32 +89,45 @@ class LocalStackTests {
             ComposeHealthchecks.Healthcheck local;
             if (port != null) {
                 // The launcher serves management on the server port; compose puts the gateway's on 9080.
-                local = check.mappedTo(Map.of("SERVER_PORT", port.toString(), "MANAGEMENT_SERVER_PORT", port.toString()),
-                        Map.of());
+                local = check.mappedTo(
+                        Map.of("SERVER_PORT", port.toString(), "MANAGEMENT_SERVER_PORT", port.toString()), Map.of());
             } else if (check.service().equals("postgres") && onPath("pg_isready")) {
-                // In its image pg_isready finds the server on the local socket; here it is the embedded one on loopback.
-                local = check.mappedTo(Map.of(), Map.of("PGHOST", "127.0.0.1",
-                        "PGPORT", String.valueOf(stack.config().postgresPort())));
+                // In its image pg_isready finds the server on the local socket; here it is the embedded one on
+                // loopback.
+                local = check.mappedTo(
+                        Map.of(),
+                        Map.of(
+                                "PGHOST",
+                                "127.0.0.1",
+                                "PGPORT",
+                                String.valueOf(stack.config().postgresPort())));
             } else if (check.service().equals("loadtest")) {
                 local = check;
             } else {
-                notRun.put(check.service(), check.command().get(0) + " is the image's own tool against a process the "
-                        + "launcher's stack does not run the same way");
+                notRun.put(
+                        check.service(),
+                        check.command().get(0) + " is the image's own tool against a process the "
+                                + "launcher's stack does not run the same way");
                 continue;
             }
             outcomes.add(local.run());
         }
         System.out.println("compose healthchecks run against the stack: " + outcomes + "; not run: " + notRun);
-        assertThat(outcomes).extracting(ComposeHealthchecks.Outcome::service)
+        assertThat(outcomes)
+                .extracting(ComposeHealthchecks.Outcome::service)
                 .contains("queue-service", "admission-coordinator", "booking-service", "gateway-service");
-        assertThat(outcomes).allSatisfy(o -> assertThat(o.healthy()).as(o.toString()).isTrue());
+        assertThat(outcomes)
+                .allSatisfy(o -> assertThat(o.healthy()).as(o.toString()).isTrue());
 
         HttpClient http = HttpClient.newHttpClient();
         for (Map.Entry<String, Integer> service : stack.config().servicePorts().entrySet()) {
             for (String probe : List.of("readiness", "liveness")) {
-                HttpResponse<String> response = http.send(get("http://127.0.0.1:" + service.getValue()
-                        + "/actuator/health/" + probe), HttpResponse.BodyHandlers.ofString());
-                assertThat(response.statusCode()).as(service.getKey() + " " + probe).isEqualTo(200);
+                HttpResponse<String> response = http.send(
+                        get("http://127.0.0.1:" + service.getValue() + "/actuator/health/" + probe),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(response.statusCode())
+                        .as(service.getKey() + " " + probe)
+                        .isEqualTo(200);
             }
         }
     }
@@ -134,65 +147,88 @@ class LocalStackTests {
         String event = """
                 {"eventId":"%s","name":"End to end","opensAt":null,"maxActiveSessions":2,"maxAdmissionsPerSecond":5,
                  "offerTtlSeconds":60,"sessionTtlSeconds":120,"sessionMaxSeconds":600,"presaleOrdering":"RANDOM",
-                 "identityScope":"BROWSER","expiredOfferPolicy":"REQUEUE_ONCE","afterPurchase":"RELEASE"}"""
-                .formatted(eventId);
-        assertThat(Launcher.send(admin, "POST", base + "/admin/events", event, ops).statusCode()).isEqualTo(201);
-        assertThat(Launcher.send(admin, "PUT", base + "/admin/events/" + eventId + "/inventory",
-                "{\"categories\":[{\"name\":\"Floor\",\"seats\":5,\"priceCents\":5000}]}", ops).statusCode() / 100).isEqualTo(2);
+                 "identityScope":"BROWSER","expiredOfferPolicy":"REQUEUE_ONCE","afterPurchase":"RELEASE"}""".formatted(eventId);
+        assertThat(Launcher.send(admin, "POST", base + "/admin/events", event, ops)
+                        .statusCode())
+                .isEqualTo(201);
+        assertThat(Launcher.send(
+                                        admin,
+                                        "PUT",
+                                        base + "/admin/events/" + eventId + "/inventory",
+                                        "{\"categories\":[{\"name\":\"Floor\",\"seats\":5,\"priceCents\":5000}]}",
+                                        ops)
+                                .statusCode()
+                        / 100)
+                .isEqualTo(2);
 
         CookieManager cookies = new CookieManager();
         HttpClient browser = HttpClient.newBuilder().cookieHandler(cookies).build();
-        HttpResponse<String> page = browser.send(get(base + "/events/" + eventId), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> page =
+                browser.send(get(base + "/events/" + eventId), HttpResponse.BodyHandlers.ofString());
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).containsIgnoringCase("<html");
 
-        HttpResponse<String> joined = browser.send(post(base + "/events/" + eventId + "/queue", "{}"),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> joined =
+                browser.send(post(base + "/events/" + eventId + "/queue", "{}"), HttpResponse.BodyHandlers.ofString());
         assertThat(joined.statusCode()).as(joined.body()).isIn(200, 201);
-        HttpResponse<String> again = browser.send(post(base + "/events/" + eventId + "/queue", "{}"),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(again.statusCode()).as("a second join returns the same entry").isEqualTo(200);
+        HttpResponse<String> again =
+                browser.send(post(base + "/events/" + eventId + "/queue", "{}"), HttpResponse.BodyHandlers.ofString());
+        assertThat(again.statusCode())
+                .as("a second join returns the same entry")
+                .isEqualTo(200);
         assertThat(JSON.readTree(again.body()).path("receipt").asString())
                 .isEqualTo(JSON.readTree(joined.body()).path("receipt").asString());
 
         // Without an admission token the shop is closed, whatever the route.
         assertThat(browser.send(get(base + "/events/" + eventId + "/shop/seats"), HttpResponse.BodyHandlers.ofString())
-                .statusCode()).isEqualTo(401);
+                        .statusCode())
+                .isEqualTo(401);
 
-        await().atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            HttpResponse<String> status = browser.send(get(base + "/events/" + eventId + "/queue/status"),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(status.statusCode()).isEqualTo(200);
-            assertThat(JSON.readTree(status.body()).path("state").asString()).isEqualTo("OFFERED");
-        });
+        await().atMost(Duration.ofSeconds(45))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> {
+                    HttpResponse<String> status = browser.send(
+                            get(base + "/events/" + eventId + "/queue/status"), HttpResponse.BodyHandlers.ofString());
+                    assertThat(status.statusCode()).isEqualTo(200);
+                    assertThat(JSON.readTree(status.body()).path("state").asString())
+                            .isEqualTo("OFFERED");
+                });
 
-        HttpResponse<String> claim = browser.send(post(base + "/events/" + eventId + "/admission/claim", "{}"),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> claim = browser.send(
+                post(base + "/events/" + eventId + "/admission/claim", "{}"), HttpResponse.BodyHandlers.ofString());
         assertThat(claim.statusCode()).as(claim.body()).isEqualTo(200);
         String token = JSON.readTree(claim.body()).path("token").asString();
         assertThat(token).isNotBlank();
 
-        HttpResponse<String> seats = browser.send(withToken(get(base + "/events/" + eventId + "/shop/seats"), token),
+        HttpResponse<String> seats = browser.send(
+                withToken(get(base + "/events/" + eventId + "/shop/seats"), token),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(seats.statusCode()).as(seats.body()).isEqualTo(200);
         String seatId = firstSeatId(JSON.readTree(seats.body()));
 
-        HttpResponse<String> hold = browser.send(withToken(post(base + "/events/" + eventId + "/shop/holds",
-                "{\"seatIds\":[\"" + seatId + "\"]}"), token), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> hold = browser.send(
+                withToken(
+                        post(base + "/events/" + eventId + "/shop/holds", "{\"seatIds\":[\"" + seatId + "\"]}"), token),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(hold.statusCode()).as(hold.body()).isIn(200, 201);
         String holdId = firstText(JSON.readTree(hold.body()), "holdId", "id");
 
-        HttpResponse<String> order = browser.send(withToken(post(base + "/events/" + eventId + "/shop/orders",
-                "{\"holdId\":\"" + holdId + "\"}"), token), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> order = browser.send(
+                withToken(post(base + "/events/" + eventId + "/shop/orders", "{\"holdId\":\"" + holdId + "\"}"), token),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(order.statusCode()).as(order.body()).isIn(200, 201, 202);
         String orderId = firstText(JSON.readTree(order.body()), "orderId", "id");
 
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            HttpResponse<String> status = browser.send(withToken(get(base + "/events/" + eventId + "/shop/orders/" + orderId),
-                    token), HttpResponse.BodyHandlers.ofString());
-            assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
-            assertThat(JSON.readTree(status.body()).path("state").asString()).isIn("PAID", "COMPLETED", "CONFIRMED");
-        });
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> {
+                    HttpResponse<String> status = browser.send(
+                            withToken(get(base + "/events/" + eventId + "/shop/orders/" + orderId), token),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
+                    assertThat(JSON.readTree(status.body()).path("state").asString())
+                            .isIn("PAID", "COMPLETED", "CONFIRMED");
+                });
 
         SECRETS_SEEN.add(token);
         cookies.getCookieStore().getCookies().forEach(c -> SECRETS_SEEN.add(c.getValue()));
@@ -201,7 +237,9 @@ class LocalStackTests {
     @Test
     @Order(4)
     void noLogLineCarriesATokenACookieOrAVisitorId() throws Exception {
-        assertThat(SECRETS_SEEN).as("the journey collected the values to look for").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(SECRETS_SEEN)
+                .as("the journey collected the values to look for")
+                .hasSizeGreaterThanOrEqualTo(2);
         List<String> needles = new ArrayList<>();
         for (String secret : SECRETS_SEEN) {
             needles.add(secret);
@@ -230,10 +268,12 @@ class LocalStackTests {
     void internalRoutesAreNotReachableThroughTheGateway() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         for (String path : List.of("/internal/events/x/counts", "/actuator/env", "/events/x/../../internal/health")) {
-            HttpResponse<String> response = http.send(get(stack.gatewayUrl() + path), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response =
+                    http.send(get(stack.gatewayUrl() + path), HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).as(path).isIn(400, 401, 403, 404);
         }
-        HttpResponse<String> admin = http.send(get(stack.gatewayUrl() + "/admin/events/x"), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> admin =
+                http.send(get(stack.gatewayUrl() + "/admin/events/x"), HttpResponse.BodyHandlers.ofString());
         assertThat(admin.statusCode()).isEqualTo(401);
     }
 
@@ -247,7 +287,8 @@ class LocalStackTests {
         });
         stack.close();
         stack = null;
-        assertThat(handles).allSatisfy(h -> assertThat(h.isAlive()).as("pid " + h.pid()).isFalse());
+        assertThat(handles)
+                .allSatisfy(h -> assertThat(h.isAlive()).as("pid " + h.pid()).isFalse());
     }
 
     private static String firstSeatId(JsonNode seats) {
@@ -266,15 +307,23 @@ class LocalStackTests {
     }
 
     private static HttpRequest get(String url) {
-        return HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build();
+        return HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(10))
+                .GET()
+                .build();
     }
 
     private static HttpRequest post(String url, String json) {
-        return HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build();
+        return HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build();
     }
 
     private static HttpRequest withToken(HttpRequest request, String token) {
-        return HttpRequest.newBuilder(request, (name, value) -> true).header("Authorization", "Bearer " + token).build();
+        return HttpRequest.newBuilder(request, (name, value) -> true)
+                .header("Authorization", "Bearer " + token)
+                .build();
     }
 }

@@ -23,7 +23,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -56,7 +55,8 @@ class PgBouncerTransactionModeTests {
     private static final ObjectMapper JSON = JsonMapper.builder().build();
     private static final int SERVER_POOL = 4;
     private static final int CROWD = 20;
-    private static final java.util.concurrent.atomic.AtomicInteger GATEWAY_RETRIES = new java.util.concurrent.atomic.AtomicInteger();
+    private static final java.util.concurrent.atomic.AtomicInteger GATEWAY_RETRIES =
+            new java.util.concurrent.atomic.AtomicInteger();
 
     private static Path dataDir;
     private static EmbeddedPostgres postgres;
@@ -76,17 +76,22 @@ class PgBouncerTransactionModeTests {
                 .setPort(ports[4])
                 .setServerConfig("log_statement", "all")
                 .setServerConfig("log_line_prefix", "%m:db=%d:")
-                .setOutputRedirector(ProcessBuilder.Redirect.appendTo(logs.resolve("postgres-statements.log").toFile()))
+                .setOutputRedirector(ProcessBuilder.Redirect.appendTo(
+                        logs.resolve("postgres-statements.log").toFile()))
                 .start();
         pgbouncer = startPgBouncer(binary, ports[4]);
-        // LocalStack connects to the "postgres" database through PgBouncer (wildcard route) to create the two databases.
-        stack = LocalStack.start(TestStacks.config(dataDir, ports,
+        // LocalStack connects to the "postgres" database through PgBouncer (wildcard route) to create the two
+        // databases.
+        stack = LocalStack.start(TestStacks.config(
+                dataDir,
+                ports,
                 new StackConfig.ExternalStores("127.0.0.1:" + bouncerPort, "postgres", "", null, null)));
     }
 
     /** Debian's binary; skipped with the reason where it is missing, a failure in CI ({@code .ci/run} installs it). */
     private static Path pgbouncerBinary() {
-        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)));
+        List<String> dirs =
+                new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)));
         dirs.addAll(List.of("/usr/sbin", "/usr/local/sbin", "/usr/bin"));
         for (String dir : dirs) {
             if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "pgbouncer"))) {
@@ -125,7 +130,8 @@ class PgBouncerTransactionModeTests {
                 max_client_conn = 200
                 server_lifetime = 3600
                 ignore_startup_parameters = extra_float_digits
-                """.formatted(postgresPort, bouncerPort, dir.resolve("userlist.txt"), SERVER_POOL));
+                """.formatted(
+                        postgresPort, bouncerPort, dir.resolve("userlist.txt"), SERVER_POOL));
         List<String> command = new ArrayList<>(List.of(binary.toString()));
         if ("root".equals(System.getProperty("user.name"))) {
             // PgBouncer refuses to run as root; it drops to nobody, who must read its two files.
@@ -138,18 +144,26 @@ class PgBouncerTransactionModeTests {
             command.addAll(List.of("-u", "nobody"));
         }
         command.add(dir.resolve("pgbouncer.ini").toString());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dataDir.resolve("logs").resolve("pgbouncer.log").toFile()))
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        dataDir.resolve("logs").resolve("pgbouncer.log").toFile()))
                 .start();
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
-            if (!process.isAlive()) {
-                throw new AssertionError("pgbouncer exited: " + LocalStack.tail(dataDir.resolve("logs").resolve("pgbouncer.log"), 20));
-            }
-            try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + bouncerPort
-                    + "/postgres?prepareThreshold=0", "postgres", "")) {
-                return c.isValid(2);
-            }
-        });
+        await().atMost(Duration.ofSeconds(15))
+                .pollInterval(Duration.ofMillis(100))
+                .ignoreExceptions()
+                .until(() -> {
+                    if (!process.isAlive()) {
+                        throw new AssertionError("pgbouncer exited: "
+                                + LocalStack.tail(dataDir.resolve("logs").resolve("pgbouncer.log"), 20));
+                    }
+                    try (Connection c = DriverManager.getConnection(
+                            "jdbc:postgresql://127.0.0.1:" + bouncerPort + "/postgres?prepareThreshold=0",
+                            "postgres",
+                            "")) {
+                        return c.isValid(2);
+                    }
+                });
         return process;
     }
 
@@ -179,15 +193,21 @@ class PgBouncerTransactionModeTests {
     @Test
     @Order(1)
     void theServicesMigrateAndRunThroughPgBouncerInTransactionMode() throws Exception {
-        assertThat(stack.environmentFor(LocalStack.COORDINATOR)).containsEntry("SPRING_DATASOURCE_URL",
-                "jdbc:postgresql://127.0.0.1:" + bouncerPort + "/coordinator?prepareThreshold=0");
-        assertThat(stack.environmentFor("booking-service")).containsEntry("SPRING_DATASOURCE_URL",
-                "jdbc:postgresql://127.0.0.1:" + bouncerPort + "/booking?prepareThreshold=0");
+        assertThat(stack.environmentFor(LocalStack.COORDINATOR))
+                .containsEntry(
+                        "SPRING_DATASOURCE_URL",
+                        "jdbc:postgresql://127.0.0.1:" + bouncerPort + "/coordinator?prepareThreshold=0");
+        assertThat(stack.environmentFor("booking-service"))
+                .containsEntry(
+                        "SPRING_DATASOURCE_URL",
+                        "jdbc:postgresql://127.0.0.1:" + bouncerPort + "/booking?prepareThreshold=0");
         for (String database : List.of("coordinator", "booking")) {
             // Flyway ran at start through PgBouncer, the only address the services were given.
             assertThat(directLong(database, "select count(*) from flyway_schema_history where success"))
-                    .as(database + " migrations").isGreaterThanOrEqualTo(3);
-            assertThat(directLong(database, "select count(*) from flyway_schema_history where not success")).isZero();
+                    .as(database + " migrations")
+                    .isGreaterThanOrEqualTo(3);
+            assertThat(directLong(database, "select count(*) from flyway_schema_history where not success"))
+                    .isZero();
         }
         assertServerConnectionsShared();
     }
@@ -200,21 +220,32 @@ class PgBouncerTransactionModeTests {
         Map<String, String> owners = Map.of("coordinator", LocalStack.COORDINATOR, "booking", "booking-service");
         for (Map.Entry<String, String> owner : owners.entrySet()) {
             double clients = hikariConnections(owner.getValue());
-            long servers = directLong("postgres", "select count(*) from pg_stat_activity where datname = '"
-                    + owner.getKey() + "'");
-            assertThat(servers).as(owner.getKey() + " server connections").isPositive().isLessThanOrEqualTo(SERVER_POOL);
+            long servers = directLong(
+                    "postgres", "select count(*) from pg_stat_activity where datname = '" + owner.getKey() + "'");
+            assertThat(servers)
+                    .as(owner.getKey() + " server connections")
+                    .isPositive()
+                    .isLessThanOrEqualTo(SERVER_POOL);
             assertThat(clients).as(owner.getValue() + " client connections").isGreaterThan(SERVER_POOL);
         }
     }
 
     private static double hikariConnections(String service) {
-        URI metrics = URI.create("http://127.0.0.1:" + stack.config().servicePorts().get(service) + "/actuator/prometheus");
-        return await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500)).until(() -> {
-            String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(metrics).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
-            return body.lines().filter(l -> l.startsWith("hikaricp_connections{"))
-                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
-        }, open -> open > SERVER_POOL);
+        URI metrics =
+                URI.create("http://127.0.0.1:" + stack.config().servicePorts().get(service) + "/actuator/prometheus");
+        return await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(500))
+                .until(
+                        () -> {
+                            String body = HttpClient.newHttpClient()
+                                    .send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString())
+                                    .body();
+                            return body.lines()
+                                    .filter(l -> l.startsWith("hikaricp_connections{"))
+                                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                                    .sum();
+                        },
+                        open -> open > SERVER_POOL);
     }
 
     @Test
@@ -248,9 +279,12 @@ class PgBouncerTransactionModeTests {
         }
         // Every claim starts at once: 20 transactions on the coordinator's 16 clients and 4 server connections.
         List<String> tokens = all(visitors, v -> v.claim(eventId));
-        assertThat(new HashSet<>(tokens)).as("one distinct admission token per visitor").hasSize(CROWD);
+        assertThat(new HashSet<>(tokens))
+                .as("one distinct admission token per visitor")
+                .hasSize(CROWD);
         // Each shopper looks at the seat map first, then all hold a different seat and order at once.
-        List<String> seats = List.of(all(visitors, v -> String.join(",", v.seatIds(eventId))).get(0).split(","));
+        List<String> seats = List.of(
+                all(visitors, v -> String.join(",", v.seatIds(eventId))).get(0).split(","));
         List<Callable<String>> buys = new ArrayList<>();
         for (int i = 0; i < CROWD; i++) {
             Visitor v = visitors.get(i);
@@ -258,10 +292,12 @@ class PgBouncerTransactionModeTests {
             buys.add(() -> v.order(eventId, v.hold(eventId, seat)));
         }
         List<String> orders = AllAtOnce.call(buys);
-        AllAtOnce.call(visitors.stream().<Callable<String>>map(v -> () -> {
-            v.awaitPaid(eventId, orders.get(visitors.indexOf(v)));
-            return "paid";
-        }).toList());
+        AllAtOnce.call(visitors.stream()
+                .<Callable<String>>map(v -> () -> {
+                    v.awaitPaid(eventId, orders.get(visitors.indexOf(v)));
+                    return "paid";
+                })
+                .toList());
         DurableState durable = new DurableState(stack);
         assertThat(durable.paidOrders(eventId)).isEqualTo(CROWD);
         assertThat(durable.seatsSoldTwice(eventId)).isZero();
@@ -272,9 +308,11 @@ class PgBouncerTransactionModeTests {
                 + "retried after the gateway's own 503 admission-unavailable (its Redis registry lookup over budget): "
                 + GATEWAY_RETRIES.get());
         for (String service : List.of(LocalStack.COORDINATOR, "booking-service")) {
-            assertThat(Files.readAllLines(stack.logOf(service))).as(service + " log: no database error, no refused check")
-                    .noneMatch(l -> l.matches(".*(SQLException|PSQLException|DataAccessException|CannotGetJdbcConnection"
-                            + "|admission tokens cannot be verified).*"));
+            assertThat(Files.readAllLines(stack.logOf(service)))
+                    .as(service + " log: no database error, no refused check")
+                    .noneMatch(
+                            l -> l.matches(".*(SQLException|PSQLException|DataAccessException|CannotGetJdbcConnection"
+                                    + "|admission tokens cannot be verified).*"));
         }
     }
 
@@ -290,8 +328,10 @@ class PgBouncerTransactionModeTests {
     @Order(4)
     void noStatementLeftSessionStateOnAPooledServerConnection() throws IOException {
         List<String> lines = Files.readAllLines(dataDir.resolve("logs").resolve("postgres-statements.log")).stream()
-                .filter(line -> line.contains(":db=coordinator:") || line.contains(":db=booking:")).toList();
-        assertThat(lines).as("PostgreSQL logged the services' statements, Flyway's lock and booking's lock among them")
+                .filter(line -> line.contains(":db=coordinator:") || line.contains(":db=booking:"))
+                .toList();
+        assertThat(lines)
+                .as("PostgreSQL logged the services' statements, Flyway's lock and booking's lock among them")
                 .anyMatch(l -> l.contains("execute <unnamed>:"))
                 .anyMatch(l -> l.contains("pg_try_advisory_xact_lock("))
                 .anyMatch(l -> l.contains("pg_advisory_xact_lock(hashtextextended("));
@@ -303,16 +343,20 @@ class PgBouncerTransactionModeTests {
                 found.add(problem + ": " + lines.get(i) + (problem.startsWith("set_config") ? " / " + next : ""));
             }
         }
-        assertThat(found).as("statements that keep state on a pooled server connection").isEmpty();
+        assertThat(found)
+                .as("statements that keep state on a pooled server connection")
+                .isEmpty();
     }
 
     private static final Pattern LOGGED = Pattern.compile("LOG:  (statement|execute ([^:]+)): (.*)");
     private static final Pattern SET = Pattern.compile("(?is)set\\s+(?:session\\s+)?(\\w+)(.*)");
-    private static final Set<String> TRACKED_BY_PGBOUNCER = Set.of("datestyle", "timezone", "application_name",
-            "client_encoding", "standard_conforming_strings");
+    private static final Set<String> TRACKED_BY_PGBOUNCER =
+            Set.of("datestyle", "timezone", "application_name", "client_encoding", "standard_conforming_strings");
     private static final Pattern SESSION_LOCK = Pattern.compile("(?i)pg_(try_)?advisory_lock(_shared)?\\s*\\(");
-    private static final Pattern SESSION_SET_CONFIG = Pattern.compile("(?i)set_config\\s*\\(\\s*'([^']+)'[^)]*,\\s*false\\s*\\)");
-    private static final Pattern FLYWAY_SEARCH_PATH = Pattern.compile("Parameters: \\$1 = '(\"public\", ?)?\"\\$user\", public'");
+    private static final Pattern SESSION_SET_CONFIG =
+            Pattern.compile("(?i)set_config\\s*\\(\\s*'([^']+)'[^)]*,\\s*false\\s*\\)");
+    private static final Pattern FLYWAY_SEARCH_PATH =
+            Pattern.compile("Parameters: \\$1 = '(\"public\", ?)?\"\\$user\", public'");
 
     /** What in one logged statement would outlive its transaction on the server connection, or null. */
     private static String sessionStateIn(String line, String next) {
@@ -330,7 +374,8 @@ class PgBouncerTransactionModeTests {
         }
         for (String part : logged.group(3).split(";")) {
             String sql = part.strip();
-            if (sql.matches("(?is)(prepare|deallocate|listen)\\s.*") || sql.matches("(?is)create\\s+temp(orary)?\\s+table.*")) {
+            if (sql.matches("(?is)(prepare|deallocate|listen)\\s.*")
+                    || sql.matches("(?is)create\\s+temp(orary)?\\s+table.*")) {
                 return "PREPARE, LISTEN or a temporary table";
             }
             if (SESSION_LOCK.matcher(sql).find()) {
@@ -347,7 +392,9 @@ class PgBouncerTransactionModeTests {
                 }
             }
             java.util.regex.Matcher setConfig = SESSION_SET_CONFIG.matcher(sql);
-            if (setConfig.find() && !(setConfig.group(1).equals("search_path") && FLYWAY_SEARCH_PATH.matcher(next).find())) {
+            if (setConfig.find()
+                    && !(setConfig.group(1).equals("search_path")
+                            && FLYWAY_SEARCH_PATH.matcher(next).find())) {
                 return "set_config(..., false)";
             }
         }
@@ -362,7 +409,8 @@ class PgBouncerTransactionModeTests {
     @Order(5)
     void thePoolerBreaksServerSidePreparedStatementsThatPrepareThresholdZeroAvoids() throws Exception {
         // A's named statement is missing on the server connection it gets next, or B meets A's on the one it took.
-        assertThatThrownBy(() -> interleave("prepareThreshold=1")).isInstanceOf(SQLException.class)
+        assertThatThrownBy(() -> interleave("prepareThreshold=1"))
+                .isInstanceOf(SQLException.class)
                 .hasMessageMatching("(?s).*prepared statement \"S_\\d+\" (does not exist|already exists).*");
         interleave("prepareThreshold=0");
     }
@@ -374,7 +422,7 @@ class PgBouncerTransactionModeTests {
     private static void interleave(String parameters) throws SQLException {
         String url = "jdbc:postgresql://127.0.0.1:" + bouncerPort + "/postgres?" + parameters;
         try (Connection a = DriverManager.getConnection(url, "postgres", "");
-             Connection b = DriverManager.getConnection(url, "postgres", "")) {
+                Connection b = DriverManager.getConnection(url, "postgres", "")) {
             a.setAutoCommit(false);
             b.setAutoCommit(false);
             int firstServer = backendPid(a);
@@ -383,7 +431,9 @@ class PgBouncerTransactionModeTests {
                 s.executeQuery().close();
             }
             a.commit();
-            assertThat(backendPid(b)).as("B takes the server connection A just released").isEqualTo(firstServer);
+            assertThat(backendPid(b))
+                    .as("B takes the server connection A just released")
+                    .isEqualTo(firstServer);
             try (var s = a.prepareStatement("select ?::int + 1")) {
                 s.setInt(1, 2);
                 try (ResultSet rs = s.executeQuery()) {
@@ -391,14 +441,17 @@ class PgBouncerTransactionModeTests {
                     assertThat(rs.getInt(1)).isEqualTo(3);
                 }
             }
-            assertThat(backendPid(a)).as("A now runs on another server connection").isNotEqualTo(firstServer);
+            assertThat(backendPid(a))
+                    .as("A now runs on another server connection")
+                    .isNotEqualTo(firstServer);
             a.commit();
             b.commit();
         }
     }
 
     private static int backendPid(Connection c) throws SQLException {
-        try (var s = c.createStatement(); ResultSet rs = s.executeQuery("select pg_backend_pid()")) {
+        try (var s = c.createStatement();
+                ResultSet rs = s.executeQuery("select pg_backend_pid()")) {
             rs.next();
             return rs.getInt(1);
         }
@@ -408,22 +461,31 @@ class PgBouncerTransactionModeTests {
         String event = """
                 {"eventId":"%s","name":"Behind PgBouncer","opensAt":null,"maxActiveSessions":%d,"maxAdmissionsPerSecond":50,
                  "offerTtlSeconds":60,"sessionTtlSeconds":120,"sessionMaxSeconds":600,"presaleOrdering":"RANDOM",
-                 "identityScope":"BROWSER","expiredOfferPolicy":"REQUEUE_ONCE","afterPurchase":"RELEASE"}"""
-                .formatted(eventId, ceiling);
+                 "identityScope":"BROWSER","expiredOfferPolicy":"REQUEUE_ONCE","afterPurchase":"RELEASE"}""".formatted(eventId, ceiling);
         HttpClient admin = HttpClient.newHttpClient();
-        HttpResponse<String> created = Launcher.send(admin, "POST", stack.gatewayUrl() + "/admin/events", event,
+        HttpResponse<String> created = Launcher.send(
+                admin,
+                "POST",
+                stack.gatewayUrl() + "/admin/events",
+                event,
                 stack.secrets().opsToken());
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-        HttpResponse<String> inventory = Launcher.send(admin, "PUT", stack.gatewayUrl() + "/admin/events/" + eventId + "/inventory",
-                "{\"categories\":[{\"name\":\"Floor\",\"seats\":" + seats + ",\"priceCents\":5000}]}", stack.secrets().opsToken());
+        HttpResponse<String> inventory = Launcher.send(
+                admin,
+                "PUT",
+                stack.gatewayUrl() + "/admin/events/" + eventId + "/inventory",
+                "{\"categories\":[{\"name\":\"Floor\",\"seats\":" + seats + ",\"priceCents\":5000}]}",
+                stack.secrets().opsToken());
         assertThat(inventory.statusCode() / 100).as(inventory.body()).isEqualTo(2);
         return eventId;
     }
 
     /** A browser: its own cookies, and the admission token once it has claimed. */
     private static final class Visitor {
-        private final HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager())
-                .connectTimeout(Duration.ofSeconds(3)).build();
+        private final HttpClient http = HttpClient.newBuilder()
+                .cookieHandler(new CookieManager())
+                .connectTimeout(Duration.ofSeconds(3))
+                .build();
         private volatile String token;
 
         void join(String eventId) throws Exception {
@@ -432,11 +494,14 @@ class PgBouncerTransactionModeTests {
         }
 
         void awaitOffer(String eventId) {
-            await().atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
-                HttpResponse<String> status = send(get("/events/" + eventId + "/queue/status"));
-                assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
-                assertThat(JSON.readTree(status.body()).path("state").asString()).isEqualTo("OFFERED");
-            });
+            await().atMost(Duration.ofSeconds(45))
+                    .pollInterval(Duration.ofMillis(300))
+                    .untilAsserted(() -> {
+                        HttpResponse<String> status = send(get("/events/" + eventId + "/queue/status"));
+                        assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
+                        assertThat(JSON.readTree(status.body()).path("state").asString())
+                                .isEqualTo("OFFERED");
+                    });
         }
 
         String claim(String eventId) throws Exception {
@@ -459,23 +524,28 @@ class PgBouncerTransactionModeTests {
         }
 
         String hold(String eventId, String seatId) throws Exception {
-            HttpResponse<String> hold = send(post("/events/" + eventId + "/shop/holds", "{\"seatIds\":[\"" + seatId + "\"]}"));
+            HttpResponse<String> hold =
+                    send(post("/events/" + eventId + "/shop/holds", "{\"seatIds\":[\"" + seatId + "\"]}"));
             assertThat(hold.statusCode()).as(hold.body()).isIn(200, 201);
             return text(JSON.readTree(hold.body()), "holdId", "id");
         }
 
         String order(String eventId, String holdId) throws Exception {
-            HttpResponse<String> order = send(post("/events/" + eventId + "/shop/orders", "{\"holdId\":\"" + holdId + "\"}"));
+            HttpResponse<String> order =
+                    send(post("/events/" + eventId + "/shop/orders", "{\"holdId\":\"" + holdId + "\"}"));
             assertThat(order.statusCode()).as(order.body()).isIn(200, 201, 202);
             return text(JSON.readTree(order.body()), "orderId", "id");
         }
 
         void awaitPaid(String eventId, String orderId) {
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
-                HttpResponse<String> status = send(get("/events/" + eventId + "/shop/orders/" + orderId));
-                assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
-                assertThat(JSON.readTree(status.body()).path("state").asString()).isEqualTo("PAID");
-            });
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(300))
+                    .untilAsserted(() -> {
+                        HttpResponse<String> status = send(get("/events/" + eventId + "/shop/orders/" + orderId));
+                        assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
+                        assertThat(JSON.readTree(status.body()).path("state").asString())
+                                .isEqualTo("PAID");
+                    });
         }
 
         /**
@@ -489,11 +559,15 @@ class PgBouncerTransactionModeTests {
             }
             HttpRequest built = request.timeout(Duration.ofSeconds(15)).build();
             java.util.concurrent.atomic.AtomicInteger attempts = new java.util.concurrent.atomic.AtomicInteger();
-            HttpResponse<String> response = await().atMost(Duration.ofSeconds(15)).pollDelay(Duration.ZERO)
-                    .pollInterval(Duration.ofMillis(300)).until(() -> {
-                        attempts.incrementAndGet();
-                        return http.send(built, HttpResponse.BodyHandlers.ofString());
-                    }, r -> r.statusCode() != 503 || !r.body().contains("/admission-unavailable"));
+            HttpResponse<String> response = await().atMost(Duration.ofSeconds(15))
+                    .pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(300))
+                    .until(
+                            () -> {
+                                attempts.incrementAndGet();
+                                return http.send(built, HttpResponse.BodyHandlers.ofString());
+                            },
+                            r -> r.statusCode() != 503 || !r.body().contains("/admission-unavailable"));
             GATEWAY_RETRIES.addAndGet(attempts.get() - 1);
             return response;
         }
@@ -503,7 +577,8 @@ class PgBouncerTransactionModeTests {
         }
 
         private static HttpRequest.Builder post(String path, String json) {
-            return HttpRequest.newBuilder(URI.create(stack.gatewayUrl() + path)).header("Content-Type", "application/json")
+            return HttpRequest.newBuilder(URI.create(stack.gatewayUrl() + path))
+                    .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(json));
         }
     }
@@ -514,7 +589,9 @@ class PgBouncerTransactionModeTests {
 
     /** The step of every visitor at once (released together), their results in order; the first failure fails. */
     private static List<String> all(List<Visitor> visitors, VisitorStep step) throws Exception {
-        return AllAtOnce.call(visitors.stream().<Callable<String>>map(v -> () -> step.apply(v)).toList());
+        return AllAtOnce.call(visitors.stream()
+                .<Callable<String>>map(v -> () -> step.apply(v))
+                .toList());
     }
 
     private static String text(JsonNode node, String... names) {
@@ -529,7 +606,8 @@ class PgBouncerTransactionModeTests {
     /** Straight to PostgreSQL, around PgBouncer: what the services did, read from the store itself. */
     private static long directLong(String database, String sql) throws SQLException {
         try (Connection c = postgres.getDatabase("postgres", database).getConnection();
-             var s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                var s = c.createStatement();
+                ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         }

@@ -40,7 +40,8 @@ class ReplicasTests {
 
     private static LocalStack stack;
     private static Path dataDir;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
     @BeforeAll
     static void startStack() throws Exception {
@@ -64,8 +65,15 @@ class ReplicasTests {
 
     @Test
     void aSaleAcrossTwoReplicasOfEachServiceKeepsEveryInvariantAndReachesEveryInstance() throws Exception {
-        assertThat(stack.processes().keySet()).containsExactlyInAnyOrder("gateway-service", "gateway-service-2",
-                "queue-service", "queue-service-2", "admission-coordinator", "admission-coordinator-2", "booking-service");
+        assertThat(stack.processes().keySet())
+                .containsExactlyInAnyOrder(
+                        "gateway-service",
+                        "gateway-service-2",
+                        "queue-service",
+                        "queue-service-2",
+                        "admission-coordinator",
+                        "admission-coordinator-2",
+                        "booking-service");
         Map<String, Double> workBefore = workPerInstance();
         String e = "replicas-" + UUID.randomUUID().toString().substring(0, 8);
         createSale(e);
@@ -77,44 +85,65 @@ class ReplicasTests {
             crowd.start();
             // Capacity turns over: offers, claims, purchases and leaves through every replica.
             try {
-                await().atMost(Duration.ofSeconds(150)).pollInterval(Duration.ofSeconds(1))
+                await().atMost(Duration.ofSeconds(150))
+                        .pollInterval(Duration.ofSeconds(1))
                         .until(() -> durable.grantsOffered(e) >= 2L * CEILING && durable.paidOrders(e) >= 3);
             } finally {
                 crowd.close();
                 figures.put("crowd", crowd.counters());
-                figures.put("offers (grants) / paid orders so far", durable.grantsOffered(e) + " / " + durable.paidOrders(e));
+                figures.put(
+                        "offers (grants) / paid orders so far",
+                        durable.grantsOffered(e) + " / " + durable.paidOrders(e));
                 System.out.println("Waitroom replicas rehearsal, sale " + figures);
             }
-            assertThat(crowd.visitors()).as("every visitor joined and holds a receipt").allSatisfy(v -> assertThat(v.receipt).isNotNull());
+            assertThat(crowd.visitors())
+                    .as("every visitor joined and holds a receipt")
+                    .allSatisfy(v -> assertThat(v.receipt).isNotNull());
             assertEveryVisitorKnownToBothGateways(crowd, e);
         } finally {
             sampler.close();
         }
         Map<String, Long> counts = queueCounts(e);
-        long places = counts.get("waiting") + counts.get("offered") + counts.get("active") + counts.get("completed")
-                + counts.get("left") + counts.get("expired");
+        long places = counts.get("waiting")
+                + counts.get("offered")
+                + counts.get("active")
+                + counts.get("completed")
+                + counts.get("left")
+                + counts.get("expired");
         Map<String, Double> work = workPerInstance();
         work.replaceAll((instance, total) -> total - workBefore.getOrDefault(instance, 0.0));
         figures.put("offers (grants)", durable.grantsOffered(e));
         figures.put("paid orders", durable.paidOrders(e));
-        figures.put("max live grants sampled / ceiling", sampler.max.get() + " / " + CEILING + " (" + sampler.samples.get() + " samples)");
+        figures.put(
+                "max live grants sampled / ceiling",
+                sampler.max.get() + " / " + CEILING + " (" + sampler.samples.get() + " samples)");
         figures.put("queue entries by state", counts);
         figures.put("requests served per instance", work);
-        stack.proxies().forEach(p -> figures.put("connections via the " + p.service() + " proxy", p.connectionsPerBackend()));
-        System.out.println("Waitroom replicas rehearsal\n" + figures.entrySet().stream()
-                .map(f -> String.format("  %-40s %s", f.getKey(), f.getValue())).reduce((a, b) -> a + "\n" + b).orElse(""));
+        stack.proxies()
+                .forEach(p -> figures.put("connections via the " + p.service() + " proxy", p.connectionsPerBackend()));
+        System.out.println("Waitroom replicas rehearsal\n"
+                + figures.entrySet().stream()
+                        .map(f -> String.format("  %-40s %s", f.getKey(), f.getValue()))
+                        .reduce((a, b) -> a + "\n" + b)
+                        .orElse(""));
 
         assertThat(sampler.samples.get()).isPositive();
         assertThat(sampler.max.get()).as("live grants never above the ceiling").isLessThanOrEqualTo(CEILING);
-        assertThat(durable.invariantViolations(e, CEILING)).as("durable invariants").isEmpty();
+        assertThat(durable.invariantViolations(e, CEILING))
+                .as("durable invariants")
+                .isEmpty();
         assertThat(durable.seatsSoldTwice(e)).isZero();
         assertThat(counts.get("joins")).isEqualTo(VISITORS);
-        assertThat(places).as("every joined visitor is in exactly one state: no place lost").isEqualTo(VISITORS);
+        assertThat(places)
+                .as("every joined visitor is in exactly one state: no place lost")
+                .isEqualTo(VISITORS);
         for (String instance : work.keySet()) {
             assertThat(work.get(instance)).as("requests served by " + instance).isPositive();
         }
         for (RoundRobinProxy proxy : stack.proxies()) {
-            assertThat(proxy.connectionsPerBackend().values()).as(proxy.service() + " proxy").allSatisfy(n -> assertThat(n).isPositive());
+            assertThat(proxy.connectionsPerBackend().values())
+                    .as(proxy.service() + " proxy")
+                    .allSatisfy(n -> assertThat(n).isPositive());
         }
     }
 
@@ -124,10 +153,14 @@ class ReplicasTests {
         for (Crowd.Visitor v : crowd.visitors().subList(0, 20)) {
             List<String> receipts = new ArrayList<>();
             for (int port : gateways) {
-                HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/events/" + e + "/queue/status"))
-                        .timeout(Duration.ofSeconds(10)).build();
-                HttpResponse<String> status = await().atMost(Duration.ofSeconds(10)).until(
-                        () -> v.http.send(request, HttpResponse.BodyHandlers.ofString()), r -> r.statusCode() == 200);
+                HttpRequest request = HttpRequest.newBuilder(
+                                URI.create("http://127.0.0.1:" + port + "/events/" + e + "/queue/status"))
+                        .timeout(Duration.ofSeconds(10))
+                        .build();
+                HttpResponse<String> status = await().atMost(Duration.ofSeconds(10))
+                        .until(
+                                () -> v.http.send(request, HttpResponse.BodyHandlers.ofString()),
+                                r -> r.statusCode() == 200);
                 receipts.add(Crowd.text(status.body(), "receipt"));
             }
             assertThat(receipts).as("receipt from each gateway").containsOnly(v.receipt);
@@ -138,22 +171,30 @@ class ReplicasTests {
         String event = """
                 {"eventId":"%s","name":"Replicas rehearsal","opensAt":null,"maxActiveSessions":%d,"maxAdmissionsPerSecond":8,
                  "offerTtlSeconds":20,"sessionTtlSeconds":60,"sessionMaxSeconds":120,"presaleOrdering":"RANDOM",
-                 "identityScope":"BROWSER","expiredOfferPolicy":"REQUEUE_ONCE","afterPurchase":"RELEASE"}"""
-                .formatted(e, CEILING);
-        HttpResponse<String> created = Launcher.send(HTTP, "POST", stack.gatewayUrl() + "/admin/events", event,
+                 "identityScope":"BROWSER","expiredOfferPolicy":"REQUEUE_ONCE","afterPurchase":"RELEASE"}""".formatted(e, CEILING);
+        HttpResponse<String> created = Launcher.send(
+                HTTP,
+                "POST",
+                stack.gatewayUrl() + "/admin/events",
+                event,
                 stack.secrets().opsToken());
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-        HttpResponse<String> inventory = Launcher.send(HTTP, "PUT", stack.gatewayUrl() + "/admin/events/" + e + "/inventory",
-                "{\"categories\":[{\"name\":\"Floor\",\"seats\":100,\"priceCents\":5000}]}", stack.secrets().opsToken());
+        HttpResponse<String> inventory = Launcher.send(
+                HTTP,
+                "PUT",
+                stack.gatewayUrl() + "/admin/events/" + e + "/inventory",
+                "{\"categories\":[{\"name\":\"Floor\",\"seats\":100,\"priceCents\":5000}]}",
+                stack.secrets().opsToken());
         assertThat(inventory.statusCode() / 100).as(inventory.body()).isEqualTo(2);
     }
 
     /** The queue-service's own count of entries by state, through its proxy with the internal credential. */
     private static Map<String, Long> queueCounts(String e) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + stack.config().queuePort()
-                        + "/internal/events/" + e + "/counts"))
+        HttpRequest request = HttpRequest.newBuilder(URI.create(
+                        "http://127.0.0.1:" + stack.config().queuePort() + "/internal/events/" + e + "/counts"))
                 .header("X-Waitroom-Internal", stack.secrets().asEnvironment().get("WAITROOM_SECURITY_INTERNALTOKEN"))
-                .timeout(Duration.ofSeconds(10)).build();
+                .timeout(Duration.ofSeconds(10))
+                .build();
         HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         Map<String, Long> counts = new LinkedHashMap<>();
@@ -172,12 +213,15 @@ class ReplicasTests {
             if (metrics == null) {
                 continue;
             }
-            HttpResponse<String> prometheus = HTTP.send(HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + process.getValue() + "/actuator/prometheus")).build(),
+            HttpResponse<String> prometheus = HTTP.send(
+                    HttpRequest.newBuilder(
+                                    URI.create("http://127.0.0.1:" + process.getValue() + "/actuator/prometheus"))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             double total = 0;
             for (String line : prometheus.body().split("\n")) {
-                if (metrics.stream().anyMatch(name -> line.startsWith(name + "{")) && !line.contains("uri=\"/actuator")) {
+                if (metrics.stream().anyMatch(name -> line.startsWith(name + "{"))
+                        && !line.contains("uri=\"/actuator")) {
                     total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
                 }
             }

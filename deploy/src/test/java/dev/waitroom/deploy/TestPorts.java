@@ -9,8 +9,7 @@ import java.util.List;
 /** Free loopback ports for a test stack, all held at once so no two are the same. */
 final class TestPorts {
 
-    private TestPorts() {
-    }
+    private TestPorts() {}
 
     static int[] free(int count) throws IOException {
         int[] ports = new int[count];

@@ -10,10 +10,10 @@ import java.util.stream.Stream;
 final class TestStacks {
 
     /** The checkout, where each service's built jar is found (Surefire sets {@code waitroom.root}). */
-    static final Path ROOT = Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize();
+    static final Path ROOT =
+            Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize();
 
-    private TestStacks() {
-    }
+    private TestStacks() {}
 
     /**
      * A stack in {@code dataDir} on the first six of {@code ports}: gateway, queue-service, coordinator, booking,

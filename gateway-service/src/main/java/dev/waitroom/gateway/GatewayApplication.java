@@ -1,7 +1,6 @@
 package dev.waitroom.gateway;
 
 import java.time.Clock;
-
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -12,13 +11,12 @@ import org.springframework.context.annotation.Bean;
 @ConfigurationPropertiesScan
 public class GatewayApplication {
 
-	public static void main(String[] args) {
-		SpringApplication.run(GatewayApplication.class, args);
-	}
+    public static void main(String[] args) {
+        SpringApplication.run(GatewayApplication.class, args);
+    }
 
-	@Bean
-	Clock clock() {
-		return Clock.systemUTC();
-	}
-
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
 }

@@ -1,12 +1,8 @@
 package dev.waitroom.gateway;
 
-import java.nio.file.Files;
-import java.time.Instant;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.stream.Stream;
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.deque.html.axecore.playwright.AxeBuilder;
 import com.deque.html.axecore.results.AxeResults;
@@ -17,20 +13,21 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.options.ReducedMotion;
+import dev.waitroom.gateway.testing.GatewayIntegrationTest;
+import dev.waitroom.gateway.testing.StubQueueService;
+import dev.waitroom.gateway.testing.StubUpstreams;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.test.web.server.LocalServerPort;
-
-import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.StubQueueService;
-import dev.waitroom.gateway.testing.StubUpstreams;
-
-import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The waiting page and the shop page in Debian's headless Chromium against the gateway and stub
@@ -39,180 +36,192 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @GatewayIntegrationTest
 class WaitingPageBrowserTests {
 
-	private static final LocatorAssertions.ContainsTextOptions WAIT = new LocatorAssertions.ContainsTextOptions()
-		.setTimeout(15_000);
+    private static final LocatorAssertions.ContainsTextOptions WAIT =
+            new LocatorAssertions.ContainsTextOptions().setTimeout(15_000);
 
-	static Playwright playwright;
+    static Playwright playwright;
 
-	static Browser chromium;
+    static Browser chromium;
 
-	@LocalServerPort
-	int port;
+    @LocalServerPort
+    int port;
 
-	final StubUpstreams upstreams = StubUpstreams.get();
+    final StubUpstreams upstreams = StubUpstreams.get();
 
-	static final String SKIP_REASON = "SKIPPED browser test: no chromium executable found on PATH or at "
-			+ "-Dwaitroom.chromium (install Debian's chromium: apt-get install -y chromium)";
+    static final String SKIP_REASON = "SKIPPED browser test: no chromium executable found on PATH or at "
+            + "-Dwaitroom.chromium (install Debian's chromium: apt-get install -y chromium)";
 
-	@BeforeAll
-	static void launchChromium() {
-		Path executable = chromiumExecutable();
-		if (executable == null) {
-			System.out.println(SKIP_REASON);
-			return;
-		}
-		playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-		chromium = playwright.chromium()
-			.launch(new BrowserType.LaunchOptions().setExecutablePath(executable)
-				.setHeadless(true)
-				.setArgs(List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking")));
-	}
+    @BeforeAll
+    static void launchChromium() {
+        Path executable = chromiumExecutable();
+        if (executable == null) {
+            System.out.println(SKIP_REASON);
+            return;
+        }
+        playwright = Playwright.create(
+                new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+        chromium = playwright
+                .chromium()
+                .launch(new BrowserType.LaunchOptions()
+                        .setExecutablePath(executable)
+                        .setHeadless(true)
+                        .setArgs(List.of(
+                                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking")));
+    }
 
-	@BeforeEach
-	void requireChromium() {
-		assumeTrue(chromium != null, SKIP_REASON);
-	}
+    @BeforeEach
+    void requireChromium() {
+        assumeTrue(chromium != null, SKIP_REASON);
+    }
 
-	@AfterAll
-	static void closeChromium() {
-		if (chromium != null) {
-			chromium.close();
-		}
-		if (playwright != null) {
-			playwright.close();
-		}
-	}
+    @AfterAll
+    static void closeChromium() {
+        if (chromium != null) {
+            chromium.close();
+        }
+        if (playwright != null) {
+            playwright.close();
+        }
+    }
 
-	/** Debian's chromium from PATH, or the executable named by {@code -Dwaitroom.chromium=...}. */
-	static Path chromiumExecutable() {
-		String configured = System.getProperty("waitroom.chromium");
-		if (configured != null) {
-			Path executable = Path.of(configured);
-			return Files.isExecutable(executable) ? executable : null;
-		}
-		String path = System.getenv("PATH");
-		if (path == null) {
-			return null;
-		}
-		return Stream.of(path.split(java.io.File.pathSeparator))
-			.flatMap(dir -> Stream.of(Path.of(dir, "chromium"), Path.of(dir, "chromium-browser")))
-			.filter(Files::isExecutable)
-			.findFirst()
-			.orElse(null);
-	}
+    /** Debian's chromium from PATH, or the executable named by {@code -Dwaitroom.chromium=...}. */
+    static Path chromiumExecutable() {
+        String configured = System.getProperty("waitroom.chromium");
+        if (configured != null) {
+            Path executable = Path.of(configured);
+            return Files.isExecutable(executable) ? executable : null;
+        }
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return null;
+        }
+        return Stream.of(path.split(java.io.File.pathSeparator))
+                .flatMap(dir -> Stream.of(Path.of(dir, "chromium"), Path.of(dir, "chromium-browser")))
+                .filter(Files::isExecutable)
+                .findFirst()
+                .orElse(null);
+    }
 
-	String newEvent() {
-		return "page-" + UUID.randomUUID().toString().substring(0, 12);
-	}
+    String newEvent() {
+        return "page-" + UUID.randomUUID().toString().substring(0, 12);
+    }
 
-	Page open(String event) {
-		Page page = chromium.newContext(new Browser.NewContextOptions().setReducedMotion(ReducedMotion.REDUCE))
-			.newPage();
-		page.navigate("http://localhost:" + port + "/events/" + event);
-		return page;
-	}
+    Page open(String event) {
+        Page page = chromium.newContext(new Browser.NewContextOptions().setReducedMotion(ReducedMotion.REDUCE))
+                .newPage();
+        page.navigate("http://localhost:" + port + "/events/" + event);
+        return page;
+    }
 
-	@Test
-	void waitingPageShowsThePlaceAndPassesAxe() {
-		String event = newEvent();
-		upstreams.queue.event(event).admissionRate(0.5).addWaiting(40);
-		Page page = open(event);
-		assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
-		assertThat(page.locator("#ahead")).containsText("40 people", WAIT);
-		assertThat(page.locator("#wait")).containsText("estimate", WAIT);
-		assertThat(page.locator("#receipt")).not().containsText("Given when you join");
-		assertThat(page.locator("#commitment")).containsText("3f1c0e8a", WAIT);
-		assertThat(page.locator("#live")).hasAttribute("aria-live", "polite");
+    @Test
+    void waitingPageShowsThePlaceAndPassesAxe() {
+        String event = newEvent();
+        upstreams.queue.event(event).admissionRate(0.5).addWaiting(40);
+        Page page = open(event);
+        assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
+        assertThat(page.locator("#ahead")).containsText("40 people", WAIT);
+        assertThat(page.locator("#wait")).containsText("estimate", WAIT);
+        assertThat(page.locator("#receipt")).not().containsText("Given when you join");
+        assertThat(page.locator("#commitment")).containsText("3f1c0e8a", WAIT);
+        assertThat(page.locator("#live")).hasAttribute("aria-live", "polite");
 
-		page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target", "waiting-page.png")).setFullPage(true));
-		AxeResults results = new AxeBuilder(page).analyze();
-		List<Rule> violations = results.getViolations();
-		assertThat(violations).as(() -> violations.stream()
-			.map(v -> v.getId() + ": " + v.getHelp() + " " + v.getNodes().stream().map(n -> n.getHtml()).toList())
-			.toList()
-			.toString()).isEmpty();
-		page.context().close();
-	}
+        page.screenshot(new Page.ScreenshotOptions()
+                .setPath(Path.of("target", "waiting-page.png"))
+                .setFullPage(true));
+        AxeResults results = new AxeBuilder(page).analyze();
+        List<Rule> violations = results.getViolations();
+        assertThat(violations)
+                .as(() -> violations.stream()
+                        .map(v -> v.getId() + ": " + v.getHelp() + " "
+                                + v.getNodes().stream().map(n -> n.getHtml()).toList())
+                        .toList()
+                        .toString())
+                .isEmpty();
+        page.context().close();
+    }
 
-	@Test
-	void preSalePageShowsTheGroupTheCountdownAndTheDrawCommitment() {
-		String event = newEvent();
-		upstreams.queue.event(event)
-			.phase("SCHEDULED")
-			.drawCompletedAt(null)
-			.opensAt(Instant.now().plusSeconds(3600))
-			.addWaiting(12);
-		Page page = open(event);
-		assertThat(page.locator("#headline")).containsText("pre-sale group", WAIT);
-		assertThat(page.locator("#ahead")).containsText("13 people in the pre-sale group so far", WAIT);
-		assertThat(page.locator("#countdown")).containsText("Opens in", WAIT);
-		assertThat(page.locator("#commitment")).containsText("3f1c0e8a", WAIT);
-		assertThat(page.locator("#seed")).containsText("Revealed after the draw");
-		assertThat(page.locator("#countdown")).hasAttribute("aria-live", "off");
-		assertThat(new AxeBuilder(page).analyze().getViolations()).isEmpty();
-		page.context().close();
-	}
+    @Test
+    void preSalePageShowsTheGroupTheCountdownAndTheDrawCommitment() {
+        String event = newEvent();
+        upstreams
+                .queue
+                .event(event)
+                .phase("SCHEDULED")
+                .drawCompletedAt(null)
+                .opensAt(Instant.now().plusSeconds(3600))
+                .addWaiting(12);
+        Page page = open(event);
+        assertThat(page.locator("#headline")).containsText("pre-sale group", WAIT);
+        assertThat(page.locator("#ahead")).containsText("13 people in the pre-sale group so far", WAIT);
+        assertThat(page.locator("#countdown")).containsText("Opens in", WAIT);
+        assertThat(page.locator("#commitment")).containsText("3f1c0e8a", WAIT);
+        assertThat(page.locator("#seed")).containsText("Revealed after the draw");
+        assertThat(page.locator("#countdown")).hasAttribute("aria-live", "off");
+        assertThat(new AxeBuilder(page).analyze().getViolations()).isEmpty();
+        page.context().close();
+    }
 
-	@Test
-	void pausedAndSoldOutAreSaidPlainlyWithoutAnEstimate() {
-		String event = newEvent();
-		StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(5);
-		model.mode("PAUSED").announcement("Payments are slow; admission resumes shortly.");
-		Page page = open(event);
-		assertThat(page.locator("#headline")).containsText("Admission is paused", WAIT);
-		assertThat(page.locator("#wait")).containsText("Not while admission is paused", WAIT);
-		assertThat(page.locator("#announcement")).containsText("Payments are slow", WAIT);
-		AxeResults results = new AxeBuilder(page).analyze();
-		assertThat(results.getViolations()).isEmpty();
-		page.context().close();
-	}
+    @Test
+    void pausedAndSoldOutAreSaidPlainlyWithoutAnEstimate() {
+        String event = newEvent();
+        StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(5);
+        model.mode("PAUSED").announcement("Payments are slow; admission resumes shortly.");
+        Page page = open(event);
+        assertThat(page.locator("#headline")).containsText("Admission is paused", WAIT);
+        assertThat(page.locator("#wait")).containsText("Not while admission is paused", WAIT);
+        assertThat(page.locator("#announcement")).containsText("Payments are slow", WAIT);
+        AxeResults results = new AxeBuilder(page).analyze();
+        assertThat(results.getViolations()).isEmpty();
+        page.context().close();
+    }
 
-	@Test
-	void lostConnectionShowsReconnectingAndKeepsThePlace() {
-		String event = newEvent();
-		upstreams.queue.event(event).addWaiting(5);
-		Page page = open(event);
-		assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
-		upstreams.queue.unavailable(true);
-		try {
-			assertThat(page.locator("#connection")).containsText("Reconnecting — your place is kept", WAIT);
-		}
-		finally {
-			upstreams.queue.unavailable(false);
-		}
-		assertThat(page.locator("#connection")).isHidden(new LocatorAssertions.IsHiddenOptions().setTimeout(20_000));
-		assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
-		page.context().close();
-	}
+    @Test
+    void lostConnectionShowsReconnectingAndKeepsThePlace() {
+        String event = newEvent();
+        upstreams.queue.event(event).addWaiting(5);
+        Page page = open(event);
+        assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
+        upstreams.queue.unavailable(true);
+        try {
+            assertThat(page.locator("#connection")).containsText("Reconnecting — your place is kept", WAIT);
+        } finally {
+            upstreams.queue.unavailable(false);
+        }
+        assertThat(page.locator("#connection")).isHidden(new LocatorAssertions.IsHiddenOptions().setTimeout(20_000));
+        assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
+        page.context().close();
+    }
 
-	@Test
-	void visitorWaitsIsAdmittedHoldsASeatAndPays() {
-		String event = newEvent();
-		StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(2);
-		Page page = open(event);
-		assertThat(page.locator("#ahead")).containsText("2 people", WAIT);
-		model.offerNext(3);
-		page.waitForURL("**/events/" + event + "/shop-ui", new Page.WaitForURLOptions().setTimeout(20_000));
-		assertThat(page.locator("#message")).containsText("seats available", WAIT);
-		assertThat(page.locator("#session")).containsText("lasts until", WAIT);
-		page.locator("#renew").click();
-		assertThat(page.locator("#message")).containsText("Your session now lasts until", WAIT);
-		page.reload();
-		assertThat(page.locator("#message")).containsText("seats available", WAIT);
-		// keyboard only: choose, hold and pay without a pointer
-		page.locator("#seat-0").focus();
-		page.keyboard().press("Space");
-		assertThat(page.getByLabel("Seat A1", new Page.GetByLabelOptions().setExact(false))).isChecked();
-		page.keyboard().press("Tab");
-		assertThat(page.locator("#hold")).isFocused();
-		page.keyboard().press("Enter");
-		assertThat(page.locator("#hold-text")).containsText("held for you", WAIT);
-		assertThat(page.locator("#pay")).isFocused();
-		page.keyboard().press("Enter");
-		assertThat(page.locator("#message")).containsText("Payment complete", WAIT);
-		page.screenshot(new Page.ScreenshotOptions().setPath(Path.of("target", "shop-page.png")).setFullPage(true));
-		assertThat(new AxeBuilder(page).analyze().getViolations()).isEmpty();
-		page.context().close();
-	}
-
+    @Test
+    void visitorWaitsIsAdmittedHoldsASeatAndPays() {
+        String event = newEvent();
+        StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(2);
+        Page page = open(event);
+        assertThat(page.locator("#ahead")).containsText("2 people", WAIT);
+        model.offerNext(3);
+        page.waitForURL("**/events/" + event + "/shop-ui", new Page.WaitForURLOptions().setTimeout(20_000));
+        assertThat(page.locator("#message")).containsText("seats available", WAIT);
+        assertThat(page.locator("#session")).containsText("lasts until", WAIT);
+        page.locator("#renew").click();
+        assertThat(page.locator("#message")).containsText("Your session now lasts until", WAIT);
+        page.reload();
+        assertThat(page.locator("#message")).containsText("seats available", WAIT);
+        // keyboard only: choose, hold and pay without a pointer
+        page.locator("#seat-0").focus();
+        page.keyboard().press("Space");
+        assertThat(page.getByLabel("Seat A1", new Page.GetByLabelOptions().setExact(false)))
+                .isChecked();
+        page.keyboard().press("Tab");
+        assertThat(page.locator("#hold")).isFocused();
+        page.keyboard().press("Enter");
+        assertThat(page.locator("#hold-text")).containsText("held for you", WAIT);
+        assertThat(page.locator("#pay")).isFocused();
+        page.keyboard().press("Enter");
+        assertThat(page.locator("#message")).containsText("Payment complete", WAIT);
+        page.screenshot(new Page.ScreenshotOptions()
+                .setPath(Path.of("target", "shop-page.png"))
+                .setFullPage(true));
+        assertThat(new AxeBuilder(page).analyze().getViolations()).isEmpty();
+        page.context().close();
+    }
 }

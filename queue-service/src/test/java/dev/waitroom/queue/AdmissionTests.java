@@ -54,7 +54,8 @@ class AdmissionTests {
         client.draw(event, seed());
 
         Map<String, Long> keyOf = new HashMap<>();
-        visitors.stream().filter(v -> !leavers.contains(v))
+        visitors.stream()
+                .filter(v -> !leavers.contains(v))
                 .forEach(v -> keyOf.put(v, client.status(event, v).ticket().orderKey()));
         List<Long> expected = keyOf.values().stream().sorted().toList();
 
@@ -66,13 +67,18 @@ class AdmissionTests {
                 break;
             }
             for (JsonNode c : next) {
-                assertThat(c.get("visitor").asString()).isEqualTo(visitorByReceipt.get(c.get("entryId").asString()));
-                assertThat(keyOf.get(c.get("visitor").asString())).isEqualTo(c.get("orderKey").asLong());
+                assertThat(c.get("visitor").asString())
+                        .isEqualTo(visitorByReceipt.get(c.get("entryId").asString()));
+                assertThat(keyOf.get(c.get("visitor").asString()))
+                        .isEqualTo(c.get("orderKey").asLong());
             }
-            String offers = next.stream().map(c -> "{\"entryId\":\"" + c.get("entryId").asString()
-                    + "\",\"grantId\":\"g-" + c.get("entryId").asString() + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}")
+            String offers = next.stream()
+                    .map(c -> "{\"entryId\":\"" + c.get("entryId").asString() + "\",\"grantId\":\"g-"
+                            + c.get("entryId").asString() + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}")
                     .collect(Collectors.joining(",", "{\"offers\":[", "]}"));
-            JsonNode results = client.internal("POST", "/internal/events/" + event + "/offers", offers).json().get("results");
+            JsonNode results = client.internal("POST", "/internal/events/" + event + "/offers", offers)
+                    .json()
+                    .get("results");
             results.forEach(r -> assertThat(r.get("state").asString()).isEqualTo("OFFERED"));
             next.forEach(c -> offeredKeys.add(c.get("orderKey").asLong()));
         }
@@ -80,8 +86,11 @@ class AdmissionTests {
         JsonNode counts = client.counts(event);
         assertThat(counts.get("waiting").asLong()).isZero();
         assertThat(counts.get("offered").asLong()).isEqualTo(expected.size());
-        assertThat(client.internal("GET", "/internal/events/" + event + "/snapshot", null).json()
-                .get("offerWatermark").asLong()).isEqualTo(expected.get(expected.size() - 1));
+        assertThat(client.internal("GET", "/internal/events/" + event + "/snapshot", null)
+                        .json()
+                        .get("offerWatermark")
+                        .asLong())
+                .isEqualTo(expected.get(expected.size() - 1));
     }
 
     @Test
@@ -115,7 +124,8 @@ class AdmissionTests {
         String entryA = client.join(event, a).receipt();
         client.join(event, b);
 
-        assertThat(client.offer(event, entryA, "grant-a").get("state").asString()).isEqualTo("OFFERED");
+        assertThat(client.offer(event, entryA, "grant-a").get("state").asString())
+                .isEqualTo("OFFERED");
         JsonNode repeat = client.offer(event, entryA, "grant-a");
         assertThat(repeat.get("state").asString()).isEqualTo("OFFERED");
         assertThat(repeat.get("applied").asBoolean()).isTrue();
@@ -124,26 +134,50 @@ class AdmissionTests {
 
         JsonNode status = client.status(event, a).json();
         assertThat(status.get("state").asString()).isEqualTo("OFFERED");
-        assertThat(Instant.parse(status.get("offer").get("expiresAt").asString())).isEqualTo(Instant.parse("2030-01-01T00:00:00Z"));
+        assertThat(Instant.parse(status.get("offer").get("expiresAt").asString()))
+                .isEqualTo(Instant.parse("2030-01-01T00:00:00Z"));
         assertThat(status.get("pollAfterSeconds").asInt()).isEqualTo(2);
-        assertThat(client.leave(event, a).status()).as("an offered entry cannot leave").isEqualTo(409);
+        assertThat(client.leave(event, a).status())
+                .as("an offered entry cannot leave")
+                .isEqualTo(409);
 
         Reply wrongGrant = client.transition(event, entryA, "ACTIVE", "grant-x");
         assertThat(wrongGrant.status()).isEqualTo(409);
         assertThat(wrongGrant.json().get("type").asString()).endsWith("/grant-mismatch");
-        assertThat(client.transition(event, entryA, "COMPLETED", "grant-a").status()).as("not from OFFERED").isEqualTo(409);
-        assertThat(client.transition(event, entryA, "ACTIVE", "grant-a").json().get("state").asString()).isEqualTo("ACTIVE");
-        assertThat(client.transition(event, entryA, "ACTIVE", "grant-a").json().get("state").asString()).isEqualTo("ACTIVE");
-        assertThat(client.transition(event, entryA, "COMPLETED", "grant-a").json().get("state").asString()).isEqualTo("COMPLETED");
-        assertThat(client.transition(event, entryA, "COMPLETED", "grant-a").json().get("state").asString()).isEqualTo("COMPLETED");
-        assertThat(client.transition(event, entryA, "EXPIRED", "grant-a").status()).isEqualTo(409);
+        assertThat(client.transition(event, entryA, "COMPLETED", "grant-a").status())
+                .as("not from OFFERED")
+                .isEqualTo(409);
+        assertThat(client.transition(event, entryA, "ACTIVE", "grant-a")
+                        .json()
+                        .get("state")
+                        .asString())
+                .isEqualTo("ACTIVE");
+        assertThat(client.transition(event, entryA, "ACTIVE", "grant-a")
+                        .json()
+                        .get("state")
+                        .asString())
+                .isEqualTo("ACTIVE");
+        assertThat(client.transition(event, entryA, "COMPLETED", "grant-a")
+                        .json()
+                        .get("state")
+                        .asString())
+                .isEqualTo("COMPLETED");
+        assertThat(client.transition(event, entryA, "COMPLETED", "grant-a")
+                        .json()
+                        .get("state")
+                        .asString())
+                .isEqualTo("COMPLETED");
+        assertThat(client.transition(event, entryA, "EXPIRED", "grant-a").status())
+                .isEqualTo(409);
 
         JsonNode counts = client.counts(event);
         assertThat(counts.get("completed").asLong()).isEqualTo(1);
         assertThat(counts.get("active").asLong()).isZero();
         assertThat(counts.get("offered").asLong()).isZero();
         assertThat(counts.get("waiting").asLong()).isEqualTo(1);
-        assertThat(client.join(event, a).json().get("state").asString()).as("a completed entry is not renewed").isEqualTo("COMPLETED");
+        assertThat(client.join(event, a).json().get("state").asString())
+                .as("a completed entry is not renewed")
+                .isEqualTo("COMPLETED");
     }
 
     @Test
@@ -155,9 +189,17 @@ class AdmissionTests {
             client.join(event, VisitorId.random().value());
         }
         client.offer(event, entryA, "g1");
-        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g1").json().get("state").asString()).isEqualTo("WAITING");
-        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g1").json().get("state").asString())
-                .as("repeat changes nothing").isEqualTo("WAITING");
+        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g1")
+                        .json()
+                        .get("state")
+                        .asString())
+                .isEqualTo("WAITING");
+        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g1")
+                        .json()
+                        .get("state")
+                        .asString())
+                .as("repeat changes nothing")
+                .isEqualTo("WAITING");
         Reply back = client.status(event, a);
         assertThat(back.ticket().orderKey()).as("behind everyone waiting").isEqualTo(5);
         assertThat(back.receipt()).isEqualTo(entryA);
@@ -166,9 +208,19 @@ class AdmissionTests {
         assertThat(next.get(next.size() - 1).get("entryId").asString()).isEqualTo(entryA);
 
         client.offer(event, entryA, "g2");
-        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g1").status()).as("old grant").isEqualTo(409);
-        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g2").json().get("state").asString()).isEqualTo("EXPIRED");
-        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g2").json().get("state").asString()).isEqualTo("EXPIRED");
+        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g1").status())
+                .as("old grant")
+                .isEqualTo(409);
+        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g2")
+                        .json()
+                        .get("state")
+                        .asString())
+                .isEqualTo("EXPIRED");
+        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g2")
+                        .json()
+                        .get("state")
+                        .asString())
+                .isEqualTo("EXPIRED");
         JsonNode counts = client.counts(event);
         assertThat(counts.get("expired").asLong()).isEqualTo(1);
         assertThat(counts.get("waiting").asLong()).isEqualTo(3);
@@ -181,7 +233,11 @@ class AdmissionTests {
         client.putEvent(event, "OPEN", "\"expiredOfferPolicy\":\"DROP\"");
         String entry = client.join(event, VisitorId.random().value()).receipt();
         client.offer(event, entry, "g1");
-        assertThat(client.transition(event, entry, "OFFER_EXPIRED", "g1").json().get("state").asString()).isEqualTo("EXPIRED");
+        assertThat(client.transition(event, entry, "OFFER_EXPIRED", "g1")
+                        .json()
+                        .get("state")
+                        .asString())
+                .isEqualTo("EXPIRED");
         assertThat(client.counts(event).get("waiting").asLong()).isZero();
     }
 
@@ -196,15 +252,17 @@ class AdmissionTests {
             client.join(event, v);
         }
         List<JsonNode> first = client.candidates(event, 25);
-        String offers = first.stream().map(c -> "{\"entryId\":\"" + c.get("entryId").asString()
-                + "\",\"grantId\":\"g" + c.get("entryId").asString() + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}")
+        String offers = first.stream()
+                .map(c -> "{\"entryId\":\"" + c.get("entryId").asString() + "\",\"grantId\":\"g"
+                        + c.get("entryId").asString() + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}")
                 .collect(Collectors.joining(",", "{\"offers\":[", "]}"));
         client.internal("POST", "/internal/events/" + event + "/offers", offers);
         for (int i = 100; i < 130; i++) {
             client.leave(event, visitors.get(i));
         }
 
-        JsonNode snapshot = client.internal("GET", "/internal/events/" + event + "/snapshot", null).json();
+        JsonNode snapshot = client.internal("GET", "/internal/events/" + event + "/snapshot", null)
+                .json();
         assertThat(snapshot.get("phase").asString()).isEqualTo("OPEN");
         assertThat(snapshot.get("announcement").asString()).isEqualTo("Doors at 10");
         assertThat(snapshot.get("offerWatermark").asLong()).isEqualTo(25);
@@ -214,7 +272,9 @@ class AdmissionTests {
         for (JsonNode b : buckets) {
             sum += b.get("count").asLong();
         }
-        assertThat(sum).isEqualTo(600 - 25 - 30).isEqualTo(snapshot.get("waiting").asLong());
+        assertThat(sum)
+                .isEqualTo(600 - 25 - 30)
+                .isEqualTo(snapshot.get("waiting").asLong());
 
         for (int i = 200; i < 600; i += 37) {
             Reply status = client.status(event, visitors.get(i));

@@ -13,8 +13,15 @@ import com.tngtech.archunit.lang.ArchRule;
 @AnalyzeClasses(packages = "dev.waitroom.queue", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTests {
 
-    private static final String[] FEATURES = {"..queue.join..", "..queue.status..", "..queue.admission..",
-            "..queue.draw..", "..queue.event..", "..queue.liveness..", "..queue.visitor.."};
+    private static final String[] FEATURES = {
+        "..queue.join..",
+        "..queue.status..",
+        "..queue.admission..",
+        "..queue.draw..",
+        "..queue.event..",
+        "..queue.liveness..",
+        "..queue.visitor.."
+    };
 
     private static final DescribedPredicate<JavaClass> MODEL_TYPES =
             DescribedPredicate.describe("are records or enums", c -> c.isRecord() || c.isEnum());
@@ -24,32 +31,72 @@ class ArchitectureTests {
             slices().matching("dev.waitroom.queue.(*)..").should().beFreeOfCycles();
 
     @ArchTest
-    static final ArchRule modelTypesKnowNoWebRedisOrSpring = noClasses().that().resideInAnyPackage(FEATURES)
+    static final ArchRule modelTypesKnowNoWebRedisOrSpring = noClasses()
+            .that()
+            .resideInAnyPackage(FEATURES)
             .and(MODEL_TYPES)
-            .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "org.redisson..",
-                    "jakarta.servlet..", "tools.jackson..", "io.micrometer..", "dev.waitroom.web..", "..queue.redis..");
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "org.springframework..",
+                    "org.redisson..",
+                    "jakarta.servlet..",
+                    "tools.jackson..",
+                    "io.micrometer..",
+                    "dev.waitroom.web..",
+                    "..queue.redis..");
 
     @ArchTest
-    static final ArchRule onlyTheRedisPlumbingTalksToRedisson = noClasses().that().resideOutsideOfPackages(
-                    "..queue.redis..", "..queue.config..", "..queue.web..")
-            .should().dependOnClassesThat().resideInAPackage("org.redisson..");
+    static final ArchRule onlyTheRedisPlumbingTalksToRedisson = noClasses()
+            .that()
+            .resideOutsideOfPackages("..queue.redis..", "..queue.config..", "..queue.web..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("org.redisson..");
 
     @ArchTest
-    static final ArchRule theRedisPlumbingKnowsNoFeatureAndNoWeb = noClasses().that().resideInAPackage("..queue.redis..")
-            .should().dependOnClassesThat().resideInAnyPackage(FEATURES)
-            .orShould().dependOnClassesThat().resideInAnyPackage("org.springframework.web..", "jakarta.servlet..");
+    static final ArchRule theRedisPlumbingKnowsNoFeatureAndNoWeb = noClasses()
+            .that()
+            .resideInAPackage("..queue.redis..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(FEATURES)
+            .orShould()
+            .dependOnClassesThat()
+            .resideInAnyPackage("org.springframework.web..", "jakarta.servlet..");
 
     @ArchTest
-    static final ArchRule nothingUsesTheVisitorRoutes = noClasses().that().resideOutsideOfPackage("..queue.visitor..")
-            .should().dependOnClassesThat().resideInAPackage("..queue.visitor..");
+    static final ArchRule nothingUsesTheVisitorRoutes = noClasses()
+            .that()
+            .resideOutsideOfPackage("..queue.visitor..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("..queue.visitor..");
 
     @ArchTest
-    static final ArchRule joiningUsesNoOtherFeature = noClasses().that().resideInAPackage("..queue.join..")
-            .should().dependOnClassesThat().resideInAnyPackage("..queue.status..", "..queue.admission..",
-                    "..queue.draw..", "..queue.event..", "..queue.liveness..", "..queue.visitor..");
+    static final ArchRule joiningUsesNoOtherFeature = noClasses()
+            .that()
+            .resideInAPackage("..queue.join..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "..queue.status..",
+                    "..queue.admission..",
+                    "..queue.draw..",
+                    "..queue.event..",
+                    "..queue.liveness..",
+                    "..queue.visitor..");
 
     @ArchTest
-    static final ArchRule onlyTheDrawReadsTheEventState = noClasses().that().resideInAnyPackage("..queue.join..",
-                    "..queue.status..", "..queue.admission..", "..queue.liveness..", "..queue.visitor..")
-            .should().dependOnClassesThat().resideInAnyPackage("..queue.event..");
+    static final ArchRule onlyTheDrawReadsTheEventState = noClasses()
+            .that()
+            .resideInAnyPackage(
+                    "..queue.join..",
+                    "..queue.status..",
+                    "..queue.admission..",
+                    "..queue.liveness..",
+                    "..queue.visitor..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("..queue.event..");
 }

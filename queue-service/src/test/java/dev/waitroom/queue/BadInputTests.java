@@ -35,15 +35,32 @@ class BadInputTests {
     @Test
     void callsWithoutTheInternalCredentialAreForbidden() {
         String visitor = VisitorId.random().value();
-        assertUnchanged(() -> client.send("POST", "/events/" + event + "/queue", null, Map.of(Headers.VISITOR, visitor)),
-                403, "internal-credential-required");
-        assertUnchanged(() -> client.send("POST", "/events/" + event + "/queue", null,
-                Map.of(Headers.VISITOR, visitor, Headers.INTERNAL, "guess")), 403, "internal-credential-required");
-        assertUnchanged(() -> client.send("GET", "/internal/events/" + event + "/counts", null, Map.of()),
-                403, "internal-credential-required");
-        assertUnchanged(() -> client.send("PUT", "/internal/events/" + event, "{\"phase\":\"ENDED\"}",
-                Map.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN + "x")), 403, "internal-credential-required");
-        assertThat(client.send("GET", "/actuator/health", null, Map.of()).status()).isEqualTo(200);
+        assertUnchanged(
+                () -> client.send("POST", "/events/" + event + "/queue", null, Map.of(Headers.VISITOR, visitor)),
+                403,
+                "internal-credential-required");
+        assertUnchanged(
+                () -> client.send(
+                        "POST",
+                        "/events/" + event + "/queue",
+                        null,
+                        Map.of(Headers.VISITOR, visitor, Headers.INTERNAL, "guess")),
+                403,
+                "internal-credential-required");
+        assertUnchanged(
+                () -> client.send("GET", "/internal/events/" + event + "/counts", null, Map.of()),
+                403,
+                "internal-credential-required");
+        assertUnchanged(
+                () -> client.send(
+                        "PUT",
+                        "/internal/events/" + event,
+                        "{\"phase\":\"ENDED\"}",
+                        Map.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN + "x")),
+                403,
+                "internal-credential-required");
+        assertThat(client.send("GET", "/actuator/health", null, Map.of()).status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -67,26 +84,53 @@ class BadInputTests {
         assertUnchanged(() -> client.status(unknown, visitor), 404, "unknown-event");
         assertUnchanged(() -> client.leave(unknown, visitor), 404, "unknown-event");
         assertUnchanged(() -> client.internal("GET", "/events/" + unknown + "/status", null), 404, "unknown-event");
-        assertUnchanged(() -> client.internal("GET", "/internal/events/" + unknown + "/snapshot", null), 404, "unknown-event");
-        assertUnchanged(() -> client.internal("GET", "/internal/events/" + unknown + "/counts", null), 404, "unknown-event");
-        assertUnchanged(() -> client.internal("GET", "/internal/events/" + unknown + "/candidates", null), 404, "unknown-event");
+        assertUnchanged(
+                () -> client.internal("GET", "/internal/events/" + unknown + "/snapshot", null), 404, "unknown-event");
+        assertUnchanged(
+                () -> client.internal("GET", "/internal/events/" + unknown + "/counts", null), 404, "unknown-event");
+        assertUnchanged(
+                () -> client.internal("GET", "/internal/events/" + unknown + "/candidates", null),
+                404,
+                "unknown-event");
         assertUnchanged(() -> client.draw(unknown, "00".repeat(32)), 404, "unknown-event");
     }
 
     @Test
     void malformedAndOversizedBodiesAreRefused() {
         String visitor = VisitorId.random().value();
-        assertUnchanged(() -> client.asVisitor("POST", "/events/" + event + "/queue", visitor, "{not json"), 400, "malformed-request");
-        assertUnchanged(() -> client.asVisitor("POST", "/events/" + event + "/queue", visitor, "[1,2]"), 400, "malformed-request");
-        assertUnchanged(() -> client.asVisitor("POST", "/events/" + event + "/queue", visitor,
-                "{\"pad\":\"" + "x".repeat(20_000) + "\"}"), 413, "body-too-large");
-        assertUnchanged(() -> client.internal("PUT", "/internal/events/" + event, "{\"phase\":\"LATER\"}"), 400, "malformed-request");
-        assertUnchanged(() -> client.internal("PUT", "/internal/events/" + event, "{\"mode\":\"PAUSED\"}"), 400, "malformed-request");
-        assertUnchanged(() -> client.internal("PUT", "/internal/events/" + event, "{\"phase\":"), 400, "malformed-request");
-        assertUnchanged(() -> client.internal("PUT", "/internal/events/" + event,
-                "{\"phase\":\"OPEN\",\"opensAt\":\"yesterday\"}"), 400, "malformed-request");
-        assertUnchanged(() -> client.internal("PUT", "/internal/events/" + event,
-                "{\"phase\":\"OPEN\",\"admissionRatePerSecond\":-1}"), 400, "malformed-request");
+        assertUnchanged(
+                () -> client.asVisitor("POST", "/events/" + event + "/queue", visitor, "{not json"),
+                400,
+                "malformed-request");
+        assertUnchanged(
+                () -> client.asVisitor("POST", "/events/" + event + "/queue", visitor, "[1,2]"),
+                400,
+                "malformed-request");
+        assertUnchanged(
+                () -> client.asVisitor(
+                        "POST", "/events/" + event + "/queue", visitor, "{\"pad\":\"" + "x".repeat(20_000) + "\"}"),
+                413,
+                "body-too-large");
+        assertUnchanged(
+                () -> client.internal("PUT", "/internal/events/" + event, "{\"phase\":\"LATER\"}"),
+                400,
+                "malformed-request");
+        assertUnchanged(
+                () -> client.internal("PUT", "/internal/events/" + event, "{\"mode\":\"PAUSED\"}"),
+                400,
+                "malformed-request");
+        assertUnchanged(
+                () -> client.internal("PUT", "/internal/events/" + event, "{\"phase\":"), 400, "malformed-request");
+        assertUnchanged(
+                () -> client.internal(
+                        "PUT", "/internal/events/" + event, "{\"phase\":\"OPEN\",\"opensAt\":\"yesterday\"}"),
+                400,
+                "malformed-request");
+        assertUnchanged(
+                () -> client.internal(
+                        "PUT", "/internal/events/" + event, "{\"phase\":\"OPEN\",\"admissionRatePerSecond\":-1}"),
+                400,
+                "malformed-request");
     }
 
     @Test
@@ -98,7 +142,9 @@ class BadInputTests {
 
     @Test
     void endedAndSoldOutEventsSaySoAndKeepExistingEntries() {
-        client.internal("PUT", "/internal/events/" + event,
+        client.internal(
+                "PUT",
+                "/internal/events/" + event,
                 "{\"phase\":\"OPEN\",\"mode\":\"SOLD_OUT\",\"saleGeneration\":1,\"announcement\":\"All tickets sold\"}");
         assertUnchanged(() -> client.join(event, VisitorId.random().value()), 409, "sold-out");
         Reply existing = client.join(event, member);
@@ -107,45 +153,94 @@ class BadInputTests {
         assertThat(existing.json().get("announcement").asString()).isEqualTo("All tickets sold");
         assertThat(existing.json().get("estimatedWaitSeconds").isNull()).isTrue();
 
-        client.internal("PUT", "/internal/events/" + event, "{\"phase\":\"ENDED\",\"mode\":\"SOLD_OUT\",\"saleGeneration\":1}");
+        client.internal(
+                "PUT", "/internal/events/" + event, "{\"phase\":\"ENDED\",\"mode\":\"SOLD_OUT\",\"saleGeneration\":1}");
         assertUnchanged(() -> client.join(event, VisitorId.random().value()), 410, "event-ended");
-        assertUnchanged(() -> client.internal("PUT", "/internal/events/" + event, "{\"phase\":\"OPEN\",\"saleGeneration\":1}"),
-                409, "phase-conflict");
+        assertUnchanged(
+                () -> client.internal("PUT", "/internal/events/" + event, "{\"phase\":\"OPEN\",\"saleGeneration\":1}"),
+                409,
+                "phase-conflict");
     }
 
     @Test
     void staleGenerationsAndBadInternalCallsChangeNothing() {
         client.internal("PUT", "/internal/events/" + event, "{\"phase\":\"OPEN\",\"saleGeneration\":5}");
-        assertUnchanged(() -> client.internal("PUT", "/internal/events/" + event,
-                "{\"phase\":\"OPEN\",\"mode\":\"PAUSED\",\"saleGeneration\":4}"), 409, "stale-generation");
-        assertThat(client.internal("GET", "/events/" + event + "/status", null).json().get("mode").asString()).isEqualTo("QUEUEING");
+        assertUnchanged(
+                () -> client.internal(
+                        "PUT",
+                        "/internal/events/" + event,
+                        "{\"phase\":\"OPEN\",\"mode\":\"PAUSED\",\"saleGeneration\":4}"),
+                409,
+                "stale-generation");
+        assertThat(client.internal("GET", "/events/" + event + "/status", null)
+                        .json()
+                        .get("mode")
+                        .asString())
+                .isEqualTo("QUEUEING");
 
         for (String limit : new String[] {"0", "100000", "abc"}) {
-            assertUnchanged(() -> client.internal("GET", "/internal/events/" + event + "/candidates?limit=" + limit, null),
-                    400, "malformed-request");
+            assertUnchanged(
+                    () -> client.internal("GET", "/internal/events/" + event + "/candidates?limit=" + limit, null),
+                    400,
+                    "malformed-request");
         }
         String offers = "/internal/events/" + event + "/offers";
         assertUnchanged(() -> client.internal("POST", offers, "{\"offers\":[]}"), 400, "malformed-request");
-        assertUnchanged(() -> client.internal("POST", offers,
-                "{\"offers\":[{\"entryId\":\"" + memberEntry + "\",\"grantId\":\"g|1\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}"),
-                400, "malformed-request");
-        assertUnchanged(() -> client.internal("POST", offers,
-                "{\"offers\":[{\"entryId\":\"NOPE\",\"grantId\":\"g1\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}"),
-                400, "malformed-request");
-        assertUnchanged(() -> client.internal("POST", offers, "{\"offers\":[{\"entryId\":\"" + memberEntry
-                + "\",\"grantId\":\"g1\",\"expiresAt\":\"2030-01-01T00:00:00Z\"},{\"entryId\":\"" + memberEntry
-                + "\",\"grantId\":\"g2\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}"), 400, "malformed-request");
-        assertUnchanged(() -> client.internal("POST", offers,
-                "{\"offers\":[{\"entryId\":\"" + memberEntry + "\",\"grantId\":\"g1\"}]}"), 400, "malformed-request");
+        assertUnchanged(
+                () -> client.internal(
+                        "POST",
+                        offers,
+                        "{\"offers\":[{\"entryId\":\"" + memberEntry
+                                + "\",\"grantId\":\"g|1\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}"),
+                400,
+                "malformed-request");
+        assertUnchanged(
+                () -> client.internal(
+                        "POST",
+                        offers,
+                        "{\"offers\":[{\"entryId\":\"NOPE\",\"grantId\":\"g1\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}"),
+                400,
+                "malformed-request");
+        assertUnchanged(
+                () -> client.internal(
+                        "POST",
+                        offers,
+                        "{\"offers\":[{\"entryId\":\"" + memberEntry
+                                + "\",\"grantId\":\"g1\",\"expiresAt\":\"2030-01-01T00:00:00Z\"},{\"entryId\":\""
+                                + memberEntry
+                                + "\",\"grantId\":\"g2\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}"),
+                400,
+                "malformed-request");
+        assertUnchanged(
+                () -> client.internal(
+                        "POST", offers, "{\"offers\":[{\"entryId\":\"" + memberEntry + "\",\"grantId\":\"g1\"}]}"),
+                400,
+                "malformed-request");
 
         String transition = "/internal/events/" + event + "/entries/" + memberEntry + "/transition";
-        assertUnchanged(() -> client.internal("POST", transition, "{\"to\":\"WAITING\",\"grantId\":\"g1\"}"), 400, "malformed-request");
+        assertUnchanged(
+                () -> client.internal("POST", transition, "{\"to\":\"WAITING\",\"grantId\":\"g1\"}"),
+                400,
+                "malformed-request");
         assertUnchanged(() -> client.internal("POST", transition, "{\"to\":\"ACTIVE\"}"), 400, "malformed-request");
-        assertUnchanged(() -> client.internal("POST", transition, "{\"to\":\"ACTIVE\",\"grantId\":\"g1\"}"), 409, "grant-mismatch");
-        assertUnchanged(() -> client.internal("POST", "/internal/events/" + event + "/entries/zzzzz/transition",
-                "{\"to\":\"ACTIVE\",\"grantId\":\"g1\"}"), 404, "unknown-entry");
-        assertUnchanged(() -> client.internal("POST", "/internal/events/" + event + "/entries/0/transition",
-                "{\"to\":\"ACTIVE\",\"grantId\":\"g1\"}"), 400, "malformed-request");
+        assertUnchanged(
+                () -> client.internal("POST", transition, "{\"to\":\"ACTIVE\",\"grantId\":\"g1\"}"),
+                409,
+                "grant-mismatch");
+        assertUnchanged(
+                () -> client.internal(
+                        "POST",
+                        "/internal/events/" + event + "/entries/zzzzz/transition",
+                        "{\"to\":\"ACTIVE\",\"grantId\":\"g1\"}"),
+                404,
+                "unknown-entry");
+        assertUnchanged(
+                () -> client.internal(
+                        "POST",
+                        "/internal/events/" + event + "/entries/0/transition",
+                        "{\"to\":\"ACTIVE\",\"grantId\":\"g1\"}"),
+                400,
+                "malformed-request");
     }
 
     /** The counters, less the oldest wait, which grows with the clock. */
@@ -168,6 +263,7 @@ class BadInputTests {
         assertThat(after).isEqualTo(before);
         Reply memberAfter = client.status(event, member);
         assertThat(memberAfter.json()).isEqualTo(memberBefore.json());
-        assertThat(memberAfter.ticket().orderKey()).isEqualTo(memberBefore.ticket().orderKey());
+        assertThat(memberAfter.ticket().orderKey())
+                .isEqualTo(memberBefore.ticket().orderKey());
     }
 }

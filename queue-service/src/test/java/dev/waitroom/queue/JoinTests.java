@@ -46,7 +46,8 @@ class JoinTests {
     void tenThousandConcurrentJoinsGetDistinctGapFreeOrderKeys() throws Exception {
         String event = client.newEvent("ten-thousand", "OPEN");
         int n = 10_000;
-        List<Reply> replies = concurrently(n, i -> client.join(event, VisitorId.random().value()));
+        List<Reply> replies =
+                concurrently(n, i -> client.join(event, VisitorId.random().value()));
 
         assertThat(replies).allSatisfy(r -> assertThat(r.status()).isEqualTo(201));
         Set<Long> keys = replies.stream().map(r -> r.ticket().orderKey()).collect(Collectors.toSet());
@@ -60,7 +61,10 @@ class JoinTests {
         String event = client.newEvent("fifo", "OPEN");
         long previous = 0;
         for (int i = 0; i < 20; i++) {
-            Reply r = client.asVisitor("POST", "/events/" + event + "/queue", VisitorId.random().value(),
+            Reply r = client.asVisitor(
+                    "POST",
+                    "/events/" + event + "/queue",
+                    VisitorId.random().value(),
                     "{\"joinedAt\":\"1970-01-01T00:00:00Z\",\"orderKey\":1}");
             assertThat(r.status()).isEqualTo(201);
             assertThat(r.ticket().orderKey()).isGreaterThan(previous);
@@ -78,7 +82,9 @@ class JoinTests {
         Reply left = client.leave(event, visitor);
         assertThat(left.status()).isEqualTo(200);
         assertThat(left.json().get("state").asString()).isEqualTo("LEFT");
-        assertThat(client.leave(event, visitor).status()).as("leave is idempotent").isEqualTo(200);
+        assertThat(client.leave(event, visitor).status())
+                .as("leave is idempotent")
+                .isEqualTo(200);
 
         Reply again = client.join(event, visitor);
         assertThat(again.status()).isEqualTo(201);
@@ -110,10 +116,20 @@ class JoinTests {
     void accountScopedEventsKeepOnePlacePerAccountAcrossBrowsers() {
         String event = QueueClient.newEventId("accounts");
         client.putEvent(event, "OPEN", "\"identityScope\":\"ACCOUNT\"");
-        java.util.Map<String, String> laptop = java.util.Map.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN,
-                Headers.VISITOR, VisitorId.random().value(), Headers.ACCOUNT, "user-42");
-        java.util.Map<String, String> phone = java.util.Map.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN,
-                Headers.VISITOR, VisitorId.random().value(), Headers.ACCOUNT, "user-42");
+        java.util.Map<String, String> laptop = java.util.Map.of(
+                Headers.INTERNAL,
+                TestSecrets.INTERNAL_TOKEN,
+                Headers.VISITOR,
+                VisitorId.random().value(),
+                Headers.ACCOUNT,
+                "user-42");
+        java.util.Map<String, String> phone = java.util.Map.of(
+                Headers.INTERNAL,
+                TestSecrets.INTERNAL_TOKEN,
+                Headers.VISITOR,
+                VisitorId.random().value(),
+                Headers.ACCOUNT,
+                "user-42");
         Reply a = client.send("POST", "/events/" + event + "/queue", null, laptop);
         Reply b = client.send("POST", "/events/" + event + "/queue", null, phone);
         assertThat(a.status()).isEqualTo(201);
@@ -126,12 +142,24 @@ class JoinTests {
     @Test
     void browserScopedEventsIgnoreTheAccount() {
         String event = client.newEvent("browser-scope", "OPEN");
-        java.util.Map<String, String> one = java.util.Map.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN,
-                Headers.VISITOR, VisitorId.random().value(), Headers.ACCOUNT, "user-7");
-        java.util.Map<String, String> two = java.util.Map.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN,
-                Headers.VISITOR, VisitorId.random().value(), Headers.ACCOUNT, "user-7");
-        assertThat(client.send("POST", "/events/" + event + "/queue", null, one).status()).isEqualTo(201);
-        assertThat(client.send("POST", "/events/" + event + "/queue", null, two).status()).isEqualTo(201);
+        java.util.Map<String, String> one = java.util.Map.of(
+                Headers.INTERNAL,
+                TestSecrets.INTERNAL_TOKEN,
+                Headers.VISITOR,
+                VisitorId.random().value(),
+                Headers.ACCOUNT,
+                "user-7");
+        java.util.Map<String, String> two = java.util.Map.of(
+                Headers.INTERNAL,
+                TestSecrets.INTERNAL_TOKEN,
+                Headers.VISITOR,
+                VisitorId.random().value(),
+                Headers.ACCOUNT,
+                "user-7");
+        assertThat(client.send("POST", "/events/" + event + "/queue", null, one).status())
+                .isEqualTo(201);
+        assertThat(client.send("POST", "/events/" + event + "/queue", null, two).status())
+                .isEqualTo(201);
     }
 
     static <T> List<T> concurrently(int count, IndexedCall<T> call) throws Exception {
@@ -162,5 +190,4 @@ class JoinTests {
     interface IndexedCall<T> {
         T call(int index) throws Exception;
     }
-
 }

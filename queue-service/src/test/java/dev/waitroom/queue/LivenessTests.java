@@ -44,17 +44,26 @@ class LivenessTests {
         String seenKey = "wr:{" + event + "}:s:0";
         redisson.getMap(seenKey, StringCodec.INSTANCE).fastPut(Long.toString(Long.parseLong(waitingEntry, 36)), "1");
 
-        JsonNode result = seen(event, List.of(List.of(waitingEntry, waiting), List.of(leaverEntry, leaver),
-                List.of(offeredEntry, offered), List.of(waitingEntry, VisitorId.random().value()), List.of("zzzz", waiting)))
+        JsonNode result = seen(
+                        event,
+                        List.of(
+                                List.of(waitingEntry, waiting),
+                                List.of(leaverEntry, leaver),
+                                List.of(offeredEntry, offered),
+                                List.of(waitingEntry, VisitorId.random().value()),
+                                List.of("zzzz", waiting)))
                 .json();
 
-        assertThat(strings(result.get("notWaiting"))).as("left, offered, someone else's ticket, unknown entry")
+        assertThat(strings(result.get("notWaiting")))
+                .as("left, offered, someone else's ticket, unknown entry")
                 .containsExactly(leaverEntry, offeredEntry, waitingEntry, "zzzz");
         long lastSeen = Long.parseLong(redisson.<String, String>getMap(seenKey, StringCodec.INSTANCE)
                 .get(Long.toString(Long.parseLong(waitingEntry, 36))));
         assertThat(lastSeen).as("last-seen written for the waiting entry").isGreaterThan(1);
         JsonNode status = client.status(event, waiting).json();
-        assertThat(status.get("position").get("aheadMin").asLong()).as("order untouched").isZero();
+        assertThat(status.get("position").get("aheadMin").asLong())
+                .as("order untouched")
+                .isZero();
     }
 
     @Test
@@ -98,8 +107,13 @@ class LivenessTests {
         String event = client.newEvent("badlive", "OPEN");
         String visitor = VisitorId.random().value();
         String entry = client.join(event, visitor).receipt();
-        for (String body : List.of("", "{}", "{\"seen\":[[\"" + entry + "\"]]}", "{\"seen\":[[\"UPPER\",\"" + visitor + "\"]]}",
-                "{\"seen\":[[\"" + entry + "\",\"not-a-visitor\"]]}", "{\"seen\":\"x\"}")) {
+        for (String body : List.of(
+                "",
+                "{}",
+                "{\"seen\":[[\"" + entry + "\"]]}",
+                "{\"seen\":[[\"UPPER\",\"" + visitor + "\"]]}",
+                "{\"seen\":[[\"" + entry + "\",\"not-a-visitor\"]]}",
+                "{\"seen\":\"x\"}")) {
             Reply reply = client.internal("POST", "/internal/events/" + event + "/liveness", body);
             assertThat(reply.status()).as(body).isEqualTo(400);
             assertThat(reply.header("Content-Type")).contains("application/problem+json");
@@ -109,13 +123,18 @@ class LivenessTests {
             tooMany.add(List.of(entry, visitor));
         }
         assertThat(seen(event, tooMany).status()).isEqualTo(400);
-        assertThat(client.send("POST", "/events/" + event + "/liveness", "{\"seen\":[]}", java.util.Map.of()).status())
-                .as("not a public route").isIn(403, 404, 405);
-        assertThat(client.internal("POST", "/internal/events/Bad..Id/liveness", "{\"seen\":[]}").status()).isIn(400, 404);
+        assertThat(client.send("POST", "/events/" + event + "/liveness", "{\"seen\":[]}", java.util.Map.of())
+                        .status())
+                .as("not a public route")
+                .isIn(403, 404, 405);
+        assertThat(client.internal("POST", "/internal/events/Bad..Id/liveness", "{\"seen\":[]}")
+                        .status())
+                .isIn(400, 404);
     }
 
     private Reply seen(String event, List<List<String>> pairs) {
-        String body = pairs.stream().map(p -> p.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(",", "[", "]")))
+        String body = pairs.stream()
+                .map(p -> p.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(",", "[", "]")))
                 .collect(Collectors.joining(",", "{\"seen\":[", "]}"));
         return client.internal("POST", "/internal/events/" + event + "/liveness", body);
     }

@@ -47,14 +47,29 @@ class QueueBenchmarkTests {
         }
         // warm-up, unmeasured: JIT, connection pools, script cache
         String warm = client.newEvent("bench-warm", "OPEN");
-        BenchmarkRun.calls("queue.warm-up", CLIENT_THREADS, 2_000, i -> client.join(warm, VisitorId.random().value()));
+        BenchmarkRun.calls(
+                "queue.warm-up",
+                CLIENT_THREADS,
+                2_000,
+                i -> client.join(warm, VisitorId.random().value()));
         client.join(warm, visitors[0]);
         BenchmarkRun.calls("queue.warm-up", CLIENT_THREADS, 2_000, i -> client.status(warm, visitors[0]));
 
-        BenchmarkRun.calls("queue.join", CLIENT_THREADS, HTTP_JOINS,
-                i -> assertThat(client.join(event, visitors[i]).status()).isEqualTo(201)).print();
-        BenchmarkRun.calls("queue.status", CLIENT_THREADS, STATUS_POLLS,
-                i -> assertThat(client.status(event, visitors[i % visitors.length]).status()).isEqualTo(200)).print();
+        BenchmarkRun.calls(
+                        "queue.join",
+                        CLIENT_THREADS,
+                        HTTP_JOINS,
+                        i -> assertThat(client.join(event, visitors[i]).status())
+                                .isEqualTo(201))
+                .print();
+        BenchmarkRun.calls(
+                        "queue.status",
+                        CLIENT_THREADS,
+                        STATUS_POLLS,
+                        i -> assertThat(client.status(event, visitors[i % visitors.length])
+                                        .status())
+                                .isEqualTo(200))
+                .print();
     }
 
     @Test
@@ -63,14 +78,22 @@ class QueueBenchmarkTests {
         client.putEvent(event.value(), "OPEN", null);
         try (RedisProbe redis = new RedisProbe(RealStores.redisHost(), RealStores.redisPort())) {
             long before = redis.usedMemory();
-            BenchmarkRun.calls("queue.memory-fill", 16, MEMORY_ENTRIES,
+            BenchmarkRun.calls(
+                    "queue.memory-fill",
+                    16,
+                    MEMORY_ENTRIES,
                     i -> store.join(event, new Visitor(VisitorId.random(), null), Duration.ofSeconds(30)));
             long after = redis.usedMemory();
-            long[] usage = redis.memoryUsageOf(RedisKeys.eventPrefix(event).replace("{", "\\{").replace("}", "\\}") + "*");
-            BenchmarkFigures.named("queue.memory").add("entries", MEMORY_ENTRIES)
-                    .add("used_memory_bytes_per_visitor", String.format("%.1f", (after - before) / (double) MEMORY_ENTRIES))
+            long[] usage = redis.memoryUsageOf(
+                    RedisKeys.eventPrefix(event).replace("{", "\\{").replace("}", "\\}") + "*");
+            BenchmarkFigures.named("queue.memory")
+                    .add("entries", MEMORY_ENTRIES)
+                    .add(
+                            "used_memory_bytes_per_visitor",
+                            String.format("%.1f", (after - before) / (double) MEMORY_ENTRIES))
                     .add("memory_usage_bytes_per_visitor", String.format("%.1f", usage[0] / (double) MEMORY_ENTRIES))
-                    .add("keys", usage[1]).print();
+                    .add("keys", usage[1])
+                    .print();
         }
     }
 }

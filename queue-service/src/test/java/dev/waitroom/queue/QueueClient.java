@@ -27,8 +27,10 @@ public final class QueueClient {
     private static final AtomicLong EVENTS = new AtomicLong();
     private static final QueueTicketCodec TICKETS = TestSecrets.ticketCodec();
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     private final String base;
 
     public QueueClient(int port) {
@@ -37,7 +39,8 @@ public final class QueueClient {
 
     /** A fresh event id: tests never share events, and never flush the shared Redis. */
     public static String newEventId(String prefix) {
-        return prefix + "-" + EVENTS.incrementAndGet() + "-" + UUID.randomUUID().toString().substring(0, 8);
+        return prefix + "-" + EVENTS.incrementAndGet() + "-"
+                + UUID.randomUUID().toString().substring(0, 8);
     }
 
     public record Reply(int status, Map<String, List<String>> headers, String body) {
@@ -47,8 +50,11 @@ public final class QueueClient {
         }
 
         public String header(String name) {
-            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
-                    .map(e -> e.getValue().get(0)).findFirst().orElse(null);
+            return headers.entrySet().stream()
+                    .filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .map(e -> e.getValue().get(0))
+                    .findFirst()
+                    .orElse(null);
         }
 
         public QueueTicket ticket() {
@@ -66,7 +72,8 @@ public final class QueueClient {
         if (body != null) {
             b.header("Content-Type", "application/json");
         }
-        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        b.method(
+                method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         try {
             HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
             return new Reply(r.statusCode(), r.headers().map(), r.body());
@@ -91,7 +98,8 @@ public final class QueueClient {
 
     public Reply putEvent(String eventId, String phase, String extraJson) {
         String body = "{\"phase\":\"" + phase + "\",\"mode\":\"QUEUEING\",\"saleGeneration\":1,"
-                + "\"admissionRatePerSecond\":10,\"offerTtlSeconds\":60" + (extraJson == null ? "" : "," + extraJson) + "}";
+                + "\"admissionRatePerSecond\":10,\"offerTtlSeconds\":60" + (extraJson == null ? "" : "," + extraJson)
+                + "}";
         return internal("PUT", "/internal/events/" + eventId, body);
     }
 
@@ -119,7 +127,8 @@ public final class QueueClient {
     }
 
     public List<JsonNode> candidates(String eventId, int limit) {
-        JsonNode entries = internal("GET", "/internal/events/" + eventId + "/candidates?limit=" + limit, null).json()
+        JsonNode entries = internal("GET", "/internal/events/" + eventId + "/candidates?limit=" + limit, null)
+                .json()
                 .get("entries");
         List<JsonNode> out = new ArrayList<>();
         entries.forEach(out::add);
@@ -128,12 +137,20 @@ public final class QueueClient {
 
     /** Offers one entry under a grant until 2030; answers its result. */
     public JsonNode offer(String eventId, String entryId, String grantId) {
-        return internal("POST", "/internal/events/" + eventId + "/offers", "{\"offers\":[{\"entryId\":\"" + entryId
-                + "\",\"grantId\":\"" + grantId + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}").json().get("results").get(0);
+        return internal(
+                        "POST",
+                        "/internal/events/" + eventId + "/offers",
+                        "{\"offers\":[{\"entryId\":\"" + entryId + "\",\"grantId\":\"" + grantId
+                                + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}")
+                .json()
+                .get("results")
+                .get(0);
     }
 
     public Reply transition(String eventId, String entryId, String to, String grantId) {
-        return internal("POST", "/internal/events/" + eventId + "/entries/" + entryId + "/transition",
+        return internal(
+                "POST",
+                "/internal/events/" + eventId + "/entries/" + entryId + "/transition",
                 "{\"to\":\"" + to + "\",\"grantId\":\"" + grantId + "\"}");
     }
 

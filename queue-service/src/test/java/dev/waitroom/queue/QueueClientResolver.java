@@ -15,7 +15,8 @@ final class QueueClientResolver implements ParameterResolver {
 
     @Override
     public QueueClient resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        int port = SpringExtension.getApplicationContext(context).getEnvironment()
+        int port = SpringExtension.getApplicationContext(context)
+                .getEnvironment()
                 .getRequiredProperty("local.server.port", Integer.class);
         return new QueueClient(port);
     }

@@ -28,7 +28,14 @@ class QueueInvariantTests {
         this.client = client;
     }
 
-    enum State { WAITING, OFFERED, ACTIVE, COMPLETED, LEFT, EXPIRED }
+    enum State {
+        WAITING,
+        OFFERED,
+        ACTIVE,
+        COMPLETED,
+        LEFT,
+        EXPIRED
+    }
 
     static final class Entry {
         String receipt;
@@ -92,22 +99,34 @@ class QueueInvariantTests {
                 case 3 -> {
                     int k = 1 + random.nextInt(4);
                     List<JsonNode> next = client.candidates(event, k);
-                    List<Entry> expected = model.values().stream().filter(x -> x.state == State.WAITING)
-                            .sorted(Comparator.comparingLong(x -> x.key)).limit(k).toList();
-                    assertThat(next.stream().map(c -> c.get("entryId").asString()).toList()).as(what)
+                    List<Entry> expected = model.values().stream()
+                            .filter(x -> x.state == State.WAITING)
+                            .sorted(Comparator.comparingLong(x -> x.key))
+                            .limit(k)
+                            .toList();
+                    assertThat(next.stream()
+                                    .map(c -> c.get("entryId").asString())
+                                    .toList())
+                            .as(what)
                             .isEqualTo(expected.stream().map(x -> x.receipt).toList());
                     for (Entry x : expected) {
                         x.grant = "g" + (++grants);
-                        Reply r = client.internal("POST", "/internal/events/" + event + "/offers", "{\"offers\":[{\"entryId\":\""
-                                + x.receipt + "\",\"grantId\":\"" + x.grant + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}");
-                        assertThat(r.json().get("results").get(0).get("state").asString()).as(what).isEqualTo("OFFERED");
+                        Reply r = client.internal(
+                                "POST",
+                                "/internal/events/" + event + "/offers",
+                                "{\"offers\":[{\"entryId\":\"" + x.receipt + "\",\"grantId\":\"" + x.grant
+                                        + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}");
+                        assertThat(r.json().get("results").get(0).get("state").asString())
+                                .as(what)
+                                .isEqualTo("OFFERED");
                         x.state = State.OFFERED;
                     }
                 }
                 case 4, 5 -> {
                     List<Entry> live = model.values().stream()
                             .filter(x -> x.state == State.OFFERED || x.state == State.ACTIVE)
-                            .sorted(Comparator.comparing(x -> x.receipt)).toList();
+                            .sorted(Comparator.comparing(x -> x.receipt))
+                            .toList();
                     if (live.isEmpty()) {
                         break;
                     }
@@ -118,7 +137,9 @@ class QueueInvariantTests {
                     } else {
                         to = random.nextBoolean() ? "COMPLETED" : "EXPIRED";
                     }
-                    Reply r = client.internal("POST", "/internal/events/" + event + "/entries/" + x.receipt + "/transition",
+                    Reply r = client.internal(
+                            "POST",
+                            "/internal/events/" + event + "/entries/" + x.receipt + "/transition",
                             "{\"to\":\"" + to + "\",\"grantId\":\"" + x.grant + "\"}");
                     assertThat(r.status()).as(what + " " + r.body()).isEqualTo(200);
                     if (to.equals("OFFER_EXPIRED")) {
@@ -143,20 +164,33 @@ class QueueInvariantTests {
         }
     }
 
-    private static void checkInvariants(QueueClient client, String event, Map<String, Entry> model, List<Entry> all,
-            List<String> visitors, Random random, String where) {
+    private static void checkInvariants(
+            QueueClient client,
+            String event,
+            Map<String, Entry> model,
+            List<Entry> all,
+            List<String> visitors,
+            Random random,
+            String where) {
         JsonNode counts = client.counts(event);
         assertThat(counts.get("joins").asLong()).as(where + " joins").isEqualTo(all.size());
-        for (State s : List.of(State.WAITING, State.OFFERED, State.ACTIVE, State.COMPLETED, State.LEFT, State.EXPIRED)) {
+        for (State s :
+                List.of(State.WAITING, State.OFFERED, State.ACTIVE, State.COMPLETED, State.LEFT, State.EXPIRED)) {
             long expected = all.stream().filter(x -> x.state == s).count();
-            assertThat(counts.get(s.name().toLowerCase()).asLong()).as(where + " count " + s).isEqualTo(expected);
+            assertThat(counts.get(s.name().toLowerCase()).asLong())
+                    .as(where + " count " + s)
+                    .isEqualTo(expected);
         }
-        List<Entry> waiting = model.values().stream().filter(x -> x.state == State.WAITING)
-                .sorted(Comparator.comparingLong(x -> x.key)).toList();
+        List<Entry> waiting = model.values().stream()
+                .filter(x -> x.state == State.WAITING)
+                .sorted(Comparator.comparingLong(x -> x.key))
+                .toList();
         List<JsonNode> candidates = client.candidates(event, 1000);
-        assertThat(candidates.stream().map(c -> c.get("entryId").asString()).toList()).as(where + " candidates")
+        assertThat(candidates.stream().map(c -> c.get("entryId").asString()).toList())
+                .as(where + " candidates")
                 .isEqualTo(waiting.stream().map(x -> x.receipt).toList());
-        assertThat(candidates.stream().map(c -> c.get("orderKey").asLong()).toList()).as(where + " keys")
+        assertThat(candidates.stream().map(c -> c.get("orderKey").asLong()).toList())
+                .as(where + " keys")
                 .isEqualTo(waiting.stream().map(x -> x.key).toList());
         String v = visitors.get(random.nextInt(visitors.size()));
         Entry e = model.get(v);
@@ -166,7 +200,9 @@ class QueueInvariantTests {
             if (e.state == State.WAITING) {
                 assertThat(r.ticket().orderKey()).as(where + " order key").isEqualTo(e.key);
                 long ahead = waiting.indexOf(e);
-                assertThat(r.json().get("position").get("aheadMin").asLong()).as(where + " ahead").isEqualTo(ahead);
+                assertThat(r.json().get("position").get("aheadMin").asLong())
+                        .as(where + " ahead")
+                        .isEqualTo(ahead);
             } else {
                 // only a waiting entry gets a ticket (the edge answers for waiting visitors alone)
                 assertThat(r.header(Headers.TICKET)).as(where + " ticket").isNull();

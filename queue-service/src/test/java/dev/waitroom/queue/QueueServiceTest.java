@@ -15,9 +15,10 @@ import org.springframework.test.context.ContextConfiguration;
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-@SpringBootTest(classes = QueueServiceApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        classes = QueueServiceApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"waitroom.queue.draw-chunk-size=100", "waitroom.queue.busy-status-per-second=1000000"})
 @ContextConfiguration(initializers = {RealStoresInitializer.class, TestSecrets.class})
 @ExtendWith(QueueClientResolver.class)
-public @interface QueueServiceTest {
-}
+public @interface QueueServiceTest {}

@@ -48,13 +48,18 @@ class RedisOutageTests {
         // The test Redis is killed (SIGKILL) and runs appendfsync everysec: wait until the joins above reached the
         // append-only file, as they would within a second in production, so the crash tests recovery, not fsync.
         try (RedisProbe redis = new RedisProbe(RealStores.redisHost(), RealStores.redisPort())) {
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(redis.info("persistence"))
-                    .contains("aof_buffer_length:0").contains("aof_pending_bio_fsync:0"));
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(redis.info("persistence"))
+                            .contains("aof_buffer_length:0")
+                            .contains("aof_pending_bio_fsync:0"));
         }
         RealStores.stopRedis();
         String newcomer = VisitorId.random().value();
-        for (Reply r : List.of(client.join(event, newcomer), client.status(event, visitors.get(0)),
-                client.leave(event, visitors.get(1)), client.internal("GET", "/internal/events/" + event + "/counts", null))) {
+        for (Reply r : List.of(
+                client.join(event, newcomer),
+                client.status(event, visitors.get(0)),
+                client.leave(event, visitors.get(1)),
+                client.internal("GET", "/internal/events/" + event + "/counts", null))) {
             assertThat(r.status()).as(r.body()).isEqualTo(503);
             assertThat(r.header("Retry-After")).isNotBlank();
             assertThat(r.header("Content-Type")).startsWith("application/problem+json");
@@ -62,8 +67,11 @@ class RedisOutageTests {
         }
 
         RealStores.startRedis();
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .untilAsserted(() -> assertThat(client.status(event, visitors.get(0)).status()).isEqualTo(200));
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .untilAsserted(
+                        () -> assertThat(client.status(event, visitors.get(0)).status())
+                                .isEqualTo(200));
         for (String v : visitors) {
             Reply r = client.status(event, v);
             assertThat(r.status()).isEqualTo(200);
@@ -71,7 +79,9 @@ class RedisOutageTests {
             assertThat(r.receipt()).isEqualTo(receipts.get(v));
             assertThat(r.ticket().orderKey()).isEqualTo(keys.get(v));
         }
-        assertThat(client.counts(event).get("waiting").asLong()).as("the refused leave changed nothing").isEqualTo(30);
+        assertThat(client.counts(event).get("waiting").asLong())
+                .as("the refused leave changed nothing")
+                .isEqualTo(30);
         Reply late = client.join(event, newcomer);
         assertThat(late.status()).isEqualTo(201);
         assertThat(late.ticket().orderKey()).isEqualTo(31);

@@ -28,8 +28,11 @@ class StatusTests {
     @Test
     void statusShowsABandAnEstimateRangeAndAFreshTicketButNothingAboutOthers() {
         String event = QueueClient.newEventId("status");
-        client.internal("PUT", "/internal/events/" + event, "{\"phase\":\"OPEN\",\"mode\":\"QUEUEING\",\"saleGeneration\":1,"
-                + "\"admissionRatePerSecond\":2,\"announcement\":\"Sale is on\"}");
+        client.internal(
+                "PUT",
+                "/internal/events/" + event,
+                "{\"phase\":\"OPEN\",\"mode\":\"QUEUEING\",\"saleGeneration\":1,"
+                        + "\"admissionRatePerSecond\":2,\"announcement\":\"Sale is on\"}");
         for (int i = 0; i < 150; i++) {
             client.join(event, VisitorId.random().value());
         }
@@ -41,8 +44,17 @@ class StatusTests {
 
         Reply status = client.status(event, visitor);
         JsonNode body = status.json();
-        assertThat(body.propertyNames()).containsExactlyInAnyOrder("state", "phase", "mode", "position",
-                "estimatedWaitSeconds", "offer", "pollAfterSeconds", "announcement", "receipt");
+        assertThat(body.propertyNames())
+                .containsExactlyInAnyOrder(
+                        "state",
+                        "phase",
+                        "mode",
+                        "position",
+                        "estimatedWaitSeconds",
+                        "offer",
+                        "pollAfterSeconds",
+                        "announcement",
+                        "receipt");
         assertThat(body.get("state").asString()).isEqualTo("WAITING");
         assertThat(body.get("phase").asString()).isEqualTo("OPEN");
         assertThat(body.get("mode").asString()).isEqualTo("QUEUEING");
@@ -68,12 +80,17 @@ class StatusTests {
         String event = client.newEvent("paused", "OPEN");
         String visitor = VisitorId.random().value();
         client.join(event, visitor);
-        client.internal("PUT", "/internal/events/" + event, "{\"phase\":\"OPEN\",\"mode\":\"PAUSED\",\"saleGeneration\":1,"
-                + "\"admissionRatePerSecond\":10,\"announcement\":\"Paused: checkout is slow\"}");
+        client.internal(
+                "PUT",
+                "/internal/events/" + event,
+                "{\"phase\":\"OPEN\",\"mode\":\"PAUSED\",\"saleGeneration\":1,"
+                        + "\"admissionRatePerSecond\":10,\"announcement\":\"Paused: checkout is slow\"}");
         JsonNode body = client.status(event, visitor).json();
         assertThat(body.get("mode").asString()).isEqualTo("PAUSED");
         assertThat(body.get("estimatedWaitSeconds").isNull()).isTrue();
-        assertThat(body.get("position").get("aheadMin").asLong()).as("the place is kept").isZero();
+        assertThat(body.get("position").get("aheadMin").asLong())
+                .as("the place is kept")
+                .isZero();
         assertThat(body.get("pollAfterSeconds").asInt()).isGreaterThan(30);
     }
 
@@ -137,10 +154,13 @@ class StatusTests {
     @Test
     void theEventPushAnswersTheStoredStateAndToleratesFieldsItDoesNotKnow() {
         String event = QueueClient.newEventId("push");
-        Reply r = client.internal("PUT", "/internal/events/" + event, "{\"phase\":\"SCHEDULED\",\"mode\":\"QUEUEING\","
-                + "\"saleGeneration\":3,\"identityScope\":\"ACCOUNT\",\"expiredOfferPolicy\":\"DROP\","
-                + "\"admissionRatePerSecond\":8.5,\"offerTtlSeconds\":90,\"opensAt\":\"2030-05-01T10:00:00Z\","
-                + "\"afterPurchase\":\"RELEASE\",\"somethingNew\":{\"x\":1}}");
+        Reply r = client.internal(
+                "PUT",
+                "/internal/events/" + event,
+                "{\"phase\":\"SCHEDULED\",\"mode\":\"QUEUEING\","
+                        + "\"saleGeneration\":3,\"identityScope\":\"ACCOUNT\",\"expiredOfferPolicy\":\"DROP\","
+                        + "\"admissionRatePerSecond\":8.5,\"offerTtlSeconds\":90,\"opensAt\":\"2030-05-01T10:00:00Z\","
+                        + "\"afterPurchase\":\"RELEASE\",\"somethingNew\":{\"x\":1}}");
         assertThat(r.status()).isEqualTo(200);
         JsonNode body = r.json();
         assertThat(body.get("phase").asString()).isEqualTo("SCHEDULED");
@@ -158,8 +178,8 @@ class StatusTests {
         String event = client.newEvent("noscript", "OPEN");
         String visitor = VisitorId.random().value();
         Reply joined = client.join(event, visitor);
-        try (RedisProbe redis = new RedisProbe(dev.waitroom.testsupport.RealStores.redisHost(),
-                dev.waitroom.testsupport.RealStores.redisPort())) {
+        try (RedisProbe redis = new RedisProbe(
+                dev.waitroom.testsupport.RealStores.redisHost(), dev.waitroom.testsupport.RealStores.redisPort())) {
             assertThat(redis.call("SCRIPT", "FLUSH")).isEqualTo("OK");
         }
         Reply status = client.status(event, visitor);
@@ -172,10 +192,17 @@ class StatusTests {
         Reply r = client.send("GET", "/v3/api-docs", null, java.util.Map.of());
         assertThat(r.status()).isEqualTo(200);
         JsonNode paths = r.json().get("paths");
-        assertThat(paths.propertyNames()).contains("/internal/events/{eventId}", "/internal/events/{eventId}/draw",
-                "/internal/events/{eventId}/candidates", "/internal/events/{eventId}/offers",
-                "/internal/events/{eventId}/entries/{entryId}/transition", "/internal/events/{eventId}/counts",
-                "/internal/events/{eventId}/snapshot", "/events/{eventId}/queue", "/events/{eventId}/status");
+        assertThat(paths.propertyNames())
+                .contains(
+                        "/internal/events/{eventId}",
+                        "/internal/events/{eventId}/draw",
+                        "/internal/events/{eventId}/candidates",
+                        "/internal/events/{eventId}/offers",
+                        "/internal/events/{eventId}/entries/{entryId}/transition",
+                        "/internal/events/{eventId}/counts",
+                        "/internal/events/{eventId}/snapshot",
+                        "/events/{eventId}/queue",
+                        "/events/{eventId}/status");
     }
 
     @Test
@@ -185,8 +212,11 @@ class StatusTests {
         client.join(event, visitor);
         client.status(event, visitor);
         client.counts(event);
-        String scrape = client.send("GET", "/actuator/prometheus", null, java.util.Map.of()).body();
-        assertThat(scrape).contains("waitroom_queue_joins_total").contains("waitroom_queue_waiting")
+        String scrape = client.send("GET", "/actuator/prometheus", null, java.util.Map.of())
+                .body();
+        assertThat(scrape)
+                .contains("waitroom_queue_joins_total")
+                .contains("waitroom_queue_waiting")
                 .contains("waitroom_queue_status_requests_total")
                 .containsPattern("waitroom_queue_oldest_wait_seconds\\{[^}]*event=\"" + event + "\"")
                 .containsPattern("waitroom_queue_abandoned\\{[^}]*event=\"" + event + "\"");

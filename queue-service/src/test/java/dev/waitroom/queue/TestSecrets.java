@@ -22,8 +22,9 @@ public final class TestSecrets implements ApplicationContextInitializer<Configur
     @Override
     public void initialize(ConfigurableApplicationContext context) {
         TestPropertyValues.of(
-                "waitroom.security.internal-token=" + INTERNAL_TOKEN,
-                "waitroom.security.ticket-key=" + TICKET_KEY).applyTo(context);
+                        "waitroom.security.internal-token=" + INTERNAL_TOKEN,
+                        "waitroom.security.ticket-key=" + TICKET_KEY)
+                .applyTo(context);
     }
 
     private static String random(int bytes) {

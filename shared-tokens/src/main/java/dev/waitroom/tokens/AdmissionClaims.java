@@ -16,8 +16,15 @@ import java.util.Objects;
  * @param expiresAt      {@code exp}, after {@code issuedAt}
  * @param tokenId        {@code jti}
  */
-public record AdmissionClaims(String eventId, long saleGeneration, String grantId, String sessionId, String visitor,
-        Instant issuedAt, Instant expiresAt, String tokenId) {
+public record AdmissionClaims(
+        String eventId,
+        long saleGeneration,
+        String grantId,
+        String sessionId,
+        String visitor,
+        Instant issuedAt,
+        Instant expiresAt,
+        String tokenId) {
 
     public AdmissionClaims {
         requireText(eventId, "eventId");

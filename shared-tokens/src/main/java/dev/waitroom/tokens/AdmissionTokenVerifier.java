@@ -49,8 +49,8 @@ public final class AdmissionTokenVerifier {
         if (skew.isNegative() || skew.compareTo(Duration.ofMinutes(5)) > 0) {
             throw new IllegalArgumentException("skew must be between 0 and 5 minutes");
         }
-        return new AdmissionTokenVerifier(clock, skew,
-                new JwksKeyCache(source, clock, MIN_REFRESH_INTERVAL, MAX_KEY_AGE), cacheSize);
+        return new AdmissionTokenVerifier(
+                clock, skew, new JwksKeyCache(source, clock, MIN_REFRESH_INTERVAL, MAX_KEY_AGE), cacheSize);
     }
 
     /**
@@ -62,8 +62,8 @@ public final class AdmissionTokenVerifier {
         Objects.requireNonNull(expectedEventId, "expectedEventId");
         Instant now = clock.instant();
         if (token != null && token.length() > AdmissionJwtParser.MAX_TOKEN_CHARS) {
-            throw new TokenRejectedException(RejectionReason.TOO_LARGE, "longer than "
-                    + AdmissionJwtParser.MAX_TOKEN_CHARS + " characters");
+            throw new TokenRejectedException(
+                    RejectionReason.TOO_LARGE, "longer than " + AdmissionJwtParser.MAX_TOKEN_CHARS + " characters");
         }
         VerifiedTokenCache.TokenHash hash = token == null ? null : VerifiedTokenCache.hash(token);
         AdmissionClaims cached = hash == null ? null : cache.get(hash, now);
@@ -91,8 +91,8 @@ public final class AdmissionTokenVerifier {
         }
         Instant now = clock.instant();
         if (token != null && token.length() > AdmissionJwtParser.MAX_TOKEN_CHARS) {
-            throw new TokenRejectedException(RejectionReason.TOO_LARGE, "longer than "
-                    + AdmissionJwtParser.MAX_TOKEN_CHARS + " characters");
+            throw new TokenRejectedException(
+                    RejectionReason.TOO_LARGE, "longer than " + AdmissionJwtParser.MAX_TOKEN_CHARS + " characters");
         }
         AdmissionClaims claims = token == null ? null : cache.get(VerifiedTokenCache.hash(token), now);
         if (claims == null) {

@@ -124,7 +124,8 @@ final class CompactMac {
     static boolean isBase64Url(String text, int from, int to) {
         for (int i = from; i < to; i++) {
             char c = text.charAt(i);
-            boolean ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+            boolean ok =
+                    (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
             if (!ok) {
                 return false;
             }

@@ -72,9 +72,7 @@ public record HmacKey(String keyId, byte[] secret) {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof HmacKey that
-                && keyId.equals(that.keyId)
-                && MessageDigest.isEqual(secret, that.secret);
+        return other instanceof HmacKey that && keyId.equals(that.keyId) && MessageDigest.isEqual(secret, that.secret);
     }
 
     @Override

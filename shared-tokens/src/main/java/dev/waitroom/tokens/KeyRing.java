@@ -41,8 +41,8 @@ public final class KeyRing {
         Objects.requireNonNull(clock, "clock");
         Instant now = clock.instant();
         OctetKeyPair key = Ed25519Keys.generate();
-        return new KeyRing(clock, List.of(new RingKey(
-                new SigningKeyInfo(key.getKeyID(), KeyState.ACTIVE, now, now, null), key)));
+        return new KeyRing(
+                clock, List.of(new RingKey(new SigningKeyInfo(key.getKeyID(), KeyState.ACTIVE, now, now, null), key)));
     }
 
     /** Reads {@link #toJson()} output; later transitions are timed by the system UTC clock. */
@@ -75,14 +75,20 @@ public final class KeyRing {
                 if (state == null) {
                     throw new IllegalArgumentException("key without state");
                 }
-                keys.add(new RingKey(new SigningKeyInfo(kid, KeyState.valueOf(state),
-                        instant(entry, "created", true), instant(entry, "activated", false),
-                        instant(entry, "retired", false)), key));
+                keys.add(new RingKey(
+                        new SigningKeyInfo(
+                                kid,
+                                KeyState.valueOf(state),
+                                instant(entry, "created", true),
+                                instant(entry, "activated", false),
+                                instant(entry, "retired", false)),
+                        key));
             }
             return new KeyRing(clock, keys);
         } catch (ParseException | DateTimeParseException e) {
             // never include the input: it holds private keys
-            throw new IllegalArgumentException("invalid key ring JSON: " + e.getClass().getSimpleName());
+            throw new IllegalArgumentException(
+                    "invalid key ring JSON: " + e.getClass().getSimpleName());
         }
     }
 
@@ -134,12 +140,15 @@ public final class KeyRing {
         List<RingKey> next = new ArrayList<>();
         for (RingKey key : keys) {
             SigningKeyInfo info = key.info();
-            next.add(switch (info.state()) {
-                case NEXT -> key.moveTo(new SigningKeyInfo(info.keyId(), KeyState.ACTIVE, info.created(), now, null));
-                case ACTIVE -> key.moveTo(new SigningKeyInfo(info.keyId(), KeyState.RETIRED, info.created(),
-                        info.activated(), now));
-                case RETIRED -> key;
-            });
+            next.add(
+                    switch (info.state()) {
+                        case NEXT ->
+                            key.moveTo(new SigningKeyInfo(info.keyId(), KeyState.ACTIVE, info.created(), now, null));
+                        case ACTIVE ->
+                            key.moveTo(new SigningKeyInfo(
+                                    info.keyId(), KeyState.RETIRED, info.created(), info.activated(), now));
+                        case RETIRED -> key;
+                    });
         }
         return new KeyRing(clock, next);
     }
@@ -148,7 +157,8 @@ public final class KeyRing {
     public KeyRing retireOlderThan(Instant cutoff) {
         Objects.requireNonNull(cutoff, "cutoff");
         List<RingKey> kept = keys.stream()
-                .filter(k -> k.info().state() != KeyState.RETIRED || !k.info().retired().isBefore(cutoff))
+                .filter(k -> k.info().state() != KeyState.RETIRED
+                        || !k.info().retired().isBefore(cutoff))
                 .toList();
         return kept.size() == keys.size() ? this : new KeyRing(clock, kept);
     }

@@ -34,7 +34,8 @@ public record VisitorId(String value) {
         }
         for (int i = 0; i < LENGTH; i++) {
             char c = candidate.charAt(i);
-            boolean ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+            boolean ok =
+                    (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
             if (!ok) {
                 return false;
             }

@@ -27,19 +27,28 @@ class AdmissionTokenVerifierTests {
     private final AtomicReference<String> published = new AtomicReference<>(ring.publicJwksJson());
     private final AtomicInteger fetches = new AtomicInteger();
     private final AtomicReference<IOException> sourceFailure = new AtomicReference<>();
-    private final AdmissionTokenVerifier verifier = AdmissionTokenVerifier.of(() -> {
-        fetches.incrementAndGet();
-        IOException failure = sourceFailure.get();
-        if (failure != null) {
-            throw failure;
-        }
-        return published.get();
-    }, clock);
+    private final AdmissionTokenVerifier verifier = AdmissionTokenVerifier.of(
+            () -> {
+                fetches.incrementAndGet();
+                IOException failure = sourceFailure.get();
+                if (failure != null) {
+                    throw failure;
+                }
+                return published.get();
+            },
+            clock);
 
     private AdmissionClaims claims(String eventId, long generation, Duration lifetime) {
         Instant now = clock.instant();
-        return new AdmissionClaims(eventId, generation, "grant-1", "session-1", VisitorId.random().value(),
-                now, now.plus(lifetime), "jti-" + System.nanoTime());
+        return new AdmissionClaims(
+                eventId,
+                generation,
+                "grant-1",
+                "session-1",
+                VisitorId.random().value(),
+                now,
+                now.plus(lifetime),
+                "jti-" + System.nanoTime());
     }
 
     @Test
@@ -49,7 +58,10 @@ class AdmissionTokenVerifierTests {
 
         AdmissionClaims verified = verifier.verify(issuer.issue(issued), "evt-1", 4);
 
-        assertThat(verified).usingRecursiveComparison().ignoringFields("issuedAt", "expiresAt").isEqualTo(issued);
+        assertThat(verified)
+                .usingRecursiveComparison()
+                .ignoringFields("issuedAt", "expiresAt")
+                .isEqualTo(issued);
         assertThat(verified.issuedAt()).isEqualTo(START);
         assertThat(verified.expiresAt()).isEqualTo(START.plus(Duration.ofMinutes(10)));
     }
@@ -88,7 +100,8 @@ class AdmissionTokenVerifierTests {
 
     @Test
     void neverCachesARejection() {
-        String tooEarly = JwtForge.valid(ring.activeKeyId(), START.plusSeconds(60)).claim("evt", "evt-1")
+        String tooEarly = JwtForge.valid(ring.activeKeyId(), START.plusSeconds(60))
+                .claim("evt", "evt-1")
                 .signedWith(ring.activeKey());
         String otherEvent = issuer.issue(claims("evt-2", 4, Duration.ofMinutes(10)));
         String oldGeneration = issuer.issue(claims("evt-1", 3, Duration.ofMinutes(10)));
@@ -107,8 +120,8 @@ class AdmissionTokenVerifierTests {
 
     @Test
     void cacheStaysWithinItsBound() {
-        AdmissionTokenVerifier small = AdmissionTokenVerifier.of(ring::publicJwksJson, clock,
-                AdmissionTokenVerifier.DEFAULT_SKEW, 10);
+        AdmissionTokenVerifier small =
+                AdmissionTokenVerifier.of(ring::publicJwksJson, clock, AdmissionTokenVerifier.DEFAULT_SKEW, 10);
 
         for (int i = 0; i < 50; i++) {
             String token = issuer.issue(claims("evt-1", 1, Duration.ofMinutes(10)));
@@ -135,25 +148,30 @@ class AdmissionTokenVerifierTests {
         clock.advance(Duration.ofMinutes(40));
 
         assertRejected(() -> verifier.verify(token, "evt-1", 4), RejectionReason.EXPIRED);
-        assertThat(verifier.verifyAllowingExpired(token, "evt-1", Duration.ofHours(1)).sessionId())
+        assertThat(verifier.verifyAllowingExpired(token, "evt-1", Duration.ofHours(1))
+                        .sessionId())
                 .isEqualTo("session-1");
-        assertRejected(() -> verifier.verifyAllowingExpired(token, "evt-2", Duration.ofHours(1)),
-                RejectionReason.WRONG_EVENT);
-        assertRejected(() -> verifier.verifyAllowingExpired(token, "evt-1", Duration.ofMinutes(20)),
-                RejectionReason.EXPIRED);
+        assertRejected(
+                () -> verifier.verifyAllowingExpired(token, "evt-2", Duration.ofHours(1)), RejectionReason.WRONG_EVENT);
+        assertRejected(
+                () -> verifier.verifyAllowingExpired(token, "evt-1", Duration.ofMinutes(20)), RejectionReason.EXPIRED);
         assertThat(verifier.cachedTokens()).as("expired tokens are not cached").isZero();
     }
 
     @Test
     void verifyAllowingExpiredStillRejectsForgeries() {
-        String forged = JwtForge.valid(ring.activeKeyId(), START).header("alg", "none").unsigned();
+        String forged =
+                JwtForge.valid(ring.activeKeyId(), START).header("alg", "none").unsigned();
         String tampered = JwtForge.valid(ring.activeKeyId(), START).signedWith(Ed25519Keys.generate());
 
-        assertRejected(() -> verifier.verifyAllowingExpired(forged, "evt-1", Duration.ofHours(1)),
+        assertRejected(
+                () -> verifier.verifyAllowingExpired(forged, "evt-1", Duration.ofHours(1)),
                 RejectionReason.UNSUPPORTED_ALGORITHM);
-        assertRejected(() -> verifier.verifyAllowingExpired(tampered, "evt-1", Duration.ofHours(1)),
+        assertRejected(
+                () -> verifier.verifyAllowingExpired(tampered, "evt-1", Duration.ofHours(1)),
                 RejectionReason.BAD_SIGNATURE);
-        assertRejected(() -> verifier.verifyAllowingExpired("x".repeat(9000), "evt-1", Duration.ofHours(1)),
+        assertRejected(
+                () -> verifier.verifyAllowingExpired("x".repeat(9000), "evt-1", Duration.ofHours(1)),
                 RejectionReason.TOO_LARGE);
     }
 
@@ -165,14 +183,18 @@ class AdmissionTokenVerifierTests {
 
         OctetKeyPair stranger = Ed25519Keys.generate();
         for (int i = 0; i < 20; i++) {
-            String unknown = JwtForge.valid(stranger.getKeyID(), clock.instant()).signedWith(stranger);
+            String unknown =
+                    JwtForge.valid(stranger.getKeyID(), clock.instant()).signedWith(stranger);
             assertRejected(() -> verifier.verify(unknown, "evt-1", 3), RejectionReason.UNKNOWN_KEY);
         }
-        assertThat(fetches).as("the first unknown kid right after the first fetch is inside the 5 s window").hasValue(1);
+        assertThat(fetches)
+                .as("the first unknown kid right after the first fetch is inside the 5 s window")
+                .hasValue(1);
 
         clock.advance(Duration.ofSeconds(5));
         for (int i = 0; i < 20; i++) {
-            String unknown = JwtForge.valid(stranger.getKeyID(), clock.instant()).signedWith(stranger);
+            String unknown =
+                    JwtForge.valid(stranger.getKeyID(), clock.instant()).signedWith(stranger);
             assertRejected(() -> verifier.verify(unknown, "evt-1", 3), RejectionReason.UNKNOWN_KEY);
         }
         assertThat(fetches).hasValue(2);
@@ -181,27 +203,34 @@ class AdmissionTokenVerifierTests {
     @Test
     void keepsTheLastGoodKeysWhileTheSourceFailsAndRecoversAfterwards() {
         String before = issuer.issue(claims("evt-1", 4, Duration.ofMinutes(30)));
-        AdmissionTokenVerifier uncached = AdmissionTokenVerifier.of(() -> {
-            fetches.incrementAndGet();
-            IOException failure = sourceFailure.get();
-            if (failure != null) {
-                throw failure;
-            }
-            return published.get();
-        }, clock, AdmissionTokenVerifier.DEFAULT_SKEW, 1);
+        AdmissionTokenVerifier uncached = AdmissionTokenVerifier.of(
+                () -> {
+                    fetches.incrementAndGet();
+                    IOException failure = sourceFailure.get();
+                    if (failure != null) {
+                        throw failure;
+                    }
+                    return published.get();
+                },
+                clock,
+                AdmissionTokenVerifier.DEFAULT_SKEW,
+                1);
         uncached.verify(before, "evt-1", 4);
 
         sourceFailure.set(new IOException("coordinator down"));
         clock.advance(Duration.ofMinutes(6)); // keys are now old enough to be refreshed
         String other = issuer.issue(claims("evt-1", 4, Duration.ofMinutes(10)));
-        assertThat(uncached.verify(other, "evt-1", 4)).as("last good keys still verify").isNotNull();
+        assertThat(uncached.verify(other, "evt-1", 4))
+                .as("last good keys still verify")
+                .isNotNull();
         assertThat(uncached.verify(before, "evt-1", 4)).isNotNull();
 
         published.set("{\"keys\":[]}");
         sourceFailure.set(null);
         clock.advance(Duration.ofSeconds(5));
         assertThat(uncached.verify(issuer.issue(claims("evt-1", 4, Duration.ofMinutes(10))), "evt-1", 4))
-                .as("an empty JWKS does not wipe the keys").isNotNull();
+                .as("an empty JWKS does not wipe the keys")
+                .isNotNull();
     }
 
     @Test
@@ -234,7 +263,8 @@ class AdmissionTokenVerifierTests {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", exchange -> {
             hits.incrementAndGet();
-            byte[] body = ("{\"keys\":[" + attacker.toPublicJWK().toJSONString() + "]}").getBytes(StandardCharsets.UTF_8);
+            byte[] body =
+                    ("{\"keys\":[" + attacker.toPublicJWK().toJSONString() + "]}").getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
             exchange.close();
@@ -242,8 +272,12 @@ class AdmissionTokenVerifierTests {
         server.start();
         try {
             String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/jwks.json";
-            String viaJku = JwtForge.valid(attacker.getKeyID(), START).header("jku", url).signedWith(attacker);
-            String viaX5u = JwtForge.valid(attacker.getKeyID(), START).header("x5u", url).signedWith(attacker);
+            String viaJku = JwtForge.valid(attacker.getKeyID(), START)
+                    .header("jku", url)
+                    .signedWith(attacker);
+            String viaX5u = JwtForge.valid(attacker.getKeyID(), START)
+                    .header("x5u", url)
+                    .signedWith(attacker);
 
             assertRejected(() -> verifier.verify(viaJku, "evt-1", 3), RejectionReason.FORBIDDEN_HEADER);
             assertRejected(() -> verifier.verify(viaX5u, "evt-1", 3), RejectionReason.FORBIDDEN_HEADER);
@@ -255,10 +289,14 @@ class AdmissionTokenVerifierTests {
 
     @Test
     void concurrentVerificationsAgreeAndFetchTheKeysOnce() throws Exception {
-        AdmissionTokenVerifier shared = AdmissionTokenVerifier.of(() -> {
-            fetches.incrementAndGet();
-            return published.get();
-        }, clock, AdmissionTokenVerifier.DEFAULT_SKEW, 64);
+        AdmissionTokenVerifier shared = AdmissionTokenVerifier.of(
+                () -> {
+                    fetches.incrementAndGet();
+                    return published.get();
+                },
+                clock,
+                AdmissionTokenVerifier.DEFAULT_SKEW,
+                64);
         java.util.List<String> good = new java.util.ArrayList<>();
         for (int i = 0; i < 100; i++) {
             good.add(issuer.issue(claims("evt-1", 4, Duration.ofMinutes(10))));
@@ -284,7 +322,8 @@ class AdmissionTokenVerifierTests {
                 }));
             }
             for (java.util.concurrent.Future<Integer> result : results) {
-                assertThat(result.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(400);
+                assertThat(result.get(30, java.util.concurrent.TimeUnit.SECONDS))
+                        .isEqualTo(400);
             }
         } finally {
             pool.shutdownNow();

@@ -22,13 +22,20 @@ class ArchitectureTests {
 
     @Test
     void usesNoFrameworkAndDoesNoIoOutsideItsHttpSource() {
-        noClasses().should().dependOnClassesThat()
+        noClasses()
+                .should()
+                .dependOnClassesThat()
                 .resideInAnyPackage("org.springframework..", "reactor..", "jakarta..", "java.sql..", "lombok..")
                 .because("the library is framework-free")
                 .check(CLASSES);
-        noClasses().that().resideOutsideOfPackage("dev.waitroom.tokens.http")
-                .should().dependOnClassesThat().resideInAnyPackage("java.net..", "dev.waitroom.tokens.http")
-                .because("issuing and verifying do no I/O: keys come from a JwksSource, HttpJwksSource the one over HTTP")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("dev.waitroom.tokens.http")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("java.net..", "dev.waitroom.tokens.http")
+                .because(
+                        "issuing and verifying do no I/O: keys come from a JwksSource, HttpJwksSource the one over HTTP")
                 .check(CLASSES);
     }
 
@@ -36,14 +43,16 @@ class ArchitectureTests {
     void thePublicApiExposesNoNimbusOrTinkType() {
         List<String> leaks = new ArrayList<>();
         CLASSES.stream()
-                .filter(c -> List.of("dev.waitroom.tokens", "dev.waitroom.tokens.http").contains(c.getPackageName())
+                .filter(c -> List.of("dev.waitroom.tokens", "dev.waitroom.tokens.http")
+                                .contains(c.getPackageName())
                         && c.getModifiers().contains(JavaModifier.PUBLIC))
                 .flatMap(c -> c.getCodeUnits().stream())
                 .filter(unit -> unit.getModifiers().contains(JavaModifier.PUBLIC))
                 .forEach(unit -> {
                     List<JavaClass> types = new ArrayList<>(unit.getRawParameterTypes());
                     types.add(unit.getRawReturnType());
-                    types.stream().filter(t -> t.getPackageName().startsWith("com.nimbusds")
+                    types.stream()
+                            .filter(t -> t.getPackageName().startsWith("com.nimbusds")
                                     || t.getPackageName().startsWith("com.google"))
                             .forEach(t -> leaks.add(unit.getFullName() + " uses " + t.getName()));
                 });
@@ -53,16 +62,30 @@ class ArchitectureTests {
 
     @Test
     void theInternalPackageIsUsedOnlyByThisLibrary() {
-        classes().that().resideInAPackage("dev.waitroom.tokens.internal")
-                .should().onlyBeAccessed().byAnyPackage("dev.waitroom.tokens..")
+        classes()
+                .that()
+                .resideInAPackage("dev.waitroom.tokens.internal")
+                .should()
+                .onlyBeAccessed()
+                .byAnyPackage("dev.waitroom.tokens..")
                 .check(CLASSES);
     }
 
     @Test
     void publicTypesAreFinalClassesRecordsEnumsOrInterfaces() {
-        classes().that().resideInAnyPackage("dev.waitroom.tokens", "dev.waitroom.tokens.http").and().arePublic()
-                .and().areNotInterfaces().and().areNotEnums().and().areNotRecords()
-                .should().haveModifier(JavaModifier.FINAL)
+        classes()
+                .that()
+                .resideInAnyPackage("dev.waitroom.tokens", "dev.waitroom.tokens.http")
+                .and()
+                .arePublic()
+                .and()
+                .areNotInterfaces()
+                .and()
+                .areNotEnums()
+                .and()
+                .areNotRecords()
+                .should()
+                .haveModifier(JavaModifier.FINAL)
                 .check(CLASSES);
     }
 }

@@ -19,8 +19,11 @@ class HmacKeyAndVisitorIdTests {
         HmacKey key = HmacKey.fromBase64(base64);
 
         assertThat(key).isEqualTo(HmacKey.of(secret));
-        assertThat(HmacKey.fromBase64(Base64.getUrlEncoder().withoutPadding().encodeToString(secret))).isEqualTo(key);
-        assertThat(key.keyId()).matches("[A-Za-z0-9_-]{8}").isNotEqualTo(HmacKey.of(random(32)).keyId());
+        assertThat(HmacKey.fromBase64(Base64.getUrlEncoder().withoutPadding().encodeToString(secret)))
+                .isEqualTo(key);
+        assertThat(key.keyId())
+                .matches("[A-Za-z0-9_-]{8}")
+                .isNotEqualTo(HmacKey.of(random(32)).keyId());
         assertThat(key.toString()).doesNotContain(base64).contains("hidden");
         assertThat(key.secret()).isEqualTo(secret).isNotSameAs(key.secret());
     }
@@ -67,8 +70,11 @@ class HmacKeyAndVisitorIdTests {
         assertThat(VisitorId.isValid(null)).isFalse();
         assertThat(VisitorId.isValid(valid.substring(1))).isFalse();
         assertThat(VisitorId.isValid(valid + "A")).isFalse();
-        assertThat(VisitorId.isValid(valid.substring(0, 21) + "B")).as("non-canonical last character").isFalse();
-        assertThat(VisitorId.isValid(valid.substring(0, 21).replace(valid.charAt(0), '+') + "A")).isFalse();
+        assertThat(VisitorId.isValid(valid.substring(0, 21) + "B"))
+                .as("non-canonical last character")
+                .isFalse();
+        assertThat(VisitorId.isValid(valid.substring(0, 21).replace(valid.charAt(0), '+') + "A"))
+                .isFalse();
         assertThat(VisitorId.isValid("AAAAAAAAAAAAAAAAAAAA/A")).isFalse();
         assertThatThrownBy(() -> new VisitorId("../../etc/passwd000000")).isInstanceOf(IllegalArgumentException.class);
     }

@@ -41,17 +41,21 @@ class KeyRingTests {
         clock.advance(Duration.ofMinutes(1));
 
         assertThat(published.activeKeyId()).isEqualTo(oldKid);
-        assertThat(published.keys()).extracting(SigningKeyInfo::keyId, SigningKeyInfo::state)
+        assertThat(published.keys())
+                .extracting(SigningKeyInfo::keyId, SigningKeyInfo::state)
                 .containsExactly(tuple(oldKid, KeyState.ACTIVE), tuple(newKid, KeyState.NEXT));
         assertThat(activated.activeKeyId()).isEqualTo(newKid);
-        assertThat(activated.keys()).extracting(SigningKeyInfo::keyId, SigningKeyInfo::state, SigningKeyInfo::retired)
-                .containsExactly(tuple(oldKid, KeyState.RETIRED, START.plus(Duration.ofMinutes(2))),
+        assertThat(activated.keys())
+                .extracting(SigningKeyInfo::keyId, SigningKeyInfo::state, SigningKeyInfo::retired)
+                .containsExactly(
+                        tuple(oldKid, KeyState.RETIRED, START.plus(Duration.ofMinutes(2))),
                         tuple(newKid, KeyState.ACTIVE, null));
         assertThat(kids(activated.publicJwksJson())).containsExactlyInAnyOrder(oldKid, newKid);
         assertThat(kids(published.publicJwksJson())).containsExactlyInAnyOrder(oldKid, newKid);
 
         assertThat(activated.retireOlderThan(START.plus(Duration.ofMinutes(2)))).isSameAs(activated);
-        KeyRing cleaned = activated.retireOlderThan(START.plus(Duration.ofMinutes(2)).plusMillis(1));
+        KeyRing cleaned =
+                activated.retireOlderThan(START.plus(Duration.ofMinutes(2)).plusMillis(1));
         assertThat(cleaned.keys()).extracting(SigningKeyInfo::keyId).containsExactly(newKid);
         assertThat(kids(cleaned.publicJwksJson())).containsExactly(newKid);
         assertThat(first.keys()).as("rings are immutable").hasSize(1);
@@ -98,9 +102,19 @@ class KeyRingTests {
         assertThat(restored.keys()).isEqualTo(ring.keys());
         assertThat(restored.activeKeyId()).isEqualTo(ring.activeKeyId());
         assertThat(restored.publicJwksJson()).isEqualTo(ring.publicJwksJson());
-        String token = AdmissionTokenIssuer.of(restored).issue(new AdmissionClaims("evt-1", 1, "g", "s", "v",
-                clock.instant(), clock.instant().plusSeconds(60), "j"));
-        assertThat(AdmissionTokenVerifier.of(ring::publicJwksJson, clock).verify(token, "evt-1", 1).tokenId())
+        String token = AdmissionTokenIssuer.of(restored)
+                .issue(new AdmissionClaims(
+                        "evt-1",
+                        1,
+                        "g",
+                        "s",
+                        "v",
+                        clock.instant(),
+                        clock.instant().plusSeconds(60),
+                        "j"));
+        assertThat(AdmissionTokenVerifier.of(ring::publicJwksJson, clock)
+                        .verify(token, "evt-1", 1)
+                        .tokenId())
                 .isEqualTo("j");
     }
 
@@ -114,7 +128,8 @@ class KeyRingTests {
         assertThatThrownBy(() -> KeyRing.fromJson("{\"version\":2,\"keys\":[]}"))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> KeyRing.fromJson("{\"version\":1,\"keys\":[]}"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exactly one ACTIVE");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("exactly one ACTIVE");
         assertThatThrownBy(() -> KeyRing.fromJson(json.replace("\"ACTIVE\"", "\"NEXT\"")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain(secret));
@@ -122,14 +137,16 @@ class KeyRingTests {
                 .isInstanceOf(IllegalArgumentException.class)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain(secret));
         String otherX = KeyRing.generate(clock).activeKey().getX().toString();
-        assertThatThrownBy(() -> KeyRing.fromJson(json.replace(ring.activeKey().getX().toString(), otherX)))
-                .as("d and x of different keys").isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() ->
+                        KeyRing.fromJson(json.replace(ring.activeKey().getX().toString(), otherX)))
+                .as("d and x of different keys")
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> KeyRing.fromJson(json.replace("\"jwk\":", "\"key\":")))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> KeyRing.fromJson(json.replace("\"ACTIVE\"", "\"GONE\"")))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> KeyRing.fromJson(json.replaceFirst("\"kid\":\"" + ring.activeKeyId() + "\"",
-                "\"kid\":\"other\"")))
+        assertThatThrownBy(() -> KeyRing.fromJson(
+                        json.replaceFirst("\"kid\":\"" + ring.activeKeyId() + "\"", "\"kid\":\"other\"")))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -19,12 +19,14 @@ class KeyRotationTests {
 
     private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T10:00:00Z"));
     private final AtomicReference<KeyRing> coordinator = new AtomicReference<>(KeyRing.generate(clock));
-    private final AdmissionTokenVerifier gateway = AdmissionTokenVerifier.of(() -> coordinator.get().publicJwksJson(), clock);
+    private final AdmissionTokenVerifier gateway =
+            AdmissionTokenVerifier.of(() -> coordinator.get().publicJwksJson(), clock);
 
     private String issue(String tokenId, Duration lifetime) {
         Instant now = clock.instant();
         return AdmissionTokenIssuer.of(coordinator.get())
-                .issue(new AdmissionClaims("evt-1", 1, "grant", "session", "visitor", now, now.plus(lifetime), tokenId));
+                .issue(new AdmissionClaims(
+                        "evt-1", 1, "grant", "session", "visitor", now, now.plus(lifetime), tokenId));
     }
 
     @Test
@@ -46,7 +48,8 @@ class KeyRotationTests {
         String newToken = issue("new", TOKEN_LIFETIME);
         assertThat(AdmissionTokenIssuer.of(coordinator.get()).keyId()).isNotEqualTo(oldKid);
         assertThat(gateway.verify(newToken, "evt-1", 1).tokenId()).isEqualTo("new");
-        AdmissionTokenVerifier freshGateway = AdmissionTokenVerifier.of(() -> coordinator.get().publicJwksJson(), clock);
+        AdmissionTokenVerifier freshGateway =
+                AdmissionTokenVerifier.of(() -> coordinator.get().publicJwksJson(), clock);
         assertThat(freshGateway.verify(oldToken, "evt-1", 1).tokenId()).isEqualTo("old");
         assertThat(freshGateway.verify(newToken, "evt-1", 1).tokenId()).isEqualTo("new");
 
@@ -59,9 +62,13 @@ class KeyRotationTests {
         assertThat(coordinator.get().publicJwksJson()).doesNotContain(oldKid);
 
         // verifiers that learn the new JWKS drop the old key: even an unexpired old-key token fails
-        AdmissionTokenVerifier laterGateway = AdmissionTokenVerifier.of(() -> coordinator.get().publicJwksJson(), clock);
+        AdmissionTokenVerifier laterGateway =
+                AdmissionTokenVerifier.of(() -> coordinator.get().publicJwksJson(), clock);
         assertRejected(() -> laterGateway.verify(overlong, "evt-1", 1), RejectionReason.UNKNOWN_KEY);
-        assertThat(laterGateway.verify(issue("current", TOKEN_LIFETIME), "evt-1", 1).tokenId()).isEqualTo("current");
+        assertThat(laterGateway
+                        .verify(issue("current", TOKEN_LIFETIME), "evt-1", 1)
+                        .tokenId())
+                .isEqualTo("current");
         clock.advance(Duration.ofMinutes(5)); // the long-running gateway's key copy ages out
         String later = issue("later", TOKEN_LIFETIME);
         assertThat(gateway.verify(later, "evt-1", 1).tokenId()).isEqualTo("later");
@@ -77,7 +84,8 @@ class KeyRotationTests {
         coordinator.set(restarted);
         clock.advance(Duration.ofSeconds(5));
 
-        assertThat(gateway.verify(issue("new", TOKEN_LIFETIME), "evt-1", 1).tokenId()).isEqualTo("new");
+        assertThat(gateway.verify(issue("new", TOKEN_LIFETIME), "evt-1", 1).tokenId())
+                .isEqualTo("new");
         assertThat(gateway.verify(oldToken, "evt-1", 1).tokenId()).isEqualTo("old");
     }
 }

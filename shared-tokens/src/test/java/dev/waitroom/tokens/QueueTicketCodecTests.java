@@ -22,8 +22,8 @@ class QueueTicketCodecTests {
     static final HmacKey KEY = HmacKey.of(random(32));
     static final HmacKey OTHER_KEY = HmacKey.of(random(32));
     static final QueueTicketCodec CODEC = QueueTicketCodec.of(KEY);
-    static final QueueTicket TICKET = new QueueTicket("evt-1", "6f1c0b5e-8a53-4ad9-9d8e-3f0b1a2c4d5e", 1_234_567L,
-            Instant.parse("2026-03-01T10:00:00.123Z"));
+    static final QueueTicket TICKET = new QueueTicket(
+            "evt-1", "6f1c0b5e-8a53-4ad9-9d8e-3f0b1a2c4d5e", 1_234_567L, Instant.parse("2026-03-01T10:00:00.123Z"));
     static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
     @Test
@@ -31,7 +31,10 @@ class QueueTicketCodecTests {
         String encoded = CODEC.encode(TICKET);
 
         assertThat(CODEC.decode(encoded)).isEqualTo(TICKET);
-        assertThat(encoded).startsWith("t1." + KEY.keyId() + ".").matches("[A-Za-z0-9_.-]+").hasSizeLessThan(110);
+        assertThat(encoded)
+                .startsWith("t1." + KEY.keyId() + ".")
+                .matches("[A-Za-z0-9_.-]+")
+                .hasSizeLessThan(110);
     }
 
     @Test
@@ -55,36 +58,63 @@ class QueueTicketCodecTests {
         String valid = CODEC.encode(TICKET);
         String[] parts = valid.split("\\.");
         List<Row> rows = List.of(
-                new Row("MAC made with another key under our kid", () -> forge(KEY.keyId(), parts[2], OTHER_KEY),
+                new Row(
+                        "MAC made with another key under our kid",
+                        () -> forge(KEY.keyId(), parts[2], OTHER_KEY),
                         RejectionReason.BAD_SIGNATURE),
-                new Row("MAC made with another key under its own kid",
-                        () -> QueueTicketCodec.of(OTHER_KEY).encode(TICKET), RejectionReason.UNKNOWN_KEY),
-                new Row("tampered payload under the original MAC", () -> parts[0] + "." + parts[1] + "."
-                        + payloadOf(QueueTicketCodec.of(KEY).encode(new QueueTicket("evt-1", TICKET.entryId(), 1,
-                        TICKET.issuedAt()))) + "." + parts[3], RejectionReason.BAD_SIGNATURE),
+                new Row(
+                        "MAC made with another key under its own kid",
+                        () -> QueueTicketCodec.of(OTHER_KEY).encode(TICKET),
+                        RejectionReason.UNKNOWN_KEY),
+                new Row(
+                        "tampered payload under the original MAC",
+                        () -> parts[0] + "." + parts[1] + "."
+                                + payloadOf(QueueTicketCodec.of(KEY)
+                                        .encode(new QueueTicket("evt-1", TICKET.entryId(), 1, TICKET.issuedAt())))
+                                + "." + parts[3],
+                        RejectionReason.BAD_SIGNATURE),
                 new Row("MAC truncated", () -> valid.substring(0, valid.length() - 1), RejectionReason.MALFORMED),
-                new Row("MAC non-canonical", () -> valid.substring(0, valid.length() - 1)
-                        + flipSpareBits(valid.charAt(valid.length() - 1)), RejectionReason.MALFORMED),
-                new Row("MAC zeroed", () -> parts[0] + "." + parts[1] + "." + parts[2] + "." + "A".repeat(22),
+                new Row(
+                        "MAC non-canonical",
+                        () -> valid.substring(0, valid.length() - 1) + flipSpareBits(valid.charAt(valid.length() - 1)),
+                        RejectionReason.MALFORMED),
+                new Row(
+                        "MAC zeroed",
+                        () -> parts[0] + "." + parts[1] + "." + parts[2] + "." + "A".repeat(22),
                         RejectionReason.BAD_SIGNATURE),
-                new Row("visitor cookie offered as a ticket", () -> VisitorCookieCodec.of(KEY).encode(VisitorId.random()),
+                new Row(
+                        "visitor cookie offered as a ticket",
+                        () -> VisitorCookieCodec.of(KEY).encode(VisitorId.random()),
                         RejectionReason.WRONG_TYPE),
                 new Row("future format version", () -> "t2" + valid.substring(2), RejectionReason.WRONG_TYPE),
                 new Row("extra segment", () -> valid + ".x", RejectionReason.MALFORMED),
                 new Row("missing segment", () -> parts[0] + "." + parts[1] + "." + parts[2], RejectionReason.MALFORMED),
-                new Row("kid with path characters", () -> parts[0] + ".../x." + parts[2] + "." + parts[3],
+                new Row(
+                        "kid with path characters",
+                        () -> parts[0] + ".../x." + parts[2] + "." + parts[3],
                         RejectionReason.MALFORMED),
-                new Row("bad base64 payload", () -> parts[0] + "." + parts[1] + ".%%%." + parts[3], RejectionReason.MALFORMED),
+                new Row(
+                        "bad base64 payload",
+                        () -> parts[0] + "." + parts[1] + ".%%%." + parts[3],
+                        RejectionReason.MALFORMED),
                 new Row("empty", () -> "", RejectionReason.MALFORMED),
                 new Row("null", () -> null, RejectionReason.MALFORMED),
                 new Row("oversized", () -> "t1." + "A".repeat(600), RejectionReason.TOO_LARGE),
-                new Row("authentic but trailing bytes", () -> forge(KEY.keyId(),
-                        B64.encodeToString(concat(Base64.getUrlDecoder().decode(parts[2]), new byte[] {1})), KEY),
+                new Row(
+                        "authentic but trailing bytes",
+                        () -> forge(
+                                KEY.keyId(),
+                                B64.encodeToString(concat(Base64.getUrlDecoder().decode(parts[2]), new byte[] {1})),
+                                KEY),
                         RejectionReason.MALFORMED),
-                new Row("authentic but truncated payload", () -> forge(KEY.keyId(),
-                        B64.encodeToString(new byte[] {5, 'e'}), KEY), RejectionReason.MALFORMED),
-                new Row("authentic but invalid UTF-8 id", () -> forge(KEY.keyId(),
-                        B64.encodeToString(new byte[] {1, (byte) 0xC3, 1, 'x', 0, 0}), KEY), RejectionReason.MALFORMED));
+                new Row(
+                        "authentic but truncated payload",
+                        () -> forge(KEY.keyId(), B64.encodeToString(new byte[] {5, 'e'}), KEY),
+                        RejectionReason.MALFORMED),
+                new Row(
+                        "authentic but invalid UTF-8 id",
+                        () -> forge(KEY.keyId(), B64.encodeToString(new byte[] {1, (byte) 0xC3, 1, 'x', 0, 0}), KEY),
+                        RejectionReason.MALFORMED));
         return rows.stream().map(row -> Arguments.of(row.name(), row));
     }
 

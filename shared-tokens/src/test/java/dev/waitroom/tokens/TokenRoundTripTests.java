@@ -25,12 +25,16 @@ class TokenRoundTripTests {
             HmacKey key = HmacKey.of(bytes(random, 32));
             QueueTicketCodec codec = QueueTicketCodec.of(key, HmacKey.of(bytes(random, 32)));
             for (int i = 0; i < 2_000; i++) {
-                QueueTicket ticket = new QueueTicket(text(random), text(random), orderKey(random),
+                QueueTicket ticket = new QueueTicket(
+                        text(random),
+                        text(random),
+                        orderKey(random),
                         Instant.ofEpochMilli(random.nextLong() % 100_000_000_000_000L));
                 String encoded = codec.encode(ticket);
                 assertThat(codec.decode(encoded)).isEqualTo(ticket);
                 String mutated = mutate(random, encoded);
-                assertThatThrownBy(() -> codec.decode(mutated)).as("mutated %s", mutated)
+                assertThatThrownBy(() -> codec.decode(mutated))
+                        .as("mutated %s", mutated)
                         .isInstanceOf(TokenRejectedException.class);
             }
             return null;
@@ -42,12 +46,13 @@ class TokenRoundTripTests {
         withSeed(SEED + 1, random -> {
             VisitorCookieCodec codec = VisitorCookieCodec.of(HmacKey.of(bytes(random, 32)));
             for (int i = 0; i < 2_000; i++) {
-                VisitorId visitor = new VisitorId(java.util.Base64.getUrlEncoder().withoutPadding()
-                        .encodeToString(bytes(random, 16)));
+                VisitorId visitor = new VisitorId(
+                        java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes(random, 16)));
                 String encoded = codec.encode(visitor);
                 assertThat(codec.decode(encoded)).isEqualTo(visitor);
                 String mutated = mutate(random, encoded);
-                assertThatThrownBy(() -> codec.decode(mutated)).as("mutated %s", mutated)
+                assertThatThrownBy(() -> codec.decode(mutated))
+                        .as("mutated %s", mutated)
                         .isInstanceOf(TokenRejectedException.class);
             }
             return null;
@@ -63,14 +68,22 @@ class TokenRoundTripTests {
             AdmissionTokenVerifier verifier = AdmissionTokenVerifier.of(ring::publicJwksJson, clock);
             for (int i = 0; i < 300; i++) {
                 Instant issuedAt = clock.instant().minusSeconds(random.nextInt(20));
-                AdmissionClaims claims = new AdmissionClaims(text(random), random.nextLong() & Long.MAX_VALUE,
-                        text(random), text(random), text(random), issuedAt,
-                        issuedAt.plusSeconds(30 + random.nextInt(3600)), text(random));
+                AdmissionClaims claims = new AdmissionClaims(
+                        text(random),
+                        random.nextLong() & Long.MAX_VALUE,
+                        text(random),
+                        text(random),
+                        text(random),
+                        issuedAt,
+                        issuedAt.plusSeconds(30 + random.nextInt(3600)),
+                        text(random));
                 String token = issuer.issue(claims);
-                assertThat(verifier.verify(token, claims.eventId(), claims.saleGeneration())).isEqualTo(claims);
+                assertThat(verifier.verify(token, claims.eventId(), claims.saleGeneration()))
+                        .isEqualTo(claims);
                 String mutated = mutate(random, token);
                 assertThatThrownBy(() -> verifier.verify(mutated, claims.eventId(), claims.saleGeneration()))
-                        .as("mutated %s", mutated).isInstanceOf(TokenRejectedException.class);
+                        .as("mutated %s", mutated)
+                        .isInstanceOf(TokenRejectedException.class);
             }
             return null;
         });

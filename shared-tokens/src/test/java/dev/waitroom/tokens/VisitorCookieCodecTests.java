@@ -19,14 +19,17 @@ class VisitorCookieCodecTests {
         String cookie = codec.encode(visitor);
 
         assertThat(codec.decode(cookie)).isEqualTo(visitor);
-        assertThat(cookie).isEqualTo("v1." + key.keyId() + "." + visitor.value() + "." + cookie.substring(cookie.length() - 22))
-                .matches("[A-Za-z0-9_.-]+").hasSize(3 + 9 + 23 + 22);
+        assertThat(cookie)
+                .isEqualTo("v1." + key.keyId() + "." + visitor.value() + "." + cookie.substring(cookie.length() - 22))
+                .matches("[A-Za-z0-9_.-]+")
+                .hasSize(3 + 9 + 23 + 22);
     }
 
     @Test
     void rejectsAnotherVisitorIdUnderTheOriginalMac() {
         String cookie = codec.encode(VisitorId.random());
-        String swapped = cookie.replace(cookie.split("\\.")[2], VisitorId.random().value());
+        String swapped =
+                cookie.replace(cookie.split("\\.")[2], VisitorId.random().value());
 
         assertRejected(() -> codec.decode(swapped), RejectionReason.BAD_SIGNATURE);
     }
@@ -36,7 +39,8 @@ class VisitorCookieCodecTests {
         HmacKey other = HmacKey.of(random(32));
         String foreign = VisitorCookieCodec.of(other).encode(VisitorId.random());
         String ticket = QueueTicketCodec.of(key).encode(new QueueTicket("e", "x", 1, Instant.EPOCH));
-        String sameKidOtherSecret = VisitorCookieCodec.of(new HmacKey(key.keyId(), random(32))).encode(VisitorId.random());
+        String sameKidOtherSecret =
+                VisitorCookieCodec.of(new HmacKey(key.keyId(), random(32))).encode(VisitorId.random());
 
         assertRejected(() -> codec.decode(foreign), RejectionReason.UNKNOWN_KEY);
         assertRejected(() -> codec.decode(sameKidOtherSecret), RejectionReason.BAD_SIGNATURE);
@@ -64,6 +68,7 @@ class VisitorCookieCodecTests {
 
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> VisitorCookieCodec.of(key, clash))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(VisitorCookieCodec.of(key, key).decode(codec.encode(VisitorId.random()))).isNotNull();
+        assertThat(VisitorCookieCodec.of(key, key).decode(codec.encode(VisitorId.random())))
+                .isNotNull();
     }
 }

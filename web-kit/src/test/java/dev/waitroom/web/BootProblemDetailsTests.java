@@ -45,8 +45,7 @@ class BootProblemDetailsTests {
         TestHttp http = TestHttp.internal(port);
         http.postChunked("/json", "application/json", "{\"pad\":\"" + "x".repeat(5 * 1024) + "\"}")
                 .assertProblem(413, "body-too-large");
-        http.postChunked("/bytes", "application/octet-stream", "x".repeat(1025))
-                .assertProblem(413, "body-too-large");
+        http.postChunked("/bytes", "application/octet-stream", "x".repeat(1025)).assertProblem(413, "body-too-large");
     }
 
     @Test

@@ -8,36 +8,38 @@ import org.springframework.stereotype.Component;
 @Component
 public class AdmissionMetrics {
 
-	private final MeterRegistry registry;
+    private final MeterRegistry registry;
 
-	AdmissionMetrics(MeterRegistry registry) {
-		this.registry = registry;
-	}
+    AdmissionMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
 
-	void offered(String eventId, int count) {
-		if (count > 0) {
-			counter("waitroom.coordinator.offers", "event", eventId).increment(count);
-		}
-	}
+    void offered(String eventId, int count) {
+        if (count > 0) {
+            counter("waitroom.coordinator.offers", "event", eventId).increment(count);
+        }
+    }
 
-	void claimed(String eventId, String outcome) {
-		counter("waitroom.coordinator.claims", "event", eventId, "outcome", outcome).increment();
-	}
+    void claimed(String eventId, String outcome) {
+        counter("waitroom.coordinator.claims", "event", eventId, "outcome", outcome)
+                .increment();
+    }
 
-	void claimFailed(String eventId, String reason) {
-		counter("waitroom.coordinator.claim.failures", "event", eventId, "reason", reason).increment();
-	}
+    void claimFailed(String eventId, String reason) {
+        counter("waitroom.coordinator.claim.failures", "event", eventId, "reason", reason)
+                .increment();
+    }
 
-	void released(String eventId, ReleaseReason reason) {
-		counter("waitroom.coordinator.releases", "event", eventId, "reason", reason.name()).increment();
-	}
+    void released(String eventId, ReleaseReason reason) {
+        counter("waitroom.coordinator.releases", "event", eventId, "reason", reason.name())
+                .increment();
+    }
 
-	void queueSyncRejected(String eventId) {
-		counter("waitroom.coordinator.queue.sync.rejected", "event", eventId).increment();
-	}
+    void queueSyncRejected(String eventId) {
+        counter("waitroom.coordinator.queue.sync.rejected", "event", eventId).increment();
+    }
 
-	private Counter counter(String name, String... tags) {
-		return Counter.builder(name).tags(tags).register(this.registry);
-	}
-
+    private Counter counter(String name, String... tags) {
+        return Counter.builder(name).tags(tags).register(this.registry);
+    }
 }

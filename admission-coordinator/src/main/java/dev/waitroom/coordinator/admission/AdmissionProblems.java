@@ -6,31 +6,30 @@ import dev.waitroom.coordinator.problems.CoordinatorException;
 /** The problems of claims and sessions, each with a stable type. */
 final class AdmissionProblems {
 
-	private AdmissionProblems() {
-	}
+    private AdmissionProblems() {}
 
-	static CoordinatorException offerExpired() {
-		return new CoordinatorException(ProblemType.OFFER_EXPIRED,
-				"Your offer expired before it was claimed. The event's expired-offer policy has been applied.");
-	}
+    static CoordinatorException offerExpired() {
+        return new CoordinatorException(
+                ProblemType.OFFER_EXPIRED,
+                "Your offer expired before it was claimed. The event's expired-offer policy has been applied.");
+    }
 
-	static CoordinatorException noOffer() {
-		return new CoordinatorException(ProblemType.NO_OFFER, "There is no offer to claim for you.");
-	}
+    static CoordinatorException noOffer() {
+        return new CoordinatorException(ProblemType.NO_OFFER, "There is no offer to claim for you.");
+    }
 
-	static CoordinatorException noLiveSession() {
-		return new CoordinatorException(ProblemType.NO_LIVE_SESSION,
-				"You have no live shopping session for this event.");
-	}
+    static CoordinatorException noLiveSession() {
+        return new CoordinatorException(
+                ProblemType.NO_LIVE_SESSION, "You have no live shopping session for this event.");
+    }
 
-	static CoordinatorException sessionEnded() {
-		return new CoordinatorException(ProblemType.SESSION_ENDED,
-				"This shopping session has ended and its place has been released.");
-	}
+    static CoordinatorException sessionEnded() {
+        return new CoordinatorException(
+                ProblemType.SESSION_ENDED, "This shopping session has ended and its place has been released.");
+    }
 
-	static CoordinatorException sessionNotFound() {
-		return new CoordinatorException(ProblemType.SESSION_NOT_FOUND,
-				"No shopping session with this id for this event.");
-	}
-
+    static CoordinatorException sessionNotFound() {
+        return new CoordinatorException(
+                ProblemType.SESSION_NOT_FOUND, "No shopping session with this id for this event.");
+    }
 }

@@ -1,5 +1,15 @@
 package dev.waitroom.coordinator.admission;
 
+import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.coordinator.SqlLiterals;
+import dev.waitroom.coordinator.event.DrawState;
+import dev.waitroom.coordinator.event.Events;
+import dev.waitroom.coordinator.ids.GrantId;
+import dev.waitroom.coordinator.ids.SessionId;
+import dev.waitroom.coordinator.lease.FencingGeneration;
+import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
+import dev.waitroom.tokens.VisitorId;
 import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,17 +21,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-
-import dev.waitroom.contract.EventPhase;
-import dev.waitroom.contract.OperatingMode;
-import dev.waitroom.coordinator.SqlLiterals;
-import dev.waitroom.coordinator.event.DrawState;
-import dev.waitroom.coordinator.event.Events;
-import dev.waitroom.coordinator.ids.GrantId;
-import dev.waitroom.coordinator.ids.SessionId;
-import dev.waitroom.coordinator.lease.FencingGeneration;
-import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
-import dev.waitroom.tokens.VisitorId;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -34,299 +33,384 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Repository
 public class Grants {
 
-	private static final String COLUMNS = """
-			id, event_id, visitor, entry_id, order_key, generation, state, offered_at, offer_expires_at, session_id,
-			activated_at, session_expires_at, absolute_expires_at, purchased_at, released_at, release_reason,
-			queue_synced_state
-			""";
+    private static final String COLUMNS = """
+            id, event_id, visitor, entry_id, order_key, generation, state, offered_at, offer_expires_at, session_id,
+            activated_at, session_expires_at, absolute_expires_at, purchased_at, released_at, release_reason,
+            queue_synced_state
+            """;
 
-	private static final String OFFERED = SqlLiterals.of(GrantState.OFFERED);
+    private static final String OFFERED = SqlLiterals.of(GrantState.OFFERED);
 
-	private static final String ACTIVE = SqlLiterals.of(GrantState.ACTIVE);
+    private static final String ACTIVE = SqlLiterals.of(GrantState.ACTIVE);
 
-	/** The live states, as the partial indexes on grants name them. */
-	private static final String LIVE = SqlLiterals.list(GrantState.LIVE);
+    /** The live states, as the partial indexes on grants name them. */
+    private static final String LIVE = SqlLiterals.list(GrantState.LIVE);
 
-	/**
-	 * The fenced allocation: inserts the whole batch only if this owner still holds the lease with this generation
-	 * (on database time), the event is open and queueing, and the batch fits under the ceiling. Runs after the event
-	 * row is locked, so concurrent allocations for one event are serialised and each counts the other's rows.
-	 */
-	private static final String INSERT_OFFERS = """
-			insert into grants (id, event_id, visitor, entry_id, order_key, generation, state, offered_at, offer_expires_at)
-			select c.id, ?, c.visitor, c.entry_id, c.order_key, ?, %s, ?, ?
-			from unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) as c (id, visitor, entry_id, order_key)
-			where exists (select 1 from leases l
-			              where l.event_id = ? and l.owner = ? and l.generation = ? and l.expires_at > clock_timestamp())
-			  and exists (select 1 from events e where e.event_id = ? and e.phase = %s and e.mode = %s
-			              and %s)
-			  and (select count(*) from grants g where g.event_id = ? and g.state in (%s)) + ?
-			      <= (select e.max_active_sessions from events e where e.event_id = ?)
-			on conflict do nothing
-			returning %s""".formatted(OFFERED, SqlLiterals.of(EventPhase.OPEN), SqlLiterals.of(OperatingMode.QUEUEING),
-			Events.drawIs(DrawState.DRAWN, "e"), LIVE, COLUMNS);
+    /**
+     * The fenced allocation: inserts the whole batch only if this owner still holds the lease with this generation
+     * (on database time), the event is open and queueing, and the batch fits under the ceiling. Runs after the event
+     * row is locked, so concurrent allocations for one event are serialised and each counts the other's rows.
+     */
+    private static final String INSERT_OFFERS = """
+            insert into grants (id, event_id, visitor, entry_id, order_key, generation, state, offered_at, offer_expires_at)
+            select c.id, ?, c.visitor, c.entry_id, c.order_key, ?, %s, ?, ?
+            from unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) as c (id, visitor, entry_id, order_key)
+            where exists (select 1 from leases l
+                          where l.event_id = ? and l.owner = ? and l.generation = ? and l.expires_at > clock_timestamp())
+              and exists (select 1 from events e where e.event_id = ? and e.phase = %s and e.mode = %s
+                          and %s)
+              and (select count(*) from grants g where g.event_id = ? and g.state in (%s)) + ?
+                  <= (select e.max_active_sessions from events e where e.event_id = ?)
+            on conflict do nothing
+            returning %s""".formatted(
+                    OFFERED,
+                    SqlLiterals.of(EventPhase.OPEN),
+                    SqlLiterals.of(OperatingMode.QUEUEING),
+                    Events.drawIs(DrawState.DRAWN, "e"),
+                    LIVE,
+                    COLUMNS);
 
-	private static final String ACTIVATE = """
-			update grants set state = %s, session_id = :sid, activated_at = :now,
-			    session_expires_at = :sessionExpires, absolute_expires_at = :absolute
-			where event_id = :e and visitor = :v and state = %s and offer_expires_at > :now
-			returning %s""".formatted(ACTIVE, OFFERED, COLUMNS);
+    private static final String ACTIVATE = """
+            update grants set state = %s, session_id = :sid, activated_at = :now,
+                session_expires_at = :sessionExpires, absolute_expires_at = :absolute
+            where event_id = :e and visitor = :v and state = %s and offer_expires_at > :now
+            returning %s""".formatted(ACTIVE, OFFERED, COLUMNS);
 
-	private static final String RENEW = """
-			update grants set session_expires_at = least(:until, absolute_expires_at)
-			where event_id = :e and visitor = :v and state = %s and session_expires_at > :now
-			returning %s""".formatted(ACTIVE, COLUMNS);
+    private static final String RENEW = """
+            update grants set session_expires_at = least(:until, absolute_expires_at)
+            where event_id = :e and visitor = :v and state = %s and session_expires_at > :now
+            returning %s""".formatted(ACTIVE, COLUMNS);
 
-	private static final String EXPIRE_OFFERS = """
-			update grants set state = %s, release_reason = %s, released_at = :now
-			where event_id = :e and state = %s and offer_expires_at <= :now
-			returning %s""".formatted(SqlLiterals.of(ReleaseReason.OFFER_EXPIRED.target()),
-			SqlLiterals.of(ReleaseReason.OFFER_EXPIRED), OFFERED, COLUMNS);
+    private static final String EXPIRE_OFFERS = """
+            update grants set state = %s, release_reason = %s, released_at = :now
+            where event_id = :e and state = %s and offer_expires_at <= :now
+            returning %s""".formatted(
+                    SqlLiterals.of(ReleaseReason.OFFER_EXPIRED.target()),
+                    SqlLiterals.of(ReleaseReason.OFFER_EXPIRED),
+                    OFFERED,
+                    COLUMNS);
 
-	/** The queue has already answered for a withdrawn offer, so it counts as acknowledged. */
-	private static final String WITHDRAW = """
-			update grants set state = %1$s, release_reason = %2$s, released_at = :now, queue_synced_state = %1$s
-			where id = :id and state = %3$s
-			""".formatted(SqlLiterals.of(ReleaseReason.WITHDRAWN.target()), SqlLiterals.of(ReleaseReason.WITHDRAWN),
-			OFFERED);
+    /** The queue has already answered for a withdrawn offer, so it counts as acknowledged. */
+    private static final String WITHDRAW = """
+            update grants set state = %1$s, release_reason = %2$s, released_at = :now, queue_synced_state = %1$s
+            where id = :id and state = %3$s
+            """.formatted(
+                    SqlLiterals.of(ReleaseReason.WITHDRAWN.target()), SqlLiterals.of(ReleaseReason.WITHDRAWN), OFFERED);
 
-	private static final String OVERDUE_SESSIONS = """
-			select %s from grants where event_id = :e and state = %s and session_expires_at <= :now
-			order by session_expires_at limit :limit
-			""".formatted(COLUMNS, ACTIVE);
+    private static final String OVERDUE_SESSIONS = """
+            select %s from grants where event_id = :e and state = %s and session_expires_at <= :now
+            order by session_expires_at limit :limit
+            """.formatted(COLUMNS, ACTIVE);
 
-	private static final String FIND_LIVE = """
-			select %s from grants where event_id = :e and visitor = :v and state in (%s)
-			""".formatted(COLUMNS, LIVE);
+    private static final String FIND_LIVE = """
+            select %s from grants where event_id = :e and visitor = :v and state in (%s)
+            """.formatted(COLUMNS, LIVE);
 
-	private static final String FIND_OFFERED = """
-			select %s from grants where event_id = :e and state = %s
-			""".formatted(COLUMNS, OFFERED);
+    private static final String FIND_OFFERED = """
+            select %s from grants where event_id = :e and state = %s
+            """.formatted(COLUMNS, OFFERED);
 
-	private static final String COUNT_LIVE = """
-			select count(*) filter (where state = %s) as offered, count(*) filter (where state = %s) as active
-			from grants where event_id = :e and state in (%s)
-			""".formatted(OFFERED, ACTIVE, LIVE);
+    private static final String COUNT_LIVE = """
+            select count(*) filter (where state = %s) as offered, count(*) filter (where state = %s) as active
+            from grants where event_id = :e and state in (%s)
+            """.formatted(OFFERED, ACTIVE, LIVE);
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	private final JdbcTemplate template;
+    private final JdbcTemplate template;
 
-	private final TransactionTemplate transactions;
+    private final TransactionTemplate transactions;
 
-	Grants(JdbcClient jdbc, JdbcTemplate template, TransactionTemplate transactions) {
-		this.jdbc = jdbc;
-		this.template = template;
-		this.transactions = transactions;
-	}
+    Grants(JdbcClient jdbc, JdbcTemplate template, TransactionTemplate transactions) {
+        this.jdbc = jdbc;
+        this.template = template;
+        this.transactions = transactions;
+    }
 
-	/**
-	 * The fenced allocation of {@code batch}, all or nothing, in one transaction that first locks the event row.
-	 * Returns the rows inserted: none when the lease or generation is not this owner's any more, the event is not open
-	 * and queueing, or the batch does not fit under the ceiling.
-	 */
-	List<Grant> allocate(String eventId, String owner, FencingGeneration generation, List<Candidate> batch,
-			Instant offeredAt, Instant offerExpiresAt) {
-		return this.transactions.execute(status -> {
-			lockEvent(eventId);
-			return insertOffers(eventId, owner, generation, batch, offeredAt, offerExpiresAt);
-		});
-	}
+    /**
+     * The fenced allocation of {@code batch}, all or nothing, in one transaction that first locks the event row.
+     * Returns the rows inserted: none when the lease or generation is not this owner's any more, the event is not open
+     * and queueing, or the batch does not fit under the ceiling.
+     */
+    List<Grant> allocate(
+            String eventId,
+            String owner,
+            FencingGeneration generation,
+            List<Candidate> batch,
+            Instant offeredAt,
+            Instant offerExpiresAt) {
+        return this.transactions.execute(status -> {
+            lockEvent(eventId);
+            return insertOffers(eventId, owner, generation, batch, offeredAt, offerExpiresAt);
+        });
+    }
 
-	/** Locks the event row until the transaction ends. */
-	private void lockEvent(String eventId) {
-		this.jdbc.sql("select event_id from events where event_id = :e for update").param("e", eventId).query().rowSet();
-	}
+    /** Locks the event row until the transaction ends. */
+    private void lockEvent(String eventId) {
+        this.jdbc
+                .sql("select event_id from events where event_id = :e for update")
+                .param("e", eventId)
+                .query()
+                .rowSet();
+    }
 
-	/** Must run inside a transaction that has called {@link #lockEvent}. Returns the rows actually inserted. */
-	private List<Grant> insertOffers(String eventId, String owner, FencingGeneration generation, List<Candidate> batch,
-			Instant offeredAt, Instant offerExpiresAt) {
-		if (batch.isEmpty()) {
-			return List.of();
-		}
-		return this.template.query(con -> {
-			PreparedStatement ps = con.prepareStatement(INSERT_OFFERS);
-			int n = batch.size();
-			UUID[] ids = new UUID[n];
-			String[] visitors = new String[n];
-			String[] entries = new String[n];
-			Long[] keys = new Long[n];
-			for (int i = 0; i < n; i++) {
-				ids[i] = GrantId.random().value();
-				visitors[i] = batch.get(i).visitor().value();
-				entries[i] = batch.get(i).entryId();
-				keys[i] = batch.get(i).orderKey();
-			}
-			Array idArray = con.createArrayOf("uuid", ids);
-			int p = 1;
-			ps.setString(p++, eventId);
-			ps.setLong(p++, generation.value());
-			ps.setObject(p++, ts(offeredAt));
-			ps.setObject(p++, ts(offerExpiresAt));
-			ps.setArray(p++, idArray);
-			ps.setArray(p++, con.createArrayOf("text", visitors));
-			ps.setArray(p++, con.createArrayOf("text", entries));
-			ps.setArray(p++, con.createArrayOf("bigint", keys));
-			ps.setString(p++, eventId);
-			ps.setString(p++, owner);
-			ps.setLong(p++, generation.value());
-			ps.setString(p++, eventId);
-			ps.setString(p++, eventId);
-			ps.setInt(p++, n);
-			ps.setString(p, eventId);
-			return ps;
-		}, Grants::map);
-	}
+    /** Must run inside a transaction that has called {@link #lockEvent}. Returns the rows actually inserted. */
+    private List<Grant> insertOffers(
+            String eventId,
+            String owner,
+            FencingGeneration generation,
+            List<Candidate> batch,
+            Instant offeredAt,
+            Instant offerExpiresAt) {
+        if (batch.isEmpty()) {
+            return List.of();
+        }
+        return this.template.query(
+                con -> {
+                    PreparedStatement ps = con.prepareStatement(INSERT_OFFERS);
+                    int n = batch.size();
+                    UUID[] ids = new UUID[n];
+                    String[] visitors = new String[n];
+                    String[] entries = new String[n];
+                    Long[] keys = new Long[n];
+                    for (int i = 0; i < n; i++) {
+                        ids[i] = GrantId.random().value();
+                        visitors[i] = batch.get(i).visitor().value();
+                        entries[i] = batch.get(i).entryId();
+                        keys[i] = batch.get(i).orderKey();
+                    }
+                    Array idArray = con.createArrayOf("uuid", ids);
+                    int p = 1;
+                    ps.setString(p++, eventId);
+                    ps.setLong(p++, generation.value());
+                    ps.setObject(p++, ts(offeredAt));
+                    ps.setObject(p++, ts(offerExpiresAt));
+                    ps.setArray(p++, idArray);
+                    ps.setArray(p++, con.createArrayOf("text", visitors));
+                    ps.setArray(p++, con.createArrayOf("text", entries));
+                    ps.setArray(p++, con.createArrayOf("bigint", keys));
+                    ps.setString(p++, eventId);
+                    ps.setString(p++, owner);
+                    ps.setLong(p++, generation.value());
+                    ps.setString(p++, eventId);
+                    ps.setString(p++, eventId);
+                    ps.setInt(p++, n);
+                    ps.setString(p, eventId);
+                    return ps;
+                },
+                Grants::map);
+    }
 
-	/** OFFERED -> ACTIVE for this visitor, only before the offer deadline. */
-	Optional<Grant> activate(String eventId, VisitorId visitor, SessionId sessionId, Instant now,
-			Instant sessionExpiresAt, Instant absoluteExpiresAt) {
-		return this.jdbc.sql(ACTIVATE)
-			.param("sid", sessionId.value())
-			.param("now", ts(now))
-			.param("sessionExpires", ts(sessionExpiresAt))
-			.param("absolute", ts(absoluteExpiresAt))
-			.param("e", eventId)
-			.param("v", visitor.value())
-			.query(Grants::map)
-			.optional();
-	}
+    /** OFFERED -> ACTIVE for this visitor, only before the offer deadline. */
+    Optional<Grant> activate(
+            String eventId,
+            VisitorId visitor,
+            SessionId sessionId,
+            Instant now,
+            Instant sessionExpiresAt,
+            Instant absoluteExpiresAt) {
+        return this.jdbc
+                .sql(ACTIVATE)
+                .param("sid", sessionId.value())
+                .param("now", ts(now))
+                .param("sessionExpires", ts(sessionExpiresAt))
+                .param("absolute", ts(absoluteExpiresAt))
+                .param("e", eventId)
+                .param("v", visitor.value())
+                .query(Grants::map)
+                .optional();
+    }
 
-	/** Extends an ACTIVE, unexpired session to {@code now + ttl}, never past its absolute limit. */
-	Optional<Grant> renew(String eventId, VisitorId visitor, Instant now, Duration ttl) {
-		return this.jdbc.sql(RENEW)
-			.param("until", ts(now.plus(ttl)))
-			.param("now", ts(now))
-			.param("e", eventId)
-			.param("v", visitor.value())
-			.query(Grants::map)
-			.optional();
-	}
+    /** Extends an ACTIVE, unexpired session to {@code now + ttl}, never past its absolute limit. */
+    Optional<Grant> renew(String eventId, VisitorId visitor, Instant now, Duration ttl) {
+        return this.jdbc
+                .sql(RENEW)
+                .param("until", ts(now.plus(ttl)))
+                .param("now", ts(now))
+                .param("e", eventId)
+                .param("v", visitor.value())
+                .query(Grants::map)
+                .optional();
+    }
 
-	/** The one transition that returns capacity: true only for the caller whose update changed the row. */
-	boolean release(GrantId id, GrantState expected, ReleaseReason reason, Instant now) {
-		if (!expected.canMoveTo(reason.target())) {
-			throw new IllegalArgumentException(expected + " cannot end as " + reason);
-		}
-		return this.jdbc.sql("""
-				update grants set state = :to, release_reason = :reason, released_at = :now
-				where id = :id and state = :expected
-				""")
-			.param("to", reason.target().name())
-			.param("reason", reason.name())
-			.param("now", ts(now))
-			.param("id", id.value())
-			.param("expected", expected.name())
-			.update() == 1;
-	}
+    /** The one transition that returns capacity: true only for the caller whose update changed the row. */
+    boolean release(GrantId id, GrantState expected, ReleaseReason reason, Instant now) {
+        if (!expected.canMoveTo(reason.target())) {
+            throw new IllegalArgumentException(expected + " cannot end as " + reason);
+        }
+        return this.jdbc
+                        .sql("""
+                update grants set state = :to, release_reason = :reason, released_at = :now
+                where id = :id and state = :expected
+                """)
+                        .param("to", reason.target().name())
+                        .param("reason", reason.name())
+                        .param("now", ts(now))
+                        .param("id", id.value())
+                        .param("expected", expected.name())
+                        .update()
+                == 1;
+    }
 
-	/** Expires every overdue offer of an event in one statement; returns the grants it changed. */
-	List<Grant> expireOffers(String eventId, Instant now) {
-		return this.jdbc.sql(EXPIRE_OFFERS).param("now", ts(now)).param("e", eventId).query(Grants::map).list();
-	}
+    /** Expires every overdue offer of an event in one statement; returns the grants it changed. */
+    List<Grant> expireOffers(String eventId, Instant now) {
+        return this.jdbc
+                .sql(EXPIRE_OFFERS)
+                .param("now", ts(now))
+                .param("e", eventId)
+                .query(Grants::map)
+                .list();
+    }
 
-	/** Withdraws an offer the queue could not apply (the entry left the queue meanwhile). */
-	boolean withdraw(GrantId id, Instant now) {
-		return this.jdbc.sql(WITHDRAW).param("now", ts(now)).param("id", id.value()).update() == 1;
-	}
+    /** Withdraws an offer the queue could not apply (the entry left the queue meanwhile). */
+    boolean withdraw(GrantId id, Instant now) {
+        return this.jdbc
+                        .sql(WITHDRAW)
+                        .param("now", ts(now))
+                        .param("id", id.value())
+                        .update()
+                == 1;
+    }
 
-	/** Records a purchase once (idempotent completion). */
-	boolean recordPurchase(GrantId id, String orderId, Instant now) {
-		return this.jdbc.sql("""
-				update grants set purchased_at = :now, order_id = :order where id = :id and purchased_at is null
-				""").param("now", ts(now)).param("order", orderId).param("id", id.value()).update() == 1;
-	}
+    /** Records a purchase once (idempotent completion). */
+    boolean recordPurchase(GrantId id, String orderId, Instant now) {
+        return this.jdbc
+                        .sql("""
+                update grants set purchased_at = :now, order_id = :order where id = :id and purchased_at is null
+                """)
+                        .param("now", ts(now))
+                        .param("order", orderId)
+                        .param("id", id.value())
+                        .update()
+                == 1;
+    }
 
-	List<Grant> overdueSessions(String eventId, Instant now, int limit) {
-		return this.jdbc.sql(OVERDUE_SESSIONS).param("e", eventId).param("now", ts(now)).param("limit", limit).query(Grants::map).list();
-	}
+    List<Grant> overdueSessions(String eventId, Instant now, int limit) {
+        return this.jdbc
+                .sql(OVERDUE_SESSIONS)
+                .param("e", eventId)
+                .param("now", ts(now))
+                .param("limit", limit)
+                .query(Grants::map)
+                .list();
+    }
 
-	public Optional<Grant> findLive(String eventId, VisitorId visitor) {
-		return this.jdbc.sql(FIND_LIVE).param("e", eventId).param("v", visitor.value()).query(Grants::map).optional();
-	}
+    public Optional<Grant> findLive(String eventId, VisitorId visitor) {
+        return this.jdbc
+                .sql(FIND_LIVE)
+                .param("e", eventId)
+                .param("v", visitor.value())
+                .query(Grants::map)
+                .optional();
+    }
 
-	Optional<Grant> findLatest(String eventId, VisitorId visitor) {
-		return this.jdbc.sql("select " + COLUMNS + """
-				 from grants where event_id = :e and visitor = :v order by offered_at desc, id limit 1
-				""").param("e", eventId).param("v", visitor.value()).query(Grants::map).optional();
-	}
+    Optional<Grant> findLatest(String eventId, VisitorId visitor) {
+        return this.jdbc
+                .sql("select " + COLUMNS + """
+                 from grants where event_id = :e and visitor = :v order by offered_at desc, id limit 1
+                """)
+                .param("e", eventId)
+                .param("v", visitor.value())
+                .query(Grants::map)
+                .optional();
+    }
 
-	public Optional<Grant> find(GrantId id) {
-		return this.jdbc.sql("select " + COLUMNS + " from grants where id = :id")
-			.param("id", id.value())
-			.query(Grants::map)
-			.optional();
-	}
+    public Optional<Grant> find(GrantId id) {
+        return this.jdbc
+                .sql("select " + COLUMNS + " from grants where id = :id")
+                .param("id", id.value())
+                .query(Grants::map)
+                .optional();
+    }
 
-	Optional<Grant> findBySession(String eventId, SessionId sessionId) {
-		return this.jdbc.sql("select " + COLUMNS + " from grants where event_id = :e and session_id = :sid")
-			.param("e", eventId)
-			.param("sid", sessionId.value())
-			.query(Grants::map)
-			.optional();
-	}
+    Optional<Grant> findBySession(String eventId, SessionId sessionId) {
+        return this.jdbc
+                .sql("select " + COLUMNS + " from grants where event_id = :e and session_id = :sid")
+                .param("e", eventId)
+                .param("sid", sessionId.value())
+                .query(Grants::map)
+                .optional();
+    }
 
-	/** Grants whose latest state the queue has not acknowledged (the outbox). */
-	List<Grant> unsynced(String eventId, int limit) {
-		return this.jdbc.sql("select " + COLUMNS + """
-				 from grants where event_id = :e and queue_synced_state is distinct from state
-				order by offered_at limit :limit
-				""").param("e", eventId).param("limit", limit).query(Grants::map).list();
-	}
+    /** Grants whose latest state the queue has not acknowledged (the outbox). */
+    List<Grant> unsynced(String eventId, int limit) {
+        return this.jdbc
+                .sql("select " + COLUMNS + """
+                 from grants where event_id = :e and queue_synced_state is distinct from state
+                order by offered_at limit :limit
+                """)
+                .param("e", eventId)
+                .param("limit", limit)
+                .query(Grants::map)
+                .list();
+    }
 
-	List<Grant> offered(String eventId) {
-		return this.jdbc.sql(FIND_OFFERED)
-			.param("e", eventId)
-			.query(Grants::map)
-			.list();
-	}
+    List<Grant> offered(String eventId) {
+        return this.jdbc
+                .sql(FIND_OFFERED)
+                .param("e", eventId)
+                .query(Grants::map)
+                .list();
+    }
 
-	void markSynced(GrantId id, GrantState acknowledged) {
-		this.jdbc.sql("update grants set queue_synced_state = :s where id = :id")
-			.param("s", acknowledged.name())
-			.param("id", id.value())
-			.update();
-	}
+    void markSynced(GrantId id, GrantState acknowledged) {
+        this.jdbc
+                .sql("update grants set queue_synced_state = :s where id = :id")
+                .param("s", acknowledged.name())
+                .param("id", id.value())
+                .update();
+    }
 
-	public LiveCounts count(String eventId) {
-		return this.jdbc.sql(COUNT_LIVE)
-			.param("e", eventId)
-			.query((rs, n) -> new LiveCounts(rs.getLong("offered"), rs.getLong("active")))
-			.single();
-	}
+    public LiveCounts count(String eventId) {
+        return this.jdbc
+                .sql(COUNT_LIVE)
+                .param("e", eventId)
+                .query((rs, n) -> new LiveCounts(rs.getLong("offered"), rs.getLong("active")))
+                .single();
+    }
 
-	/** Count of grants per final release reason, for the live view. */
-	public java.util.Map<String, Long> releasedByReason(String eventId) {
-		java.util.Map<String, Long> result = new java.util.TreeMap<>();
-		this.jdbc.sql("""
-				select release_reason, count(*) as n from grants
-				where event_id = :e and release_reason is not null group by release_reason
-				""").param("e", eventId).query(rs -> {
-			result.put(rs.getString("release_reason"), rs.getLong("n"));
-		});
-		return result;
-	}
+    /** Count of grants per final release reason, for the live view. */
+    public java.util.Map<String, Long> releasedByReason(String eventId) {
+        java.util.Map<String, Long> result = new java.util.TreeMap<>();
+        this.jdbc.sql("""
+                select release_reason, count(*) as n from grants
+                where event_id = :e and release_reason is not null group by release_reason
+                """).param("e", eventId).query(rs -> {
+            result.put(rs.getString("release_reason"), rs.getLong("n"));
+        });
+        return result;
+    }
 
-	private static OffsetDateTime ts(Instant instant) {
-		return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
-	}
+    private static OffsetDateTime ts(Instant instant) {
+        return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+    }
 
-	private static Instant instant(ResultSet rs, String column) throws SQLException {
-		OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
-		return t == null ? null : t.toInstant();
-	}
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
+        return t == null ? null : t.toInstant();
+    }
 
-	private static Grant map(ResultSet rs, int row) throws SQLException {
-		String reason = rs.getString("release_reason");
-		String synced = rs.getString("queue_synced_state");
-		UUID session = rs.getObject("session_id", UUID.class);
-		return new Grant(new GrantId(rs.getObject("id", UUID.class)), rs.getString("event_id"),
-				new VisitorId(rs.getString("visitor")), rs.getString("entry_id"), rs.getLong("order_key"),
-				new FencingGeneration(rs.getLong("generation")), GrantState.valueOf(rs.getString("state")),
-				instant(rs, "offered_at"), instant(rs, "offer_expires_at"), session == null ? null : new SessionId(session),
-				instant(rs, "activated_at"), instant(rs, "session_expires_at"),
-				instant(rs, "absolute_expires_at"), instant(rs, "purchased_at"), instant(rs, "released_at"),
-				reason == null ? null : ReleaseReason.valueOf(reason), synced == null ? null : GrantState.valueOf(synced));
-	}
-
+    private static Grant map(ResultSet rs, int row) throws SQLException {
+        String reason = rs.getString("release_reason");
+        String synced = rs.getString("queue_synced_state");
+        UUID session = rs.getObject("session_id", UUID.class);
+        return new Grant(
+                new GrantId(rs.getObject("id", UUID.class)),
+                rs.getString("event_id"),
+                new VisitorId(rs.getString("visitor")),
+                rs.getString("entry_id"),
+                rs.getLong("order_key"),
+                new FencingGeneration(rs.getLong("generation")),
+                GrantState.valueOf(rs.getString("state")),
+                instant(rs, "offered_at"),
+                instant(rs, "offer_expires_at"),
+                session == null ? null : new SessionId(session),
+                instant(rs, "activated_at"),
+                instant(rs, "session_expires_at"),
+                instant(rs, "absolute_expires_at"),
+                instant(rs, "purchased_at"),
+                instant(rs, "released_at"),
+                reason == null ? null : ReleaseReason.valueOf(reason),
+                synced == null ? null : GrantState.valueOf(synced));
+    }
 }

@@ -1,12 +1,11 @@
 package dev.waitroom.coordinator.admission;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.util.List;
-
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
 import org.springframework.stereotype.Component;
 
 /**
@@ -16,30 +15,29 @@ import org.springframework.stereotype.Component;
 @Component
 public class Offering {
 
-	private final Grants grants;
+    private final Grants grants;
 
-	private final QueueSync sync;
+    private final QueueSync sync;
 
-	private final AdmissionMetrics metrics;
+    private final AdmissionMetrics metrics;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	Offering(Grants grants, QueueSync sync, AdmissionMetrics metrics, Clock clock) {
-		this.grants = grants;
-		this.sync = sync;
-		this.metrics = metrics;
-		this.clock = clock;
-	}
+    Offering(Grants grants, QueueSync sync, AdmissionMetrics metrics, Clock clock) {
+        this.grants = grants;
+        this.sync = sync;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
 
-	/** Offers to {@code batch}, all or nothing; returns the offers made (empty if fenced off or over the ceiling). */
-	public List<Grant> offer(Event event, String owner, FencingGeneration generation, List<Candidate> batch) {
-		String e = event.id().value();
-		Instant now = this.clock.instant();
-		Instant deadline = now.plus(event.config().offerTtl());
-		List<Grant> offered = this.grants.allocate(e, owner, generation, batch, now, deadline);
-		this.metrics.offered(e, offered.size());
-		this.sync.pushOffers(e, offered);
-		return offered;
-	}
-
+    /** Offers to {@code batch}, all or nothing; returns the offers made (empty if fenced off or over the ceiling). */
+    public List<Grant> offer(Event event, String owner, FencingGeneration generation, List<Candidate> batch) {
+        String e = event.id().value();
+        Instant now = this.clock.instant();
+        Instant deadline = now.plus(event.config().offerTtl());
+        List<Grant> offered = this.grants.allocate(e, owner, generation, batch, now, deadline);
+        this.metrics.offered(e, offered.size());
+        this.sync.pushOffers(e, offered);
+        return offered;
+    }
 }

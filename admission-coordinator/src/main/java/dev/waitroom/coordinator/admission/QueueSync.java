@@ -1,18 +1,16 @@
 package dev.waitroom.coordinator.admission;
 
+import dev.waitroom.contract.queue.OfferBatch;
+import dev.waitroom.contract.queue.OfferResult;
+import dev.waitroom.coordinator.queue.QueueDirectory;
+import dev.waitroom.coordinator.queue.QueueRejectedException;
+import dev.waitroom.coordinator.queue.QueueUnavailableException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-
-import dev.waitroom.contract.queue.OfferBatch;
 import java.util.Map;
-
-import dev.waitroom.contract.queue.OfferResult;
-import dev.waitroom.coordinator.queue.QueueDirectory;
-import dev.waitroom.coordinator.queue.QueueRejectedException;
-import dev.waitroom.coordinator.queue.QueueUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -25,128 +23,130 @@ import org.springframework.stereotype.Component;
 @Component
 public class QueueSync {
 
-	private static final Logger log = LoggerFactory.getLogger(QueueSync.class);
+    private static final Logger log = LoggerFactory.getLogger(QueueSync.class);
 
-	private final Grants grants;
+    private final Grants grants;
 
-	private final QueueDirectory queue;
+    private final QueueDirectory queue;
 
-	private final AdmissionMetrics metrics;
+    private final AdmissionMetrics metrics;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	QueueSync(Grants grants, QueueDirectory queue, AdmissionMetrics metrics, Clock clock) {
-		this.grants = grants;
-		this.queue = queue;
-		this.metrics = metrics;
-		this.clock = clock;
-	}
+    QueueSync(Grants grants, QueueDirectory queue, AdmissionMetrics metrics, Clock clock) {
+        this.grants = grants;
+        this.queue = queue;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
 
-	/** New offers of one event in one call. */
-	void pushOffers(String eventId, List<Grant> offers) {
-		if (offers.isEmpty()) {
-			return;
-		}
-		try {
-			offer(eventId, offers);
-		}
-		catch (QueueUnavailableException ex) {
-			log.warn("Queue did not take {} offers for event {}; the next tick sends them again", offers.size(),
-					eventId);
-		}
-	}
+    /** New offers of one event in one call. */
+    void pushOffers(String eventId, List<Grant> offers) {
+        if (offers.isEmpty()) {
+            return;
+        }
+        try {
+            offer(eventId, offers);
+        } catch (QueueUnavailableException ex) {
+            log.warn(
+                    "Queue did not take {} offers for event {}; the next tick sends them again",
+                    offers.size(),
+                    eventId);
+        }
+    }
 
-	/** Best effort: failures are left for {@link #reconcile}. */
-	void pushQuietly(Grant grant) {
-		try {
-			push(grant);
-		}
-		catch (QueueUnavailableException ex) {
-			log.debug("Queue sync of {} deferred: {}", grant, ex.getMessage());
-		}
-	}
+    /** Best effort: failures are left for {@link #reconcile}. */
+    void pushQuietly(Grant grant) {
+        try {
+            push(grant);
+        } catch (QueueUnavailableException ex) {
+            log.debug("Queue sync of {} deferred: {}", grant, ex.getMessage());
+        }
+    }
 
-	/** Sends every unacknowledged grant state of an event; returns how many grants are now in sync. */
-	public int reconcile(String eventId, int limit) {
-		int done = 0;
-		for (Grant grant : this.grants.unsynced(eventId, limit)) {
-			push(grant);
-			done++;
-		}
-		return done;
-	}
+    /** Sends every unacknowledged grant state of an event; returns how many grants are now in sync. */
+    public int reconcile(String eventId, int limit) {
+        int done = 0;
+        for (Grant grant : this.grants.unsynced(eventId, limit)) {
+            push(grant);
+            done++;
+        }
+        return done;
+    }
 
-	/** After a takeover: the queue hears every outstanding offer again (idempotent). */
-	public void resendOffers(String eventId) {
-		List<Grant> offered = this.grants.offered(eventId);
-		// The queue takes at most OfferBatch.MAX_OFFERS per call; an event with a larger ceiling has more outstanding.
-		for (int from = 0; from < offered.size(); from += OfferBatch.MAX_OFFERS) {
-			offer(eventId, offered.subList(from, Math.min(offered.size(), from + OfferBatch.MAX_OFFERS)));
-		}
-	}
+    /** After a takeover: the queue hears every outstanding offer again (idempotent). */
+    public void resendOffers(String eventId) {
+        List<Grant> offered = this.grants.offered(eventId);
+        // The queue takes at most OfferBatch.MAX_OFFERS per call; an event with a larger ceiling has more outstanding.
+        for (int from = 0; from < offered.size(); from += OfferBatch.MAX_OFFERS) {
+            offer(eventId, offered.subList(from, Math.min(offered.size(), from + OfferBatch.MAX_OFFERS)));
+        }
+    }
 
-	/**
-	 * Tells the queue about offers and reads its answer: an entry that is no longer waiting (the visitor left the
-	 * queue between candidates and offer) cannot be offered, so its grant is withdrawn and the capacity returns.
-	 */
-	private void offer(String eventId, List<Grant> offers) {
-		List<OfferResult> results = this.queue.offer(eventId,
-				offers.stream().map(g -> new QueueDirectory.Offer(g.entryId(), g.id(), g.offerExpiresAt())).toList());
-		Map<String, String> stateByEntry = new HashMap<>();
-		results.forEach(r -> stateByEntry.put(r.entryId(), r.state()));
-		Instant now = this.clock.instant();
-		for (Grant g : offers) {
-			String state = stateByEntry.get(g.entryId());
-			if (state == null || "OFFERED".equals(state) || "ACTIVE".equals(state)) {
-				this.grants.markSynced(g.id(), GrantState.OFFERED);
-			}
-			else if (this.grants.withdraw(g.id(), now)) {
-				log.info("Offer {} withdrawn: the queue entry is {}", g, state);
-				this.metrics.released(eventId, ReleaseReason.WITHDRAWN);
-			}
-		}
-	}
+    /**
+     * Tells the queue about offers and reads its answer: an entry that is no longer waiting (the visitor left the
+     * queue between candidates and offer) cannot be offered, so its grant is withdrawn and the capacity returns.
+     */
+    private void offer(String eventId, List<Grant> offers) {
+        List<OfferResult> results = this.queue.offer(
+                eventId,
+                offers.stream()
+                        .map(g -> new QueueDirectory.Offer(g.entryId(), g.id(), g.offerExpiresAt()))
+                        .toList());
+        Map<String, String> stateByEntry = new HashMap<>();
+        results.forEach(r -> stateByEntry.put(r.entryId(), r.state()));
+        Instant now = this.clock.instant();
+        for (Grant g : offers) {
+            String state = stateByEntry.get(g.entryId());
+            if (state == null || "OFFERED".equals(state) || "ACTIVE".equals(state)) {
+                this.grants.markSynced(g.id(), GrantState.OFFERED);
+            } else if (this.grants.withdraw(g.id(), now)) {
+                log.info("Offer {} withdrawn: the queue entry is {}", g, state);
+                this.metrics.released(eventId, ReleaseReason.WITHDRAWN);
+            }
+        }
+    }
 
-	private void push(Grant grant) {
-		for (GrantState step : path(grant)) {
-			try {
-				if (step == GrantState.OFFERED) {
-					offer(grant.eventId(), List.of(grant));
-					if (grant.state() == GrantState.OFFERED) {
-						continue; // offer() recorded the outcome (synced, or withdrawn)
-					}
-				}
-				else {
-					this.queue.transition(grant.eventId(), grant.entryId(),
-							step.queueTransition(grant.purchasedAt() != null), grant.id());
-				}
-			}
-			catch (QueueRejectedException ex) {
-				// The queue refuses this step for good (e.g. it no longer knows the entry): retrying cannot help.
-				log.warn("Queue rejected step {} of {}: {}", step, grant, ex.getMessage());
-				this.metrics.queueSyncRejected(grant.eventId());
-			}
-			this.grants.markSynced(grant.id(), step);
-		}
-	}
+    private void push(Grant grant) {
+        for (GrantState step : path(grant)) {
+            try {
+                if (step == GrantState.OFFERED) {
+                    offer(grant.eventId(), List.of(grant));
+                    if (grant.state() == GrantState.OFFERED) {
+                        continue; // offer() recorded the outcome (synced, or withdrawn)
+                    }
+                } else {
+                    this.queue.transition(
+                            grant.eventId(),
+                            grant.entryId(),
+                            step.queueTransition(grant.purchasedAt() != null),
+                            grant.id());
+                }
+            } catch (QueueRejectedException ex) {
+                // The queue refuses this step for good (e.g. it no longer knows the entry): retrying cannot help.
+                log.warn("Queue rejected step {} of {}: {}", step, grant, ex.getMessage());
+                this.metrics.queueSyncRejected(grant.eventId());
+            }
+            this.grants.markSynced(grant.id(), step);
+        }
+    }
 
-	/** The queue-visible steps from the acknowledged state to the grant's current state. */
-	static List<GrantState> path(Grant grant) {
-		List<GrantState> steps = new ArrayList<>();
-		GrantState from = grant.queueSyncedState();
-		if (from == grant.state()) {
-			return steps;
-		}
-		if (from == null) {
-			steps.add(GrantState.OFFERED);
-		}
-		if ((from == null || from == GrantState.OFFERED) && grant.activatedAt() != null) {
-			steps.add(GrantState.ACTIVE);
-		}
-		if (!grant.state().live()) {
-			steps.add(grant.state());
-		}
-		return steps;
-	}
-
+    /** The queue-visible steps from the acknowledged state to the grant's current state. */
+    static List<GrantState> path(Grant grant) {
+        List<GrantState> steps = new ArrayList<>();
+        GrantState from = grant.queueSyncedState();
+        if (from == grant.state()) {
+            return steps;
+        }
+        if (from == null) {
+            steps.add(GrantState.OFFERED);
+        }
+        if ((from == null || from == GrantState.OFFERED) && grant.activatedAt() != null) {
+            steps.add(GrantState.ACTIVE);
+        }
+        if (!grant.state().live()) {
+            steps.add(grant.state());
+        }
+        return steps;
+    }
 }

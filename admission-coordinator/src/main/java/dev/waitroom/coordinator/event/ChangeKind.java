@@ -2,5 +2,8 @@ package dev.waitroom.coordinator.event;
 
 /** What an audited change ({@link ModeChange}) changed. */
 public enum ChangeKind {
-	PHASE, MODE, ANNOUNCEMENT, CONFIG
+    PHASE,
+    MODE,
+    ANNOUNCEMENT,
+    CONFIG
 }

@@ -9,29 +9,28 @@ import java.util.Set;
  * offers may start. {@link Events} keeps it as the row's {@code seed_revealed_at} (null while pending).
  */
 public enum DrawState {
+    PENDING("DRAW_PENDING"),
+    DRAWN("DRAWN");
 
-	PENDING("DRAW_PENDING"), DRAWN("DRAWN");
+    private final String audited;
 
-	private final String audited;
+    DrawState(String audited) {
+        this.audited = audited;
+    }
 
-	DrawState(String audited) {
-		this.audited = audited;
-	}
+    public Set<DrawState> next() {
+        return switch (this) {
+            case PENDING -> EnumSet.of(DRAWN);
+            case DRAWN -> EnumSet.noneOf(DrawState.class);
+        };
+    }
 
-	public Set<DrawState> next() {
-		return switch (this) {
-			case PENDING -> EnumSet.of(DRAWN);
-			case DRAWN -> EnumSet.noneOf(DrawState.class);
-		};
-	}
+    public boolean canMoveTo(DrawState target) {
+        return next().contains(target);
+    }
 
-	public boolean canMoveTo(DrawState target) {
-		return next().contains(target);
-	}
-
-	/** How the audit log ({@link ModeChange}) names this state. */
-	String audited() {
-		return this.audited;
-	}
-
+    /** How the audit log ({@link ModeChange}) names this state. */
+    String audited() {
+        return this.audited;
+    }
 }

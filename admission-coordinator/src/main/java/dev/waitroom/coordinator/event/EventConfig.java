@@ -1,43 +1,54 @@
 package dev.waitroom.coordinator.event;
 
-import java.time.Duration;
-import java.time.Instant;
-
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.coordinator.problems.CoordinatorException;
+import java.time.Duration;
+import java.time.Instant;
 
 /** The configurable part of an event (docs/ARCHITECTURE.md#ops-api). Validates itself. */
-public record EventConfig(String name, Instant opensAt, int maxActiveSessions, double maxAdmissionsPerSecond,
-		int batchMax, Duration offerTtl, Duration sessionTtl, Duration sessionMax, PresaleOrdering presaleOrdering,
-		IdentityScope identityScope, ExpiredOfferPolicy expiredOfferPolicy, AfterPurchase afterPurchase) {
+public record EventConfig(
+        String name,
+        Instant opensAt,
+        int maxActiveSessions,
+        double maxAdmissionsPerSecond,
+        int batchMax,
+        Duration offerTtl,
+        Duration sessionTtl,
+        Duration sessionMax,
+        PresaleOrdering presaleOrdering,
+        IdentityScope identityScope,
+        ExpiredOfferPolicy expiredOfferPolicy,
+        AfterPurchase afterPurchase) {
 
-	static final int MAX_CEILING = 1_000_000;
+    static final int MAX_CEILING = 1_000_000;
 
-	public EventConfig {
-		require(name != null && !name.isBlank() && name.length() <= 200, "name is required (at most 200 chars)");
-		require(maxActiveSessions > 0 && maxActiveSessions <= MAX_CEILING, "maxActiveSessions must be 1..1000000");
-		require(maxAdmissionsPerSecond > 0 && maxAdmissionsPerSecond <= 100_000,
-				"maxAdmissionsPerSecond must be > 0 and <= 100000");
-		require(batchMax > 0 && batchMax <= 1000, "batchMax must be 1..1000 (the queue answers at most 1000 per call)");
-		require(positive(offerTtl) && offerTtl.toSeconds() <= 3600, "offerTtlSeconds must be 1..3600");
-		require(positive(sessionTtl), "sessionTtlSeconds must be positive");
-		require(positive(sessionMax) && sessionMax.compareTo(sessionTtl) >= 0 && sessionMax.toHours() <= 24,
-				"sessionMaxSeconds must be >= sessionTtlSeconds and at most 24 h");
-		require(presaleOrdering != null && identityScope != null && expiredOfferPolicy != null
-				&& afterPurchase != null, "policies are required");
-	}
+    public EventConfig {
+        require(name != null && !name.isBlank() && name.length() <= 200, "name is required (at most 200 chars)");
+        require(maxActiveSessions > 0 && maxActiveSessions <= MAX_CEILING, "maxActiveSessions must be 1..1000000");
+        require(
+                maxAdmissionsPerSecond > 0 && maxAdmissionsPerSecond <= 100_000,
+                "maxAdmissionsPerSecond must be > 0 and <= 100000");
+        require(batchMax > 0 && batchMax <= 1000, "batchMax must be 1..1000 (the queue answers at most 1000 per call)");
+        require(positive(offerTtl) && offerTtl.toSeconds() <= 3600, "offerTtlSeconds must be 1..3600");
+        require(positive(sessionTtl), "sessionTtlSeconds must be positive");
+        require(
+                positive(sessionMax) && sessionMax.compareTo(sessionTtl) >= 0 && sessionMax.toHours() <= 24,
+                "sessionMaxSeconds must be >= sessionTtlSeconds and at most 24 h");
+        require(
+                presaleOrdering != null && identityScope != null && expiredOfferPolicy != null && afterPurchase != null,
+                "policies are required");
+    }
 
-	private static boolean positive(Duration d) {
-		return d != null && d.toSeconds() > 0;
-	}
+    private static boolean positive(Duration d) {
+        return d != null && d.toSeconds() > 0;
+    }
 
-	private static void require(boolean ok, String message) {
-		if (!ok) {
-			throw new CoordinatorException(ProblemType.INVALID_EVENT_CONFIG, message);
-		}
-	}
-
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new CoordinatorException(ProblemType.INVALID_EVENT_CONFIG, message);
+        }
+    }
 }

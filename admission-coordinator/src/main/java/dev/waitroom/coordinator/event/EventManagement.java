@@ -1,10 +1,5 @@
 package dev.waitroom.coordinator.event;
 
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
-import java.util.HexFormat;
-
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
@@ -12,6 +7,10 @@ import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.queue.DrawResult;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.queue.QueueDirectory;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
@@ -24,200 +23,206 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 public class EventManagement {
 
-	private static final Logger log = LoggerFactory.getLogger(EventManagement.class);
+    private static final Logger log = LoggerFactory.getLogger(EventManagement.class);
 
-	private static final SecureRandom RANDOM = new SecureRandom();
+    private static final SecureRandom RANDOM = new SecureRandom();
 
-	private final Events events;
+    private final Events events;
 
-	private final TransactionTemplate transactions;
+    private final TransactionTemplate transactions;
 
-	private final QueueDirectory queue;
+    private final QueueDirectory queue;
 
-	private final EventStatePublisher publisher;
+    private final EventStatePublisher publisher;
 
-	EventManagement(Events events, TransactionTemplate transactions, QueueDirectory queue,
-			EventStatePublisher publisher) {
-		this.events = events;
-		this.transactions = transactions;
-		this.queue = queue;
-		this.publisher = publisher;
-	}
+    EventManagement(
+            Events events, TransactionTemplate transactions, QueueDirectory queue, EventStatePublisher publisher) {
+        this.events = events;
+        this.transactions = transactions;
+        this.queue = queue;
+        this.publisher = publisher;
+    }
 
-	/** Creates an event with a fresh secret draw seed and its published SHA-256 commitment. */
-	public Event create(EventId id, EventConfig config, String actor) {
-		byte[] seed = new byte[32];
-		RANDOM.nextBytes(seed);
-		String seedHex = HexFormat.of().formatHex(seed);
-		Event created = this.transactions.execute(status -> {
-			if (!this.events.insert(id, config, seedHex, commitment(seedHex))) {
-				throw new CoordinatorException(ProblemType.EVENT_EXISTS, "An event with id " + id + " already exists.");
-			}
-			this.events.audit(id, ChangeKind.CONFIG, null, "created", actor, "event created");
-			return this.events.find(id).orElseThrow();
-		});
-		log.info("Event {} created by {}", id, actor);
-		this.publisher.publishQuietly(created);
-		return created;
-	}
+    /** Creates an event with a fresh secret draw seed and its published SHA-256 commitment. */
+    public Event create(EventId id, EventConfig config, String actor) {
+        byte[] seed = new byte[32];
+        RANDOM.nextBytes(seed);
+        String seedHex = HexFormat.of().formatHex(seed);
+        Event created = this.transactions.execute(status -> {
+            if (!this.events.insert(id, config, seedHex, commitment(seedHex))) {
+                throw new CoordinatorException(ProblemType.EVENT_EXISTS, "An event with id " + id + " already exists.");
+            }
+            this.events.audit(id, ChangeKind.CONFIG, null, "created", actor, "event created");
+            return this.events.find(id).orElseThrow();
+        });
+        log.info("Event {} created by {}", id, actor);
+        this.publisher.publishQuietly(created);
+        return created;
+    }
 
-	public Event get(EventId id) {
-		return this.events.find(id).orElseThrow(() -> new EventNotFoundException(id));
-	}
+    public Event get(EventId id) {
+        return this.events.find(id).orElseThrow(() -> new EventNotFoundException(id));
+    }
 
-	public Event reconfigure(EventId id, java.util.function.UnaryOperator<EventConfig> change, String actor) {
-		Event updated = this.transactions.execute(status -> {
-			Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
-			EventConfig next = change.apply(current.config());
-			this.events.updateConfig(id, next);
-			this.events.audit(id, ChangeKind.CONFIG, null, "updated", actor, "configuration changed");
-			return this.events.find(id).orElseThrow();
-		});
-		this.publisher.publishQuietly(updated);
-		return updated;
-	}
+    public Event reconfigure(EventId id, java.util.function.UnaryOperator<EventConfig> change, String actor) {
+        Event updated = this.transactions.execute(status -> {
+            Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+            EventConfig next = change.apply(current.config());
+            this.events.updateConfig(id, next);
+            this.events.audit(id, ChangeKind.CONFIG, null, "updated", actor, "configuration changed");
+            return this.events.find(id).orElseThrow();
+        });
+        this.publisher.publishQuietly(updated);
+        return updated;
+    }
 
-	/**
-	 * Opens the sale: the phase becomes OPEN (the pre-sale group closes), then the draw runs (see
-	 * {@link #completeDraw}). If the queue cannot run the draw now, the event stays OPEN with its draw pending and
-	 * the ticker runs it again; nobody is offered anything before the draw has completed.
-	 */
-	public Event open(EventId id, String actor, String reason) {
-		Event event = get(id);
-		if (event.phase() != EventPhase.OPEN && !event.phase().canMoveTo(EventPhase.OPEN)) {
-			throw invalid("phase " + event.phase() + " cannot move to OPEN");
-		}
-		if (event.phase() == EventPhase.SCHEDULED) {
-			event = this.transactions.execute(status -> {
-				if (this.events.open(id)) {
-					this.events.audit(id, ChangeKind.PHASE, EventPhase.SCHEDULED.name(), EventPhase.OPEN.name(), actor,
-							reason);
-					log.info("Event {} opened by {}: {}", id, actor, reason);
-				}
-				return this.events.find(id).orElseThrow();
-			});
-		}
-		if (event.drawn()) {
-			return event;
-		}
-		try {
-			return completeDraw(event);
-		}
-		catch (CoordinatorException ex) {
-			log.warn("Draw of event {} pending: {}", id, ex.getMessage());
-			return get(id);
-		}
-	}
+    /**
+     * Opens the sale: the phase becomes OPEN (the pre-sale group closes), then the draw runs (see
+     * {@link #completeDraw}). If the queue cannot run the draw now, the event stays OPEN with its draw pending and
+     * the ticker runs it again; nobody is offered anything before the draw has completed.
+     */
+    public Event open(EventId id, String actor, String reason) {
+        Event event = get(id);
+        if (event.phase() != EventPhase.OPEN && !event.phase().canMoveTo(EventPhase.OPEN)) {
+            throw invalid("phase " + event.phase() + " cannot move to OPEN");
+        }
+        if (event.phase() == EventPhase.SCHEDULED) {
+            event = this.transactions.execute(status -> {
+                if (this.events.open(id)) {
+                    this.events.audit(
+                            id, ChangeKind.PHASE, EventPhase.SCHEDULED.name(), EventPhase.OPEN.name(), actor, reason);
+                    log.info("Event {} opened by {}: {}", id, actor, reason);
+                }
+                return this.events.find(id).orElseThrow();
+            });
+        }
+        if (event.drawn()) {
+            return event;
+        }
+        try {
+            return completeDraw(event);
+        } catch (CoordinatorException ex) {
+            log.warn("Draw of event {} pending: {}", id, ex.getMessage());
+            return get(id);
+        }
+    }
 
-	/**
-	 * Runs the pre-sale draw through the queue with the committed seed and then reveals the seed. The queue first
-	 * hears that the event is OPEN (its pre-sale group is closed; the seed still secret), then runs the draw, which is
-	 * deterministic and idempotent: a crash mid-way simply runs it again with the same result.
-	 */
-	public Event completeDraw(Event event) {
-		if (event.phase() != EventPhase.OPEN || !event.draw().canMoveTo(DrawState.DRAWN)) {
-			return event;
-		}
-		this.publisher.publish(event);
-		DrawResult result = this.queue.draw(event.id().value(), event.seed());
-		Event revealed = this.transactions.execute(status -> {
-			if (this.events.revealSeed(event.id())) {
-				this.events.audit(event.id(), ChangeKind.PHASE, DrawState.PENDING.audited(), DrawState.DRAWN.audited(),
-						"coordinator", "pre-sale draw of " + result.presaleCount() + " entries completed; seed revealed");
-			}
-			return this.events.find(event.id()).orElseThrow();
-		});
-		this.publisher.publishQuietly(revealed);
-		return revealed;
-	}
+    /**
+     * Runs the pre-sale draw through the queue with the committed seed and then reveals the seed. The queue first
+     * hears that the event is OPEN (its pre-sale group is closed; the seed still secret), then runs the draw, which is
+     * deterministic and idempotent: a crash mid-way simply runs it again with the same result.
+     */
+    public Event completeDraw(Event event) {
+        if (event.phase() != EventPhase.OPEN || !event.draw().canMoveTo(DrawState.DRAWN)) {
+            return event;
+        }
+        this.publisher.publish(event);
+        DrawResult result = this.queue.draw(event.id().value(), event.seed());
+        Event revealed = this.transactions.execute(status -> {
+            if (this.events.revealSeed(event.id())) {
+                this.events.audit(
+                        event.id(),
+                        ChangeKind.PHASE,
+                        DrawState.PENDING.audited(),
+                        DrawState.DRAWN.audited(),
+                        "coordinator",
+                        "pre-sale draw of " + result.presaleCount() + " entries completed; seed revealed");
+            }
+            return this.events.find(event.id()).orElseThrow();
+        });
+        this.publisher.publishQuietly(revealed);
+        return revealed;
+    }
 
-	/** Moves the operating mode; a repeat of the current mode changes nothing. Every change is audited. */
-	/**
-	 * Ends the sale: no offer is made any more (every offer insert checks the phase), joins are refused by the queue,
-	 * and shoppers already inside finish under their session's own expiry. Ending twice is refused.
-	 */
-	public Event end(EventId id, String actor, String reason) {
-		Event ended = this.transactions.execute(status -> {
-			Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
-			if (!current.phase().canMoveTo(EventPhase.ENDED)) {
-				throw invalid("phase " + current.phase() + " cannot move to ENDED");
-			}
-			if (!this.events.end(id, current.phase())) {
-				throw invalid("the phase changed concurrently");
-			}
-			this.events.audit(id, ChangeKind.PHASE, current.phase().name(), EventPhase.ENDED.name(), actor, reason);
-			log.info("Event {} ended by {}: {}", id, actor, reason);
-			return this.events.find(id).orElseThrow();
-		});
-		this.publisher.publishQuietly(ended);
-		return ended;
-	}
+    /** Moves the operating mode; a repeat of the current mode changes nothing. Every change is audited. */
+    /**
+     * Ends the sale: no offer is made any more (every offer insert checks the phase), joins are refused by the queue,
+     * and shoppers already inside finish under their session's own expiry. Ending twice is refused.
+     */
+    public Event end(EventId id, String actor, String reason) {
+        Event ended = this.transactions.execute(status -> {
+            Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+            if (!current.phase().canMoveTo(EventPhase.ENDED)) {
+                throw invalid("phase " + current.phase() + " cannot move to ENDED");
+            }
+            if (!this.events.end(id, current.phase())) {
+                throw invalid("the phase changed concurrently");
+            }
+            this.events.audit(id, ChangeKind.PHASE, current.phase().name(), EventPhase.ENDED.name(), actor, reason);
+            log.info("Event {} ended by {}: {}", id, actor, reason);
+            return this.events.find(id).orElseThrow();
+        });
+        this.publisher.publishQuietly(ended);
+        return ended;
+    }
 
-	public Event changeMode(EventId id, OperatingMode target, String actor, String reason) {
-		Event changed = this.transactions.execute(status -> {
-			Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
-			if (current.mode() == target) {
-				return current;
-			}
-			if (!current.mode().canMoveTo(target)) {
-				throw invalid("mode " + current.mode() + " cannot move to " + target);
-			}
-			if (!this.events.changeMode(id, current.mode(), target)) {
-				throw invalid("the mode changed concurrently");
-			}
-			this.events.audit(id, ChangeKind.MODE, current.mode().name(), target.name(), actor, reason);
-			if (target == OperatingMode.BYPASS || current.mode() == OperatingMode.BYPASS) {
-				log.warn("BYPASS {} for event {} by {}: {} -- the waiting room does not protect this event while on",
-						target == OperatingMode.BYPASS ? "ON" : "OFF", id, actor, reason);
-			}
-			else {
-				log.info("Event {} mode {} -> {} by {}: {}", id, current.mode(), target, actor, reason);
-			}
-			return this.events.find(id).orElseThrow();
-		});
-		this.publisher.publishQuietly(changed);
-		return changed;
-	}
+    public Event changeMode(EventId id, OperatingMode target, String actor, String reason) {
+        Event changed = this.transactions.execute(status -> {
+            Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+            if (current.mode() == target) {
+                return current;
+            }
+            if (!current.mode().canMoveTo(target)) {
+                throw invalid("mode " + current.mode() + " cannot move to " + target);
+            }
+            if (!this.events.changeMode(id, current.mode(), target)) {
+                throw invalid("the mode changed concurrently");
+            }
+            this.events.audit(id, ChangeKind.MODE, current.mode().name(), target.name(), actor, reason);
+            if (target == OperatingMode.BYPASS || current.mode() == OperatingMode.BYPASS) {
+                log.warn(
+                        "BYPASS {} for event {} by {}: {} -- the waiting room does not protect this event while on",
+                        target == OperatingMode.BYPASS ? "ON" : "OFF",
+                        id,
+                        actor,
+                        reason);
+            } else {
+                log.info("Event {} mode {} -> {} by {}: {}", id, current.mode(), target, actor, reason);
+            }
+            return this.events.find(id).orElseThrow();
+        });
+        this.publisher.publishQuietly(changed);
+        return changed;
+    }
 
-	/** Ends bypass: back to QUEUEING; a no-op when the event is not in bypass. */
-	public Event endBypass(EventId id, String actor, String reason) {
-		Event current = get(id);
-		if (current.mode() != OperatingMode.BYPASS) {
-			return current;
-		}
-		return changeMode(id, OperatingMode.QUEUEING, actor, reason);
-	}
+    /** Ends bypass: back to QUEUEING; a no-op when the event is not in bypass. */
+    public Event endBypass(EventId id, String actor, String reason) {
+        Event current = get(id);
+        if (current.mode() != OperatingMode.BYPASS) {
+            return current;
+        }
+        return changeMode(id, OperatingMode.QUEUEING, actor, reason);
+    }
 
-	public Event announce(EventId id, String text, String actor) {
-		String clean = text == null ? "" : text.strip();
-		if (clean.length() > 500) {
-			throw new CoordinatorException(ProblemType.INVALID_ANNOUNCEMENT,
-					"Announcements are at most 500 characters.");
-		}
-		Event changed = this.transactions.execute(status -> {
-			this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
-			this.events.changeAnnouncement(id, clean);
-			this.events.audit(id, ChangeKind.ANNOUNCEMENT, null, clean.isEmpty() ? "cleared" : "set", actor,
-					"announcement");
-			return this.events.find(id).orElseThrow();
-		});
-		this.publisher.publishQuietly(changed);
-		return changed;
-	}
+    public Event announce(EventId id, String text, String actor) {
+        String clean = text == null ? "" : text.strip();
+        if (clean.length() > 500) {
+            throw new CoordinatorException(
+                    ProblemType.INVALID_ANNOUNCEMENT, "Announcements are at most 500 characters.");
+        }
+        Event changed = this.transactions.execute(status -> {
+            this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+            this.events.changeAnnouncement(id, clean);
+            this.events.audit(
+                    id, ChangeKind.ANNOUNCEMENT, null, clean.isEmpty() ? "cleared" : "set", actor, "announcement");
+            return this.events.find(id).orElseThrow();
+        });
+        this.publisher.publishQuietly(changed);
+        return changed;
+    }
 
-	/** SHA-256 of the seed's bytes, hex: published before the draw so the revealed seed can be checked. */
-	public static String commitment(String seedHex) {
-		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(HexFormat.of().parseHex(seedHex));
-			return HexFormat.of().formatHex(digest);
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
+    /** SHA-256 of the seed's bytes, hex: published before the draw so the revealed seed can be checked. */
+    public static String commitment(String seedHex) {
+        try {
+            byte[] digest =
+                    MessageDigest.getInstance("SHA-256").digest(HexFormat.of().parseHex(seedHex));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
 
-	private static CoordinatorException invalid(String message) {
-		return new CoordinatorException(ProblemType.INVALID_TRANSITION, message);
-	}
-
+    private static CoordinatorException invalid(String message) {
+        return new CoordinatorException(ProblemType.INVALID_TRANSITION, message);
+    }
 }

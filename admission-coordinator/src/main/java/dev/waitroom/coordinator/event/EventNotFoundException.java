@@ -6,8 +6,7 @@ import dev.waitroom.coordinator.problems.CoordinatorException;
 
 public class EventNotFoundException extends CoordinatorException {
 
-	public EventNotFoundException(EventId id) {
-		super(ProblemType.UNKNOWN_EVENT, "No event with id " + id + ".");
-	}
-
+    public EventNotFoundException(EventId id) {
+        super(ProblemType.UNKNOWN_EVENT, "No event with id " + id + ".");
+    }
 }

@@ -1,13 +1,5 @@
 package dev.waitroom.coordinator.event;
 
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.time.Duration;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.util.List;
-import java.util.Optional;
-
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
@@ -15,6 +7,13 @@ import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.coordinator.SqlLiterals;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -22,211 +21,248 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class Events {
 
-	private static final String COLUMNS = """
-			event_id, name, opens_at, max_active_sessions, max_admissions_per_second, batch_max, offer_ttl_seconds,
-			session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope, expired_offer_policy,
-			after_purchase, phase, mode, sale_generation, seed, commitment, seed_revealed_at, announcement
-			""";
+    private static final String COLUMNS = """
+            event_id, name, opens_at, max_active_sessions, max_admissions_per_second, batch_max, offer_ttl_seconds,
+            session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope, expired_offer_policy,
+            after_purchase, phase, mode, sale_generation, seed, commitment, seed_revealed_at, announcement
+            """;
 
-	/** A new event: scheduled, queueing. */
-	private static final String INSERT = """
-			insert into events (event_id, name, opens_at, max_active_sessions, max_admissions_per_second, batch_max,
-			    offer_ttl_seconds, session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope,
-			    expired_offer_policy, after_purchase, phase, mode, seed, commitment)
-			values (:id, :name, :opensAt, :ceiling, :rate, :batch, :offerTtl, :sessionTtl, :sessionMax, :presale,
-			    :scope, :policy, :after, %s, %s, :seed, :commitment)
-			on conflict (event_id) do nothing
-			""".formatted(SqlLiterals.of(EventPhase.SCHEDULED), SqlLiterals.of(OperatingMode.QUEUEING));
+    /** A new event: scheduled, queueing. */
+    private static final String INSERT =
+            """
+            insert into events (event_id, name, opens_at, max_active_sessions, max_admissions_per_second, batch_max,
+                offer_ttl_seconds, session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope,
+                expired_offer_policy, after_purchase, phase, mode, seed, commitment)
+            values (:id, :name, :opensAt, :ceiling, :rate, :batch, :offerTtl, :sessionTtl, :sessionMax, :presale,
+                :scope, :policy, :after, %s, %s, :seed, :commitment)
+            on conflict (event_id) do nothing
+            """.formatted(SqlLiterals.of(EventPhase.SCHEDULED), SqlLiterals.of(OperatingMode.QUEUEING));
 
-	private static final String UNFINISHED = "select %s from events where phase <> %s order by event_id"
-		.formatted(COLUMNS, SqlLiterals.of(EventPhase.ENDED));
+    private static final String UNFINISHED = "select %s from events where phase <> %s order by event_id"
+            .formatted(COLUMNS, SqlLiterals.of(EventPhase.ENDED));
 
-	private static final String OPEN = """
-			update events set phase = %s, updated_at = now() where event_id = :id and phase = %s
-			""".formatted(SqlLiterals.of(EventPhase.OPEN), SqlLiterals.of(EventPhase.SCHEDULED));
+    private static final String OPEN =
+            """
+            update events set phase = %s, updated_at = now() where event_id = :id and phase = %s
+            """.formatted(SqlLiterals.of(EventPhase.OPEN), SqlLiterals.of(EventPhase.SCHEDULED));
 
-	private static final String END = """
-			update events set phase = %s, updated_at = now() where event_id = :id and phase = :from
-			""".formatted(SqlLiterals.of(EventPhase.ENDED));
+    private static final String END = """
+            update events set phase = %s, updated_at = now() where event_id = :id and phase = :from
+            """.formatted(SqlLiterals.of(EventPhase.ENDED));
 
-	private static final String REVEAL_SEED = """
-			update events set seed_revealed_at = now(), updated_at = now()
-			where event_id = :id and phase = %s and %s
-			""".formatted(SqlLiterals.of(EventPhase.OPEN), drawIs(DrawState.PENDING, "events"));
+    private static final String REVEAL_SEED =
+            """
+            update events set seed_revealed_at = now(), updated_at = now()
+            where event_id = :id and phase = %s and %s
+            """.formatted(SqlLiterals.of(EventPhase.OPEN), drawIs(DrawState.PENDING, "events"));
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	Events(JdbcClient jdbc) {
-		this.jdbc = jdbc;
-	}
+    Events(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
 
-	/** Inserts a new event; false when the id is taken. */
-	boolean insert(EventId id, EventConfig c, String seed, String commitment) {
-		int rows = this.jdbc.sql(INSERT)
-			.param("id", id.value())
-			.params(configParams(c))
-			.param("seed", seed)
-			.param("commitment", commitment)
-			.update();
-		return rows == 1;
-	}
+    /** Inserts a new event; false when the id is taken. */
+    boolean insert(EventId id, EventConfig c, String seed, String commitment) {
+        int rows = this.jdbc
+                .sql(INSERT)
+                .param("id", id.value())
+                .params(configParams(c))
+                .param("seed", seed)
+                .param("commitment", commitment)
+                .update();
+        return rows == 1;
+    }
 
-	boolean updateConfig(EventId id, EventConfig c) {
-		return this.jdbc.sql("""
-				update events set name = :name, opens_at = :opensAt, max_active_sessions = :ceiling,
-				    max_admissions_per_second = :rate, batch_max = :batch, offer_ttl_seconds = :offerTtl,
-				    session_ttl_seconds = :sessionTtl, session_max_seconds = :sessionMax, presale_ordering = :presale,
-				    identity_scope = :scope, expired_offer_policy = :policy, after_purchase = :after, updated_at = now()
-				where event_id = :id
-				""").param("id", id.value()).params(configParams(c)).update() == 1;
-	}
+    boolean updateConfig(EventId id, EventConfig c) {
+        return this.jdbc
+                        .sql("""
+                update events set name = :name, opens_at = :opensAt, max_active_sessions = :ceiling,
+                    max_admissions_per_second = :rate, batch_max = :batch, offer_ttl_seconds = :offerTtl,
+                    session_ttl_seconds = :sessionTtl, session_max_seconds = :sessionMax, presale_ordering = :presale,
+                    identity_scope = :scope, expired_offer_policy = :policy, after_purchase = :after, updated_at = now()
+                where event_id = :id
+                """)
+                        .param("id", id.value())
+                        .params(configParams(c))
+                        .update()
+                == 1;
+    }
 
-	private static java.util.Map<String, Object> configParams(EventConfig c) {
-		java.util.Map<String, Object> p = new java.util.HashMap<>();
-		p.put("name", c.name());
-		p.put("opensAt", c.opensAt() == null ? null : OffsetDateTime.ofInstant(c.opensAt(), ZoneOffset.UTC));
-		p.put("ceiling", c.maxActiveSessions());
-		p.put("rate", c.maxAdmissionsPerSecond());
-		p.put("batch", c.batchMax());
-		p.put("offerTtl", (int) c.offerTtl().toSeconds());
-		p.put("sessionTtl", (int) c.sessionTtl().toSeconds());
-		p.put("sessionMax", (int) c.sessionMax().toSeconds());
-		p.put("presale", c.presaleOrdering().name());
-		p.put("scope", c.identityScope().name());
-		p.put("policy", c.expiredOfferPolicy().name());
-		p.put("after", c.afterPurchase().name());
-		return p;
-	}
+    private static java.util.Map<String, Object> configParams(EventConfig c) {
+        java.util.Map<String, Object> p = new java.util.HashMap<>();
+        p.put("name", c.name());
+        p.put("opensAt", c.opensAt() == null ? null : OffsetDateTime.ofInstant(c.opensAt(), ZoneOffset.UTC));
+        p.put("ceiling", c.maxActiveSessions());
+        p.put("rate", c.maxAdmissionsPerSecond());
+        p.put("batch", c.batchMax());
+        p.put("offerTtl", (int) c.offerTtl().toSeconds());
+        p.put("sessionTtl", (int) c.sessionTtl().toSeconds());
+        p.put("sessionMax", (int) c.sessionMax().toSeconds());
+        p.put("presale", c.presaleOrdering().name());
+        p.put("scope", c.identityScope().name());
+        p.put("policy", c.expiredOfferPolicy().name());
+        p.put("after", c.afterPurchase().name());
+        return p;
+    }
 
-	public Optional<Event> find(EventId id) {
-		return this.jdbc.sql("select " + COLUMNS + " from events where event_id = :id")
-			.param("id", id.value())
-			.query(Events::map)
-			.optional();
-	}
+    public Optional<Event> find(EventId id) {
+        return this.jdbc
+                .sql("select " + COLUMNS + " from events where event_id = :id")
+                .param("id", id.value())
+                .query(Events::map)
+                .optional();
+    }
 
-	/** Locks the event row for the rest of the transaction: serialises allocations and changes per event. */
-	Optional<Event> lock(EventId id) {
-		return this.jdbc.sql("select " + COLUMNS + " from events where event_id = :id for update")
-			.param("id", id.value())
-			.query(Events::map)
-			.optional();
-	}
+    /** Locks the event row for the rest of the transaction: serialises allocations and changes per event. */
+    Optional<Event> lock(EventId id) {
+        return this.jdbc
+                .sql("select " + COLUMNS + " from events where event_id = :id for update")
+                .param("id", id.value())
+                .query(Events::map)
+                .optional();
+    }
 
-	/** Events a coordinator should lead: every event that has not ended. */
-	public List<Event> unfinished() {
-		return this.jdbc.sql(UNFINISHED)
-			.query(Events::map)
-			.list();
-	}
+    /** Events a coordinator should lead: every event that has not ended. */
+    public List<Event> unfinished() {
+        return this.jdbc.sql(UNFINISHED).query(Events::map).list();
+    }
 
-	boolean changeMode(EventId id, OperatingMode from, OperatingMode to) {
-		return this.jdbc.sql("update events set mode = :to, updated_at = now() where event_id = :id and mode = :from")
-			.param("id", id.value())
-			.param("from", from.name())
-			.param("to", to.name())
-			.update() == 1;
-	}
+    boolean changeMode(EventId id, OperatingMode from, OperatingMode to) {
+        return this.jdbc
+                        .sql("update events set mode = :to, updated_at = now() where event_id = :id and mode = :from")
+                        .param("id", id.value())
+                        .param("from", from.name())
+                        .param("to", to.name())
+                        .update()
+                == 1;
+    }
 
-	/** Opens the sale, once: only from SCHEDULED. The seed stays secret until the draw has run. */
-	boolean open(EventId id) {
-		return this.jdbc.sql(OPEN).param("id", id.value()).update() == 1;
-	}
+    /** Opens the sale, once: only from SCHEDULED. The seed stays secret until the draw has run. */
+    boolean open(EventId id) {
+        return this.jdbc.sql(OPEN).param("id", id.value()).update() == 1;
+    }
 
-	/** Ends the sale from the phase the caller saw; false when the phase changed meanwhile. */
-	boolean end(EventId id, EventPhase from) {
-		return this.jdbc.sql(END).param("id", id.value()).param("from", from.name()).update() == 1;
-	}
+    /** Ends the sale from the phase the caller saw; false when the phase changed meanwhile. */
+    boolean end(EventId id, EventPhase from) {
+        return this.jdbc
+                        .sql(END)
+                        .param("id", id.value())
+                        .param("from", from.name())
+                        .update()
+                == 1;
+    }
 
-	/** Records that the draw has run and reveals the seed, once: PENDING -> DRAWN. */
-	boolean revealSeed(EventId id) {
-		return this.jdbc.sql(REVEAL_SEED).param("id", id.value()).update() == 1;
-	}
+    /** Records that the draw has run and reveals the seed, once: PENDING -> DRAWN. */
+    boolean revealSeed(EventId id) {
+        return this.jdbc.sql(REVEAL_SEED).param("id", id.value()).update() == 1;
+    }
 
-	boolean changeAnnouncement(EventId id, String text) {
-		return this.jdbc.sql("update events set announcement = :text, updated_at = now() where event_id = :id")
-			.param("id", id.value())
-			.param("text", text)
-			.update() == 1;
-	}
+    boolean changeAnnouncement(EventId id, String text) {
+        return this.jdbc
+                        .sql("update events set announcement = :text, updated_at = now() where event_id = :id")
+                        .param("id", id.value())
+                        .param("text", text)
+                        .update()
+                == 1;
+    }
 
-	void audit(EventId id, ChangeKind kind, String from, String to, String actor, String reason) {
-		this.jdbc.sql("""
-				insert into mode_changes (event_id, kind, from_value, to_value, actor, reason)
-				values (:id, :kind, :from, :to, :actor, :reason)
-				""")
-			.param("id", id.value())
-			.param("kind", kind.name())
-			.param("from", from)
-			.param("to", to)
-			.param("actor", actor)
-			.param("reason", reason)
-			.update();
-	}
+    void audit(EventId id, ChangeKind kind, String from, String to, String actor, String reason) {
+        this.jdbc
+                .sql("""
+                insert into mode_changes (event_id, kind, from_value, to_value, actor, reason)
+                values (:id, :kind, :from, :to, :actor, :reason)
+                """)
+                .param("id", id.value())
+                .param("kind", kind.name())
+                .param("from", from)
+                .param("to", to)
+                .param("actor", actor)
+                .param("reason", reason)
+                .update();
+    }
 
-	/**
-	 * Offers made per second over the last {@code window}, or empty while the event has not been offering for that
-	 * long (no pace to measure yet).
-	 */
-	public java.util.OptionalDouble offerPace(EventId id, java.time.Duration window) {
-		Long seconds = window.toSeconds();
-		Boolean longEnough = this.jdbc
-			.sql("select coalesce(min(offered_at) < clock_timestamp() - make_interval(secs => ?), false) from grants where event_id = ?")
-			.params(seconds, id.value())
-			.query(Boolean.class)
-			.single();
-		if (!Boolean.TRUE.equals(longEnough)) {
-			return java.util.OptionalDouble.empty();
-		}
-		Long offers = this.jdbc
-			.sql("select count(*) from grants where event_id = ? and offered_at > clock_timestamp() - make_interval(secs => ?)")
-			.params(id.value(), seconds)
-			.query(Long.class)
-			.single();
-		return java.util.OptionalDouble.of(offers / (double) seconds);
-	}
+    /**
+     * Offers made per second over the last {@code window}, or empty while the event has not been offering for that
+     * long (no pace to measure yet).
+     */
+    public java.util.OptionalDouble offerPace(EventId id, java.time.Duration window) {
+        Long seconds = window.toSeconds();
+        Boolean longEnough = this.jdbc
+                .sql(
+                        "select coalesce(min(offered_at) < clock_timestamp() - make_interval(secs => ?), false) from grants where event_id = ?")
+                .params(seconds, id.value())
+                .query(Boolean.class)
+                .single();
+        if (!Boolean.TRUE.equals(longEnough)) {
+            return java.util.OptionalDouble.empty();
+        }
+        Long offers = this.jdbc
+                .sql(
+                        "select count(*) from grants where event_id = ? and offered_at > clock_timestamp() - make_interval(secs => ?)")
+                .params(id.value(), seconds)
+                .query(Long.class)
+                .single();
+        return java.util.OptionalDouble.of(offers / (double) seconds);
+    }
 
-	public List<ModeChange> changes(EventId id) {
-		return this.jdbc.sql("""
-				select kind, from_value, to_value, actor, reason, at from mode_changes where event_id = :id order by id
-				""")
-			.param("id", id.value())
-			.query((rs, n) -> new ModeChange(ChangeKind.valueOf(rs.getString("kind")), rs.getString("from_value"),
-					rs.getString("to_value"), rs.getString("actor"), rs.getString("reason"),
-					rs.getObject("at", OffsetDateTime.class).toInstant()))
-			.list();
-	}
+    public List<ModeChange> changes(EventId id) {
+        return this.jdbc
+                .sql("""
+                select kind, from_value, to_value, actor, reason, at from mode_changes where event_id = :id order by id
+                """)
+                .param("id", id.value())
+                .query((rs, n) -> new ModeChange(
+                        ChangeKind.valueOf(rs.getString("kind")),
+                        rs.getString("from_value"),
+                        rs.getString("to_value"),
+                        rs.getString("actor"),
+                        rs.getString("reason"),
+                        rs.getObject("at", OffsetDateTime.class).toInstant()))
+                .list();
+    }
 
-	private static Event map(ResultSet rs, int row) throws SQLException {
-		OffsetDateTime opensAt = rs.getObject("opens_at", OffsetDateTime.class);
-		EventConfig config = new EventConfig(rs.getString("name"), opensAt == null ? null : opensAt.toInstant(),
-				rs.getInt("max_active_sessions"), rs.getDouble("max_admissions_per_second"), rs.getInt("batch_max"),
-				Duration.ofSeconds(rs.getInt("offer_ttl_seconds")), Duration.ofSeconds(rs.getInt("session_ttl_seconds")),
-				Duration.ofSeconds(rs.getInt("session_max_seconds")),
-				PresaleOrdering.valueOf(rs.getString("presale_ordering")),
-				IdentityScope.valueOf(rs.getString("identity_scope")),
-				ExpiredOfferPolicy.valueOf(rs.getString("expired_offer_policy")),
-				AfterPurchase.valueOf(rs.getString("after_purchase")));
-		return new Event(new EventId(rs.getString("event_id")), config, EventPhase.valueOf(rs.getString("phase")),
-				OperatingMode.valueOf(rs.getString("mode")), rs.getLong("sale_generation"), rs.getString("seed"),
-				rs.getString("commitment"), draw(rs.getObject("seed_revealed_at", OffsetDateTime.class)),
-				rs.getString("announcement"));
-	}
+    private static Event map(ResultSet rs, int row) throws SQLException {
+        OffsetDateTime opensAt = rs.getObject("opens_at", OffsetDateTime.class);
+        EventConfig config = new EventConfig(
+                rs.getString("name"),
+                opensAt == null ? null : opensAt.toInstant(),
+                rs.getInt("max_active_sessions"),
+                rs.getDouble("max_admissions_per_second"),
+                rs.getInt("batch_max"),
+                Duration.ofSeconds(rs.getInt("offer_ttl_seconds")),
+                Duration.ofSeconds(rs.getInt("session_ttl_seconds")),
+                Duration.ofSeconds(rs.getInt("session_max_seconds")),
+                PresaleOrdering.valueOf(rs.getString("presale_ordering")),
+                IdentityScope.valueOf(rs.getString("identity_scope")),
+                ExpiredOfferPolicy.valueOf(rs.getString("expired_offer_policy")),
+                AfterPurchase.valueOf(rs.getString("after_purchase")));
+        return new Event(
+                new EventId(rs.getString("event_id")),
+                config,
+                EventPhase.valueOf(rs.getString("phase")),
+                OperatingMode.valueOf(rs.getString("mode")),
+                rs.getLong("sale_generation"),
+                rs.getString("seed"),
+                rs.getString("commitment"),
+                draw(rs.getObject("seed_revealed_at", OffsetDateTime.class)),
+                rs.getString("announcement"));
+    }
 
-	/*
-	 * The draw's state and the row, both ways, in one place: seed_revealed_at is set exactly when the draw has run.
-	 */
+    /*
+     * The draw's state and the row, both ways, in one place: seed_revealed_at is set exactly when the draw has run.
+     */
 
-	private static DrawState draw(OffsetDateTime seedRevealedAt) {
-		return seedRevealedAt == null ? DrawState.PENDING : DrawState.DRAWN;
-	}
+    private static DrawState draw(OffsetDateTime seedRevealedAt) {
+        return seedRevealedAt == null ? DrawState.PENDING : DrawState.DRAWN;
+    }
 
-	/** The SQL condition on the events row (named {@code qualifier} in the statement) that holds in {@code state}. */
-	public static String drawIs(DrawState state, String qualifier) {
-		return qualifier + ".seed_revealed_at " + switch (state) {
-			case PENDING -> "is null";
-			case DRAWN -> "is not null";
-		};
-	}
-
+    /** The SQL condition on the events row (named {@code qualifier} in the statement) that holds in {@code state}. */
+    public static String drawIs(DrawState state, String qualifier) {
+        return qualifier + ".seed_revealed_at "
+                + switch (state) {
+                    case PENDING -> "is null";
+                    case DRAWN -> "is not null";
+                };
+    }
 }

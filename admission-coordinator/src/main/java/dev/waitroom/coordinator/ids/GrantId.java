@@ -6,17 +6,16 @@ import java.util.UUID;
 /** A grant's identifier: the grants row's key, the queue entry's offer and the admission token's {@code gid}. */
 public record GrantId(UUID value) {
 
-	public GrantId {
-		Objects.requireNonNull(value, "grant id");
-	}
+    public GrantId {
+        Objects.requireNonNull(value, "grant id");
+    }
 
-	public static GrantId random() {
-		return new GrantId(UUID.randomUUID());
-	}
+    public static GrantId random() {
+        return new GrantId(UUID.randomUUID());
+    }
 
-	@Override
-	public String toString() {
-		return this.value.toString();
-	}
-
+    @Override
+    public String toString() {
+        return this.value.toString();
+    }
 }

@@ -9,22 +9,21 @@ import java.util.UUID;
  */
 public record SessionId(UUID value) {
 
-	public SessionId {
-		Objects.requireNonNull(value, "session id");
-	}
+    public SessionId {
+        Objects.requireNonNull(value, "session id");
+    }
 
-	public static SessionId random() {
-		return new SessionId(UUID.randomUUID());
-	}
+    public static SessionId random() {
+        return new SessionId(UUID.randomUUID());
+    }
 
-	/** Reads a session id as booking sends it; {@link IllegalArgumentException} when it is not a UUID. */
-	public static SessionId parse(String text) {
-		return new SessionId(UUID.fromString(Objects.requireNonNull(text, "session id")));
-	}
+    /** Reads a session id as booking sends it; {@link IllegalArgumentException} when it is not a UUID. */
+    public static SessionId parse(String text) {
+        return new SessionId(UUID.fromString(Objects.requireNonNull(text, "session id")));
+    }
 
-	@Override
-	public String toString() {
-		return this.value.toString();
-	}
-
+    @Override
+    public String toString() {
+        return this.value.toString();
+    }
 }

@@ -1,7 +1,6 @@
 package dev.waitroom.coordinator.keys;
 
 import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -11,13 +10,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * lifetime plus skew).
  */
 @ConfigurationProperties("waitroom.keys")
-public record KeysProperties(@DefaultValue("60s") Duration publishLead, @DefaultValue("25h") Duration retireAfter,
-		@DefaultValue("1s") Duration cacheFor) {
+public record KeysProperties(
+        @DefaultValue("60s") Duration publishLead,
+        @DefaultValue("25h") Duration retireAfter,
+        @DefaultValue("1s") Duration cacheFor) {
 
-	public KeysProperties {
-		if (publishLead.isNegative() || retireAfter.isNegative() || cacheFor.isNegative()) {
-			throw new IllegalArgumentException("waitroom.keys durations must not be negative");
-		}
-	}
-
+    public KeysProperties {
+        if (publishLead.isNegative() || retireAfter.isNegative() || cacheFor.isNegative()) {
+            throw new IllegalArgumentException("waitroom.keys durations must not be negative");
+        }
+    }
 }

@@ -2,7 +2,6 @@ package dev.waitroom.coordinator.lease;
 
 import java.time.Duration;
 import java.util.Optional;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -13,59 +12,60 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class Leases {
 
-	/** Upper bound from the spec: a lease is never longer than this. */
-	public static final Duration MAX_LEASE = Duration.ofSeconds(5);
+    /** Upper bound from the spec: a lease is never longer than this. */
+    public static final Duration MAX_LEASE = Duration.ofSeconds(5);
 
-	private final JdbcClient jdbc;
+    private final JdbcClient jdbc;
 
-	public Leases(JdbcClient jdbc) {
-		this.jdbc = jdbc;
-	}
+    public Leases(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
 
-	/**
-	 * Takes or renews the lease of {@code eventId} for {@code owner}. Empty when another owner holds a live lease.
-	 */
-	public Optional<FencingGeneration> acquireOrRenew(String eventId, String owner, Duration duration) {
-		if (duration.compareTo(MAX_LEASE) > 0 || duration.isNegative() || duration.isZero()) {
-			throw new IllegalArgumentException("lease duration must be within (0, 5 s]");
-		}
-		return this.jdbc.sql("""
-				insert into leases (event_id, owner, generation, expires_at)
-				values (:event, :owner, 1, clock_timestamp() + make_interval(secs => :seconds))
-				on conflict (event_id) do update set
-				    owner = excluded.owner,
-				    generation = case when leases.owner = excluded.owner and leases.expires_at > clock_timestamp()
-				                      then leases.generation else leases.generation + 1 end,
-				    expires_at = excluded.expires_at
-				where leases.owner = excluded.owner or leases.expires_at <= clock_timestamp()
-				returning generation
-				""")
-			.param("event", eventId)
-			.param("owner", owner)
-			.param("seconds", duration.toNanos() / 1e9)
-			.query((rs, n) -> new FencingGeneration(rs.getLong(1)))
-			.optional();
-	}
+    /**
+     * Takes or renews the lease of {@code eventId} for {@code owner}. Empty when another owner holds a live lease.
+     */
+    public Optional<FencingGeneration> acquireOrRenew(String eventId, String owner, Duration duration) {
+        if (duration.compareTo(MAX_LEASE) > 0 || duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException("lease duration must be within (0, 5 s]");
+        }
+        return this.jdbc
+                .sql("""
+                insert into leases (event_id, owner, generation, expires_at)
+                values (:event, :owner, 1, clock_timestamp() + make_interval(secs => :seconds))
+                on conflict (event_id) do update set
+                    owner = excluded.owner,
+                    generation = case when leases.owner = excluded.owner and leases.expires_at > clock_timestamp()
+                                      then leases.generation else leases.generation + 1 end,
+                    expires_at = excluded.expires_at
+                where leases.owner = excluded.owner or leases.expires_at <= clock_timestamp()
+                returning generation
+                """)
+                .param("event", eventId)
+                .param("owner", owner)
+                .param("seconds", duration.toNanos() / 1e9)
+                .query((rs, n) -> new FencingGeneration(rs.getLong(1)))
+                .optional();
+    }
 
-	/** Gives the lease up (shutdown): the next leader need not wait for it to expire. */
-	public void release(String eventId, String owner) {
-		this.jdbc.sql("update leases set expires_at = clock_timestamp() where event_id = :event and owner = :owner")
-			.param("event", eventId)
-			.param("owner", owner)
-			.update();
-	}
+    /** Gives the lease up (shutdown): the next leader need not wait for it to expire. */
+    public void release(String eventId, String owner) {
+        this.jdbc
+                .sql("update leases set expires_at = clock_timestamp() where event_id = :event and owner = :owner")
+                .param("event", eventId)
+                .param("owner", owner)
+                .update();
+    }
 
-	public Optional<LeaseView> current(String eventId) {
-		return this.jdbc.sql("""
-				select owner, generation, expires_at > clock_timestamp() as live from leases where event_id = :event
-				""")
-			.param("event", eventId)
-			.query((rs, n) -> new LeaseView(rs.getString("owner"), new FencingGeneration(rs.getLong("generation")),
-					rs.getBoolean("live")))
-			.optional();
-	}
+    public Optional<LeaseView> current(String eventId) {
+        return this.jdbc
+                .sql("""
+                select owner, generation, expires_at > clock_timestamp() as live from leases where event_id = :event
+                """)
+                .param("event", eventId)
+                .query((rs, n) -> new LeaseView(
+                        rs.getString("owner"), new FencingGeneration(rs.getLong("generation")), rs.getBoolean("live")))
+                .optional();
+    }
 
-	public record LeaseView(String owner, FencingGeneration generation, boolean live) {
-	}
-
+    public record LeaseView(String owner, FencingGeneration generation, boolean live) {}
 }

@@ -1,9 +1,5 @@
 package dev.waitroom.coordinator.ops;
 
-import java.net.URI;
-import java.time.Duration;
-import java.time.Instant;
-
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
@@ -15,6 +11,9 @@ import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.problems.CoordinatorException;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
 import org.springframework.http.CacheControl;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -34,184 +33,251 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/admin/events")
 class EventAdminController {
 
-	private static final String ACTOR = "ops";
+    private static final String ACTOR = "ops";
 
-	private final EventManagement management;
+    private final EventManagement management;
 
-	private final LiveView liveView;
+    private final LiveView liveView;
 
-	EventAdminController(EventManagement management, LiveView liveView) {
-		this.management = management;
-		this.liveView = liveView;
-	}
+    EventAdminController(EventManagement management, LiveView liveView) {
+        this.management = management;
+        this.liveView = liveView;
+    }
 
-	@PostMapping
-	ResponseEntity<EventView> create(@RequestBody CreateBody body) {
-		if (body == null || body.eventId() == null) {
-			throw invalid("eventId is required");
-		}
-		EventId id = EventId.of(body.eventId());
-		if (body.maxActiveSessions() == null || body.maxAdmissionsPerSecond() == null) {
-			throw invalid("maxActiveSessions and maxAdmissionsPerSecond are required");
-		}
-		double rate = body.maxAdmissionsPerSecond();
-		EventConfig config = new EventConfig(body.name(), body.opensAt(), body.maxActiveSessions(), rate,
-				or(body.batchMax(), (int) Math.max(1, Math.min(1000, Math.ceil(rate)))),
-				seconds(or(body.offerTtlSeconds(), 60)), seconds(or(body.sessionTtlSeconds(), 600)),
-				seconds(or(body.sessionMaxSeconds(), 1800)), or(body.presaleOrdering(), PresaleOrdering.RANDOM),
-				or(body.identityScope(), IdentityScope.BROWSER),
-				or(body.expiredOfferPolicy(), ExpiredOfferPolicy.REQUEUE_ONCE),
-				or(body.afterPurchase(), AfterPurchase.RELEASE));
-		Event created = this.management.create(id, config, ACTOR);
-		return ResponseEntity.created(URI.create("/admin/events/" + id.value())).body(EventView.of(created, null));
-	}
+    @PostMapping
+    ResponseEntity<EventView> create(@RequestBody CreateBody body) {
+        if (body == null || body.eventId() == null) {
+            throw invalid("eventId is required");
+        }
+        EventId id = EventId.of(body.eventId());
+        if (body.maxActiveSessions() == null || body.maxAdmissionsPerSecond() == null) {
+            throw invalid("maxActiveSessions and maxAdmissionsPerSecond are required");
+        }
+        double rate = body.maxAdmissionsPerSecond();
+        EventConfig config = new EventConfig(
+                body.name(),
+                body.opensAt(),
+                body.maxActiveSessions(),
+                rate,
+                or(body.batchMax(), (int) Math.max(1, Math.min(1000, Math.ceil(rate)))),
+                seconds(or(body.offerTtlSeconds(), 60)),
+                seconds(or(body.sessionTtlSeconds(), 600)),
+                seconds(or(body.sessionMaxSeconds(), 1800)),
+                or(body.presaleOrdering(), PresaleOrdering.RANDOM),
+                or(body.identityScope(), IdentityScope.BROWSER),
+                or(body.expiredOfferPolicy(), ExpiredOfferPolicy.REQUEUE_ONCE),
+                or(body.afterPurchase(), AfterPurchase.RELEASE));
+        Event created = this.management.create(id, config, ACTOR);
+        return ResponseEntity.created(URI.create("/admin/events/" + id.value())).body(EventView.of(created, null));
+    }
 
-	@GetMapping("/{eventId}")
-	ResponseEntity<EventView> get(@PathVariable String eventId) {
-		Event event = this.management.get(EventId.of(eventId));
-		return ResponseEntity.ok()
-			.cacheControl(CacheControl.noStore())
-			.body(EventView.of(event, this.liveView.of(event)));
-	}
+    @GetMapping("/{eventId}")
+    ResponseEntity<EventView> get(@PathVariable String eventId) {
+        Event event = this.management.get(EventId.of(eventId));
+        return ResponseEntity.ok()
+                .cacheControl(CacheControl.noStore())
+                .body(EventView.of(event, this.liveView.of(event)));
+    }
 
-	@PatchMapping("/{eventId}")
-	EventView patch(@PathVariable String eventId, @RequestBody PatchBody body) {
-		if (body == null) {
-			throw invalid("a JSON body is required");
-		}
-		Event updated = this.management.reconfigure(EventId.of(eventId), c -> new EventConfig(or(body.name(), c.name()),
-				body.opensAt() == null ? c.opensAt() : body.opensAt(),
-				or(body.maxActiveSessions(), c.maxActiveSessions()),
-				or(body.maxAdmissionsPerSecond(), c.maxAdmissionsPerSecond()), or(body.batchMax(), c.batchMax()),
-				body.offerTtlSeconds() == null ? c.offerTtl() : seconds(body.offerTtlSeconds()),
-				body.sessionTtlSeconds() == null ? c.sessionTtl() : seconds(body.sessionTtlSeconds()),
-				body.sessionMaxSeconds() == null ? c.sessionMax() : seconds(body.sessionMaxSeconds()),
-				or(body.presaleOrdering(), c.presaleOrdering()), or(body.identityScope(), c.identityScope()),
-				or(body.expiredOfferPolicy(), c.expiredOfferPolicy()), or(body.afterPurchase(), c.afterPurchase())),
-				ACTOR);
-		return EventView.of(updated, null);
-	}
+    @PatchMapping("/{eventId}")
+    EventView patch(@PathVariable String eventId, @RequestBody PatchBody body) {
+        if (body == null) {
+            throw invalid("a JSON body is required");
+        }
+        Event updated = this.management.reconfigure(
+                EventId.of(eventId),
+                c -> new EventConfig(
+                        or(body.name(), c.name()),
+                        body.opensAt() == null ? c.opensAt() : body.opensAt(),
+                        or(body.maxActiveSessions(), c.maxActiveSessions()),
+                        or(body.maxAdmissionsPerSecond(), c.maxAdmissionsPerSecond()),
+                        or(body.batchMax(), c.batchMax()),
+                        body.offerTtlSeconds() == null ? c.offerTtl() : seconds(body.offerTtlSeconds()),
+                        body.sessionTtlSeconds() == null ? c.sessionTtl() : seconds(body.sessionTtlSeconds()),
+                        body.sessionMaxSeconds() == null ? c.sessionMax() : seconds(body.sessionMaxSeconds()),
+                        or(body.presaleOrdering(), c.presaleOrdering()),
+                        or(body.identityScope(), c.identityScope()),
+                        or(body.expiredOfferPolicy(), c.expiredOfferPolicy()),
+                        or(body.afterPurchase(), c.afterPurchase())),
+                ACTOR);
+        return EventView.of(updated, null);
+    }
 
-	@PostMapping("/{eventId}/open")
-	EventView open(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-		return EventView.of(this.management.open(EventId.of(eventId), ACTOR, reasonOr(body, "opened by ops")), null);
-	}
+    @PostMapping("/{eventId}/open")
+    EventView open(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
+        return EventView.of(this.management.open(EventId.of(eventId), ACTOR, reasonOr(body, "opened by ops")), null);
+    }
 
-	@PostMapping("/{eventId}/end")
-	EventView end(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-		return EventView.of(this.management.end(EventId.of(eventId), ACTOR, reasonOr(body, "ended by ops")), null);
-	}
+    @PostMapping("/{eventId}/end")
+    EventView end(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
+        return EventView.of(this.management.end(EventId.of(eventId), ACTOR, reasonOr(body, "ended by ops")), null);
+    }
 
-	@PostMapping("/{eventId}/pause")
-	EventView pause(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-		return mode(eventId, OperatingMode.PAUSED, body);
-	}
+    @PostMapping("/{eventId}/pause")
+    EventView pause(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
+        return mode(eventId, OperatingMode.PAUSED, body);
+    }
 
-	@PostMapping("/{eventId}/resume")
-	EventView resume(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-		return mode(eventId, OperatingMode.QUEUEING, body);
-	}
+    @PostMapping("/{eventId}/resume")
+    EventView resume(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
+        return mode(eventId, OperatingMode.QUEUEING, body);
+    }
 
-	@PostMapping("/{eventId}/sold-out")
-	EventView soldOut(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-		return mode(eventId, OperatingMode.SOLD_OUT, body);
-	}
+    @PostMapping("/{eventId}/sold-out")
+    EventView soldOut(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
+        return mode(eventId, OperatingMode.SOLD_OUT, body);
+    }
 
-	@PostMapping("/{eventId}/bypass")
-	EventView bypassOn(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-		return mode(eventId, OperatingMode.BYPASS, body);
-	}
+    @PostMapping("/{eventId}/bypass")
+    EventView bypassOn(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
+        return mode(eventId, OperatingMode.BYPASS, body);
+    }
 
-	@DeleteMapping("/{eventId}/bypass")
-	EventView bypassOff(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-		return EventView.of(this.management.endBypass(EventId.of(eventId), ACTOR, reason(body)), null);
-	}
+    @DeleteMapping("/{eventId}/bypass")
+    EventView bypassOff(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
+        return EventView.of(this.management.endBypass(EventId.of(eventId), ACTOR, reason(body)), null);
+    }
 
-	@PutMapping("/{eventId}/announcement")
-	EventView announce(@PathVariable String eventId, @RequestBody AnnouncementBody body) {
-		if (body == null) {
-			throw invalid("a JSON body with \"text\" is required");
-		}
-		return EventView.of(this.management.announce(EventId.of(eventId), body.text(), ACTOR), null);
-	}
+    @PutMapping("/{eventId}/announcement")
+    EventView announce(@PathVariable String eventId, @RequestBody AnnouncementBody body) {
+        if (body == null) {
+            throw invalid("a JSON body with \"text\" is required");
+        }
+        return EventView.of(this.management.announce(EventId.of(eventId), body.text(), ACTOR), null);
+    }
 
-	private EventView mode(String eventId, OperatingMode target, ReasonBody body) {
-		return EventView.of(this.management.changeMode(EventId.of(eventId), target, ACTOR, reason(body)), null);
-	}
+    private EventView mode(String eventId, OperatingMode target, ReasonBody body) {
+        return EventView.of(this.management.changeMode(EventId.of(eventId), target, ACTOR, reason(body)), null);
+    }
 
-	private static String reason(ReasonBody body) {
-		if (!hasReason(body)) {
-			throw invalid("a reason is required: every mode change is recorded with who, when and why");
-		}
-		return clip(body.reason());
-	}
+    private static String reason(ReasonBody body) {
+        if (!hasReason(body)) {
+            throw invalid("a reason is required: every mode change is recorded with who, when and why");
+        }
+        return clip(body.reason());
+    }
 
-	/** Opening and ending are recorded with a default reason when ops give none. */
-	private static String reasonOr(ReasonBody body, String fallback) {
-		return hasReason(body) ? clip(body.reason()) : fallback;
-	}
+    /** Opening and ending are recorded with a default reason when ops give none. */
+    private static String reasonOr(ReasonBody body, String fallback) {
+        return hasReason(body) ? clip(body.reason()) : fallback;
+    }
 
-	private static boolean hasReason(ReasonBody body) {
-		return body != null && body.reason() != null && !body.reason().isBlank();
-	}
+    private static boolean hasReason(ReasonBody body) {
+        return body != null && body.reason() != null && !body.reason().isBlank();
+    }
 
-	private static String clip(String s) {
-		if (s.length() > 500) {
-			throw invalid("reasons are at most 500 characters");
-		}
-		return s.strip();
-	}
+    private static String clip(String s) {
+        if (s.length() > 500) {
+            throw invalid("reasons are at most 500 characters");
+        }
+        return s.strip();
+    }
 
-	private static Duration seconds(int s) {
-		return Duration.ofSeconds(s);
-	}
+    private static Duration seconds(int s) {
+        return Duration.ofSeconds(s);
+    }
 
-	private static <T> T or(T value, T fallback) {
-		return value == null ? fallback : value;
-	}
+    private static <T> T or(T value, T fallback) {
+        return value == null ? fallback : value;
+    }
 
-	private static CoordinatorException invalid(String message) {
-		return new CoordinatorException(ProblemType.MALFORMED_REQUEST, message);
-	}
+    private static CoordinatorException invalid(String message) {
+        return new CoordinatorException(ProblemType.MALFORMED_REQUEST, message);
+    }
 
-	record CreateBody(String eventId, String name, Instant opensAt, Integer maxActiveSessions,
-			Double maxAdmissionsPerSecond, Integer batchMax, Integer offerTtlSeconds, Integer sessionTtlSeconds,
-			Integer sessionMaxSeconds, PresaleOrdering presaleOrdering, IdentityScope identityScope,
-			ExpiredOfferPolicy expiredOfferPolicy, AfterPurchase afterPurchase) {
-	}
+    record CreateBody(
+            String eventId,
+            String name,
+            Instant opensAt,
+            Integer maxActiveSessions,
+            Double maxAdmissionsPerSecond,
+            Integer batchMax,
+            Integer offerTtlSeconds,
+            Integer sessionTtlSeconds,
+            Integer sessionMaxSeconds,
+            PresaleOrdering presaleOrdering,
+            IdentityScope identityScope,
+            ExpiredOfferPolicy expiredOfferPolicy,
+            AfterPurchase afterPurchase) {}
 
-	record PatchBody(String name, Instant opensAt, Integer maxActiveSessions, Double maxAdmissionsPerSecond,
-			Integer batchMax, Integer offerTtlSeconds, Integer sessionTtlSeconds, Integer sessionMaxSeconds,
-			PresaleOrdering presaleOrdering, IdentityScope identityScope, ExpiredOfferPolicy expiredOfferPolicy,
-			AfterPurchase afterPurchase) {
-	}
+    record PatchBody(
+            String name,
+            Instant opensAt,
+            Integer maxActiveSessions,
+            Double maxAdmissionsPerSecond,
+            Integer batchMax,
+            Integer offerTtlSeconds,
+            Integer sessionTtlSeconds,
+            Integer sessionMaxSeconds,
+            PresaleOrdering presaleOrdering,
+            IdentityScope identityScope,
+            ExpiredOfferPolicy expiredOfferPolicy,
+            AfterPurchase afterPurchase) {}
 
-	record ReasonBody(String reason) {
-	}
+    record ReasonBody(String reason) {}
 
-	record AnnouncementBody(String text) {
-	}
+    record AnnouncementBody(String text) {}
 
-	/** Config (docs/ARCHITECTURE.md#ops-api names), sale state, and the live view when asked for. */
-	record EventView(String eventId, String name, Instant opensAt, int maxActiveSessions, double maxAdmissionsPerSecond,
-			int batchMax, long offerTtlSeconds, long sessionTtlSeconds, long sessionMaxSeconds, String presaleOrdering,
-			String identityScope, String expiredOfferPolicy, String afterPurchase, String phase, String mode,
-			long saleGeneration, String commitment, String seed, String announcement, Long waiting, Long offered,
-			Long active, Double admissionRate, Object health, Long oldestWaitSeconds, Long drift, LiveView.Live live) {
+    /** Config (docs/ARCHITECTURE.md#ops-api names), sale state, and the live view when asked for. */
+    record EventView(
+            String eventId,
+            String name,
+            Instant opensAt,
+            int maxActiveSessions,
+            double maxAdmissionsPerSecond,
+            int batchMax,
+            long offerTtlSeconds,
+            long sessionTtlSeconds,
+            long sessionMaxSeconds,
+            String presaleOrdering,
+            String identityScope,
+            String expiredOfferPolicy,
+            String afterPurchase,
+            String phase,
+            String mode,
+            long saleGeneration,
+            String commitment,
+            String seed,
+            String announcement,
+            Long waiting,
+            Long offered,
+            Long active,
+            Double admissionRate,
+            Object health,
+            Long oldestWaitSeconds,
+            Long drift,
+            LiveView.Live live) {
 
-		static EventView of(Event e, LiveView.Live live) {
-			EventConfig c = e.config();
-			return new EventView(e.id().value(), c.name(), c.opensAt(), c.maxActiveSessions(),
-					c.maxAdmissionsPerSecond(), c.batchMax(), c.offerTtl().toSeconds(), c.sessionTtl().toSeconds(),
-					c.sessionMax().toSeconds(), c.presaleOrdering().name(), c.identityScope().name(),
-					c.expiredOfferPolicy().name(), c.afterPurchase().name(), e.phase().name(), e.mode().name(),
-					e.saleGeneration(), e.commitment(), e.revealedSeed(), e.announcement(),
-					live == null ? null : live.waiting(), live == null ? null : live.offered(),
-					live == null ? null : live.active(), live == null ? null : live.admissionRate(),
-					live == null ? null : live.health(), live == null ? null : live.oldestWaitSeconds(),
-					live == null ? null : live.drift(), live);
-		}
-
-	}
-
+        static EventView of(Event e, LiveView.Live live) {
+            EventConfig c = e.config();
+            return new EventView(
+                    e.id().value(),
+                    c.name(),
+                    c.opensAt(),
+                    c.maxActiveSessions(),
+                    c.maxAdmissionsPerSecond(),
+                    c.batchMax(),
+                    c.offerTtl().toSeconds(),
+                    c.sessionTtl().toSeconds(),
+                    c.sessionMax().toSeconds(),
+                    c.presaleOrdering().name(),
+                    c.identityScope().name(),
+                    c.expiredOfferPolicy().name(),
+                    c.afterPurchase().name(),
+                    e.phase().name(),
+                    e.mode().name(),
+                    e.saleGeneration(),
+                    e.commitment(),
+                    e.revealedSeed(),
+                    e.announcement(),
+                    live == null ? null : live.waiting(),
+                    live == null ? null : live.offered(),
+                    live == null ? null : live.active(),
+                    live == null ? null : live.admissionRate(),
+                    live == null ? null : live.health(),
+                    live == null ? null : live.oldestWaitSeconds(),
+                    live == null ? null : live.drift(),
+                    live);
+        }
+    }
 }

@@ -1,8 +1,5 @@
 package dev.waitroom.coordinator.ops;
 
-import java.util.List;
-import java.util.Map;
-
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.admission.LiveCounts;
@@ -14,6 +11,8 @@ import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.rate.RateController;
+import java.util.List;
+import java.util.Map;
 import org.springframework.stereotype.Component;
 
 /**
@@ -23,53 +22,82 @@ import org.springframework.stereotype.Component;
 @Component
 class LiveView {
 
-	private final Grants grants;
+    private final Grants grants;
 
-	private final Events events;
+    private final Events events;
 
-	private final QueueDirectory queue;
+    private final QueueDirectory queue;
 
-	private final EventStatePublisher publisher;
+    private final EventStatePublisher publisher;
 
-	private final RateController rates;
+    private final RateController rates;
 
-	private final Leases leases;
+    private final Leases leases;
 
-	LiveView(Grants grants, Events events, QueueDirectory queue, EventStatePublisher publisher, RateController rates,
-			Leases leases) {
-		this.grants = grants;
-		this.events = events;
-		this.queue = queue;
-		this.publisher = publisher;
-		this.rates = rates;
-		this.leases = leases;
-	}
+    LiveView(
+            Grants grants,
+            Events events,
+            QueueDirectory queue,
+            EventStatePublisher publisher,
+            RateController rates,
+            Leases leases) {
+        this.grants = grants;
+        this.events = events;
+        this.queue = queue;
+        this.publisher = publisher;
+        this.rates = rates;
+        this.leases = leases;
+    }
 
-	Live of(Event event) {
-		String id = event.id().value();
-		LiveCounts live = this.grants.count(id);
-		QueueCounts counts = null;
-		try {
-			counts = this.queue.counts(id);
-		}
-		catch (CoordinatorException ex) {
-			// Shown as unknown: the live view must still answer while the queue is down.
-		}
-		Long drift = counts == null ? null
-				: Math.abs(counts.offered() - live.offered()) + Math.abs(counts.active() - live.active());
-		Leases.LeaseView lease = this.leases.current(id).orElse(null);
-		return new Live(counts == null ? null : counts.waiting(), live.offered(), live.active(),
-				this.publisher.admissionRate(event), this.rates.view(), event.mode().name(), event.phase().name(),
-				counts == null ? null : counts.oldestWaitSeconds(), drift, counts != null,
-				counts == null ? null : counts.abandoned(), counts == null ? null : counts.completed(),
-				this.grants.releasedByReason(id), lease == null ? null : lease.owner(),
-				lease == null ? null : lease.generation().value(), this.events.changes(event.id()), counts);
-	}
+    Live of(Event event) {
+        String id = event.id().value();
+        LiveCounts live = this.grants.count(id);
+        QueueCounts counts = null;
+        try {
+            counts = this.queue.counts(id);
+        } catch (CoordinatorException ex) {
+            // Shown as unknown: the live view must still answer while the queue is down.
+        }
+        Long drift = counts == null
+                ? null
+                : Math.abs(counts.offered() - live.offered()) + Math.abs(counts.active() - live.active());
+        Leases.LeaseView lease = this.leases.current(id).orElse(null);
+        return new Live(
+                counts == null ? null : counts.waiting(),
+                live.offered(),
+                live.active(),
+                this.publisher.admissionRate(event),
+                this.rates.view(),
+                event.mode().name(),
+                event.phase().name(),
+                counts == null ? null : counts.oldestWaitSeconds(),
+                drift,
+                counts != null,
+                counts == null ? null : counts.abandoned(),
+                counts == null ? null : counts.completed(),
+                this.grants.releasedByReason(id),
+                lease == null ? null : lease.owner(),
+                lease == null ? null : lease.generation().value(),
+                this.events.changes(event.id()),
+                counts);
+    }
 
-	record Live(Long waiting, long offered, long active, double admissionRate, RateController.HealthView health,
-			String mode, String phase, Long oldestWaitSeconds, Long drift, boolean queueReachable, Long abandoned,
-			Long checkouts, Map<String, Long> releasedByReason, String leaseOwner, Long fencingGeneration,
-			List<ModeChange> modeChanges, QueueCounts queue) {
-	}
-
+    record Live(
+            Long waiting,
+            long offered,
+            long active,
+            double admissionRate,
+            RateController.HealthView health,
+            String mode,
+            String phase,
+            Long oldestWaitSeconds,
+            Long drift,
+            boolean queueReachable,
+            Long abandoned,
+            Long checkouts,
+            Map<String, Long> releasedByReason,
+            String leaseOwner,
+            Long fencingGeneration,
+            List<ModeChange> modeChanges,
+            QueueCounts queue) {}
 }

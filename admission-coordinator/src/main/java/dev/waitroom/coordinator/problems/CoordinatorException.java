@@ -9,14 +9,13 @@ import dev.waitroom.web.ProblemException;
  */
 public class CoordinatorException extends ProblemException {
 
-	private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 1L;
 
-	public CoordinatorException(ProblemType problem, String message) {
-		super(problem, message);
-	}
+    public CoordinatorException(ProblemType problem, String message) {
+        super(problem, message);
+    }
 
-	public CoordinatorException(ProblemType problem, String message, Throwable failure) {
-		super(problem, message, failure);
-	}
-
+    public CoordinatorException(ProblemType problem, String message, Throwable failure) {
+        super(problem, message, failure);
+    }
 }

@@ -1,8 +1,5 @@
 package dev.waitroom.coordinator.queue;
 
-import java.time.Instant;
-import java.util.List;
-
 import dev.waitroom.contract.queue.DrawResult;
 import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.contract.queue.OfferResult;
@@ -10,6 +7,8 @@ import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.contract.queue.TransitionTarget;
 import dev.waitroom.coordinator.ids.GrantId;
 import dev.waitroom.tokens.VisitorId;
+import java.time.Instant;
+import java.util.List;
 
 /**
  * The queue-service as the coordinator sees it (docs/CONTRACTS.md, "queue-service internal API"), in the contract's
@@ -19,30 +18,27 @@ import dev.waitroom.tokens.VisitorId;
  */
 public interface QueueDirectory {
 
-	/** PUT /internal/events/{e}. */
-	void putEventState(String eventId, EventUpdateRequest state);
+    /** PUT /internal/events/{e}. */
+    void putEventState(String eventId, EventUpdateRequest state);
 
-	/** POST /internal/events/{e}/draw: orders the pre-sale group; repeating it is a no-op. */
-	DrawResult draw(String eventId, String seedHex);
+    /** POST /internal/events/{e}/draw: orders the pre-sale group; repeating it is a no-op. */
+    DrawResult draw(String eventId, String seedHex);
 
-	/** GET /internal/events/{e}/candidates?limit=N: the next WAITING entries in policy order, not removed. */
-	List<Candidate> candidates(String eventId, int limit);
+    /** GET /internal/events/{e}/candidates?limit=N: the next WAITING entries in policy order, not removed. */
+    List<Candidate> candidates(String eventId, int limit);
 
-	/** POST /internal/events/{e}/offers: WAITING -> OFFERED; an entry already OFFERED with that grant is unchanged. */
-	List<OfferResult> offer(String eventId, List<Offer> offers);
+    /** POST /internal/events/{e}/offers: WAITING -> OFFERED; an entry already OFFERED with that grant is unchanged. */
+    List<OfferResult> offer(String eventId, List<Offer> offers);
 
-	/** POST /internal/events/{e}/entries/{entryId}/transition; returns the entry's state afterwards. */
-	String transition(String eventId, String entryId, TransitionTarget to, GrantId grantId);
+    /** POST /internal/events/{e}/entries/{entryId}/transition; returns the entry's state afterwards. */
+    String transition(String eventId, String entryId, TransitionTarget to, GrantId grantId);
 
-	/** GET /internal/events/{e}/counts. */
-	QueueCounts counts(String eventId);
+    /** GET /internal/events/{e}/counts. */
+    QueueCounts counts(String eventId);
 
-	/** A WAITING entry the coordinator may offer next (the contract's {@code Candidate}, its visitor typed). */
-	record Candidate(String entryId, VisitorId visitor, long orderKey) {
-	}
+    /** A WAITING entry the coordinator may offer next (the contract's {@code Candidate}, its visitor typed). */
+    record Candidate(String entryId, VisitorId visitor, long orderKey) {}
 
-	/** One offer to tell the queue (the contract's {@code Offer}, its grant typed). */
-	record Offer(String entryId, GrantId grantId, Instant expiresAt) {
-	}
-
+    /** One offer to tell the queue (the contract's {@code Offer}, its grant typed). */
+    record Offer(String entryId, GrantId grantId, Instant expiresAt) {}
 }

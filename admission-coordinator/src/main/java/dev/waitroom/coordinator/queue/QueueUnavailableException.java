@@ -5,8 +5,7 @@ import dev.waitroom.coordinator.problems.CoordinatorException;
 
 public class QueueUnavailableException extends CoordinatorException {
 
-	public QueueUnavailableException(String message, Throwable cause) {
-		super(ProblemType.QUEUE_UNAVAILABLE, message, cause);
-	}
-
+    public QueueUnavailableException(String message, Throwable cause) {
+        super(ProblemType.QUEUE_UNAVAILABLE, message, cause);
+    }
 }

@@ -2,5 +2,9 @@ package dev.waitroom.coordinator.rate;
 
 /** How the controller judges booking health. */
 public enum HealthStatus {
-	HEALTHY, STRAINED, DEGRADED, CRITICAL, STALE
+    HEALTHY,
+    STRAINED,
+    DEGRADED,
+    CRITICAL,
+    STALE
 }

@@ -10,28 +10,27 @@ import java.time.Instant;
  */
 public final class RateBudget {
 
-	private double tokens;
+    private double tokens;
 
-	private Instant last;
+    private Instant last;
 
-	/** Whole admissions allowed now at {@code ratePerSecond}. */
-	public int available(double ratePerSecond, Instant now) {
-		if (this.last != null && now.isAfter(this.last)) {
-			double seconds = Duration.between(this.last, now).toNanos() / 1e9;
-			this.tokens += ratePerSecond * seconds;
-		}
-		this.last = now;
-		if (ratePerSecond <= 0) {
-			this.tokens = 0;
-			return 0;
-		}
-		this.tokens = Math.min(this.tokens, Math.max(1, ratePerSecond));
-		return (int) Math.floor(this.tokens);
-	}
+    /** Whole admissions allowed now at {@code ratePerSecond}. */
+    public int available(double ratePerSecond, Instant now) {
+        if (this.last != null && now.isAfter(this.last)) {
+            double seconds = Duration.between(this.last, now).toNanos() / 1e9;
+            this.tokens += ratePerSecond * seconds;
+        }
+        this.last = now;
+        if (ratePerSecond <= 0) {
+            this.tokens = 0;
+            return 0;
+        }
+        this.tokens = Math.min(this.tokens, Math.max(1, ratePerSecond));
+        return (int) Math.floor(this.tokens);
+    }
 
-	/** Spends what was actually admitted. */
-	public void spend(int admitted) {
-		this.tokens = Math.max(0, this.tokens - admitted);
-	}
-
+    /** Spends what was actually admitted. */
+    public void spend(int admitted) {
+        this.tokens = Math.max(0, this.tokens - admitted);
+    }
 }

@@ -1,11 +1,10 @@
 package dev.waitroom.coordinator.rate;
 
-import java.time.Clock;
-import java.time.Duration;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -17,33 +16,52 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class RateConfiguration {
 
-	private static final Logger log = LoggerFactory.getLogger(RateController.class);
+    private static final Logger log = LoggerFactory.getLogger(RateController.class);
 
-	@Bean
-	RateController rateController(HealthProperties properties, Clock clock, MeterRegistry meters) {
-		RateControllerSettings d = RateControllerSettings.defaults();
-		RateControllerSettings settings = new RateControllerSettings(properties.staleAfter(), d.smoothing(),
-				properties.healthyWindowsToIncrease(), properties.increaseStep(), properties.decreaseFactor(),
-				d.minFactor(), d.resumeFactor(), d.healthyShare(), properties.degradedLatencyMs(),
-				properties.criticalLatencyMs(), d.degradedErrorRate(), d.criticalErrorRate(), d.degradedPoolPressure(),
-				d.criticalPoolPressure(), d.degradedHoldFailureRate(), d.criticalHoldFailureRate());
-		RateController controller = RateController.of(settings, clock, decision -> {
-			Counter.builder("waitroom.coordinator.rate.decisions")
-				.tag("kind", decision.kind().name())
-				.register(meters)
-				.increment();
-			log.info("Admission rate {}: factor {} -> {} ({}, health {})", decision.kind(),
-					String.format("%.2f", decision.factorBefore()), String.format("%.2f", decision.factorAfter()),
-					decision.reason(), decision.status());
-		});
-		Gauge.builder("waitroom.coordinator.rate.factor", controller, RateController::factor).register(meters);
-		return controller;
-	}
+    @Bean
+    RateController rateController(HealthProperties properties, Clock clock, MeterRegistry meters) {
+        RateControllerSettings d = RateControllerSettings.defaults();
+        RateControllerSettings settings = new RateControllerSettings(
+                properties.staleAfter(),
+                d.smoothing(),
+                properties.healthyWindowsToIncrease(),
+                properties.increaseStep(),
+                properties.decreaseFactor(),
+                d.minFactor(),
+                d.resumeFactor(),
+                d.healthyShare(),
+                properties.degradedLatencyMs(),
+                properties.criticalLatencyMs(),
+                d.degradedErrorRate(),
+                d.criticalErrorRate(),
+                d.degradedPoolPressure(),
+                d.criticalPoolPressure(),
+                d.degradedHoldFailureRate(),
+                d.criticalHoldFailureRate());
+        RateController controller = RateController.of(settings, clock, decision -> {
+            Counter.builder("waitroom.coordinator.rate.decisions")
+                    .tag("kind", decision.kind().name())
+                    .register(meters)
+                    .increment();
+            log.info(
+                    "Admission rate {}: factor {} -> {} ({}, health {})",
+                    decision.kind(),
+                    String.format("%.2f", decision.factorBefore()),
+                    String.format("%.2f", decision.factorAfter()),
+                    decision.reason(),
+                    decision.status());
+        });
+        Gauge.builder("waitroom.coordinator.rate.factor", controller, RateController::factor)
+                .register(meters);
+        return controller;
+    }
 
-	@ConfigurationProperties("waitroom.health")
-	record HealthProperties(@DefaultValue("3s") Duration staleAfter, @DefaultValue("3") int healthyWindowsToIncrease,
-			@DefaultValue("0.1") double increaseStep, @DefaultValue("0.5") double decreaseFactor,
-			@DefaultValue("800") double degradedLatencyMs, @DefaultValue("3000") double criticalLatencyMs) {
-	}
-
+    @ConfigurationProperties("waitroom.health")
+    record HealthProperties(
+            @DefaultValue("3s") Duration staleAfter,
+            @DefaultValue("3") int healthyWindowsToIncrease,
+            @DefaultValue("0.1") double increaseStep,
+            @DefaultValue("0.5") double decreaseFactor,
+            @DefaultValue("800") double degradedLatencyMs,
+            @DefaultValue("3000") double criticalLatencyMs) {}
 }

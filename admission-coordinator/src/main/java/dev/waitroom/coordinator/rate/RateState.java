@@ -9,18 +9,17 @@ import java.util.Set;
  * down within the state.
  */
 public enum RateState {
+    PAUSED,
+    ADMITTING;
 
-	PAUSED, ADMITTING;
+    public Set<RateState> next() {
+        return switch (this) {
+            case PAUSED -> EnumSet.of(ADMITTING);
+            case ADMITTING -> EnumSet.of(PAUSED);
+        };
+    }
 
-	public Set<RateState> next() {
-		return switch (this) {
-			case PAUSED -> EnumSet.of(ADMITTING);
-			case ADMITTING -> EnumSet.of(PAUSED);
-		};
-	}
-
-	public boolean canMoveTo(RateState target) {
-		return next().contains(target);
-	}
-
+    public boolean canMoveTo(RateState target) {
+        return next().contains(target);
+    }
 }

@@ -1,13 +1,5 @@
 package dev.waitroom.coordinator.tick;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.function.LongSupplier;
-
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.coordinator.admission.Admissions;
@@ -23,9 +15,16 @@ import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.problems.CoordinatorException;
-import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import dev.waitroom.coordinator.queue.QueueDirectory;
+import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import dev.waitroom.coordinator.rate.RateBudget;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -39,198 +38,207 @@ import org.springframework.dao.DataAccessException;
  */
 public final class AdmissionTicker {
 
-	private static final Logger log = LoggerFactory.getLogger(AdmissionTicker.class);
+    private static final Logger log = LoggerFactory.getLogger(AdmissionTicker.class);
 
-	private final CoordinatorProperties properties;
+    private final CoordinatorProperties properties;
 
-	private final Parts parts;
+    private final Parts parts;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	private final LongSupplier nanoTime;
+    private final LongSupplier nanoTime;
 
-	private final Map<String, Leadership> led = new HashMap<>();
+    private final Map<String, Leadership> led = new HashMap<>();
 
-	public AdmissionTicker(CoordinatorProperties properties, Parts parts, Clock clock, LongSupplier nanoTime) {
-		this.properties = properties;
-		this.parts = parts;
-		this.clock = clock;
-		this.nanoTime = nanoTime;
-	}
+    public AdmissionTicker(CoordinatorProperties properties, Parts parts, Clock clock, LongSupplier nanoTime) {
+        this.properties = properties;
+        this.parts = parts;
+        this.clock = clock;
+        this.nanoTime = nanoTime;
+    }
 
-	/** What a ticker works with; shared by every ticker of a process. */
-	public record Parts(Events events, Leases leases, Grants grants, Offering offering, Admissions admissions,
-			QueueSync sync, QueueDirectory queue, EventManagement management, EventStatePublisher publisher,
-			SessionRegistry registry, EventGauges gauges) {
-	}
+    /** What a ticker works with; shared by every ticker of a process. */
+    public record Parts(
+            Events events,
+            Leases leases,
+            Grants grants,
+            Offering offering,
+            Admissions admissions,
+            QueueSync sync,
+            QueueDirectory queue,
+            EventManagement management,
+            EventStatePublisher publisher,
+            SessionRegistry registry,
+            EventGauges gauges) {}
 
-	public String owner() {
-		return this.properties.instanceId();
-	}
+    public String owner() {
+        return this.properties.instanceId();
+    }
 
-	/** Runs one tick over every unfinished event; returns the number of offers made. */
-	public int tick() {
-		int offered = 0;
-		List<Event> events;
-		try {
-			events = this.parts.events().unfinished();
-		}
-		catch (DataAccessException ex) {
-			log.warn("Tick skipped: Postgres unavailable ({})", ex.getMostSpecificCause().getMessage());
-			this.led.clear();
-			return 0;
-		}
-		for (Event event : events) {
-			try {
-				offered += tick(event);
-			}
-			catch (CoordinatorException | DataAccessException ex) {
-				log.warn("Tick of event {} failed: {}", event.id(), ex.getMessage());
-			}
-		}
-		return offered;
-	}
+    /** Runs one tick over every unfinished event; returns the number of offers made. */
+    public int tick() {
+        int offered = 0;
+        List<Event> events;
+        try {
+            events = this.parts.events().unfinished();
+        } catch (DataAccessException ex) {
+            log.warn(
+                    "Tick skipped: Postgres unavailable ({})",
+                    ex.getMostSpecificCause().getMessage());
+            this.led.clear();
+            return 0;
+        }
+        for (Event event : events) {
+            try {
+                offered += tick(event);
+            } catch (CoordinatorException | DataAccessException ex) {
+                log.warn("Tick of event {} failed: {}", event.id(), ex.getMessage());
+            }
+        }
+        return offered;
+    }
 
-	/** One tick of one event; returns the number of offers made. */
-	public int tick(Event event) {
-		String id = event.id().value();
-		Optional<Leadership> leadership = lead(id);
-		if (leadership.isEmpty()) {
-			return 0;
-		}
-		Leadership lead = leadership.get();
-		Instant now = this.clock.instant();
-		if (event.phase() == EventPhase.SCHEDULED && (event.config().opensAt() == null
-				|| !event.config().opensAt().isAfter(now))) {
-			event = this.parts.management().open(event.id(), "coordinator", "opening time reached");
-		}
-		else if (event.phase() == EventPhase.OPEN && !event.drawn()) {
-			event = this.parts.management().completeDraw(event);
-		}
-		this.parts.admissions().expireOverdue(id, this.properties.expiryBatch());
-		syncQueue(id);
-		int offered = 0;
-		LiveCounts live = this.parts.grants().count(id);
-		double rate = this.parts.publisher().admissionRate(event);
-		if (event.offering()) {
-			offered = offer(event, lead, live, rate, now);
-			if (offered > 0) {
-				live = this.parts.grants().count(id);
-			}
-		}
-		this.parts.gauges().update(id, live.offered(), live.active(), rate, event.mode());
-		long nowNanos = this.nanoTime.getAsLong();
-		if (lead.lastPush == null || nowNanos - lead.lastPush >= this.properties.pushEvery().toNanos()) {
-			lead.lastPush = nowNanos;
-			this.parts.publisher().publishQuietly(event);
-			measureDrift(id);
-		}
-		return offered;
-	}
+    /** One tick of one event; returns the number of offers made. */
+    public int tick(Event event) {
+        String id = event.id().value();
+        Optional<Leadership> leadership = lead(id);
+        if (leadership.isEmpty()) {
+            return 0;
+        }
+        Leadership lead = leadership.get();
+        Instant now = this.clock.instant();
+        if (event.phase() == EventPhase.SCHEDULED
+                && (event.config().opensAt() == null
+                        || !event.config().opensAt().isAfter(now))) {
+            event = this.parts.management().open(event.id(), "coordinator", "opening time reached");
+        } else if (event.phase() == EventPhase.OPEN && !event.drawn()) {
+            event = this.parts.management().completeDraw(event);
+        }
+        this.parts.admissions().expireOverdue(id, this.properties.expiryBatch());
+        syncQueue(id);
+        int offered = 0;
+        LiveCounts live = this.parts.grants().count(id);
+        double rate = this.parts.publisher().admissionRate(event);
+        if (event.offering()) {
+            offered = offer(event, lead, live, rate, now);
+            if (offered > 0) {
+                live = this.parts.grants().count(id);
+            }
+        }
+        this.parts.gauges().update(id, live.offered(), live.active(), rate, event.mode());
+        long nowNanos = this.nanoTime.getAsLong();
+        if (lead.lastPush == null
+                || nowNanos - lead.lastPush >= this.properties.pushEvery().toNanos()) {
+            lead.lastPush = nowNanos;
+            this.parts.publisher().publishQuietly(event);
+            measureDrift(id);
+        }
+        return offered;
+    }
 
-	private int offer(Event event, Leadership lead, LiveCounts live, double rate, Instant now) {
-		int free = (int) Math.max(0, event.config().maxActiveSessions() - live.live());
-		int byRate = lead.budget.available(rate, now);
-		int n = Math.min(free, Math.min(byRate, event.config().batchMax()));
-		if (n <= 0) {
-			return 0;
-		}
-		if (!this.parts.registry().available()) {
-			// Fail closed: no new admission while the session registry cannot be written.
-			log.warn("No offers for event {}: the session registry is unavailable", event.id());
-			return 0;
-		}
-		List<Candidate> candidates = this.parts.queue().candidates(event.id().value(), n);
-		if (candidates.isEmpty()) {
-			return 0;
-		}
-		int made = this.parts.offering().offer(event, owner(), lead.generation, candidates).size();
-		lead.budget.spend(made);
-		return made;
-	}
+    private int offer(Event event, Leadership lead, LiveCounts live, double rate, Instant now) {
+        int free = (int) Math.max(0, event.config().maxActiveSessions() - live.live());
+        int byRate = lead.budget.available(rate, now);
+        int n = Math.min(free, Math.min(byRate, event.config().batchMax()));
+        if (n <= 0) {
+            return 0;
+        }
+        if (!this.parts.registry().available()) {
+            // Fail closed: no new admission while the session registry cannot be written.
+            log.warn("No offers for event {}: the session registry is unavailable", event.id());
+            return 0;
+        }
+        List<Candidate> candidates = this.parts.queue().candidates(event.id().value(), n);
+        if (candidates.isEmpty()) {
+            return 0;
+        }
+        int made = this.parts
+                .offering()
+                .offer(event, owner(), lead.generation, candidates)
+                .size();
+        lead.budget.spend(made);
+        return made;
+    }
 
-	private void syncQueue(String id) {
-		try {
-			this.parts.sync().reconcile(id, 200);
-		}
-		catch (CoordinatorException ex) {
-			log.debug("Queue reconciliation for {} deferred: {}", id, ex.getMessage());
-		}
-	}
+    private void syncQueue(String id) {
+        try {
+            this.parts.sync().reconcile(id, 200);
+        } catch (CoordinatorException ex) {
+            log.debug("Queue reconciliation for {} deferred: {}", id, ex.getMessage());
+        }
+    }
 
-	private void measureDrift(String id) {
-		try {
-			QueueCounts counts = this.parts.queue().counts(id);
-			LiveCounts live = this.parts.grants().count(id);
-			this.parts.gauges()
-				.drift(id, Math.abs(counts.offered() - live.offered()) + Math.abs(counts.active() - live.active()));
-		}
-		catch (CoordinatorException ex) {
-			log.debug("Drift of {} not measured: {}", id, ex.getMessage());
-		}
-	}
+    private void measureDrift(String id) {
+        try {
+            QueueCounts counts = this.parts.queue().counts(id);
+            LiveCounts live = this.parts.grants().count(id);
+            this.parts
+                    .gauges()
+                    .drift(id, Math.abs(counts.offered() - live.offered()) + Math.abs(counts.active() - live.active()));
+        } catch (CoordinatorException ex) {
+            log.debug("Drift of {} not measured: {}", id, ex.getMessage());
+        }
+    }
 
-	/** Takes or renews the lease when due; on a new generation (takeover) reconciles with the queue. */
-	private Optional<Leadership> lead(String id) {
-		Leadership current = this.led.get(id);
-		long now = this.nanoTime.getAsLong();
-		if (current != null && now - current.renewedAt < this.properties.renewEvery().toNanos()) {
-			return Optional.of(current);
-		}
-		Optional<FencingGeneration> generation = this.parts.leases()
-			.acquireOrRenew(id, owner(), this.properties.leaseDuration());
-		if (generation.isEmpty()) {
-			if (current != null) {
-				log.info("Lost the lease of event {} (generation {})", id, current.generation.value());
-				this.led.remove(id);
-			}
-			return Optional.empty();
-		}
-		if (current == null || !current.generation.equals(generation.get())) {
-			log.info("Leading event {} with generation {}", id, generation.get().value());
-			current = new Leadership(generation.get());
-			this.led.put(id, current);
-			reconcileOnTakeover(id);
-		}
-		current.renewedAt = now;
-		return Optional.of(current);
-	}
+    /** Takes or renews the lease when due; on a new generation (takeover) reconciles with the queue. */
+    private Optional<Leadership> lead(String id) {
+        Leadership current = this.led.get(id);
+        long now = this.nanoTime.getAsLong();
+        if (current != null
+                && now - current.renewedAt < this.properties.renewEvery().toNanos()) {
+            return Optional.of(current);
+        }
+        Optional<FencingGeneration> generation =
+                this.parts.leases().acquireOrRenew(id, owner(), this.properties.leaseDuration());
+        if (generation.isEmpty()) {
+            if (current != null) {
+                log.info("Lost the lease of event {} (generation {})", id, current.generation.value());
+                this.led.remove(id);
+            }
+            return Optional.empty();
+        }
+        if (current == null || !current.generation.equals(generation.get())) {
+            log.info("Leading event {} with generation {}", id, generation.get().value());
+            current = new Leadership(generation.get());
+            this.led.put(id, current);
+            reconcileOnTakeover(id);
+        }
+        current.renewedAt = now;
+        return Optional.of(current);
+    }
 
-	/** Counts come from the grants table, never from zero; the queue hears every outstanding offer again. */
-	private void reconcileOnTakeover(String id) {
-		try {
-			this.parts.sync().resendOffers(id);
-		}
-		catch (CoordinatorException ex) {
-			log.debug("Offer resend for {} deferred: {}", id, ex.getMessage());
-		}
-	}
+    /** Counts come from the grants table, never from zero; the queue hears every outstanding offer again. */
+    private void reconcileOnTakeover(String id) {
+        try {
+            this.parts.sync().resendOffers(id);
+        } catch (CoordinatorException ex) {
+            log.debug("Offer resend for {} deferred: {}", id, ex.getMessage());
+        }
+    }
 
-	/** Gives up every lease (shutdown), so another instance takes over at once. */
-	public void resign() {
-		this.led.keySet().forEach(id -> this.parts.leases().release(id, owner()));
-		this.led.clear();
-	}
+    /** Gives up every lease (shutdown), so another instance takes over at once. */
+    public void resign() {
+        this.led.keySet().forEach(id -> this.parts.leases().release(id, owner()));
+        this.led.clear();
+    }
 
-	/** Generation this ticker leads {@code eventId} with, if it does (for tests and the live view). */
-	public Optional<FencingGeneration> generation(String eventId) {
-		return Optional.ofNullable(this.led.get(eventId)).map(l -> l.generation);
-	}
+    /** Generation this ticker leads {@code eventId} with, if it does (for tests and the live view). */
+    public Optional<FencingGeneration> generation(String eventId) {
+        return Optional.ofNullable(this.led.get(eventId)).map(l -> l.generation);
+    }
 
-	private static final class Leadership {
+    private static final class Leadership {
 
-		final FencingGeneration generation;
+        final FencingGeneration generation;
 
-		final RateBudget budget = new RateBudget();
+        final RateBudget budget = new RateBudget();
 
-		long renewedAt;
+        long renewedAt;
 
-		Long lastPush;
+        Long lastPush;
 
-		Leadership(FencingGeneration generation) {
-			this.generation = generation;
-		}
-
-	}
-
+        Leadership(FencingGeneration generation) {
+            this.generation = generation;
+        }
+    }
 }

@@ -2,7 +2,6 @@ package dev.waitroom.coordinator.tick;
 
 import java.time.Duration;
 import java.util.UUID;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -11,37 +10,48 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * often it pushes event state to the queue, and this instance's lease owner name.
  */
 @ConfigurationProperties("waitroom.coordinator")
-public record CoordinatorProperties(String instanceId, @DefaultValue("250ms") Duration tickInterval,
-		@DefaultValue("5s") Duration leaseDuration, @DefaultValue("1s") Duration renewEvery,
-		@DefaultValue("3s") Duration pushEvery, @DefaultValue("500") int expiryBatch,
-		@DefaultValue("true") boolean tickerEnabled) {
+public record CoordinatorProperties(
+        String instanceId,
+        @DefaultValue("250ms") Duration tickInterval,
+        @DefaultValue("5s") Duration leaseDuration,
+        @DefaultValue("1s") Duration renewEvery,
+        @DefaultValue("3s") Duration pushEvery,
+        @DefaultValue("500") int expiryBatch,
+        @DefaultValue("true") boolean tickerEnabled) {
 
-	public CoordinatorProperties {
-		if (leaseDuration.compareTo(Duration.ofSeconds(5)) > 0 || leaseDuration.isNegative() || leaseDuration.isZero()) {
-			throw new IllegalArgumentException("waitroom.coordinator.lease-duration must be within (0, 5s]");
-		}
-		if (renewEvery.compareTo(leaseDuration) >= 0) {
-			throw new IllegalArgumentException("waitroom.coordinator.renew-every must be shorter than the lease");
-		}
-		if (expiryBatch < 1) {
-			throw new IllegalArgumentException("waitroom.coordinator.expiry-batch must be positive");
-		}
-	}
+    public CoordinatorProperties {
+        if (leaseDuration.compareTo(Duration.ofSeconds(5)) > 0
+                || leaseDuration.isNegative()
+                || leaseDuration.isZero()) {
+            throw new IllegalArgumentException("waitroom.coordinator.lease-duration must be within (0, 5s]");
+        }
+        if (renewEvery.compareTo(leaseDuration) >= 0) {
+            throw new IllegalArgumentException("waitroom.coordinator.renew-every must be shorter than the lease");
+        }
+        if (expiryBatch < 1) {
+            throw new IllegalArgumentException("waitroom.coordinator.expiry-batch must be positive");
+        }
+    }
 
-	/** This instance's lease owner name: configured, or host, port and pid (so ops can tell who leads). */
-	public CoordinatorProperties withDefaultInstance(String host, String port) {
-		if (this.instanceId != null && !this.instanceId.isBlank()) {
-			return this;
-		}
-		String id = host + ":" + port + "/pid-" + ProcessHandle.current().pid() + "/"
-				+ UUID.randomUUID().toString().substring(0, 8);
-		return new CoordinatorProperties(id, this.tickInterval, this.leaseDuration, this.renewEvery, this.pushEvery,
-				this.expiryBatch, this.tickerEnabled);
-	}
+    /** This instance's lease owner name: configured, or host, port and pid (so ops can tell who leads). */
+    public CoordinatorProperties withDefaultInstance(String host, String port) {
+        if (this.instanceId != null && !this.instanceId.isBlank()) {
+            return this;
+        }
+        String id = host + ":" + port + "/pid-" + ProcessHandle.current().pid() + "/"
+                + UUID.randomUUID().toString().substring(0, 8);
+        return new CoordinatorProperties(
+                id,
+                this.tickInterval,
+                this.leaseDuration,
+                this.renewEvery,
+                this.pushEvery,
+                this.expiryBatch,
+                this.tickerEnabled);
+    }
 
-	public CoordinatorProperties withInstance(String id, Duration lease, Duration renew) {
-		return new CoordinatorProperties(id, this.tickInterval, lease, renew, this.pushEvery, this.expiryBatch,
-				this.tickerEnabled);
-	}
-
+    public CoordinatorProperties withInstance(String id, Duration lease, Duration renew) {
+        return new CoordinatorProperties(
+                id, this.tickInterval, lease, renew, this.pushEvery, this.expiryBatch, this.tickerEnabled);
+    }
 }

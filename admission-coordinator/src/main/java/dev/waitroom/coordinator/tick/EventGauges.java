@@ -1,66 +1,69 @@
 package dev.waitroom.coordinator.tick;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
 import dev.waitroom.contract.OperatingMode;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
 /** Per-event gauges: offered, active, admission rate, drift and mode, as last seen by the leading ticker. */
 @Component
 public class EventGauges {
 
-	private final MeterRegistry meters;
+    private final MeterRegistry meters;
 
-	private final Map<String, Figures> figures = new ConcurrentHashMap<>();
+    private final Map<String, Figures> figures = new ConcurrentHashMap<>();
 
-	EventGauges(MeterRegistry meters) {
-		this.meters = meters;
-	}
+    EventGauges(MeterRegistry meters) {
+        this.meters = meters;
+    }
 
-	void update(String eventId, long offered, long active, double rate, OperatingMode mode) {
-		Figures f = this.figures.computeIfAbsent(eventId, this::register);
-		f.offered = offered;
-		f.active = active;
-		f.rate = rate;
-		f.mode = mode;
-	}
+    void update(String eventId, long offered, long active, double rate, OperatingMode mode) {
+        Figures f = this.figures.computeIfAbsent(eventId, this::register);
+        f.offered = offered;
+        f.active = active;
+        f.rate = rate;
+        f.mode = mode;
+    }
 
-	void drift(String eventId, long drift) {
-		this.figures.computeIfAbsent(eventId, this::register).drift = drift;
-	}
+    void drift(String eventId, long drift) {
+        this.figures.computeIfAbsent(eventId, this::register).drift = drift;
+    }
 
-	private Figures register(String eventId) {
-		Figures f = new Figures();
-		Gauge.builder("waitroom.coordinator.offered", f, x -> x.offered).tag("event", eventId).register(this.meters);
-		Gauge.builder("waitroom.coordinator.active", f, x -> x.active).tag("event", eventId).register(this.meters);
-		Gauge.builder("waitroom.coordinator.admission.rate", f, x -> x.rate)
-			.tag("event", eventId)
-			.register(this.meters);
-		Gauge.builder("waitroom.coordinator.drift", f, x -> x.drift).tag("event", eventId).register(this.meters);
-		for (OperatingMode mode : OperatingMode.values()) {
-			Gauge.builder("waitroom.coordinator.mode", f, x -> x.mode == mode ? 1 : 0)
-				.tag("event", eventId)
-				.tag("mode", mode.name())
-				.register(this.meters);
-		}
-		return f;
-	}
+    private Figures register(String eventId) {
+        Figures f = new Figures();
+        Gauge.builder("waitroom.coordinator.offered", f, x -> x.offered)
+                .tag("event", eventId)
+                .register(this.meters);
+        Gauge.builder("waitroom.coordinator.active", f, x -> x.active)
+                .tag("event", eventId)
+                .register(this.meters);
+        Gauge.builder("waitroom.coordinator.admission.rate", f, x -> x.rate)
+                .tag("event", eventId)
+                .register(this.meters);
+        Gauge.builder("waitroom.coordinator.drift", f, x -> x.drift)
+                .tag("event", eventId)
+                .register(this.meters);
+        for (OperatingMode mode : OperatingMode.values()) {
+            Gauge.builder("waitroom.coordinator.mode", f, x -> x.mode == mode ? 1 : 0)
+                    .tag("event", eventId)
+                    .tag("mode", mode.name())
+                    .register(this.meters);
+        }
+        return f;
+    }
 
-	private static final class Figures {
+    private static final class Figures {
 
-		volatile double offered;
+        volatile double offered;
 
-		volatile double active;
+        volatile double active;
 
-		volatile double rate;
+        volatile double rate;
 
-		volatile double drift;
+        volatile double drift;
 
-		volatile OperatingMode mode;
-
-	}
-
+        volatile OperatingMode mode;
+    }
 }

@@ -1,9 +1,5 @@
 package dev.waitroom.coordinator.tick;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.time.Clock;
-
 import dev.waitroom.coordinator.admission.Admissions;
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.admission.Offering;
@@ -15,6 +11,9 @@ import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.queue.QueueDirectory;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -27,69 +26,74 @@ import org.springframework.scheduling.annotation.Scheduled;
 @Configuration(proxyBeanMethods = false)
 class TickerConfiguration {
 
-	private static final Logger log = LoggerFactory.getLogger(TickerConfiguration.class);
+    private static final Logger log = LoggerFactory.getLogger(TickerConfiguration.class);
 
-	@Bean
-	AdmissionTicker.Parts tickerParts(Events events, Leases leases, Grants grants, Offering offering,
-			Admissions admissions, QueueSync sync, QueueDirectory queue, EventManagement management,
-			EventStatePublisher publisher, SessionRegistry registry, EventGauges gauges) {
-		return new AdmissionTicker.Parts(events, leases, grants, offering, admissions, sync, queue, management,
-				publisher, registry, gauges);
-	}
+    @Bean
+    AdmissionTicker.Parts tickerParts(
+            Events events,
+            Leases leases,
+            Grants grants,
+            Offering offering,
+            Admissions admissions,
+            QueueSync sync,
+            QueueDirectory queue,
+            EventManagement management,
+            EventStatePublisher publisher,
+            SessionRegistry registry,
+            EventGauges gauges) {
+        return new AdmissionTicker.Parts(
+                events, leases, grants, offering, admissions, sync, queue, management, publisher, registry, gauges);
+    }
 
-	@Bean
-	AdmissionTicker admissionTicker(CoordinatorProperties properties, AdmissionTicker.Parts parts, Clock clock,
-			Environment environment) {
-		String host;
-		try {
-			host = InetAddress.getLocalHost().getHostName();
-		}
-		catch (UnknownHostException ex) {
-			host = "localhost";
-		}
-		CoordinatorProperties effective = properties.withDefaultInstance(host,
-				environment.getProperty("server.port", "8082"));
-		log.info("Coordinator instance {}", effective.instanceId());
-		return new AdmissionTicker(effective, parts, clock, System::nanoTime);
-	}
+    @Bean
+    AdmissionTicker admissionTicker(
+            CoordinatorProperties properties, AdmissionTicker.Parts parts, Clock clock, Environment environment) {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException ex) {
+            host = "localhost";
+        }
+        CoordinatorProperties effective =
+                properties.withDefaultInstance(host, environment.getProperty("server.port", "8082"));
+        log.info("Coordinator instance {}", effective.instanceId());
+        return new AdmissionTicker(effective, parts, clock, System::nanoTime);
+    }
 
-	/** Runs the ticker on a schedule; off in tests, which tick by hand. */
-	@Configuration(proxyBeanMethods = false)
-	@EnableScheduling
-	@ConditionalOnProperty(name = "waitroom.coordinator.ticker-enabled", havingValue = "true", matchIfMissing = true)
-	static class Scheduling {
+    /** Runs the ticker on a schedule; off in tests, which tick by hand. */
+    @Configuration(proxyBeanMethods = false)
+    @EnableScheduling
+    @ConditionalOnProperty(name = "waitroom.coordinator.ticker-enabled", havingValue = "true", matchIfMissing = true)
+    static class Scheduling {
 
-		private static final Logger log = LoggerFactory.getLogger(Scheduling.class);
+        private static final Logger log = LoggerFactory.getLogger(Scheduling.class);
 
-		private final AdmissionTicker ticker;
+        private final AdmissionTicker ticker;
 
-		private final SigningKeys keys;
+        private final SigningKeys keys;
 
-		private long ticks;
+        private long ticks;
 
-		Scheduling(AdmissionTicker ticker, SigningKeys keys) {
-			this.ticker = ticker;
-			this.keys = keys;
-		}
+        Scheduling(AdmissionTicker ticker, SigningKeys keys) {
+            this.ticker = ticker;
+            this.keys = keys;
+        }
 
-		@Scheduled(fixedDelayString = "${waitroom.coordinator.tick-interval:250ms}")
-		void tick() {
-			this.ticker.tick();
-			if (this.ticks++ % 20 == 0) {
-				try {
-					this.keys.advance();
-				}
-				catch (RuntimeException ex) {
-					log.warn("Signing key rotation step failed: {}", ex.getMessage());
-				}
-			}
-		}
+        @Scheduled(fixedDelayString = "${waitroom.coordinator.tick-interval:250ms}")
+        void tick() {
+            this.ticker.tick();
+            if (this.ticks++ % 20 == 0) {
+                try {
+                    this.keys.advance();
+                } catch (RuntimeException ex) {
+                    log.warn("Signing key rotation step failed: {}", ex.getMessage());
+                }
+            }
+        }
 
-		@jakarta.annotation.PreDestroy
-		void resign() {
-			this.ticker.resign();
-		}
-
-	}
-
+        @jakarta.annotation.PreDestroy
+        void resign() {
+            this.ticker.resign();
+        }
+    }
 }

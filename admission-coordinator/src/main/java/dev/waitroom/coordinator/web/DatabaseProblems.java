@@ -21,13 +21,14 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class DatabaseProblems {
 
-	private static final Logger log = LoggerFactory.getLogger(DatabaseProblems.class);
+    private static final Logger log = LoggerFactory.getLogger(DatabaseProblems.class);
 
-	@ExceptionHandler(DataAccessException.class)
-	ResponseEntity<ProblemDetail> databaseUnavailable(DataAccessException ex, HttpServletRequest request) {
-		log.warn("Database unavailable or failed: {}", ex.getMostSpecificCause().getMessage());
-		return ProblemResponses.entity(ProblemType.ADMISSION_UNAVAILABLE,
-				"Admission is paused: the coordinator cannot reach its database. Your place is kept.", request);
-	}
-
+    @ExceptionHandler(DataAccessException.class)
+    ResponseEntity<ProblemDetail> databaseUnavailable(DataAccessException ex, HttpServletRequest request) {
+        log.warn("Database unavailable or failed: {}", ex.getMostSpecificCause().getMessage());
+        return ProblemResponses.entity(
+                ProblemType.ADMISSION_UNAVAILABLE,
+                "Admission is paused: the coordinator cannot reach its database. Your place is kept.",
+                request);
+    }
 }

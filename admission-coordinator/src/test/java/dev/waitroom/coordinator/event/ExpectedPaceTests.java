@@ -18,62 +18,63 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 @CoordinatorTest
 class ExpectedPaceTests {
 
-	@Autowired
-	Scenario scenario;
+    @Autowired
+    Scenario scenario;
 
-	@Autowired
-	JdbcClient jdbc;
+    @Autowired
+    JdbcClient jdbc;
 
-	@Autowired
-	EventStatePublisher publisher;
+    @Autowired
+    EventStatePublisher publisher;
 
-	@Autowired
-	EventManagement management;
+    @Autowired
+    EventManagement management;
 
-	String eventId;
+    String eventId;
 
-	@BeforeEach
-	void setUp() {
-		this.eventId = this.scenario.openNewEvent("pace",
-				Scenario.config(50, 40, 10, 30, 60, 120, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE));
-		this.scenario.fullRate();
-	}
+    @BeforeEach
+    void setUp() {
+        this.eventId = this.scenario.openNewEvent(
+                "pace",
+                Scenario.config(50, 40, 10, 30, 60, 120, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE));
+        this.scenario.fullRate();
+    }
 
-	private void offeredSecondsAgo(int seconds, int count) {
-		for (int i = 0; i < count; i++) {
-			this.jdbc.sql("""
-					insert into grants (id, event_id, visitor, entry_id, order_key, generation, state, offered_at,
-					    offer_expires_at, released_at, release_reason)
-					values (gen_random_uuid(), ?, ?, ?, ?, 1, 'OFFER_EXPIRED', clock_timestamp() - make_interval(secs => ?),
-					    clock_timestamp(), clock_timestamp(), 'OFFER_EXPIRED')""")
-				.params(this.eventId, "v" + seconds + "-" + i, "e" + seconds + "-" + i, seconds * 100L + i, seconds)
-				.update();
-		}
-	}
+    private void offeredSecondsAgo(int seconds, int count) {
+        for (int i = 0; i < count; i++) {
+            this.jdbc
+                    .sql("""
+                    insert into grants (id, event_id, visitor, entry_id, order_key, generation, state, offered_at,
+                        offer_expires_at, released_at, release_reason)
+                    values (gen_random_uuid(), ?, ?, ?, ?, 1, 'OFFER_EXPIRED', clock_timestamp() - make_interval(secs => ?),
+                        clock_timestamp(), clock_timestamp(), 'OFFER_EXPIRED')""")
+                    .params(this.eventId, "v" + seconds + "-" + i, "e" + seconds + "-" + i, seconds * 100L + i, seconds)
+                    .update();
+        }
+    }
 
-	private Event event() {
-		return this.management.get(EventId.of(this.eventId));
-	}
+    private Event event() {
+        return this.management.get(EventId.of(this.eventId));
+    }
 
-	@Test
-	void withoutThirtySecondsOfHistoryTheRateInForceIsTheBestGuess() {
-		offeredSecondsAgo(5, 3);
-		assertThat(this.publisher.expectedPace(event())).isEqualTo(this.publisher.admissionRate(event()));
-	}
+    @Test
+    void withoutThirtySecondsOfHistoryTheRateInForceIsTheBestGuess() {
+        offeredSecondsAgo(5, 3);
+        assertThat(this.publisher.expectedPace(event())).isEqualTo(this.publisher.admissionRate(event()));
+    }
 
-	@Test
-	void aSlowerMeasuredPaceWinsOverTheAllowedRate() {
-		offeredSecondsAgo(45, 1);
-		offeredSecondsAgo(10, 6); // 6 offers in the last 30 s: 0.2 per second, far below the allowed 40
-		assertThat(this.publisher.admissionRate(event())).isGreaterThan(10);
-		assertThat(this.publisher.expectedPace(event())).isCloseTo(0.2, org.assertj.core.data.Offset.offset(0.001));
-	}
+    @Test
+    void aSlowerMeasuredPaceWinsOverTheAllowedRate() {
+        offeredSecondsAgo(45, 1);
+        offeredSecondsAgo(10, 6); // 6 offers in the last 30 s: 0.2 per second, far below the allowed 40
+        assertThat(this.publisher.admissionRate(event())).isGreaterThan(10);
+        assertThat(this.publisher.expectedPace(event())).isCloseTo(0.2, org.assertj.core.data.Offset.offset(0.001));
+    }
 
-	@Test
-	void theAllowedRateCapsAFasterMeasuredPace() {
-		offeredSecondsAgo(45, 1);
-		offeredSecondsAgo(10, 3000); // 100 per second measured: never promise more than the rate in force
-		assertThat(this.publisher.expectedPace(event())).isEqualTo(this.publisher.admissionRate(event()));
-	}
-
+    @Test
+    void theAllowedRateCapsAFasterMeasuredPace() {
+        offeredSecondsAgo(45, 1);
+        offeredSecondsAgo(10, 3000); // 100 per second measured: never promise more than the rate in force
+        assertThat(this.publisher.expectedPace(event())).isEqualTo(this.publisher.admissionRate(event()));
+    }
 }

@@ -21,30 +21,33 @@ import org.springframework.context.ApplicationContext;
 @CoordinatorTest
 class StalePushTests {
 
-	@Autowired
-	ApplicationContext context;
+    @Autowired
+    ApplicationContext context;
 
-	@Autowired
-	EventManagement management;
+    @Autowired
+    EventManagement management;
 
-	@Autowired
-	EventStatePublisher publisher;
+    @Autowired
+    EventStatePublisher publisher;
 
-	@Autowired
-	InMemoryQueueDirectory queue;
+    @Autowired
+    InMemoryQueueDirectory queue;
 
-	@Test
-	void aStalePushTheQueueRefusesIsNotAnErrorForBestEffortCallers() {
-		String id = Scenario.eventId("stale");
-		Event created = this.management.create(EventId.of(id),
-				Scenario.config(5, 10, 5, 30, 60, 120, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE), "test");
-		this.management.open(EventId.of(id), "test", "opens now");
-		assertThat(this.queue.lastState(id).phase()).isEqualTo("OPEN");
+    @Test
+    void aStalePushTheQueueRefusesIsNotAnErrorForBestEffortCallers() {
+        String id = Scenario.eventId("stale");
+        Event created = this.management.create(
+                EventId.of(id),
+                Scenario.config(5, 10, 5, 30, 60, 120, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE),
+                "test");
+        this.management.open(EventId.of(id), "test", "opens now");
+        assertThat(this.queue.lastState(id).phase()).isEqualTo("OPEN");
 
-		this.publisher.publishQuietly(created);
+        this.publisher.publishQuietly(created);
 
-		assertThat(this.queue.lastState(id).phase()).as("the newer state stands").isEqualTo("OPEN");
-		assertThatThrownBy(() -> this.publisher.publish(created)).isInstanceOf(QueueRejectedException.class);
-	}
-
+        assertThat(this.queue.lastState(id).phase())
+                .as("the newer state stands")
+                .isEqualTo("OPEN");
+        assertThatThrownBy(() -> this.publisher.publish(created)).isInstanceOf(QueueRejectedException.class);
+    }
 }

@@ -2,15 +2,14 @@ package dev.waitroom.coordinator.queue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpResponse;
-import java.time.Duration;
-
 import dev.waitroom.contract.Headers;
 import dev.waitroom.coordinator.queue.http.RestClientQueueDirectory;
 import dev.waitroom.testsupport.QueueServiceProcess;
 import dev.waitroom.testsupport.TestHttpClient;
 import dev.waitroom.tokens.VisitorId;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import org.springframework.web.client.RestClient;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -21,42 +20,45 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class QueueDirectoryContractOnQueueServiceTests extends QueueDirectoryContractScenarios {
 
-	private static final TestHttpClient HTTP = TestHttpClient.create(Duration.ofSeconds(10));
+    private static final TestHttpClient HTTP = TestHttpClient.create(Duration.ofSeconds(10));
 
-	private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
-	private static volatile QueueDirectory directory;
+    private static volatile QueueDirectory directory;
 
-	@Override
-	protected QueueDirectory queue() {
-		QueueDirectory d = directory;
-		if (d == null) {
-			QueueServiceProcess service = QueueServiceProcess.shared();
-			d = RestClientQueueDirectory.of(RestClient.builder(), service.baseUrl().toString(),
-					service.internalToken(), Duration.ofSeconds(2), Duration.ofSeconds(10));
-			directory = d;
-		}
-		return d;
-	}
+    @Override
+    protected QueueDirectory queue() {
+        QueueDirectory d = directory;
+        if (d == null) {
+            QueueServiceProcess service = QueueServiceProcess.shared();
+            d = RestClientQueueDirectory.of(
+                    RestClient.builder(),
+                    service.baseUrl().toString(),
+                    service.internalToken(),
+                    Duration.ofSeconds(2),
+                    Duration.ofSeconds(10));
+            directory = d;
+        }
+        return d;
+    }
 
-	@Override
-	protected String join(String eventId, VisitorId visitor) {
-		HttpResponse<String> joined = visitorCall("POST", eventId, visitor, "{}");
-		assertThat(joined.statusCode()).as(joined.body()).isIn(200, 201);
-		return JSON.readTree(joined.body()).path("receipt").asString();
-	}
+    @Override
+    protected String join(String eventId, VisitorId visitor) {
+        HttpResponse<String> joined = visitorCall("POST", eventId, visitor, "{}");
+        assertThat(joined.statusCode()).as(joined.body()).isIn(200, 201);
+        return JSON.readTree(joined.body()).path("receipt").asString();
+    }
 
-	@Override
-	protected void leave(String eventId, VisitorId visitor) {
-		HttpResponse<String> left = visitorCall("DELETE", eventId, visitor, null);
-		assertThat(left.statusCode()).as(left.body()).isEqualTo(200);
-	}
+    @Override
+    protected void leave(String eventId, VisitorId visitor) {
+        HttpResponse<String> left = visitorCall("DELETE", eventId, visitor, null);
+        assertThat(left.statusCode()).as(left.body()).isEqualTo(200);
+    }
 
-	private static HttpResponse<String> visitorCall(String method, String eventId, VisitorId visitor, String json) {
-		QueueServiceProcess service = QueueServiceProcess.shared();
-		URI queue = service.baseUrl().resolve("/events/" + eventId + "/queue");
-		return HTTP.send(method, queue, json, Headers.INTERNAL, service.internalToken(), Headers.VISITOR,
-				visitor.value());
-	}
-
+    private static HttpResponse<String> visitorCall(String method, String eventId, VisitorId visitor, String json) {
+        QueueServiceProcess service = QueueServiceProcess.shared();
+        URI queue = service.baseUrl().resolve("/events/" + eventId + "/queue");
+        return HTTP.send(
+                method, queue, json, Headers.INTERNAL, service.internalToken(), Headers.VISITOR, visitor.value());
+    }
 }

@@ -1,11 +1,10 @@
 package dev.waitroom.coordinator.support;
 
+import dev.waitroom.testsupport.RealStoresInitializer;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-
-import dev.waitroom.testsupport.RealStoresInitializer;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ContextConfiguration;
@@ -16,11 +15,14 @@ import org.springframework.test.context.ContextConfiguration;
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "waitroom.test.database=coordinator", "waitroom.coordinator.ticker-enabled=false",
-				"waitroom.keys.publish-lead=0s", "logging.level.dev.waitroom=INFO" })
-@ContextConfiguration(initializers = { RealStoresInitializer.class, RandomSecretsInitializer.class })
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "waitroom.test.database=coordinator",
+            "waitroom.coordinator.ticker-enabled=false",
+            "waitroom.keys.publish-lead=0s",
+            "logging.level.dev.waitroom=INFO"
+        })
+@ContextConfiguration(initializers = {RealStoresInitializer.class, RandomSecretsInitializer.class})
 @Import(TestStores.class)
-public @interface CoordinatorTest {
-
-}
+public @interface CoordinatorTest {}

@@ -1,13 +1,5 @@
 package dev.waitroom.coordinator.support;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.LongSupplier;
-
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
@@ -25,6 +17,13 @@ import dev.waitroom.coordinator.tick.AdmissionTicker;
 import dev.waitroom.coordinator.tick.CoordinatorProperties;
 import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.web.WebKitProperties;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongSupplier;
 import org.springframework.context.ApplicationContext;
 
 /**
@@ -33,127 +32,148 @@ import org.springframework.context.ApplicationContext;
  */
 public final class Scenario {
 
-	public final EventManagement management;
+    public final EventManagement management;
 
-	public final InMemoryQueueDirectory queue;
+    public final InMemoryQueueDirectory queue;
 
-	public final AdmissionTicker ticker;
+    public final AdmissionTicker ticker;
 
-	public final RateController rates;
+    public final RateController rates;
 
-	public final MutableClock clock;
+    public final MutableClock clock;
 
-	public final Grants grants;
+    public final Grants grants;
 
-	private final ApplicationContext context;
+    private final ApplicationContext context;
 
-	Scenario(ApplicationContext context) {
-		this.context = context;
-		this.management = context.getBean(EventManagement.class);
-		this.queue = context.getBean(InMemoryQueueDirectory.class);
-		this.ticker = context.getBean(AdmissionTicker.class);
-		this.rates = context.getBean(RateController.class);
-		this.clock = context.getBean(MutableClock.class);
-		this.grants = context.getBean(Grants.class);
-	}
+    Scenario(ApplicationContext context) {
+        this.context = context;
+        this.management = context.getBean(EventManagement.class);
+        this.queue = context.getBean(InMemoryQueueDirectory.class);
+        this.ticker = context.getBean(AdmissionTicker.class);
+        this.rates = context.getBean(RateController.class);
+        this.clock = context.getBean(MutableClock.class);
+        this.grants = context.getBean(Grants.class);
+    }
 
-	/** Another coordinator instance (lease owner {@code owner}) over the same beans, ticked by hand. */
-	public AdmissionTicker coordinator(String owner, Duration lease, Duration renewEvery, LongSupplier nanoTime) {
-		CoordinatorProperties properties = this.context.getBean(CoordinatorProperties.class);
-		return new AdmissionTicker(properties.withInstance(owner, lease, renewEvery),
-				this.context.getBean(AdmissionTicker.Parts.class), this.clock, nanoTime);
-	}
+    /** Another coordinator instance (lease owner {@code owner}) over the same beans, ticked by hand. */
+    public AdmissionTicker coordinator(String owner, Duration lease, Duration renewEvery, LongSupplier nanoTime) {
+        CoordinatorProperties properties = this.context.getBean(CoordinatorProperties.class);
+        return new AdmissionTicker(
+                properties.withInstance(owner, lease, renewEvery),
+                this.context.getBean(AdmissionTicker.Parts.class),
+                this.clock,
+                nanoTime);
+    }
 
-	/** HTTP to this coordinator with the internal credential, as the gateway and booking call it. */
-	public Http http() {
-		return new Http(port()).header(Headers.INTERNAL, security().internalToken());
-	}
+    /** HTTP to this coordinator with the internal credential, as the gateway and booking call it. */
+    public Http http() {
+        return new Http(port()).header(Headers.INTERNAL, security().internalToken());
+    }
 
-	/** HTTP to this coordinator's ops API: the internal credential and the ops bearer token. */
-	public Http ops() {
-		return http().header(Headers.AUTHORIZATION, Headers.BEARER_PREFIX + security().opsToken());
-	}
+    /** HTTP to this coordinator's ops API: the internal credential and the ops bearer token. */
+    public Http ops() {
+        return http().header(
+                        Headers.AUTHORIZATION,
+                        Headers.BEARER_PREFIX + security().opsToken());
+    }
 
-	public int port() {
-		return this.context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
-	}
+    public int port() {
+        return this.context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+    }
 
-	/** The internal credential and the ops token of this test context (random, see RandomSecretsInitializer). */
-	public WebKitProperties.Security security() {
-		return this.context.getBean(WebKitProperties.class).security();
-	}
+    /** The internal credential and the ops token of this test context (random, see RandomSecretsInitializer). */
+    public WebKitProperties.Security security() {
+        return this.context.getBean(WebKitProperties.class).security();
+    }
 
-	public static String eventId(String prefix) {
-		byte[] b = new byte[5];
-		ThreadLocalRandom.current().nextBytes(b);
-		return prefix + "-" + HexFormat.of().formatHex(b);
-	}
+    public static String eventId(String prefix) {
+        byte[] b = new byte[5];
+        ThreadLocalRandom.current().nextBytes(b);
+        return prefix + "-" + HexFormat.of().formatHex(b);
+    }
 
-	public static EventConfig config(int ceiling, double rate, int batchMax, int offerTtl, int sessionTtl,
-			int sessionMax, ExpiredOfferPolicy policy, AfterPurchase afterPurchase) {
-		return new EventConfig("Concert", null, ceiling, rate, batchMax, Duration.ofSeconds(offerTtl),
-				Duration.ofSeconds(sessionTtl), Duration.ofSeconds(sessionMax), PresaleOrdering.RANDOM,
-				IdentityScope.BROWSER, policy, afterPurchase);
-	}
+    public static EventConfig config(
+            int ceiling,
+            double rate,
+            int batchMax,
+            int offerTtl,
+            int sessionTtl,
+            int sessionMax,
+            ExpiredOfferPolicy policy,
+            AfterPurchase afterPurchase) {
+        return new EventConfig(
+                "Concert",
+                null,
+                ceiling,
+                rate,
+                batchMax,
+                Duration.ofSeconds(offerTtl),
+                Duration.ofSeconds(sessionTtl),
+                Duration.ofSeconds(sessionMax),
+                PresaleOrdering.RANDOM,
+                IdentityScope.BROWSER,
+                policy,
+                afterPurchase);
+    }
 
-	/** Creates an event and opens it (draw through the queue). */
-	public Event openEvent(String id, EventConfig config) {
-		EventId eventId = EventId.of(id);
-		this.management.create(eventId, config, "test");
-		return this.management.open(eventId, "test", "test opens");
-	}
+    /** Creates an event and opens it (draw through the queue). */
+    public Event openEvent(String id, EventConfig config) {
+        EventId eventId = EventId.of(id);
+        this.management.create(eventId, config, "test");
+        return this.management.open(eventId, "test", "test opens");
+    }
 
-	/** Opens a new event with a fresh id starting with {@code prefix}; returns the id. */
-	public String openNewEvent(String prefix, EventConfig config) {
-		String id = eventId(prefix);
-		openEvent(id, config);
-		return id;
-	}
+    /** Opens a new event with a fresh id starting with {@code prefix}; returns the id. */
+    public String openNewEvent(String prefix, EventConfig config) {
+        String id = eventId(prefix);
+        openEvent(id, config);
+        return id;
+    }
 
-	public List<String> join(String eventId, int visitors) {
-		List<String> ids = new ArrayList<>();
-		for (int i = 0; i < visitors; i++) {
-			String v = VisitorId.random().value();
-			this.queue.join(eventId, v);
-			ids.add(v);
-		}
-		return ids;
-	}
+    public List<String> join(String eventId, int visitors) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < visitors; i++) {
+            String v = VisitorId.random().value();
+            this.queue.join(eventId, v);
+            ids.add(v);
+        }
+        return ids;
+    }
 
-	/** A healthy booking report at the current test time. */
-	public void healthy() {
-		this.rates.record(new HealthSample(this.clock.instant(), 1, 100, 40, 80, 0, 1, 0, 20, 0));
-	}
+    /** A healthy booking report at the current test time. */
+    public void healthy() {
+        this.rates.record(new HealthSample(this.clock.instant(), 1, 100, 40, 80, 0, 1, 0, 20, 0));
+    }
 
-	/** Enough healthy windows that the controller runs at full rate. */
-	public void fullRate() {
-		for (int i = 0; i < 40; i++) {
-			healthy();
-		}
-	}
+    /** Enough healthy windows that the controller runs at full rate. */
+    public void fullRate() {
+        for (int i = 0; i < 40; i++) {
+            healthy();
+        }
+    }
 
-	/** Moves time on by {@code step}, reports health, ticks the event once; returns the offers made. */
-	public int tick(String eventId, Duration step) {
-		return tick(this.ticker, eventId, step);
-	}
+    /** Moves time on by {@code step}, reports health, ticks the event once; returns the offers made. */
+    public int tick(String eventId, Duration step) {
+        return tick(this.ticker, eventId, step);
+    }
 
-	/** {@link #tick(String, Duration)} on another coordinator instance. */
-	public int tick(AdmissionTicker coordinator, String eventId, Duration step) {
-		this.clock.advance(step);
-		fullRate();
-		return coordinator.tick(this.management.get(EventId.of(eventId)));
-	}
+    /** {@link #tick(String, Duration)} on another coordinator instance. */
+    public int tick(AdmissionTicker coordinator, String eventId, Duration step) {
+        this.clock.advance(step);
+        fullRate();
+        return coordinator.tick(this.management.get(EventId.of(eventId)));
+    }
 
-	/** Ticks (one second apart) until {@code expected} live grants exist or 20 ticks passed. */
-	public LiveCounts tickUntilLive(String eventId, long expected) {
-		for (int i = 0; i < 20 && this.grants.count(eventId).live() < expected; i++) {
-			tick(eventId, Duration.ofSeconds(1));
-		}
-		return this.grants.count(eventId);
-	}
+    /** Ticks (one second apart) until {@code expected} live grants exist or 20 ticks passed. */
+    public LiveCounts tickUntilLive(String eventId, long expected) {
+        for (int i = 0; i < 20 && this.grants.count(eventId).live() < expected; i++) {
+            tick(eventId, Duration.ofSeconds(1));
+        }
+        return this.grants.count(eventId);
+    }
 
-	public Instant now() {
-		return this.clock.instant();
-	}
-
+    public Instant now() {
+        return this.clock.instant();
+    }
 }

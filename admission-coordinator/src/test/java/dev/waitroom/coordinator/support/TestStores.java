@@ -2,7 +2,6 @@ package dev.waitroom.coordinator.support;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -15,21 +14,20 @@ import org.springframework.context.annotation.Primary;
 @TestConfiguration(proxyBeanMethods = false)
 public class TestStores {
 
-	@Bean
-	@Primary
-	MutableClock testClock() {
-		return new MutableClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
-	}
+    @Bean
+    @Primary
+    MutableClock testClock() {
+        return new MutableClock(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+    }
 
-	@Bean
-	@Primary
-	InMemoryQueueDirectory inMemoryQueue() {
-		return new InMemoryQueueDirectory();
-	}
+    @Bean
+    @Primary
+    InMemoryQueueDirectory inMemoryQueue() {
+        return new InMemoryQueueDirectory();
+    }
 
-	@Bean
-	Scenario scenario(ApplicationContext context) {
-		return new Scenario(context);
-	}
-
+    @Bean
+    Scenario scenario(ApplicationContext context) {
+        return new Scenario(context);
+    }
 }

@@ -1,14 +1,12 @@
 package dev.waitroom.booking.access;
 
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
-
-import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.HandlerInterceptor;
-
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.web.ProblemException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
  * Guards every route under {@code /events/{eventId}/shop}: no handler runs without a verified token for that
@@ -27,8 +25,8 @@ final class AdmissionInterceptor implements HandlerInterceptor {
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         EventId event = eventOf(request.getRequestURI());
-        boolean orderScoped = handler instanceof HandlerMethod method
-                && method.hasMethodAnnotation(OrderScopedAccess.class);
+        boolean orderScoped =
+                handler instanceof HandlerMethod method && method.hasMethodAnnotation(OrderScopedAccess.class);
         request.setAttribute(SHOPPER_ATTRIBUTE, admission.admit(request, event, orderScoped));
         return true;
     }

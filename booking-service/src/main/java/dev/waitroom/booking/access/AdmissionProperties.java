@@ -1,7 +1,6 @@
 package dev.waitroom.booking.access;
 
 import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -10,7 +9,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param jwksTimeout      timeout of one JWKS fetch from the coordinator
  */
 @ConfigurationProperties("waitroom.booking.admission")
-record AdmissionProperties(@DefaultValue("24h") Duration orderStatusGrace, @DefaultValue("2s") Duration jwksTimeout) {
+record AdmissionProperties(
+        @DefaultValue("24h") Duration orderStatusGrace,
+        @DefaultValue("2s") Duration jwksTimeout) {
 
     AdmissionProperties {
         if (orderStatusGrace.isNegative() || jwksTimeout.isNegative() || jwksTimeout.isZero()) {

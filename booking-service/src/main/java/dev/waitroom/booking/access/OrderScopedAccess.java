@@ -14,5 +14,4 @@ import java.lang.annotation.Target;
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)
-public @interface OrderScopedAccess {
-}
+public @interface OrderScopedAccess {}

@@ -1,9 +1,8 @@
 package dev.waitroom.booking.access;
 
+import dev.waitroom.contract.EventId;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
-import dev.waitroom.contract.EventId;
 
 /**
  * The highest sale generation seen in a verified token, per event. Booking has no feed of the coordinator's

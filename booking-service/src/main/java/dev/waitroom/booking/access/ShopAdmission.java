@@ -1,15 +1,5 @@
 package dev.waitroom.booking.access;
 
-import java.time.Duration;
-import java.util.Locale;
-
-import jakarta.servlet.http.Cookie;
-import jakarta.servlet.http.HttpServletRequest;
-
-import io.micrometer.core.instrument.MeterRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
@@ -18,6 +8,13 @@ import dev.waitroom.tokens.AdmissionTokenVerifier;
 import dev.waitroom.tokens.RejectionReason;
 import dev.waitroom.tokens.TokenRejectedException;
 import dev.waitroom.web.ProblemException;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Duration;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Checks the admission token of a shop request itself (booking never trusts a request without one:
@@ -35,8 +32,12 @@ final class ShopAdmission {
     private final MeterRegistry meters;
     private final byte[] internalToken;
 
-    ShopAdmission(AdmissionTokenVerifier verifier, SaleGenerations generations, Duration orderStatusGrace,
-            MeterRegistry meters, String internalToken) {
+    ShopAdmission(
+            AdmissionTokenVerifier verifier,
+            SaleGenerations generations,
+            Duration orderStatusGrace,
+            MeterRegistry meters,
+            String internalToken) {
         this.internalToken = internalToken.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         this.verifier = verifier;
         this.generations = generations;
@@ -51,7 +52,8 @@ final class ShopAdmission {
         }
         if (token == null) {
             reject("missing");
-            throw new ProblemException(ProblemType.ADMISSION_TOKEN_REQUIRED,
+            throw new ProblemException(
+                    ProblemType.ADMISSION_TOKEN_REQUIRED,
                     "send the admission token as 'Authorization: Bearer' or the wr_at cookie");
         }
         try {
@@ -61,16 +63,19 @@ final class ShopAdmission {
         } catch (TokenRejectedException rejected) {
             // Reading an order it placed is about the order, not about shopping: an expired session, or one from a
             // sale generation that has since moved on, may still follow its payment.
-            if (orderScoped && (rejected.reason() == RejectionReason.EXPIRED
-                    || rejected.reason() == RejectionReason.OLD_GENERATION)) {
+            if (orderScoped
+                    && (rejected.reason() == RejectionReason.EXPIRED
+                            || rejected.reason() == RejectionReason.OLD_GENERATION)) {
                 return orderStatusOnly(token, event);
             }
             throw refusal(rejected);
         } catch (RuntimeException unavailable) {
             reject("unavailable");
-            log.warn("admission tokens cannot be verified: {}", unavailable.getClass().getSimpleName());
-            throw new ProblemException(ProblemType.ADMISSION_UNAVAILABLE,
-                    "admission cannot be checked right now; try again shortly");
+            log.warn(
+                    "admission tokens cannot be verified: {}",
+                    unavailable.getClass().getSimpleName());
+            throw new ProblemException(
+                    ProblemType.ADMISSION_UNAVAILABLE, "admission cannot be checked right now; try again shortly");
         }
     }
 
@@ -81,8 +86,11 @@ final class ShopAdmission {
     private boolean bypassed(HttpServletRequest request, EventId event) {
         String bypass = request.getHeader(Headers.BYPASS);
         String internal = request.getHeader(Headers.INTERNAL);
-        return bypass != null && bypass.equals(event.value()) && internal != null
-                && java.security.MessageDigest.isEqual(internal.getBytes(java.nio.charset.StandardCharsets.UTF_8), internalToken);
+        return bypass != null
+                && bypass.equals(event.value())
+                && internal != null
+                && java.security.MessageDigest.isEqual(
+                        internal.getBytes(java.nio.charset.StandardCharsets.UTF_8), internalToken);
     }
 
     private Shopper bypassShopper(HttpServletRequest request, EventId event) {
@@ -92,7 +100,8 @@ final class ShopAdmission {
             throw new ProblemException(ProblemType.ADMISSION_TOKEN_REQUIRED, "the gateway sent no visitor identity");
         }
         meters.counter("waitroom.booking.admission.bypassed").increment();
-        log.warn("BYPASS: shop request admitted without a token for event {} (ops turned the queue off)", event.value());
+        log.warn(
+                "BYPASS: shop request admitted without a token for event {} (ops turned the queue off)", event.value());
         return new Shopper(event, "bypass-" + visitor, visitor, Shopper.AccessScope.SHOPPING);
     }
 
@@ -108,16 +117,19 @@ final class ShopAdmission {
     private ProblemException refusal(TokenRejectedException rejected) {
         reject(rejected.reason().name().toLowerCase(Locale.ROOT));
         if (rejected.reason() == RejectionReason.WRONG_EVENT) {
-            return new ProblemException(ProblemType.ADMISSION_WRONG_EVENT,
-                    "the admission token was issued for another event");
+            return new ProblemException(
+                    ProblemType.ADMISSION_WRONG_EVENT, "the admission token was issued for another event");
         }
         String reason = rejected.reason().name().toLowerCase(Locale.ROOT).replace('_', ' ');
-        return new ProblemException(ProblemType.ADMISSION_TOKEN_INVALID, "admission token refused: " + reason,
+        return new ProblemException(
+                ProblemType.ADMISSION_TOKEN_INVALID,
+                "admission token refused: " + reason,
                 java.util.Map.of("reason", rejected.reason().name()));
     }
 
     private void reject(String reason) {
-        meters.counter("waitroom.booking.admission.rejections", "reason", reason).increment();
+        meters.counter("waitroom.booking.admission.rejections", "reason", reason)
+                .increment();
     }
 
     static String tokenOf(HttpServletRequest request) {
@@ -130,7 +142,9 @@ final class ShopAdmission {
         Cookie[] cookies = request.getCookies();
         if (cookies != null) {
             for (Cookie cookie : cookies) {
-                if (COOKIE.equals(cookie.getName()) && cookie.getValue() != null && !cookie.getValue().isBlank()) {
+                if (COOKIE.equals(cookie.getName())
+                        && cookie.getValue() != null
+                        && !cookie.getValue().isBlank()) {
                     return cookie.getValue();
                 }
             }

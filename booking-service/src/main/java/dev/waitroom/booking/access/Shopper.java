@@ -1,11 +1,10 @@
 package dev.waitroom.booking.access;
 
-import java.util.Objects;
-
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.web.ProblemException;
+import java.util.Objects;
 
 /**
  * Who is calling a shop route, as proven by a verified admission token.

@@ -1,17 +1,15 @@
 package dev.waitroom.booking.catalogue;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemException;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
-
-import dev.waitroom.contract.EventId;
-import dev.waitroom.contract.ProblemType;
-import dev.waitroom.web.ProblemException;
 
 /**
  * An event's seat categories and seats: defined (and grown, never shrunk) by operators, listed to shoppers with what
@@ -32,11 +30,16 @@ public class Catalogue {
     @Transactional
     public List<CategoryAvailability> define(EventId event, List<CategorySpec> categories) {
         for (CategorySpec category : categories) {
-            Integer existing = jdbc.sql("SELECT seat_count FROM seat_categories WHERE event_id = :e AND name = :n FOR UPDATE")
-                    .param("e", event.value()).param("n", category.name())
-                    .query(Integer.class).optional().orElse(null);
+            Integer existing = jdbc.sql(
+                            "SELECT seat_count FROM seat_categories WHERE event_id = :e AND name = :n FOR UPDATE")
+                    .param("e", event.value())
+                    .param("n", category.name())
+                    .query(Integer.class)
+                    .optional()
+                    .orElse(null);
             if (existing != null && category.seats() < existing) {
-                throw new ProblemException(ProblemType.INVENTORY_CONFLICT,
+                throw new ProblemException(
+                        ProblemType.INVENTORY_CONFLICT,
                         "category " + category.name() + " already has " + existing + " seats; seats are never removed");
             }
             jdbc.sql("""
@@ -46,15 +49,19 @@ public class Catalogue {
                     WHERE seat_categories.price_cents <> EXCLUDED.price_cents
                        OR seat_categories.seat_count <> EXCLUDED.seat_count
                     """)
-                    .param("e", event.value()).param("n", category.name())
-                    .param("p", category.priceCents()).param("s", category.seats())
+                    .param("e", event.value())
+                    .param("n", category.name())
+                    .param("p", category.priceCents())
+                    .param("s", category.seats())
                     .update();
             jdbc.sql("""
                     INSERT INTO seats (event_id, seat_id, category, state)
                     SELECT :e, :n || '-' || g, :n, :available FROM generate_series(1, :s) AS g
                     ON CONFLICT (event_id, seat_id) DO NOTHING
                     """)
-                    .param("e", event.value()).param("n", category.name()).param("s", category.seats())
+                    .param("e", event.value())
+                    .param("n", category.name())
+                    .param("s", category.seats())
                     .param("available", SeatState.AVAILABLE.name())
                     .update();
         }
@@ -70,8 +77,11 @@ public class Catalogue {
                 FROM seat_categories c WHERE c.event_id = :e ORDER BY c.name
                 """.formatted(SeatConditions.TAKEABLE))
                 .param("e", event.value())
-                .query((rs, n) -> new CategoryAvailability(rs.getString("name"), rs.getLong("price_cents"),
-                        rs.getInt("seat_count"), rs.getInt("available")))
+                .query((rs, n) -> new CategoryAvailability(
+                        rs.getString("name"),
+                        rs.getLong("price_cents"),
+                        rs.getInt("seat_count"),
+                        rs.getInt("available")))
                 .list();
     }
 

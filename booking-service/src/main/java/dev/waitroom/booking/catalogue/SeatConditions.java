@@ -7,8 +7,8 @@ package dev.waitroom.booking.catalogue;
 public final class SeatConditions {
 
     /** A seat can be taken: free, or held by a hold whose deadline has passed (lazy expiry). */
-    public static final String TAKEABLE = "(state = '" + SeatState.AVAILABLE + "' OR (state = '" + SeatState.HELD
-            + "' AND held_until <= now()))";
+    public static final String TAKEABLE =
+            "(state = '" + SeatState.AVAILABLE + "' OR (state = '" + SeatState.HELD + "' AND held_until <= now()))";
 
     /** A seat the hold {@code :h} can buy: takeable, or still held by that hold even past its deadline. */
     public static final String SELLABLE_TO_HOLD = "(state = '" + SeatState.AVAILABLE + "' OR (state = '"
@@ -17,6 +17,5 @@ public final class SeatConditions {
     /** A seat not sold yet. */
     public static final String UNSOLD = "state <> '" + SeatState.SOLD + "'";
 
-    private SeatConditions() {
-    }
+    private SeatConditions() {}
 }

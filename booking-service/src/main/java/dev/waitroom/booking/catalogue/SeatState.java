@@ -1,16 +1,17 @@
 package dev.waitroom.booking.catalogue;
 
+import dev.waitroom.booking.Lifecycle;
 import java.util.EnumSet;
 import java.util.Set;
-
-import dev.waitroom.booking.Lifecycle;
 
 /**
  * A seat's lifecycle. {@code HELD -> HELD} is a lapsed hold taken over by a new one (lazy expiry); a sold seat
  * never changes again.
  */
 public enum SeatState implements Lifecycle<SeatState> {
-    AVAILABLE, HELD, SOLD;
+    AVAILABLE,
+    HELD,
+    SOLD;
 
     @Override
     public Set<SeatState> next() {

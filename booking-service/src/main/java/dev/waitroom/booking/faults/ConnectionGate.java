@@ -67,8 +67,7 @@ final class ConnectionGate {
         }
     }
 
-    record Snapshot(int limit, int inUse, int waiting) {
-    }
+    record Snapshot(int limit, int inUse, int waiting) {}
 
     Snapshot snapshot() {
         lock.lock();
@@ -78,5 +77,4 @@ final class ConnectionGate {
             lock.unlock();
         }
     }
-
 }

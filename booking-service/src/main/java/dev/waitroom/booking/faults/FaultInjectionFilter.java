@@ -1,18 +1,15 @@
 package dev.waitroom.booking.faults;
 
-import java.io.IOException;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemResponses;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-
+import java.io.IOException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import org.springframework.web.filter.OncePerRequestFilter;
-
-import dev.waitroom.contract.ProblemType;
-import dev.waitroom.web.ProblemResponses;
 
 /** Applies injected latency and errors to shop requests (only while ops have switched them on). */
 final class FaultInjectionFilter extends OncePerRequestFilter {
@@ -49,8 +46,8 @@ final class FaultInjectionFilter extends OncePerRequestFilter {
             }
         }
         if (settings.errorRate() > 0 && ThreadLocalRandom.current().nextDouble() < settings.errorRate()) {
-            ProblemResponses.write(response, ProblemType.INJECTED_FAULT, "fault injection is on for this service",
-                    request);
+            ProblemResponses.write(
+                    response, ProblemType.INJECTED_FAULT, "fault injection is on for this service", request);
             return;
         }
         chain.doFilter(request, response);

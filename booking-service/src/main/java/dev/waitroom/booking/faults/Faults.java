@@ -1,7 +1,6 @@
 package dev.waitroom.booking.faults;
 
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,8 +23,11 @@ public final class Faults {
     public FaultSettings set(FaultSettings settings) {
         current.set(settings);
         gate.limit(settings.poolLimit());
-        log.warn("fault injection set: latencyMs={} errorRate={} poolLimit={}", settings.latencyMs(),
-                settings.errorRate(), settings.poolLimit());
+        log.warn(
+                "fault injection set: latencyMs={} errorRate={} poolLimit={}",
+                settings.latencyMs(),
+                settings.errorRate(),
+                settings.poolLimit());
         return settings;
     }
 

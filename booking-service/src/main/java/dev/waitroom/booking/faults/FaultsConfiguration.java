@@ -1,9 +1,10 @@
 package dev.waitroom.booking.faults;
 
-import javax.sql.DataSource;
-
 import com.zaxxer.hikari.HikariDataSource;
-
+import dev.waitroom.booking.pool.DatabasePool;
+import dev.waitroom.booking.pool.HikariDatabasePool;
+import dev.waitroom.web.WebKitAutoConfiguration;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -11,10 +12,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 import org.springframework.core.env.Environment;
-
-import dev.waitroom.booking.pool.DatabasePool;
-import dev.waitroom.booking.pool.HikariDatabasePool;
-import dev.waitroom.web.WebKitAutoConfiguration;
 
 /** Fault injection for load tests: a gate in front of the pool, a filter on shop routes, the settings in force. */
 @Configuration(proxyBeanMethods = false)
@@ -28,8 +25,8 @@ class FaultsConfiguration {
             @Override
             public Object postProcessAfterInitialization(Object bean, String beanName) {
                 if (bean instanceof HikariDataSource hikari) {
-                    FaultsProperties properties = Binder.get(environment)
-                            .bindOrCreate("waitroom.booking.faults", FaultsProperties.class);
+                    FaultsProperties properties =
+                            Binder.get(environment).bindOrCreate("waitroom.booking.faults", FaultsProperties.class);
                     return new GatedDataSource(hikari, new ConnectionGate(properties.poolWait()));
                 }
                 return bean;

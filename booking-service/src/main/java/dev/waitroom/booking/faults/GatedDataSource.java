@@ -5,9 +5,7 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import javax.sql.DataSource;
-
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /** The application's DataSource: every connection passes the {@link ConnectionGate} and frees it on close. */
@@ -48,8 +46,8 @@ final class GatedDataSource extends DelegatingDataSource {
 
     private Connection gated(Connection connection) {
         AtomicBoolean open = new AtomicBoolean(true);
-        return (Connection) Proxy.newProxyInstance(GatedDataSource.class.getClassLoader(),
-                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+        return (Connection) Proxy.newProxyInstance(
+                GatedDataSource.class.getClassLoader(), new Class<?>[] {Connection.class}, (proxy, method, args) -> {
                     if ("close".equals(method.getName()) && method.getParameterCount() == 0) {
                         try {
                             connection.close();

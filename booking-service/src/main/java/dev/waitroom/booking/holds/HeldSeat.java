@@ -1,8 +1,7 @@
 package dev.waitroom.booking.holds;
 
-import java.util.Objects;
-
 import dev.waitroom.booking.catalogue.SeatId;
+import java.util.Objects;
 
 /** A seat in a hold, with the price of its category. */
 public record HeldSeat(SeatId seatId, String category, long priceCents) {

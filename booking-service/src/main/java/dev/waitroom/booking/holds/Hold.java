@@ -1,14 +1,13 @@
 package dev.waitroom.booking.holds;
 
+import dev.waitroom.contract.EventId;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
-import dev.waitroom.contract.EventId;
-
 /** A seat hold: some seats reserved for one shopping session until {@code expiresAt}. */
-public record Hold(HoldId id, EventId eventId, HoldOwner owner, HoldState state, Instant expiresAt,
-        List<HeldSeat> seats) {
+public record Hold(
+        HoldId id, EventId eventId, HoldOwner owner, HoldState state, Instant expiresAt, List<HeldSeat> seats) {
 
     public Hold {
         Objects.requireNonNull(id, "id");

@@ -1,9 +1,8 @@
 package dev.waitroom.booking.holds;
 
+import dev.waitroom.booking.CanonicalUuid;
 import java.util.Objects;
 import java.util.UUID;
-
-import dev.waitroom.booking.CanonicalUuid;
 
 /** Identifies one seat hold (a reservation with a deadline). */
 public record HoldId(UUID value) {

@@ -1,16 +1,18 @@
 package dev.waitroom.booking.holds;
 
+import dev.waitroom.booking.Lifecycle;
 import java.util.EnumSet;
 import java.util.Set;
-
-import dev.waitroom.booking.Lifecycle;
 
 /**
  * A hold's lifecycle: {@code ACTIVE -> RELEASED | EXPIRED | CONVERTED}; {@code EXPIRED -> CONVERTED} when a late
  * payment finds the seats still free.
  */
 public enum HoldState implements Lifecycle<HoldState> {
-    ACTIVE, RELEASED, EXPIRED, CONVERTED;
+    ACTIVE,
+    RELEASED,
+    EXPIRED,
+    CONVERTED;
 
     @Override
     public Set<HoldState> next() {

@@ -1,10 +1,9 @@
 package dev.waitroom.booking.holds;
 
+import dev.waitroom.booking.PeriodicSweep;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Configuration;
-
-import dev.waitroom.booking.PeriodicSweep;
 
 /** Gives the seats of lapsed holds back on a schedule (holds also lapse lazily when a new hold takes the seat). */
 @Configuration(proxyBeanMethods = false)

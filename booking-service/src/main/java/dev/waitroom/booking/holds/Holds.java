@@ -1,5 +1,13 @@
 package dev.waitroom.booking.holds;
 
+import dev.waitroom.booking.Lifecycle;
+import dev.waitroom.booking.catalogue.SeatConditions;
+import dev.waitroom.booking.catalogue.SeatId;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.web.ProblemException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -10,21 +18,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.UUID;
-
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
-
-import dev.waitroom.booking.Lifecycle;
-import dev.waitroom.booking.catalogue.SeatConditions;
-import dev.waitroom.booking.catalogue.SeatId;
-import dev.waitroom.contract.EventId;
-import dev.waitroom.contract.ProblemType;
-import dev.waitroom.web.ProblemException;
 
 /**
  * Seat holds: placing, reading, releasing and expiring them. The database enforces "at most one live hold or sale
@@ -36,6 +33,7 @@ public class Holds {
 
     /** Counter of hold attempts, tagged {@code outcome}: created, conflict, unknown, limit. Read by the health signals. */
     public static final String HOLDS_METRIC = "waitroom.booking.holds";
+
     public static final String HOLD_FAILURES_METRIC = "waitroom.booking.hold.failures";
 
     private final JdbcClient jdbc;
@@ -72,14 +70,17 @@ public class Holds {
         List<String> existing = jdbc.sql("""
                 SELECT seat_id FROM seats WHERE event_id = :e AND seat_id IN (:ids) ORDER BY seat_id FOR UPDATE
                 """)
-                .param("e", event.value()).param("ids", ids)
-                .query(String.class).list();
+                .param("e", event.value())
+                .param("ids", ids)
+                .query(String.class)
+                .list();
         if (existing.size() != ids.size()) {
             holdsUnknown.increment();
             holdFailures.increment();
-            List<String> unknown = ids.stream().filter(id -> !existing.contains(id)).toList();
-            throw new ProblemException(ProblemType.UNKNOWN_SEATS, "no such seats in this event",
-                    Map.of("seatIds", unknown));
+            List<String> unknown =
+                    ids.stream().filter(id -> !existing.contains(id)).toList();
+            throw new ProblemException(
+                    ProblemType.UNKNOWN_SEATS, "no such seats in this event", Map.of("seatIds", unknown));
         }
         HoldId id = HoldId.random();
         Instant expiresAt = jdbc.sql("""
@@ -87,29 +88,41 @@ public class Holds {
                 VALUES (:h, :e, :s, :v, 'ACTIVE', now() + make_interval(secs => :ttl))
                 RETURNING expires_at
                 """)
-                .param("h", id.value()).param("e", event.value())
-                .param("s", owner.sessionId()).param("v", owner.visitor())
+                .param("h", id.value())
+                .param("e", event.value())
+                .param("s", owner.sessionId())
+                .param("v", owner.visitor())
                 .param("ttl", properties.holdTtl().toMillis() / 1000.0)
-                .query((rs, n) -> instant(rs, 1)).single();
+                .query((rs, n) -> instant(rs, 1))
+                .single();
         int taken = jdbc.sql("UPDATE seats SET state = 'HELD', hold_id = :h, held_until = :until "
                         + "WHERE event_id = :e AND seat_id IN (:ids) AND " + SeatConditions.TAKEABLE)
-                .param("h", id.value()).param("until", OffsetDateTime.ofInstant(expiresAt, java.time.ZoneOffset.UTC))
-                .param("e", event.value()).param("ids", ids)
+                .param("h", id.value())
+                .param("until", OffsetDateTime.ofInstant(expiresAt, java.time.ZoneOffset.UTC))
+                .param("e", event.value())
+                .param("ids", ids)
                 .update();
         if (taken != ids.size()) {
             holdsConflicted.increment();
             holdFailures.increment();
             List<String> unavailable = jdbc.sql("SELECT seat_id FROM seats WHERE event_id = :e AND seat_id IN (:ids) "
                             + "AND (hold_id IS DISTINCT FROM :h) ORDER BY seat_id")
-                    .param("e", event.value()).param("ids", ids).param("h", id.value())
-                    .query(String.class).list();
+                    .param("e", event.value())
+                    .param("ids", ids)
+                    .param("h", id.value())
+                    .query(String.class)
+                    .list();
             // Rolls back the hold row and every seat it took.
-            throw new ProblemException(ProblemType.SEATS_UNAVAILABLE, "some of these seats are held or sold",
+            throw new ProblemException(
+                    ProblemType.SEATS_UNAVAILABLE,
+                    "some of these seats are held or sold",
                     Map.of("seatIds", unavailable));
         }
         for (String seat : ids) {
             jdbc.sql("INSERT INTO hold_seats (hold_id, event_id, seat_id) VALUES (:h, :e, :s)")
-                    .param("h", id.value()).param("e", event.value()).param("s", seat)
+                    .param("h", id.value())
+                    .param("e", event.value())
+                    .param("s", seat)
                     .update();
         }
         holdsCreated.increment();
@@ -122,20 +135,26 @@ public class Holds {
      */
     private void requireWithinSessionLimit(EventId event, HoldOwner owner, int wanted) {
         jdbc.sql("SELECT pg_advisory_xact_lock(hashtextextended(:k, 0))")
-                .param("k", event.value() + "/" + owner.sessionId()).query().singleRow();
+                .param("k", event.value() + "/" + owner.sessionId())
+                .query()
+                .singleRow();
         int taken = jdbc.sql("""
                 SELECT (SELECT count(*) FROM seats s JOIN holds h ON h.hold_id = s.hold_id
                         WHERE h.event_id = :e AND h.session_id = :s AND s.state = 'HELD' AND s.held_until > now())
                      + (SELECT count(*) FROM sold_seats ss JOIN orders o ON o.order_id = ss.order_id
                         WHERE o.event_id = :e AND o.session_id = :s)
                 """)
-                .param("e", event.value()).param("s", owner.sessionId())
-                .query(Integer.class).single();
+                .param("e", event.value())
+                .param("s", owner.sessionId())
+                .query(Integer.class)
+                .single();
         if (taken + wanted > properties.maxSeatsPerSession()) {
             holdsOverLimit.increment();
             holdFailures.increment();
-            throw new ProblemException(ProblemType.SEAT_LIMIT_REACHED, "a shopping session may hold or buy at most "
-                    + properties.maxSeatsPerSession() + " seats; it has " + taken,
+            throw new ProblemException(
+                    ProblemType.SEAT_LIMIT_REACHED,
+                    "a shopping session may hold or buy at most " + properties.maxSeatsPerSession() + " seats; it has "
+                            + taken,
                     Map.of("limit", properties.maxSeatsPerSession(), "taken", taken));
         }
     }
@@ -154,9 +173,12 @@ public class Holds {
     private Optional<Hold> findHold(EventId event, HoldId id, boolean lock) {
         Optional<HoldRow> row = jdbc.sql("SELECT hold_id, session_id, visitor, state, expires_at FROM holds "
                         + "WHERE hold_id = :h AND event_id = :e" + (lock ? " FOR UPDATE" : ""))
-                .param("h", id.value()).param("e", event.value())
-                .query((rs, n) -> new HoldRow(new HoldOwner(rs.getString("session_id"), rs.getString("visitor")),
-                        HoldState.valueOf(rs.getString("state")), instant(rs, 5)))
+                .param("h", id.value())
+                .param("e", event.value())
+                .query((rs, n) -> new HoldRow(
+                        new HoldOwner(rs.getString("session_id"), rs.getString("visitor")),
+                        HoldState.valueOf(rs.getString("state")),
+                        instant(rs, 5)))
                 .optional();
         return row.map(r -> new Hold(id, event, r.owner(), r.state(), r.expiresAt(), seatsOf(id)));
     }
@@ -180,14 +202,16 @@ public class Holds {
      */
     @Transactional
     public void release(EventId event, HoldId id, HoldOwner owner) {
-        Hold hold = lock(event, id).filter(h -> h.owner().sessionId().equals(owner.sessionId()))
+        Hold hold = lock(event, id)
+                .filter(h -> h.owner().sessionId().equals(owner.sessionId()))
                 .orElseThrow(() -> new ProblemException(ProblemType.HOLD_NOT_FOUND, "no such hold"));
         if (hold.state() != HoldState.ACTIVE) {
             return;
         }
         // The hold row is locked, so an order being created for it has committed or not started.
         if (orders.hasLiveOrder(id)) {
-            throw new ProblemException(ProblemType.HOLD_HAS_ORDER,
+            throw new ProblemException(
+                    ProblemType.HOLD_HAS_ORDER,
                     "this hold has an order under way; its payment decides what happens to the seats");
         }
         if (end(id, HoldState.RELEASED) == 1) {
@@ -201,12 +225,19 @@ public class Holds {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public List<SeatId> lockForSale(EventId event, HoldId hold) {
-        jdbc.sql("SELECT hold_id FROM holds WHERE hold_id = :h FOR UPDATE").param("h", hold.value())
-                .query(UUID.class).single();
+        jdbc.sql("SELECT hold_id FROM holds WHERE hold_id = :h FOR UPDATE")
+                .param("h", hold.value())
+                .query(UUID.class)
+                .single();
         List<String> ids = jdbc.sql("SELECT seat_id FROM hold_seats WHERE hold_id = :h ORDER BY seat_id")
-                .param("h", hold.value()).query(String.class).list();
+                .param("h", hold.value())
+                .query(String.class)
+                .list();
         jdbc.sql("SELECT seat_id FROM seats WHERE event_id = :e AND seat_id IN (:ids) ORDER BY seat_id FOR UPDATE")
-                .param("e", event.value()).param("ids", ids).query(String.class).list();
+                .param("e", event.value())
+                .param("ids", ids)
+                .query(String.class)
+                .list();
         return ids.stream().map(SeatId::of).toList();
     }
 
@@ -226,7 +257,8 @@ public class Holds {
     /** Ends a hold: one conditional write from the states that may move to {@code to}; returns the rows changed. */
     private int end(HoldId hold, HoldState to) {
         return jdbc.sql("UPDATE holds SET state = :to, ended_at = now() WHERE hold_id = :h AND state IN (:from)")
-                .param("to", to.name()).param("h", hold.value())
+                .param("to", to.name())
+                .param("h", hold.value())
                 .param("from", Lifecycle.sourcesOf(to).stream().map(Enum::name).toList())
                 .update();
     }
@@ -254,9 +286,7 @@ public class Holds {
                     RETURNING seat_id
                 )
                 SELECT count(*) FROM lapsed
-                """)
-                .param("batch", batch)
-                .query(Integer.class).single();
+                """).param("batch", batch).query(Integer.class).single();
     }
 
     /** Frees the seats still held by a hold, locking them in seat order like every other seat write. */
@@ -266,14 +296,12 @@ public class Holds {
                 WHERE (event_id, seat_id) IN (SELECT event_id, seat_id FROM seats WHERE hold_id = :h AND state = 'HELD'
                                               ORDER BY event_id, seat_id FOR UPDATE)
                   AND hold_id = :h AND state = 'HELD'
-                """)
-                .param("h", hold.value()).update();
+                """).param("h", hold.value()).update();
     }
 
     private static Instant instant(ResultSet rs, int column) throws SQLException {
         return rs.getObject(column, OffsetDateTime.class).toInstant();
     }
 
-    private record HoldRow(HoldOwner owner, HoldState state, Instant expiresAt) {
-    }
+    private record HoldRow(HoldOwner owner, HoldState state, Instant expiresAt) {}
 }

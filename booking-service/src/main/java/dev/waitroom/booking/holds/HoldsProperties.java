@@ -1,7 +1,6 @@
 package dev.waitroom.booking.holds;
 
 import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -15,8 +14,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxSeatsPerSession most seats one shopping session may hold or have bought at once
  */
 @ConfigurationProperties("waitroom.booking.inventory")
-public record HoldsProperties(@DefaultValue("10m") Duration holdTtl, @DefaultValue("10") int maxSeatsPerHold,
-        @DefaultValue("5s") Duration sweepInterval, @DefaultValue("10") int maxSeatsPerSession) {
+public record HoldsProperties(
+        @DefaultValue("10m") Duration holdTtl,
+        @DefaultValue("10") int maxSeatsPerHold,
+        @DefaultValue("5s") Duration sweepInterval,
+        @DefaultValue("10") int maxSeatsPerSession) {
 
     public HoldsProperties {
         if (holdTtl.toMillis() < 1000 || sweepInterval.toMillis() < 10) {

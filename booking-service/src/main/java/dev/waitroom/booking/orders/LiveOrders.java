@@ -1,12 +1,10 @@
 package dev.waitroom.booking.orders;
 
-import java.util.stream.Collectors;
-
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Component;
-
 import dev.waitroom.booking.holds.HoldId;
 import dev.waitroom.booking.holds.HoldOrders;
+import java.util.stream.Collectors;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
 
 /** Orders under way or paid ({@link OrderState#live()}), as the holds ask about them. */
 @Component
@@ -16,8 +14,8 @@ class LiveOrders implements HoldOrders {
      * The live states as SQL literals, for {@code state IN (...)}: literal, so the planner can use the partial index
      * {@code orders_one_live_per_hold}, whose predicate names the same states.
      */
-    static final String STATES = OrderState.live().stream().map(state -> "'" + state.name() + "'")
-            .collect(Collectors.joining(", "));
+    static final String STATES =
+            OrderState.live().stream().map(state -> "'" + state.name() + "'").collect(Collectors.joining(", "));
 
     private final JdbcClient jdbc;
 
@@ -27,8 +25,10 @@ class LiveOrders implements HoldOrders {
 
     @Override
     public boolean hasLiveOrder(HoldId hold) {
-        return Boolean.TRUE.equals(jdbc.sql("SELECT EXISTS (SELECT 1 FROM orders WHERE hold_id = :h AND state IN ("
-                        + STATES + "))")
-                .param("h", hold.value()).query(Boolean.class).single());
+        return Boolean.TRUE.equals(
+                jdbc.sql("SELECT EXISTS (SELECT 1 FROM orders WHERE hold_id = :h AND state IN (" + STATES + "))")
+                        .param("h", hold.value())
+                        .query(Boolean.class)
+                        .single());
     }
 }

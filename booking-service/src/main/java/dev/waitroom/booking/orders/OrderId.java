@@ -1,9 +1,8 @@
 package dev.waitroom.booking.orders;
 
+import dev.waitroom.booking.CanonicalUuid;
 import java.util.Objects;
 import java.util.UUID;
-
-import dev.waitroom.booking.CanonicalUuid;
 
 /** Identifies one order: the seats of one hold and its payment attempts. */
 public record OrderId(UUID value) {

@@ -1,16 +1,18 @@
 package dev.waitroom.booking.orders;
 
+import dev.waitroom.booking.Lifecycle;
 import java.util.EnumSet;
 import java.util.Set;
-
-import dev.waitroom.booking.Lifecycle;
 
 /**
  * An order's lifecycle: {@code PENDING_PAYMENT -> PAID | PAYMENT_FAILED | VOIDED}. VOIDED means the payment
  * succeeded but the seats had gone to someone else after the hold lapsed: the payment is refunded.
  */
 public enum OrderState implements Lifecycle<OrderState> {
-    PENDING_PAYMENT, PAID, PAYMENT_FAILED, VOIDED;
+    PENDING_PAYMENT,
+    PAID,
+    PAYMENT_FAILED,
+    VOIDED;
 
     @Override
     public Set<OrderState> next() {

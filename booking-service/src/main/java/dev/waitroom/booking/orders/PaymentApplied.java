@@ -8,6 +8,9 @@ package dev.waitroom.booking.orders;
 public record PaymentApplied(OrderId orderId, OrderState orderState, Effect effect) {
 
     public enum Effect {
-        PAID, VOIDED, PAYMENT_FAILED, NONE
+        PAID,
+        VOIDED,
+        PAYMENT_FAILED,
+        NONE
     }
 }

@@ -1,9 +1,8 @@
 package dev.waitroom.booking.orders;
 
+import dev.waitroom.booking.CanonicalUuid;
 import java.util.Objects;
 import java.util.UUID;
-
-import dev.waitroom.booking.CanonicalUuid;
 
 /** One attempt to take payment for an order; the provider's webhooks name it. */
 public record PaymentAttemptId(UUID value) {

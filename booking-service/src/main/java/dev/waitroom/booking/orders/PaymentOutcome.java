@@ -2,5 +2,6 @@ package dev.waitroom.booking.orders;
 
 /** What the provider reports for a payment attempt. */
 public enum PaymentOutcome {
-    SUCCEEDED, FAILED
+    SUCCEEDED,
+    FAILED
 }

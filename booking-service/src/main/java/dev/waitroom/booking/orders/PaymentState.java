@@ -1,13 +1,14 @@
 package dev.waitroom.booking.orders;
 
+import dev.waitroom.booking.Lifecycle;
 import java.util.EnumSet;
 import java.util.Set;
 
-import dev.waitroom.booking.Lifecycle;
-
 /** A payment attempt's lifecycle: {@code PENDING -> SUCCEEDED | FAILED}, decided by the provider's webhook. */
 public enum PaymentState implements Lifecycle<PaymentState> {
-    PENDING, SUCCEEDED, FAILED;
+    PENDING,
+    SUCCEEDED,
+    FAILED;
 
     @Override
     public Set<PaymentState> next() {

@@ -1,14 +1,12 @@
 package dev.waitroom.booking.outbox;
 
+import dev.waitroom.contract.EventId;
 import java.util.List;
 import java.util.UUID;
-
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
-
-import dev.waitroom.contract.EventId;
 
 /**
  * Signals owed to the coordinator, written in the same transaction as the change that causes them (a sale, a
@@ -54,25 +52,31 @@ public class CoordinatorOutbox {
                 FROM coordinator_outbox WHERE delivered_at IS NULL AND refused_at IS NULL ORDER BY created_at LIMIT :limit
                 """)
                 .param("limit", limit)
-                .query((rs, n) -> new PendingSignal(rs.getObject("signal_id", UUID.class),
-                        SignalKind.valueOf(rs.getString("kind")), EventId.of(rs.getString("event_id")),
-                        rs.getString("session_id"), rs.getObject("order_id", UUID.class), rs.getInt("attempts")))
+                .query((rs, n) -> new PendingSignal(
+                        rs.getObject("signal_id", UUID.class),
+                        SignalKind.valueOf(rs.getString("kind")),
+                        EventId.of(rs.getString("event_id")),
+                        rs.getString("session_id"),
+                        rs.getObject("order_id", UUID.class),
+                        rs.getInt("attempts")))
                 .list();
     }
 
     /** Marks a signal delivered; a second delivery of the same signal changes nothing. */
     public boolean delivered(UUID signalId) {
         return jdbc.sql("UPDATE coordinator_outbox SET delivered_at = now(), attempts = attempts + 1 "
-                        + "WHERE signal_id = :id AND delivered_at IS NULL")
-                .param("id", signalId)
-                .update() == 1;
+                                + "WHERE signal_id = :id AND delivered_at IS NULL")
+                        .param("id", signalId)
+                        .update()
+                == 1;
     }
 
     /** The coordinator refused the signal for good (a 4xx answer): it is kept for the record, never resent. */
     public void refused(UUID signalId, int status) {
         jdbc.sql("UPDATE coordinator_outbox SET refused_at = now(), refused_status = :status, attempts = attempts + 1 "
                         + "WHERE signal_id = :id AND delivered_at IS NULL AND refused_at IS NULL")
-                .param("id", signalId).param("status", status)
+                .param("id", signalId)
+                .param("status", status)
                 .update();
     }
 

@@ -1,9 +1,8 @@
 package dev.waitroom.booking.payments;
 
+import dev.waitroom.booking.orders.PaymentOutcome;
 import java.time.Instant;
 import java.util.regex.Pattern;
-
-import dev.waitroom.booking.orders.PaymentOutcome;
 
 /**
  * The provider's callback body.
@@ -11,8 +10,8 @@ import dev.waitroom.booking.orders.PaymentOutcome;
  * @param webhookId        the provider's id of this notification; a replay carries the same id
  * @param paymentAttemptId the attempt the outcome is for
  */
-public record PaymentWebhook(String webhookId, String paymentAttemptId, PaymentOutcome outcome, Long amountCents,
-        Instant occurredAt) {
+public record PaymentWebhook(
+        String webhookId, String paymentAttemptId, PaymentOutcome outcome, Long amountCents, Instant occurredAt) {
 
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
 

@@ -1,15 +1,13 @@
 package dev.waitroom.booking.payments;
 
-import java.util.Optional;
-
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Transactional;
-
 import dev.waitroom.booking.orders.OrderId;
 import dev.waitroom.booking.orders.Orders;
 import dev.waitroom.booking.orders.PaymentApplied;
 import dev.waitroom.booking.orders.PaymentAttemptId;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Applies provider webhooks exactly once: the webhook id is recorded in the same transaction as its effect, so a
@@ -26,8 +24,8 @@ public class PaymentWebhooks {
         this.orders = orders;
     }
 
-    public record Result(String webhookId, String effect, boolean duplicate, Optional<OrderId> orderId, String orderState) {
-    }
+    public record Result(
+            String webhookId, String effect, boolean duplicate, Optional<OrderId> orderId, String orderState) {}
 
     @Transactional
     public Result apply(PaymentWebhook webhook) {
@@ -36,18 +34,27 @@ public class PaymentWebhooks {
                 INSERT INTO processed_webhooks (webhook_id, attempt_id, outcome, effect)
                 VALUES (:w, :p, :o, 'NONE') ON CONFLICT (webhook_id) DO NOTHING
                 """)
-                .param("w", webhook.webhookId()).param("p", attempt.value()).param("o", webhook.outcome().name())
+                .param("w", webhook.webhookId())
+                .param("p", attempt.value())
+                .param("o", webhook.outcome().name())
                 .update();
         if (fresh == 0) {
             String effect = jdbc.sql("SELECT effect FROM processed_webhooks WHERE webhook_id = :w")
-                    .param("w", webhook.webhookId()).query(String.class).single();
+                    .param("w", webhook.webhookId())
+                    .query(String.class)
+                    .single();
             return new Result(webhook.webhookId(), effect, true, Optional.empty(), null);
         }
         PaymentApplied applied = orders.applyPayment(attempt, webhook.outcome(), webhook.amountCents());
         jdbc.sql("UPDATE processed_webhooks SET effect = :effect WHERE webhook_id = :w")
-                .param("effect", applied.effect().name()).param("w", webhook.webhookId())
+                .param("effect", applied.effect().name())
+                .param("w", webhook.webhookId())
                 .update();
-        return new Result(webhook.webhookId(), applied.effect().name(), false, Optional.of(applied.orderId()),
+        return new Result(
+                webhook.webhookId(),
+                applied.effect().name(),
+                false,
+                Optional.of(applied.orderId()),
                 applied.orderState().name());
     }
 }

@@ -1,12 +1,9 @@
 package dev.waitroom.booking.pool;
 
-import java.sql.SQLException;
-
-import javax.sql.DataSource;
-
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
-
+import java.sql.SQLException;
+import javax.sql.DataSource;
 import org.springframework.stereotype.Component;
 
 /** Reads pool pressure from Hikari's MXBean (through any DataSource wrapped around the pool). */

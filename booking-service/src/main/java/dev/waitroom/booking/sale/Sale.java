@@ -1,13 +1,5 @@
 package dev.waitroom.booking.sale;
 
-import java.util.List;
-import java.util.UUID;
-
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Propagation;
-import org.springframework.transaction.annotation.Transactional;
-
 import dev.waitroom.booking.catalogue.SeatConditions;
 import dev.waitroom.booking.catalogue.SeatId;
 import dev.waitroom.booking.catalogue.SeatState;
@@ -15,6 +7,12 @@ import dev.waitroom.booking.holds.HoldId;
 import dev.waitroom.booking.holds.Holds;
 import dev.waitroom.booking.outbox.CoordinatorOutbox;
 import dev.waitroom.contract.EventId;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Selling a paid hold's seats, and noticing when an event has sold out. A seat is sold at most once: the sale is a
@@ -39,11 +37,15 @@ public class Sale {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public SaleOutcome sell(EventId event, HoldId hold, UUID orderId) {
-        List<String> ids = holds.lockForSale(event, hold).stream().map(SeatId::value).toList();
+        List<String> ids =
+                holds.lockForSale(event, hold).stream().map(SeatId::value).toList();
         int eligible = jdbc.sql("SELECT count(*) FROM seats WHERE event_id = :e AND seat_id IN (:ids) AND "
                         + SeatConditions.SELLABLE_TO_HOLD)
-                .param("e", event.value()).param("ids", ids).param("h", hold.value())
-                .query(Integer.class).single();
+                .param("e", event.value())
+                .param("ids", ids)
+                .param("h", hold.value())
+                .query(Integer.class)
+                .single();
         if (eligible != ids.size()) {
             // Another shopper has a live hold on (or bought) a seat after this hold lapsed.
             holds.expireOvertaken(hold);
@@ -51,7 +53,11 @@ public class Sale {
         }
         int sold = jdbc.sql("UPDATE seats SET state = :sold, order_id = :o, hold_id = NULL, held_until = NULL "
                         + "WHERE event_id = :e AND seat_id IN (:ids) AND " + SeatConditions.SELLABLE_TO_HOLD)
-                .param("sold", SeatState.SOLD.name()).param("o", orderId).param("e", event.value()).param("ids", ids).param("h", hold.value())
+                .param("sold", SeatState.SOLD.name())
+                .param("o", orderId)
+                .param("e", event.value())
+                .param("ids", ids)
+                .param("h", hold.value())
                 .update();
         if (sold != ids.size()) {
             throw new IllegalStateException("locked seats changed during a sale");
@@ -59,7 +65,9 @@ public class Sale {
         for (String seat : ids) {
             // Primary key (event_id, seat_id): a second sale of a seat fails here and rolls everything back.
             jdbc.sql("INSERT INTO sold_seats (event_id, seat_id, order_id) VALUES (:e, :s, :o)")
-                    .param("e", event.value()).param("s", seat).param("o", orderId)
+                    .param("e", event.value())
+                    .param("s", seat)
+                    .param("o", orderId)
                     .update();
         }
         holds.markConverted(hold);
@@ -78,7 +86,8 @@ public class Sale {
                   AND NOT EXISTS (SELECT 1 FROM coordinator_outbox o WHERE o.dedup_key = 'SOLD_OUT:' || c.event_id)
                   AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.event_id = c.event_id AND %s)
                 """.formatted(SeatConditions.UNSOLD))
-                .query(String.class).list();
+                .query(String.class)
+                .list();
         events.forEach(e -> outbox.soldOut(EventId.of(e)));
         return events.size();
     }
@@ -88,6 +97,8 @@ public class Sale {
                 SELECT EXISTS (SELECT 1 FROM seats WHERE event_id = :e)
                    AND NOT EXISTS (SELECT 1 FROM seats WHERE event_id = :e AND %s)
                 """.formatted(SeatConditions.UNSOLD))
-                .param("e", event.value()).query(Boolean.class).single());
+                .param("e", event.value())
+                .query(Boolean.class)
+                .single());
     }
 }

@@ -1,9 +1,8 @@
 package dev.waitroom.booking.sale;
 
-import org.springframework.context.annotation.Configuration;
-
 import dev.waitroom.booking.PeriodicSweep;
 import dev.waitroom.booking.holds.HoldsProperties;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Notices, on the hold sweep's schedule, events whose seats are all sold but that have no sold-out signal yet (the

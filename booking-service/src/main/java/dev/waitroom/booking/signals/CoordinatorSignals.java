@@ -1,9 +1,8 @@
 package dev.waitroom.booking.signals;
 
-import java.util.UUID;
-
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.coordinator.HealthReport;
+import java.util.UUID;
 
 /**
  * What the booking service tells the admission coordinator (CONTRACTS "coordinator internal API"). Every method

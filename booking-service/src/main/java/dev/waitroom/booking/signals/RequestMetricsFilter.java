@@ -1,16 +1,13 @@
 package dev.waitroom.booking.signals;
 
-import java.io.IOException;
-import java.util.concurrent.TimeUnit;
-
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
-
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -25,10 +22,14 @@ final class RequestMetricsFilter extends OncePerRequestFilter {
 
     RequestMetricsFilter(RequestWindow window, MeterRegistry meters) {
         this.window = window;
-        this.ok = Timer.builder("waitroom.booking.request.latency").tag("outcome", "ok")
-                .publishPercentileHistogram().register(meters);
-        this.failed = Timer.builder("waitroom.booking.request.latency").tag("outcome", "error")
-                .publishPercentileHistogram().register(meters);
+        this.ok = Timer.builder("waitroom.booking.request.latency")
+                .tag("outcome", "ok")
+                .publishPercentileHistogram()
+                .register(meters);
+        this.failed = Timer.builder("waitroom.booking.request.latency")
+                .tag("outcome", "error")
+                .publishPercentileHistogram()
+                .register(meters);
     }
 
     @Override

@@ -28,7 +28,10 @@ final class RequestWindow {
         Counts ended = current.getAndSet(new Counts());
         long requests = ended.requests.sum();
         long errors = ended.errors.sum();
-        return new Summary(requests, percentile(ended, requests, 0.95), percentile(ended, requests, 0.99),
+        return new Summary(
+                requests,
+                percentile(ended, requests, 0.95),
+                percentile(ended, requests, 0.99),
                 requests == 0 ? 0.0 : (double) errors / requests);
     }
 
@@ -47,8 +50,7 @@ final class RequestWindow {
         return BUCKETS - 1;
     }
 
-    record Summary(long requests, long p95Ms, long p99Ms, double errorRate) {
-    }
+    record Summary(long requests, long p95Ms, long p99Ms, double errorRate) {}
 
     private static final class Counts {
         final AtomicLongArray latencies = new AtomicLongArray(BUCKETS);

@@ -1,20 +1,17 @@
 package dev.waitroom.booking.signals;
 
-import java.time.Clock;
-import java.util.List;
-
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import dev.waitroom.booking.holds.Holds;
 import dev.waitroom.booking.outbox.CoordinatorOutbox;
 import dev.waitroom.booking.outbox.PendingSignal;
 import dev.waitroom.booking.pool.DatabasePool;
 import dev.waitroom.booking.pool.PoolStats;
 import dev.waitroom.contract.coordinator.HealthReport;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Every interval: report the last window's health, then deliver owed signals (sold out, purchase completed). A
@@ -36,8 +33,14 @@ final class SignalTicker {
     private double lastHoldFailures;
     private boolean reachable = true;
 
-    SignalTicker(CoordinatorSignals coordinator, RequestWindow window, DatabasePool pool, CoordinatorOutbox outbox,
-            MeterRegistry meters, Clock clock, SignalsProperties properties) {
+    SignalTicker(
+            CoordinatorSignals coordinator,
+            RequestWindow window,
+            DatabasePool pool,
+            CoordinatorOutbox outbox,
+            MeterRegistry meters,
+            Clock clock,
+            SignalsProperties properties) {
         this.coordinator = coordinator;
         this.window = window;
         this.pool = pool;
@@ -64,8 +67,16 @@ final class SignalTicker {
         double failureDelta = failures - lastHoldFailures;
         lastHolds = holds;
         lastHoldFailures = failures;
-        return new HealthReport(clock.instant(), windowSeconds, requests.requests(), requests.p95Ms(),
-                requests.p99Ms(), requests.errorRate(), stats.active(), stats.pending(), stats.max(),
+        return new HealthReport(
+                clock.instant(),
+                windowSeconds,
+                requests.requests(),
+                requests.p95Ms(),
+                requests.p99Ms(),
+                requests.errorRate(),
+                stats.active(),
+                stats.pending(),
+                stats.max(),
                 holdDelta <= 0 ? 0.0 : Math.min(1.0, failureDelta / holdDelta));
     }
 
@@ -83,12 +94,14 @@ final class SignalTicker {
                 delivered = send(() -> {
                     switch (signal.kind()) {
                         case SOLD_OUT -> coordinator.soldOut(signal.eventId(), "all seats sold");
-                        case PURCHASE_COMPLETED -> coordinator.purchaseCompleted(signal.eventId(), signal.sessionId(),
-                                signal.orderId());
+                        case PURCHASE_COMPLETED ->
+                            coordinator.purchaseCompleted(signal.eventId(), signal.sessionId(), signal.orderId());
                     }
                 });
             } catch (CoordinatorSignals.CoordinatorRefusedException refused) {
-                log.warn("coordinator refused a {} signal with {}; it will not be resent", signal.kind(),
+                log.warn(
+                        "coordinator refused a {} signal with {}; it will not be resent",
+                        signal.kind(),
                         refused.status());
                 outbox.refused(signal.id(), refused.status());
                 continue;
@@ -120,6 +133,8 @@ final class SignalTicker {
     }
 
     private double sum(String metric) {
-        return meters.find(metric).counters().stream().mapToDouble(Counter::count).sum();
+        return meters.find(metric).counters().stream()
+                .mapToDouble(Counter::count)
+                .sum();
     }
 }

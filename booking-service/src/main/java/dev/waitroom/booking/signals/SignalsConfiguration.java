@@ -1,21 +1,18 @@
 package dev.waitroom.booking.signals;
 
-import java.time.Clock;
-
+import dev.waitroom.booking.ServicesProperties;
+import dev.waitroom.booking.outbox.CoordinatorOutbox;
+import dev.waitroom.booking.pool.DatabasePool;
+import dev.waitroom.web.WebKitAutoConfiguration;
+import dev.waitroom.web.WebKitProperties;
 import io.micrometer.core.instrument.MeterRegistry;
-
+import java.time.Clock;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.web.client.RestClient;
-
-import dev.waitroom.booking.ServicesProperties;
-import dev.waitroom.booking.outbox.CoordinatorOutbox;
-import dev.waitroom.booking.pool.DatabasePool;
-import dev.waitroom.web.WebKitAutoConfiguration;
-import dev.waitroom.web.WebKitProperties;
 
 @Configuration(proxyBeanMethods = false)
 class SignalsConfiguration {
@@ -38,15 +35,24 @@ class SignalsConfiguration {
     }
 
     @Bean
-    CoordinatorSignals coordinatorSignals(RestClient.Builder builder, ServicesProperties services,
-            WebKitProperties web, SignalsProperties properties) {
-        return new RestClientCoordinatorSignals(builder, services.coordinatorUrl(), web.security().internalToken(),
-                properties.timeout());
+    CoordinatorSignals coordinatorSignals(
+            RestClient.Builder builder,
+            ServicesProperties services,
+            WebKitProperties web,
+            SignalsProperties properties) {
+        return new RestClientCoordinatorSignals(
+                builder, services.coordinatorUrl(), web.security().internalToken(), properties.timeout());
     }
 
     @Bean
-    SignalTicker signalTicker(CoordinatorSignals coordinator, RequestWindow window, DatabasePool pool,
-            CoordinatorOutbox outbox, MeterRegistry meters, Clock clock, SignalsProperties properties) {
+    SignalTicker signalTicker(
+            CoordinatorSignals coordinator,
+            RequestWindow window,
+            DatabasePool pool,
+            CoordinatorOutbox outbox,
+            MeterRegistry meters,
+            Clock clock,
+            SignalsProperties properties) {
         return new SignalTicker(coordinator, window, pool, outbox, meters, clock, properties);
     }
 

@@ -1,7 +1,6 @@
 package dev.waitroom.booking.signals;
 
 import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -10,7 +9,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeout  timeout of one call to the coordinator (short: signals never hold shoppers up)
  */
 @ConfigurationProperties("waitroom.booking.signals")
-record SignalsProperties(@DefaultValue("1s") Duration interval, @DefaultValue("1s") Duration timeout) {
+record SignalsProperties(
+        @DefaultValue("1s") Duration interval,
+        @DefaultValue("1s") Duration timeout) {
 
     SignalsProperties {
         if (interval.toMillis() < 50 || timeout.toMillis() < 10) {

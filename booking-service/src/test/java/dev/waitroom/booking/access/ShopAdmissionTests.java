@@ -1,15 +1,13 @@
 package dev.waitroom.booking.access;
 
-import java.time.Clock;
-import java.util.UUID;
-
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.booking.ShopTestSupport;
 import dev.waitroom.tokens.AdmissionTokenIssuer;
 import dev.waitroom.tokens.KeyRing;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import java.time.Clock;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
 
 /** The booking service checks admission itself: a request that skips the gateway is refused, and nothing changes. */
 class ShopAdmissionTests extends ShopTestSupport {
@@ -30,7 +28,11 @@ class ShopAdmissionTests extends ShopTestSupport {
         String event = newEvent("wrongevent", 3);
         String other = newEvent("otherevent", 3);
         TestShopper admittedElsewhere = shopper(other);
-        send("POST", "/events/" + event + "/shop/holds", "Bearer " + admittedElsewhere.token(), "{\"seatIds\":[\"A-1\"]}")
+        send(
+                        "POST",
+                        "/events/" + event + "/shop/holds",
+                        "Bearer " + admittedElsewhere.token(),
+                        "{\"seatIds\":[\"A-1\"]}")
                 .assertProblem(403, "admission-wrong-event");
         assertThat(seatState(event, "A-1")).isEqualTo("AVAILABLE");
     }
@@ -55,7 +57,8 @@ class ShopAdmissionTests extends ShopTestSupport {
         send("POST", "/events/" + event + "/shop/holds", "Bearer " + tampered, hold)
                 .assertProblem(401, "admission-token-invalid");
         assertThat(seatState(event, "A-1")).isEqualTo("AVAILABLE");
-        assertThat(count("SELECT count(*) FROM holds WHERE event_id = ?", event)).isZero();
+        assertThat(count("SELECT count(*) FROM holds WHERE event_id = ?", event))
+                .isZero();
     }
 
     @Test
@@ -64,16 +67,53 @@ class ShopAdmissionTests extends ShopTestSupport {
         String visitor = "AAAAAAAAAAAAAAAAAAAAAA";
         String hold = "{\"seatIds\":[\"A-3\"]}";
         // A client that sets the bypass header itself, without the gateway's credential, gets nowhere.
-        send("POST", "/events/" + event + "/shop/holds", null, hold, "X-Waitroom-Bypass", event, "X-Waitroom-Visitor", visitor)
+        send(
+                        "POST",
+                        "/events/" + event + "/shop/holds",
+                        null,
+                        hold,
+                        "X-Waitroom-Bypass",
+                        event,
+                        "X-Waitroom-Visitor",
+                        visitor)
                 .assertProblem(401, "admission-token-required");
-        send("POST", "/events/" + event + "/shop/holds", null, hold, "X-Waitroom-Bypass", event, "X-Waitroom-Visitor", visitor,
-                "X-Waitroom-Internal", "wrong").assertProblem(401, "admission-token-required");
+        send(
+                        "POST",
+                        "/events/" + event + "/shop/holds",
+                        null,
+                        hold,
+                        "X-Waitroom-Bypass",
+                        event,
+                        "X-Waitroom-Visitor",
+                        visitor,
+                        "X-Waitroom-Internal",
+                        "wrong")
+                .assertProblem(401, "admission-token-required");
         // Bypass for another event is not bypass for this one.
-        send("POST", "/events/" + event + "/shop/holds", null, hold, "X-Waitroom-Bypass", "other-event", "X-Waitroom-Visitor",
-                visitor, "X-Waitroom-Internal", dev.waitroom.booking.TestSecrets.INTERNAL_TOKEN).assertProblem(401, "admission-token-required");
+        send(
+                        "POST",
+                        "/events/" + event + "/shop/holds",
+                        null,
+                        hold,
+                        "X-Waitroom-Bypass",
+                        "other-event",
+                        "X-Waitroom-Visitor",
+                        visitor,
+                        "X-Waitroom-Internal",
+                        dev.waitroom.booking.TestSecrets.INTERNAL_TOKEN)
+                .assertProblem(401, "admission-token-required");
         assertThat(seatState(event, "A-3")).isEqualTo("AVAILABLE");
-        Response held = send("POST", "/events/" + event + "/shop/holds", null, hold, "X-Waitroom-Bypass", event,
-                "X-Waitroom-Visitor", visitor, "X-Waitroom-Internal", dev.waitroom.booking.TestSecrets.INTERNAL_TOKEN);
+        Response held = send(
+                "POST",
+                "/events/" + event + "/shop/holds",
+                null,
+                hold,
+                "X-Waitroom-Bypass",
+                event,
+                "X-Waitroom-Visitor",
+                visitor,
+                "X-Waitroom-Internal",
+                dev.waitroom.booking.TestSecrets.INTERNAL_TOKEN);
         assertThat(held.status()).as(held.raw().body()).isEqualTo(201);
         assertThat(seatState(event, "A-3")).isEqualTo("HELD");
     }
@@ -82,8 +122,13 @@ class ShopAdmissionTests extends ShopTestSupport {
     void theAdmissionCookieIsAcceptedLikeTheBearerHeader() {
         String event = newEvent("cookie", 3);
         TestShopper shopper = shopper(event);
-        Response held = send("POST", "/events/" + event + "/shop/holds", null, "{\"seatIds\":[\"A-2\"]}",
-                "Cookie", "wr_at=" + shopper.token());
+        Response held = send(
+                "POST",
+                "/events/" + event + "/shop/holds",
+                null,
+                "{\"seatIds\":[\"A-2\"]}",
+                "Cookie",
+                "wr_at=" + shopper.token());
         assertThat(held.status()).as(held.raw().body()).isEqualTo(201);
         assertThat(seatState(event, "A-2")).isEqualTo("HELD");
     }
@@ -93,8 +138,11 @@ class ShopAdmissionTests extends ShopTestSupport {
         String event = newEvent("generation", 3);
         String newer = liveToken(ISSUER, event, 7, "s7", "v7");
         String older = liveToken(ISSUER, event, 6, "s6", "v6");
-        assertThat(send("GET", "/events/" + event + "/shop/seats", "Bearer " + newer, null).status()).isEqualTo(200);
-        send("GET", "/events/" + event + "/shop/seats", "Bearer " + older, null).assertProblem(401, "admission-token-invalid");
+        assertThat(send("GET", "/events/" + event + "/shop/seats", "Bearer " + newer, null)
+                        .status())
+                .isEqualTo(200);
+        send("GET", "/events/" + event + "/shop/seats", "Bearer " + older, null)
+                .assertProblem(401, "admission-token-invalid");
     }
 
     @Test

@@ -1,11 +1,10 @@
 package dev.waitroom.booking.catalogue;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.booking.ShopTestSupport;
 import dev.waitroom.booking.TestSecrets;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class InventoryAdminTests extends ShopTestSupport {
 
@@ -23,17 +22,20 @@ class InventoryAdminTests extends ShopTestSupport {
         Response first = define(event, body);
         assertThat(first.status()).as(first.raw().body()).isEqualTo(200);
         assertThat(define(event, body).status()).isEqualTo(200);
-        assertThat(count("SELECT count(*) FROM seats WHERE event_id = ?", event)).isEqualTo(5);
+        assertThat(count("SELECT count(*) FROM seats WHERE event_id = ?", event))
+                .isEqualTo(5);
 
         TestShopper shopper = shopper(event);
         assertThat(hold(shopper, "FLOOR-1").status()).isEqualTo(201);
         Response grown = define(event, "{\"categories\":[{\"name\":\"FLOOR\",\"seats\":4,\"priceCents\":9500}]}");
         assertThat(grown.status()).isEqualTo(200);
-        assertThat(count("SELECT count(*) FROM seats WHERE event_id = ?", event)).isEqualTo(6);
+        assertThat(count("SELECT count(*) FROM seats WHERE event_id = ?", event))
+                .isEqualTo(6);
         // Growing never disturbs a seat already held.
         assertThat(seatState(event, "FLOOR-1")).isEqualTo("HELD");
         Response seats = shop(shopper, "GET", "/seats?category=FLOOR", null);
-        assertThat(seats.json().get("seats").findValuesAsString("seatId")).containsExactly("FLOOR-2", "FLOOR-3", "FLOOR-4");
+        assertThat(seats.json().get("seats").findValuesAsString("seatId"))
+                .containsExactly("FLOOR-2", "FLOOR-3", "FLOOR-4");
         assertThat(seats.json().get("seats").get(0).get("priceCents").asLong()).isEqualTo(9500);
     }
 
@@ -50,15 +52,20 @@ class InventoryAdminTests extends ShopTestSupport {
         define(event, "{\"categories\":[{\"name\":\"A\",\"seats\":-1,\"priceCents\":100}]}")
                 .assertProblem(400, "malformed-request");
         define(event, "{\"categories\":[{\"name\":\"A\",\"seats\":1}]}").assertProblem(400, "malformed-request");
-        define(event, "{\"categories\":[{\"name\":\"A\",\"seats\":1,\"priceCents\":1},"
-                + "{\"name\":\"A\",\"seats\":2,\"priceCents\":1}]}").assertProblem(400, "malformed-request");
+        define(
+                        event,
+                        "{\"categories\":[{\"name\":\"A\",\"seats\":1,\"priceCents\":1},"
+                                + "{\"name\":\"A\",\"seats\":2,\"priceCents\":1}]}")
+                .assertProblem(400, "malformed-request");
         define(event, "{\"categories\":").assertProblem(400, "malformed-request");
         send("PUT", "/admin/events/bad%20event/inventory", OPS, body).assertProblem(400, "invalid-event-id");
-        assertThat(count("SELECT count(*) FROM seats WHERE event_id = ?", event)).isZero();
+        assertThat(count("SELECT count(*) FROM seats WHERE event_id = ?", event))
+                .isZero();
 
         assertThat(define(event, body).status()).isEqualTo(200);
         define(event, "{\"categories\":[{\"name\":\"A\",\"seats\":2,\"priceCents\":100}]}")
                 .assertProblem(409, "inventory-conflict");
-        assertThat(count("SELECT count(*) FROM seats WHERE event_id = ?", event)).isEqualTo(3);
+        assertThat(count("SELECT count(*) FROM seats WHERE event_id = ?", event))
+                .isEqualTo(3);
     }
 }

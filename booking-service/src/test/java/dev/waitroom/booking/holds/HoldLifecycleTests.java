@@ -1,16 +1,14 @@
 package dev.waitroom.booking.holds;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.waitroom.booking.ShopTestSupport;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.UUID;
-
 import org.junit.jupiter.api.Test;
-
-import dev.waitroom.booking.ShopTestSupport;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 class HoldLifecycleTests extends ShopTestSupport {
 
@@ -20,15 +18,18 @@ class HoldLifecycleTests extends ShopTestSupport {
         TestShopper shopper = shopper(event);
         Response held = hold(shopper, "A-1", "A-2");
         assertThat(held.status()).isEqualTo(201);
-        assertThat(held.raw().headers().firstValue("Location")).hasValueSatisfying(l -> l.endsWith(held.text("holdId")));
+        assertThat(held.raw().headers().firstValue("Location"))
+                .hasValueSatisfying(l -> l.endsWith(held.text("holdId")));
         assertThat(held.text("state")).isEqualTo("ACTIVE");
         assertThat(held.json().get("amountCents").asLong()).isEqualTo(5000);
-        assertThat(java.time.Instant.parse(held.text("expiresAt"))).isAfter(java.time.Instant.now().plusSeconds(60));
+        assertThat(java.time.Instant.parse(held.text("expiresAt")))
+                .isAfter(java.time.Instant.now().plusSeconds(60));
 
         Response seats = shop(shopper(event), "GET", "/seats?category=A", null);
         assertThat(seats.status()).isEqualTo(200);
         assertThat(seats.json().get("seats").findValuesAsString("seatId")).containsExactly("A-3", "A-4");
-        assertThat(seats.json().get("categories").get(0).get("available").asInt()).isEqualTo(2);
+        assertThat(seats.json().get("categories").get(0).get("available").asInt())
+                .isEqualTo(2);
     }
 
     @Test
@@ -57,9 +58,12 @@ class HoldLifecycleTests extends ShopTestSupport {
         assertThat(second.status()).as(second.raw().body()).isEqualTo(201);
         assertThat(seatRow(event, "A-1")).containsEntry("hold_id", UUID.fromString(second.text("holdId")));
         // The sweeper later ends the lapsed hold without touching the seat that moved on.
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
-                count("SELECT count(*) FROM holds WHERE hold_id = ?::uuid AND state = 'EXPIRED'", first)).isEqualTo(1));
-        assertThat(seatRow(event, "A-1")).containsEntry("state", "HELD")
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(count(
+                                "SELECT count(*) FROM holds WHERE hold_id = ?::uuid AND state = 'EXPIRED'", first))
+                        .isEqualTo(1));
+        assertThat(seatRow(event, "A-1"))
+                .containsEntry("state", "HELD")
                 .containsEntry("hold_id", UUID.fromString(second.text("holdId")));
     }
 
@@ -101,8 +105,10 @@ class HoldLifecycleTests extends ShopTestSupport {
         shop(shopper, "DELETE", "/holds/not-a-uuid", null).assertProblem(400, "malformed-request");
         shop(shopper, "GET", "/seats?category=no%20such", null).assertProblem(400, "malformed-request");
 
-        assertThat(count("SELECT count(*) FROM seats WHERE event_id = ? AND state = 'AVAILABLE'", event)).isEqualTo(3);
-        assertThat(count("SELECT count(*) FROM holds WHERE event_id = ?", event)).isZero();
+        assertThat(count("SELECT count(*) FROM seats WHERE event_id = ? AND state = 'AVAILABLE'", event))
+                .isEqualTo(3);
+        assertThat(count("SELECT count(*) FROM holds WHERE event_id = ?", event))
+                .isZero();
     }
 
     @Test
@@ -114,10 +120,13 @@ class HoldLifecycleTests extends ShopTestSupport {
             String[] three = seats("A", 1 + 3 * i, 3 + 3 * i).toArray(String[]::new);
             attempts.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> hold(shopper, three)));
         }
-        java.util.List<Response> responses = attempts.stream().map(java.util.concurrent.CompletableFuture::join).toList();
+        java.util.List<Response> responses = attempts.stream()
+                .map(java.util.concurrent.CompletableFuture::join)
+                .toList();
         assertThat(responses.stream().filter(r -> r.status() == 201)).hasSize(3);
         responses.stream().filter(r -> r.status() != 201).forEach(r -> r.assertProblem(409, "seat-limit-reached"));
-        assertThat(count("SELECT count(*) FROM seats WHERE event_id = ? AND state = 'HELD'", event)).isEqualTo(9);
+        assertThat(count("SELECT count(*) FROM seats WHERE event_id = ? AND state = 'HELD'", event))
+                .isEqualTo(9);
         assertThat(hold(shopper, "A-30").status()).isEqualTo(201);
         hold(shopper, "A-29").assertProblem(409, "seat-limit-reached");
         // Other shoppers are not limited by this one.
@@ -130,8 +139,8 @@ class HoldLifecycleTests extends ShopTestSupport {
         TestShopper shopper = shopper(event);
         String body = "{\"seatIds\":[\"A-1\"],\"pad\":\"" + "x".repeat(40_000) + "\"}";
         // No Content-Length: the limit is enforced by counting the bytes as they are read.
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/events/" + event
-                        + "/shop/holds"))
+        HttpRequest request = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/events/" + event + "/shop/holds"))
                 .header("Authorization", "Bearer " + shopper.token())
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofString(body)))

@@ -1,14 +1,12 @@
 package dev.waitroom.booking.orders;
 
-import java.util.List;
-import java.util.UUID;
-
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.booking.ShopTestSupport;
 import dev.waitroom.testsupport.AllAtOnce;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
 
 class OrderAccessTests extends ShopTestSupport {
 
@@ -39,7 +37,9 @@ class OrderAccessTests extends ShopTestSupport {
         TestShopper shopper = shopper(event);
         String orderId = order(shopper, hold(shopper, "A-1").text("holdId")).text("orderId");
         String newSale = liveToken(ISSUER, event, 2, "s-new", "v-new");
-        assertThat(send("GET", "/events/" + event + "/shop/seats", "Bearer " + newSale, null).status()).isEqualTo(200);
+        assertThat(send("GET", "/events/" + event + "/shop/seats", "Bearer " + newSale, null)
+                        .status())
+                .isEqualTo(200);
 
         assertThat(shop(shopper, "GET", "/orders/" + orderId, null).status()).isEqualTo(200);
         hold(shopper, "A-2").assertProblem(401, "admission-token-invalid");
@@ -55,7 +55,8 @@ class OrderAccessTests extends ShopTestSupport {
                 .assertProblem(404, "order-not-found");
         // A live token of a later session of the same visitor may read it.
         String live = liveToken(ISSUER, event, 1, laterSession.sessionId(), shopper.visitor());
-        assertThat(send("GET", "/events/" + event + "/shop/orders/" + orderId, "Bearer " + live, null).status())
+        assertThat(send("GET", "/events/" + event + "/shop/orders/" + orderId, "Bearer " + live, null)
+                        .status())
                 .isEqualTo(200);
     }
 
@@ -82,9 +83,13 @@ class OrderAccessTests extends ShopTestSupport {
         assertThat(responses.stream().filter(r -> r.status() == 201)).hasSize(1);
         assertThat(responses.stream().filter(r -> r.status() == 200)).hasSize(7);
         assertThat(responses.stream().map(r -> r.text("orderId")).distinct()).hasSize(1);
-        assertThat(count("SELECT count(*) FROM orders WHERE hold_id = ?::uuid", holdId)).isEqualTo(1);
-        assertThat(count("SELECT count(*) FROM payment_attempts p JOIN orders o USING (order_id) "
-                + "WHERE o.hold_id = ?::uuid", holdId)).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM orders WHERE hold_id = ?::uuid", holdId))
+                .isEqualTo(1);
+        assertThat(count(
+                        "SELECT count(*) FROM payment_attempts p JOIN orders o USING (order_id) "
+                                + "WHERE o.hold_id = ?::uuid",
+                        holdId))
+                .isEqualTo(1);
 
         // Without a key, ordering the same hold again answers with the order already under way.
         Response again = order(shopper, holdId);
@@ -94,7 +99,8 @@ class OrderAccessTests extends ShopTestSupport {
         String otherHold = hold(shopper, "A-2").text("holdId");
         order(shopper, otherHold, "Idempotency-Key", "key-1").assertProblem(422, "idempotency-key-reused");
         order(shopper, otherHold, "Idempotency-Key", "bad key!").assertProblem(400, "malformed-request");
-        assertThat(count("SELECT count(*) FROM orders WHERE hold_id = ?::uuid", otherHold)).isZero();
+        assertThat(count("SELECT count(*) FROM orders WHERE hold_id = ?::uuid", otherHold))
+                .isZero();
     }
 
     @Test
@@ -105,6 +111,7 @@ class OrderAccessTests extends ShopTestSupport {
         shop(shopper, "POST", "/orders", "{\"holdId\":\"x\"}").assertProblem(400, "malformed-request");
         shop(shopper, "POST", "/orders", "{\"holdId\":").assertProblem(400, "malformed-request");
         order(shopper, UUID.randomUUID().toString()).assertProblem(404, "hold-not-found");
-        assertThat(count("SELECT count(*) FROM orders WHERE event_id = ?", event)).isZero();
+        assertThat(count("SELECT count(*) FROM orders WHERE event_id = ?", event))
+                .isZero();
     }
 }

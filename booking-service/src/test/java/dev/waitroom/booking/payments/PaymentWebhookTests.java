@@ -1,18 +1,16 @@
 package dev.waitroom.booking.payments;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
-import java.util.UUID;
-
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.booking.RecordingCoordinator;
 import dev.waitroom.booking.ShopTestSupport;
 import dev.waitroom.testsupport.AllAtOnce;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
 
 class PaymentWebhookTests extends ShopTestSupport {
 
@@ -20,21 +18,27 @@ class PaymentWebhookTests extends ShopTestSupport {
     void aSuccessfulPaymentSellsTheSeatsAndReleasesTheSession() {
         String event = newEvent("paid", 3);
         Checkout checkout = checkout(event, "A-1", "A-2");
-        Response applied = webhook("wh-" + UUID.randomUUID(), checkout.attemptId(), "SUCCEEDED", checkout.amountCents());
+        Response applied =
+                webhook("wh-" + UUID.randomUUID(), checkout.attemptId(), "SUCCEEDED", checkout.amountCents());
         assertThat(applied.status()).as(applied.raw().body()).isEqualTo(200);
         assertThat(applied.text("effect")).isEqualTo("PAID");
 
         Response order = shop(checkout.shopper(), "GET", "/orders/" + checkout.orderId(), null);
         assertThat(order.text("state")).isEqualTo("PAID");
         assertThat(order.json().get("payment").get("state").asString()).isEqualTo("SUCCEEDED");
-        assertThat(seatRow(event, "A-1")).containsEntry("state", "SOLD")
+        assertThat(seatRow(event, "A-1"))
+                .containsEntry("state", "SOLD")
                 .containsEntry("order_id", UUID.fromString(checkout.orderId()));
-        assertThat(count("SELECT count(*) FROM sold_seats WHERE event_id = ?", event)).isEqualTo(2);
-        assertThat(count("SELECT count(*) FROM holds WHERE hold_id = ?::uuid AND state = 'CONVERTED'",
-                checkout.holdId())).isEqualTo(1);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(coordinator.purchases())
-                .contains(new RecordingCoordinator.PurchaseCompleted(event, checkout.shopper().sessionId(),
-                        UUID.fromString(checkout.orderId()))));
+        assertThat(count("SELECT count(*) FROM sold_seats WHERE event_id = ?", event))
+                .isEqualTo(2);
+        assertThat(count(
+                        "SELECT count(*) FROM holds WHERE hold_id = ?::uuid AND state = 'CONVERTED'",
+                        checkout.holdId()))
+                .isEqualTo(1);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(coordinator.purchases())
+                        .contains(new RecordingCoordinator.PurchaseCompleted(
+                                event, checkout.shopper().sessionId(), UUID.fromString(checkout.orderId()))));
     }
 
     @Test
@@ -42,20 +46,26 @@ class PaymentWebhookTests extends ShopTestSupport {
         String event = newEvent("replay", 2);
         Checkout checkout = checkout(event, "A-1");
         String webhookId = "wh-" + UUID.randomUUID();
-        List<Response> responses = AllAtOnce.call(10,
-                () -> webhook(webhookId, checkout.attemptId(), "SUCCEEDED", checkout.amountCents()));
+        List<Response> responses =
+                AllAtOnce.call(10, () -> webhook(webhookId, checkout.attemptId(), "SUCCEEDED", checkout.amountCents()));
         assertThat(responses).allSatisfy(r -> assertThat(r.status()).isEqualTo(200));
-        assertThat(responses.stream().filter(r -> !r.json().get("duplicate").asBoolean())).hasSize(1);
-        assertThat(responses.stream().filter(r -> r.json().get("duplicate").asBoolean())).hasSize(9);
+        assertThat(responses.stream().filter(r -> !r.json().get("duplicate").asBoolean()))
+                .hasSize(1);
+        assertThat(responses.stream().filter(r -> r.json().get("duplicate").asBoolean()))
+                .hasSize(9);
         // A different webhook id for the same, already decided, attempt changes nothing either.
         assertThat(webhook("wh-" + UUID.randomUUID(), checkout.attemptId(), "FAILED", checkout.amountCents())
-                .text("effect")).isEqualTo("NONE");
+                        .text("effect"))
+                .isEqualTo("NONE");
 
-        assertThat(count("SELECT count(*) FROM sold_seats WHERE event_id = ?", event)).isEqualTo(1);
-        assertThat(count("SELECT count(*) FROM processed_webhooks WHERE webhook_id = ?", webhookId)).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM sold_seats WHERE event_id = ?", event))
+                .isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM processed_webhooks WHERE webhook_id = ?", webhookId))
+                .isEqualTo(1);
         assertThat(count("SELECT count(*) FROM coordinator_outbox WHERE order_id = ?::uuid", checkout.orderId()))
                 .isEqualTo(1);
-        assertThat(shop(checkout.shopper(), "GET", "/orders/" + checkout.orderId(), null).text("state"))
+        assertThat(shop(checkout.shopper(), "GET", "/orders/" + checkout.orderId(), null)
+                        .text("state"))
                 .isEqualTo("PAID");
     }
 
@@ -77,8 +87,10 @@ class PaymentWebhookTests extends ShopTestSupport {
         signedWebhook(body.replace("SUCCEEDED", "FAILED"), signature).assertProblem(401, "webhook-signature-invalid");
 
         assertThat(seatState(event, "A-1")).isEqualTo("HELD");
-        assertThat(count("SELECT count(*) FROM processed_webhooks WHERE webhook_id = 'wh-forged'")).isZero();
-        assertThat(shop(checkout.shopper(), "GET", "/orders/" + checkout.orderId(), null).text("state"))
+        assertThat(count("SELECT count(*) FROM processed_webhooks WHERE webhook_id = 'wh-forged'"))
+                .isZero();
+        assertThat(shop(checkout.shopper(), "GET", "/orders/" + checkout.orderId(), null)
+                        .text("state"))
                 .isEqualTo("PENDING_PAYMENT");
     }
 
@@ -95,8 +107,11 @@ class PaymentWebhookTests extends ShopTestSupport {
         webhook("bad id!", checkout.attemptId(), "SUCCEEDED", checkout.amountCents())
                 .assertProblem(400, "malformed-request");
         String truncated = "{\"webhookId\":";
-        signedWebhook(truncated, WebhookSignature.of(dev.waitroom.booking.TestSecrets.WEBHOOK_KEY)
-                .sign(truncated.getBytes(StandardCharsets.UTF_8))).assertProblem(400, "malformed-request");
+        signedWebhook(
+                        truncated,
+                        WebhookSignature.of(dev.waitroom.booking.TestSecrets.WEBHOOK_KEY)
+                                .sign(truncated.getBytes(StandardCharsets.UTF_8)))
+                .assertProblem(400, "malformed-request");
         assertThat(seatState(event, "A-1")).isEqualTo("HELD");
         assertThat(count("SELECT count(*) FROM processed_webhooks WHERE attempt_id = ?::uuid", checkout.attemptId()))
                 .isZero();
@@ -107,13 +122,19 @@ class PaymentWebhookTests extends ShopTestSupport {
         String event = newEvent("failed", 2);
         Checkout checkout = checkout(event, "A-1");
         assertThat(webhook("wh-" + UUID.randomUUID(), checkout.attemptId(), "FAILED", checkout.amountCents())
-                .text("effect")).isEqualTo("PAYMENT_FAILED");
+                        .text("effect"))
+                .isEqualTo("PAYMENT_FAILED");
         assertThat(seatState(event, "A-1")).isEqualTo("HELD");
         Response retry = order(checkout.shopper(), checkout.holdId());
         assertThat(retry.status()).isEqualTo(201);
         assertThat(retry.text("orderId")).isNotEqualTo(checkout.orderId());
-        assertThat(webhook("wh-" + UUID.randomUUID(), retry.json().get("payment").get("attemptId").asString(),
-                "SUCCEEDED", checkout.amountCents()).text("effect")).isEqualTo("PAID");
+        assertThat(webhook(
+                                "wh-" + UUID.randomUUID(),
+                                retry.json().get("payment").get("attemptId").asString(),
+                                "SUCCEEDED",
+                                checkout.amountCents())
+                        .text("effect"))
+                .isEqualTo("PAID");
         assertThat(seatState(event, "A-1")).isEqualTo("SOLD");
     }
 
@@ -125,7 +146,8 @@ class PaymentWebhookTests extends ShopTestSupport {
         // Another shopper takes the seat (lazy expiry) and buys it.
         Checkout winner = checkout(event, "A-1");
         assertThat(webhook("wh-" + UUID.randomUUID(), winner.attemptId(), "SUCCEEDED", winner.amountCents())
-                .text("effect")).isEqualTo("PAID");
+                        .text("effect"))
+                .isEqualTo("PAID");
 
         Response voided = webhook("wh-" + UUID.randomUUID(), late.attemptId(), "SUCCEEDED", late.amountCents());
         assertThat(voided.text("effect")).isEqualTo("VOIDED");
@@ -133,10 +155,13 @@ class PaymentWebhookTests extends ShopTestSupport {
         Response order = shop(late.shopper(), "GET", "/orders/" + late.orderId(), null);
         assertThat(order.text("state")).isEqualTo("VOIDED");
         assertThat(order.json().get("refund").get("amountCents").asLong()).isEqualTo(late.amountCents());
-        assertThat(count("SELECT count(*) FROM sold_seats WHERE event_id = ? AND seat_id = 'A-1'", event)).isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM sold_seats WHERE event_id = ? AND seat_id = 'A-1'", event))
+                .isEqualTo(1);
         assertThat(seatRow(event, "A-1")).containsEntry("order_id", UUID.fromString(winner.orderId()));
-        assertThat(count("SELECT count(*) FROM refunds WHERE order_id = ?::uuid", late.orderId())).isEqualTo(1);
-        assertThat(count("SELECT count(*) FROM coordinator_outbox WHERE order_id = ?::uuid", late.orderId())).isZero();
+        assertThat(count("SELECT count(*) FROM refunds WHERE order_id = ?::uuid", late.orderId()))
+                .isEqualTo(1);
+        assertThat(count("SELECT count(*) FROM coordinator_outbox WHERE order_id = ?::uuid", late.orderId()))
+                .isZero();
     }
 
     @Test
@@ -147,10 +172,13 @@ class PaymentWebhookTests extends ShopTestSupport {
         String otherHold = hold(shopper(event), "A-1").text("holdId");
 
         assertThat(webhook("wh-" + UUID.randomUUID(), late.attemptId(), "SUCCEEDED", late.amountCents())
-                .text("effect")).isEqualTo("VOIDED");
-        assertThat(seatRow(event, "A-1")).containsEntry("state", "HELD")
+                        .text("effect"))
+                .isEqualTo("VOIDED");
+        assertThat(seatRow(event, "A-1"))
+                .containsEntry("state", "HELD")
                 .containsEntry("hold_id", UUID.fromString(otherHold));
-        assertThat(count("SELECT count(*) FROM sold_seats WHERE event_id = ?", event)).isZero();
+        assertThat(count("SELECT count(*) FROM sold_seats WHERE event_id = ?", event))
+                .isZero();
     }
 
     @Test
@@ -161,8 +189,10 @@ class PaymentWebhookTests extends ShopTestSupport {
         await().atMost(Duration.ofSeconds(10)).until(() -> "AVAILABLE".equals(seatState(event, "A-1")));
 
         assertThat(webhook("wh-" + UUID.randomUUID(), late.attemptId(), "SUCCEEDED", late.amountCents())
-                .text("effect")).isEqualTo("PAID");
-        assertThat(seatRow(event, "A-1")).containsEntry("state", "SOLD")
+                        .text("effect"))
+                .isEqualTo("PAID");
+        assertThat(seatRow(event, "A-1"))
+                .containsEntry("state", "SOLD")
                 .containsEntry("order_id", UUID.fromString(late.orderId()));
     }
 

@@ -1,5 +1,11 @@
 package dev.waitroom.booking.signals;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.waitroom.booking.ShopTestSupport;
+import dev.waitroom.booking.TestSecrets;
+import dev.waitroom.contract.coordinator.HealthReport;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,20 +14,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import javax.sql.DataSource;
-
 import org.assertj.core.api.ThrowingConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-
-import dev.waitroom.booking.ShopTestSupport;
-import dev.waitroom.booking.TestSecrets;
-import dev.waitroom.contract.coordinator.HealthReport;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** The health the coordinator throttles on follows what shoppers experience, including injected faults. */
 class HealthSignalsTests extends ShopTestSupport {
@@ -76,8 +73,8 @@ class HealthSignalsTests extends ShopTestSupport {
         CompletableFuture<Response> waiting;
         try (Connection taken = dataSource.getConnection()) {
             waiting = CompletableFuture.supplyAsync(() -> shop(shopper, "GET", "/seats", null));
-            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(reportsSince(since))
-                    .anySatisfy(r -> {
+            await().atMost(Duration.ofSeconds(15))
+                    .untilAsserted(() -> assertThat(reportsSince(since)).anySatisfy(r -> {
                         assertThat(r.poolMax()).isEqualTo(1);
                         assertThat(r.poolActive()).isGreaterThanOrEqualTo(1);
                         assertThat(r.poolPending()).isGreaterThanOrEqualTo(1);
@@ -96,8 +93,9 @@ class HealthSignalsTests extends ShopTestSupport {
         for (int i = 0; i < 3; i++) {
             hold(shopper(event), "A-1").assertProblem(409, "seats-unavailable");
         }
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(reportsSince(since))
-                .anySatisfy(r -> assertThat(r.holdFailureRate()).isGreaterThan(0.0)));
+        await().atMost(Duration.ofSeconds(15))
+                .untilAsserted(() -> assertThat(reportsSince(since))
+                        .anySatisfy(r -> assertThat(r.holdFailureRate()).isGreaterThan(0.0)));
     }
 
     @Test
@@ -112,10 +110,19 @@ class HealthSignalsTests extends ShopTestSupport {
         assertThat(current.json().get("latencyMs").asLong()).isZero();
         assertThat(current.json().get("errorRate").asDouble()).isZero();
 
-        Response set = send("PUT", "/admin/booking/faults", OPS, "{\"latencyMs\":5,\"errorRate\":0.25,\"poolLimit\":3}");
+        Response set =
+                send("PUT", "/admin/booking/faults", OPS, "{\"latencyMs\":5,\"errorRate\":0.25,\"poolLimit\":3}");
         assertThat(set.status()).isEqualTo(200);
-        assertThat(send("GET", "/admin/booking/faults", OPS, null).json().get("poolLimit").asInt()).isEqualTo(3);
-        assertThat(send("DELETE", "/admin/booking/faults", OPS, null).json().get("poolLimit").asInt()).isZero();
+        assertThat(send("GET", "/admin/booking/faults", OPS, null)
+                        .json()
+                        .get("poolLimit")
+                        .asInt())
+                .isEqualTo(3);
+        assertThat(send("DELETE", "/admin/booking/faults", OPS, null)
+                        .json()
+                        .get("poolLimit")
+                        .asInt())
+                .isZero();
     }
 
     private void setFaults(String body) {
@@ -127,13 +134,15 @@ class HealthSignalsTests extends ShopTestSupport {
     private void whileBrowsing(TestShopper shopper, Instant since, ThrowingConsumer<HealthReport> expected)
             throws InterruptedException {
         try (Traffic traffic = new Traffic(() -> shop(shopper, "GET", "/seats", null))) {
-            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> assertThat(reportsSince(since))
-                    .anySatisfy(expected));
+            await().atMost(Duration.ofSeconds(15))
+                    .untilAsserted(() -> assertThat(reportsSince(since)).anySatisfy(expected));
         }
     }
 
     private java.util.List<HealthReport> reportsSince(Instant since) {
-        return coordinator.healthReports().stream().filter(r -> r.at().isAfter(since)).toList();
+        return coordinator.healthReports().stream()
+                .filter(r -> r.at().isAfter(since))
+                .toList();
     }
 
     /** Shop requests in the background, one after another, until closed. */

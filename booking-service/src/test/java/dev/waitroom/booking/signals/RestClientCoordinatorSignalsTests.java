@@ -1,5 +1,11 @@
 package dev.waitroom.booking.signals;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.coordinator.HealthReport;
+import dev.waitroom.testsupport.LoopbackHttpServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -7,24 +13,15 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.web.client.RestClient;
 
-import dev.waitroom.contract.EventId;
-import dev.waitroom.contract.coordinator.HealthReport;
-import dev.waitroom.testsupport.LoopbackHttpServer;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 /** The HTTP adapter of the signals port against a real local HTTP server. */
 class RestClientCoordinatorSignalsTests {
 
-    private record Call(String method, String path, String internalHeader, String contentType, String body) {
-    }
+    private record Call(String method, String path, String internalHeader, String contentType, String body) {}
 
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final AtomicInteger status = new AtomicInteger(200);
@@ -34,15 +31,17 @@ class RestClientCoordinatorSignalsTests {
     @BeforeEach
     void start() {
         server = LoopbackHttpServer.start(exchange -> {
-            calls.add(new Call(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
+            calls.add(new Call(
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().getRawPath(),
                     exchange.getRequestHeaders().getFirst("X-Waitroom-Internal"),
                     exchange.getRequestHeaders().getFirst("Content-Type"),
                     new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8)));
             exchange.sendResponseHeaders(status.get(), -1);
             exchange.close();
         });
-        signals = new RestClientCoordinatorSignals(RestClient.builder(), server.uri(), "internal-secret",
-                Duration.ofSeconds(2));
+        signals = new RestClientCoordinatorSignals(
+                RestClient.builder(), server.uri(), "internal-secret", Duration.ofSeconds(2));
     }
 
     @AfterEach
@@ -58,9 +57,18 @@ class RestClientCoordinatorSignalsTests {
             assertThat(call.path()).isEqualTo("/internal/health");
             assertThat(call.internalHeader()).isEqualTo("internal-secret");
             assertThat(call.contentType()).startsWith("application/json");
-            assertThat(call.body()).contains("\"at\":\"2026-01-01T00:00:00Z\"", "\"windowSeconds\":1",
-                    "\"requests\":42", "\"latencyP95Ms\":120.0", "\"latencyP99Ms\":250.0", "\"errorRate\":0.05",
-                    "\"poolActive\":3", "\"poolPending\":1", "\"poolMax\":10", "\"holdFailureRate\":0.2");
+            assertThat(call.body())
+                    .contains(
+                            "\"at\":\"2026-01-01T00:00:00Z\"",
+                            "\"windowSeconds\":1",
+                            "\"requests\":42",
+                            "\"latencyP95Ms\":120.0",
+                            "\"latencyP99Ms\":250.0",
+                            "\"errorRate\":0.05",
+                            "\"poolActive\":3",
+                            "\"poolPending\":1",
+                            "\"poolMax\":10",
+                            "\"holdFailureRate\":0.2");
         });
     }
 
@@ -81,7 +89,8 @@ class RestClientCoordinatorSignalsTests {
     void aClientErrorAnswerIsAPermanentRefusal() {
         status.set(404);
         assertThatThrownBy(() -> signals.purchaseCompleted(EventId.of("ev-3"), "s", UUID.randomUUID()))
-                .isInstanceOfSatisfying(CoordinatorSignals.CoordinatorRefusedException.class,
+                .isInstanceOfSatisfying(
+                        CoordinatorSignals.CoordinatorRefusedException.class,
                         e -> assertThat(e.status()).isEqualTo(404));
         status.set(403);
         assertThatThrownBy(() -> signals.soldOut(EventId.of("ev-3"), "x"))

@@ -1,16 +1,14 @@
 package dev.waitroom.booking.signals;
 
-import java.time.Duration;
-import java.util.UUID;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.booking.RecordingCoordinator;
 import dev.waitroom.booking.ShopTestSupport;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 class SoldOutAndOutboxTests extends ShopTestSupport {
 
@@ -32,7 +30,8 @@ class SoldOutAndOutboxTests extends ShopTestSupport {
         assertThat(count("SELECT count(*) FROM coordinator_outbox WHERE kind = 'SOLD_OUT' AND event_id = ?", event))
                 .isZero();
         buy(event, "A-2");
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(coordinator.soldOutEvents()).contains(event));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(coordinator.soldOutEvents()).contains(event));
         assertThat(coordinator.soldOutEvents().stream().filter(event::equals)).hasSize(1);
         assertThat(count("SELECT count(*) FROM coordinator_outbox WHERE kind = 'SOLD_OUT' AND event_id = ?", event))
                 .isEqualTo(1);
@@ -45,15 +44,22 @@ class SoldOutAndOutboxTests extends ShopTestSupport {
         coordinator.refuseEvent(refusedEvent);
         String refusedOrder = buy(refusedEvent, "A-1");
         String fineOrder = buy(fineEvent, "A-1");
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(coordinator.purchases())
-                .extracting(RecordingCoordinator.PurchaseCompleted::orderId).contains(UUID.fromString(fineOrder)));
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(count(
-                "SELECT count(*) FROM coordinator_outbox WHERE order_id = ?::uuid AND refused_at IS NOT NULL "
-                        + "AND refused_status = 404 AND delivered_at IS NULL", refusedOrder)).isEqualTo(1));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(coordinator.purchases())
+                        .extracting(RecordingCoordinator.PurchaseCompleted::orderId)
+                        .contains(UUID.fromString(fineOrder)));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(count(
+                                "SELECT count(*) FROM coordinator_outbox WHERE order_id = ?::uuid AND refused_at IS NOT NULL "
+                                        + "AND refused_status = 404 AND delivered_at IS NULL",
+                                refusedOrder))
+                        .isEqualTo(1));
         int attempts = count("SELECT attempts FROM coordinator_outbox WHERE order_id = ?::uuid", refusedOrder);
-        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(
-                count("SELECT attempts FROM coordinator_outbox WHERE order_id = ?::uuid", refusedOrder))
-                .isEqualTo(attempts));
+        await().during(Duration.ofMillis(1500))
+                .atMost(Duration.ofSeconds(3))
+                .untilAsserted(() -> assertThat(
+                                count("SELECT attempts FROM coordinator_outbox WHERE order_id = ?::uuid", refusedOrder))
+                        .isEqualTo(attempts));
     }
 
     @Test
@@ -62,12 +68,17 @@ class SoldOutAndOutboxTests extends ShopTestSupport {
         coordinator.unreachable(true);
         String orderId = buy(event, "A-1");
         // Shoppers are not held up: the purchase completed while the coordinator was unreachable.
-        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(
-                count("SELECT count(*) FROM coordinator_outbox WHERE order_id = ?::uuid AND delivered_at IS NULL",
-                        orderId)).isEqualTo(1));
+        await().during(Duration.ofMillis(1500))
+                .atMost(Duration.ofSeconds(3))
+                .untilAsserted(() -> assertThat(count(
+                                "SELECT count(*) FROM coordinator_outbox WHERE order_id = ?::uuid AND delivered_at IS NULL",
+                                orderId))
+                        .isEqualTo(1));
         coordinator.unreachable(false);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(coordinator.purchases())
-                .extracting(RecordingCoordinator.PurchaseCompleted::orderId).contains(UUID.fromString(orderId)));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(coordinator.purchases())
+                        .extracting(RecordingCoordinator.PurchaseCompleted::orderId)
+                        .contains(UUID.fromString(orderId)));
         assertThat(coordinator.purchases().stream().filter(p -> p.orderId().equals(UUID.fromString(orderId))))
                 .hasSize(1);
     }

@@ -13,8 +13,8 @@ public final class CoordinatorPaths {
     public static final String SOLD_OUT = "/internal/events/{eventId}/sold-out";
 
     /** {@code POST}: an order was paid ({@link PurchaseCompleted} -> {@link PurchaseCompletedResult}). */
-    public static final String PURCHASE_COMPLETED = "/internal/events/{eventId}/sessions/{sessionId}/purchase-completed";
+    public static final String PURCHASE_COMPLETED =
+            "/internal/events/{eventId}/sessions/{sessionId}/purchase-completed";
 
-    private CoordinatorPaths() {
-    }
+    private CoordinatorPaths() {}
 }

@@ -8,8 +8,17 @@ import java.time.Instant;
  * Body of {@code POST /internal/health} ({@link CoordinatorPaths#HEALTH}): one window of booking health, sent every
  * second. Latencies are numbers of milliseconds (booking measures whole ones; the coordinator reads any number).
  */
-public record HealthReport(Instant at, int windowSeconds, long requests, double latencyP95Ms, double latencyP99Ms,
-        double errorRate, int poolActive, int poolPending, int poolMax, double holdFailureRate) {
+public record HealthReport(
+        Instant at,
+        int windowSeconds,
+        long requests,
+        double latencyP95Ms,
+        double latencyP99Ms,
+        double errorRate,
+        int poolActive,
+        int poolPending,
+        int poolMax,
+        double holdFailureRate) {
 
     /**
      * This report when it can be a measurement, else a {@link MalformedValueException} with
@@ -23,7 +32,12 @@ public record HealthReport(Instant at, int windowSeconds, long requests, double 
         if (!(errorRate >= 0 && errorRate <= 1) || !(holdFailureRate >= 0 && holdFailureRate <= 1)) {
             throw invalid("rates must be within 0..1");
         }
-        if (latencyP95Ms < 0 || latencyP99Ms < 0 || poolActive < 0 || poolPending < 0 || poolMax < 0 || requests < 0
+        if (latencyP95Ms < 0
+                || latencyP99Ms < 0
+                || poolActive < 0
+                || poolPending < 0
+                || poolMax < 0
+                || requests < 0
                 || windowSeconds < 0) {
             throw invalid("figures must not be negative");
         }

@@ -12,9 +12,21 @@ import java.time.Instant;
  * stored. {@code seed} is the revealed seed (null until revealed); {@code presaleCount} and {@code drawCompletedAt}
  * are null until the draw; {@code offerWatermark} is the highest order key ever offered.
  */
-public record EventStateView(String eventId, EventPhase phase, OperatingMode mode, String announcement,
-        long saleGeneration, String commitment, String seed, IdentityScope identityScope,
-        ExpiredOfferPolicy expiredOfferPolicy, PresaleOrdering presaleOrdering, double admissionRatePerSecond,
-        long offerTtlSeconds, Instant opensAt, Long presaleCount, Instant drawCompletedAt, long offerWatermark,
-        long waiting) {
-}
+public record EventStateView(
+        String eventId,
+        EventPhase phase,
+        OperatingMode mode,
+        String announcement,
+        long saleGeneration,
+        String commitment,
+        String seed,
+        IdentityScope identityScope,
+        ExpiredOfferPolicy expiredOfferPolicy,
+        PresaleOrdering presaleOrdering,
+        double admissionRatePerSecond,
+        long offerTtlSeconds,
+        Instant opensAt,
+        Long presaleCount,
+        Instant drawCompletedAt,
+        long offerWatermark,
+        long waiting) {}

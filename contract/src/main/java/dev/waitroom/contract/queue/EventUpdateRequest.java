@@ -38,12 +38,32 @@ public record EventUpdateRequest(
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]{2,256}");
 
     /** The body the coordinator sends, from its typed state. */
-    public static EventUpdateRequest of(EventPhase phase, OperatingMode mode, String announcement, long saleGeneration,
-            String commitment, String seed, IdentityScope identityScope, ExpiredOfferPolicy expiredOfferPolicy,
-            PresaleOrdering presaleOrdering, double admissionRatePerSecond, long offerTtlSeconds, Instant opensAt) {
-        return new EventUpdateRequest(phase.name(), mode.name(), announcement, saleGeneration, commitment, seed,
-                identityScope.name(), expiredOfferPolicy.name(), presaleOrdering.name(), admissionRatePerSecond,
-                offerTtlSeconds, opensAt);
+    public static EventUpdateRequest of(
+            EventPhase phase,
+            OperatingMode mode,
+            String announcement,
+            long saleGeneration,
+            String commitment,
+            String seed,
+            IdentityScope identityScope,
+            ExpiredOfferPolicy expiredOfferPolicy,
+            PresaleOrdering presaleOrdering,
+            double admissionRatePerSecond,
+            long offerTtlSeconds,
+            Instant opensAt) {
+        return new EventUpdateRequest(
+                phase.name(),
+                mode.name(),
+                announcement,
+                saleGeneration,
+                commitment,
+                seed,
+                identityScope.name(),
+                expiredOfferPolicy.name(),
+                presaleOrdering.name(),
+                admissionRatePerSecond,
+                offerTtlSeconds,
+                opensAt);
     }
 
     /**
@@ -58,7 +78,9 @@ public record EventUpdateRequest(
         if (announcement != null && announcement.length() > MAX_ANNOUNCEMENT) {
             throw new MalformedValueException("announcement is limited to " + MAX_ANNOUNCEMENT + " characters");
         }
-        if (commitment != null && !commitment.isEmpty() && !HEX.matcher(commitment).matches()) {
+        if (commitment != null
+                && !commitment.isEmpty()
+                && !HEX.matcher(commitment).matches()) {
             throw new MalformedValueException("commitment is hex");
         }
         if (seed != null && !seed.isEmpty() && !HEX.matcher(seed).matches()) {

@@ -6,5 +6,4 @@ package dev.waitroom.contract.queue;
  * OFFERED alone may belong to another grant. {@code applied} is boxed because the coordinator did not read it before
  * this record, so a reply without it stays readable.
  */
-public record OfferResult(String entryId, String state, Boolean applied) {
-}
+public record OfferResult(String entryId, String state, Boolean applied) {}

@@ -24,6 +24,5 @@ public record PublicEventStatus(
         Instant opensAt) {
 
     /** How many entries wait: a band, never an exact count. */
-    public record QueueLength(long min, long max) {
-    }
+    public record QueueLength(long min, long max) {}
 }

@@ -6,6 +6,15 @@ package dev.waitroom.contract.queue;
  * and {@code requeued} are boxed because the coordinator read the first as optional and not the others before this
  * record, so a reply without them stays readable; the queue-service always sends them.
  */
-public record QueueCounts(long waiting, long offered, long active, long completed, long left, long expired, long joins,
-        Long oldestWaitSeconds, long abandoned, Long offersExpired, Long requeued) {
-}
+public record QueueCounts(
+        long waiting,
+        long offered,
+        long active,
+        long completed,
+        long left,
+        long expired,
+        long joins,
+        Long oldestWaitSeconds,
+        long abandoned,
+        Long offersExpired,
+        Long requeued) {}

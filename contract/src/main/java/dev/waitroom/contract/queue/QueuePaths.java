@@ -33,6 +33,5 @@ public final class QueuePaths {
     /** {@code GET}: the gateway's edge snapshot ({@link QueueSnapshot}). */
     public static final String SNAPSHOT = EVENT + "/snapshot";
 
-    private QueuePaths() {
-    }
+    private QueuePaths() {}
 }

@@ -41,7 +41,8 @@ public record QueueStatus(
 
         /** The coarsest band of the rule that contains {@code aheadMin..aheadMax}. */
         public static Position covering(long aheadMin, long aheadMax) {
-            return new Position(aheadMin - aheadMin % granularity(aheadMin),
+            return new Position(
+                    aheadMin - aheadMin % granularity(aheadMin),
                     aheadMax - aheadMax % granularity(aheadMax) + granularity(aheadMax) - 1);
         }
 
@@ -78,6 +79,5 @@ public record QueueStatus(
     }
 
     /** The offer an OFFERED entry holds: claim it before {@code expiresAt}. */
-    public record Offer(Instant expiresAt) {
-    }
+    public record Offer(Instant expiresAt) {}
 }

@@ -7,7 +7,10 @@ import dev.waitroom.contract.MalformedValueException;
  * policy decide: back of the queue once as WAITING (REQUEUE_ONCE), else EXPIRED.
  */
 public enum TransitionTarget {
-    ACTIVE, COMPLETED, EXPIRED, OFFER_EXPIRED;
+    ACTIVE,
+    COMPLETED,
+    EXPIRED,
+    OFFER_EXPIRED;
 
     /** The target named on the wire; unknown or missing is a {@link MalformedValueException}. */
     public static TransitionTarget parse(String value) {

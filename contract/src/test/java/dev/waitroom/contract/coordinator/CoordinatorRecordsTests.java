@@ -23,15 +23,20 @@ class CoordinatorRecordsTests {
     @Test
     void healthReportIsWhatBookingSendsEverySecond() {
         // RestClientCoordinatorSignalsTests' report: booking's whole-millisecond latencies read as numbers
-        String sent = json("{'at':'2026-01-01T00:00:00Z','windowSeconds':1,'requests':42,'latencyP95Ms':120,"
-                + "'latencyP99Ms':250,'errorRate':0.05,'poolActive':3,'poolPending':1,'poolMax':10,'holdFailureRate':0.2}");
-        HealthReport report = new HealthReport(Instant.parse("2026-01-01T00:00:00Z"), 1, 42, 120, 250, 0.05, 3, 1, 10,
-                0.2);
+        String sent = json(
+                "{'at':'2026-01-01T00:00:00Z','windowSeconds':1,'requests':42,'latencyP95Ms':120,"
+                        + "'latencyP99Ms':250,'errorRate':0.05,'poolActive':3,'poolPending':1,'poolMax':10,'holdFailureRate':0.2}");
+        HealthReport report =
+                new HealthReport(Instant.parse("2026-01-01T00:00:00Z"), 1, 42, 120, 250, 0.05, 3, 1, 10, 0.2);
         roundTrips(sent, report);
         assertThat(report.validated()).isSameAs(report);
-        assertThat(JSON.readValue(json("{'at':'2026-01-01T00:00:00Z','windowSeconds':1,'requests':42,'latencyP95Ms':12.5,"
-                + "'latencyP99Ms':40.25,'errorRate':0,'poolActive':0,'poolPending':0,'poolMax':0,'holdFailureRate':0}"),
-                HealthReport.class).latencyP99Ms()).isEqualTo(40.25);
+        assertThat(JSON.readValue(
+                                json(
+                                        "{'at':'2026-01-01T00:00:00Z','windowSeconds':1,'requests':42,'latencyP95Ms':12.5,"
+                                                + "'latencyP99Ms':40.25,'errorRate':0,'poolActive':0,'poolPending':0,'poolMax':0,'holdFailureRate':0}"),
+                                HealthReport.class)
+                        .latencyP99Ms())
+                .isEqualTo(40.25);
     }
 
     @Test
@@ -68,11 +73,13 @@ class CoordinatorRecordsTests {
         PurchaseCompleted completed = new PurchaseCompleted(order.toString());
         roundTrips(json("{'orderId':'" + order + "'}"), completed);
         assertThat(completed.validated()).isSameAs(completed);
-        roundTrips(json("{'sessionId':'" + session + "','state':'RELEASED'}"),
+        roundTrips(
+                json("{'sessionId':'" + session + "','state':'RELEASED'}"),
                 new PurchaseCompletedResult(session, "RELEASED"));
         for (String bad : Arrays.asList(null, "", "   ", "o".repeat(101))) {
             assertThatThrownBy(() -> new PurchaseCompleted(bad).validated())
-                    .isInstanceOfSatisfying(MalformedValueException.class,
+                    .isInstanceOfSatisfying(
+                            MalformedValueException.class,
                             e -> assertThat(e.problem()).isEqualTo(ProblemType.MALFORMED_REQUEST))
                     .hasMessage("orderId is required.");
         }

@@ -32,11 +32,22 @@ class QueueRecordsTests {
     @Test
     void eventUpdateIsTheCoordinatorsPush() {
         // RestClientQueueDirectoryTests' push
-        String pushed = json("{'phase':'OPEN','mode':'QUEUEING','announcement':'','saleGeneration':1,'commitment':'c0ffee',"
-                + "'seed':null,'identityScope':'BROWSER','expiredOfferPolicy':'REQUEUE_ONCE','presaleOrdering':'RANDOM',"
-                + "'admissionRatePerSecond':2.5,'offerTtlSeconds':30,'opensAt':'2026-06-01T10:00:00Z'}");
-        EventUpdateRequest request = EventUpdateRequest.of(EventPhase.OPEN, OperatingMode.QUEUEING, "", 1, "c0ffee",
-                null, IdentityScope.BROWSER, ExpiredOfferPolicy.REQUEUE_ONCE, PresaleOrdering.RANDOM, 2.5, 30,
+        String pushed =
+                json("{'phase':'OPEN','mode':'QUEUEING','announcement':'','saleGeneration':1,'commitment':'c0ffee',"
+                        + "'seed':null,'identityScope':'BROWSER','expiredOfferPolicy':'REQUEUE_ONCE','presaleOrdering':'RANDOM',"
+                        + "'admissionRatePerSecond':2.5,'offerTtlSeconds':30,'opensAt':'2026-06-01T10:00:00Z'}");
+        EventUpdateRequest request = EventUpdateRequest.of(
+                EventPhase.OPEN,
+                OperatingMode.QUEUEING,
+                "",
+                1,
+                "c0ffee",
+                null,
+                IdentityScope.BROWSER,
+                ExpiredOfferPolicy.REQUEUE_ONCE,
+                PresaleOrdering.RANDOM,
+                2.5,
+                30,
                 Instant.parse("2026-06-01T10:00:00Z"));
         roundTrips(pushed, request);
         assertThat(request.validated()).isSameAs(request);
@@ -45,7 +56,8 @@ class QueueRecordsTests {
 
     @Test
     void eventUpdateNeedsOnlyAPhaseAndDefaultsTheRest() {
-        EventUpdateRequest minimal = JSON.readValue(json("{'phase':'SCHEDULED'}"), EventUpdateRequest.class).validated();
+        EventUpdateRequest minimal = JSON.readValue(json("{'phase':'SCHEDULED'}"), EventUpdateRequest.class)
+                .validated();
         assertThat(minimal.saleGeneration()).isNull();
         assertThat(minimal.admissionRatePerSecond()).isNull();
         assertThat(minimal.modeValue()).isEqualTo(OperatingMode.QUEUEING);
@@ -60,14 +72,18 @@ class QueueRecordsTests {
         assertMalformed("{'phase':'LATER'}", "unknown phase");
         assertMalformed("{'phase':'OPEN','mode':'queueing'}", "unknown mode");
         assertMalformed("{'phase':'OPEN','presaleOrdering':'LOTTERY'}", "unknown presaleOrdering");
-        assertMalformed("{'phase':'OPEN','admissionRatePerSecond':-1}", "admissionRatePerSecond is a finite number >= 0");
+        assertMalformed(
+                "{'phase':'OPEN','admissionRatePerSecond':-1}", "admissionRatePerSecond is a finite number >= 0");
         assertMalformed("{'phase':'OPEN','commitment':'not hex'}", "commitment is hex");
         assertMalformed("{'phase':'OPEN','seed':'0'}", "seed is hex");
         assertMalformed("{'phase':'OPEN','offerTtlSeconds':-5}", "saleGeneration and offerTtlSeconds are >= 0");
-        assertMalformed("{'phase':'LATER','announcement':'" + "a".repeat(1001) + "'}",
+        assertMalformed(
+                "{'phase':'LATER','announcement':'" + "a".repeat(1001) + "'}",
                 "announcement is limited to 1000 characters");
         assertThat(JSON.readValue(json("{'phase':'OPEN','commitment':'','seed':''}"), EventUpdateRequest.class)
-                .validated().commitment()).isEmpty();
+                        .validated()
+                        .commitment())
+                .isEmpty();
     }
 
     private static void assertMalformed(String body, String detail) {
@@ -80,14 +96,32 @@ class QueueRecordsTests {
 
     @Test
     void eventStateViewIsTheStoredState() {
-        String stored = json("{'eventId':'e1','phase':'OPEN','mode':'PAUSED','announcement':'Back soon','saleGeneration':2,"
-                + "'commitment':'c0ffee','seed':null,'identityScope':'ACCOUNT','expiredOfferPolicy':'DROP',"
-                + "'presaleOrdering':'FIFO','admissionRatePerSecond':2.5,'offerTtlSeconds':30,"
-                + "'opensAt':'2026-06-01T10:00:00Z','presaleCount':12,'drawCompletedAt':'2026-06-01T10:00:01Z',"
-                + "'offerWatermark':7,'waiting':5}");
-        roundTrips(stored, new EventStateView("e1", EventPhase.OPEN, OperatingMode.PAUSED, "Back soon", 2, "c0ffee", null,
-                IdentityScope.ACCOUNT, ExpiredOfferPolicy.DROP, PresaleOrdering.FIFO, 2.5, 30,
-                Instant.parse("2026-06-01T10:00:00Z"), 12L, Instant.parse("2026-06-01T10:00:01Z"), 7, 5));
+        String stored =
+                json("{'eventId':'e1','phase':'OPEN','mode':'PAUSED','announcement':'Back soon','saleGeneration':2,"
+                        + "'commitment':'c0ffee','seed':null,'identityScope':'ACCOUNT','expiredOfferPolicy':'DROP',"
+                        + "'presaleOrdering':'FIFO','admissionRatePerSecond':2.5,'offerTtlSeconds':30,"
+                        + "'opensAt':'2026-06-01T10:00:00Z','presaleCount':12,'drawCompletedAt':'2026-06-01T10:00:01Z',"
+                        + "'offerWatermark':7,'waiting':5}");
+        roundTrips(
+                stored,
+                new EventStateView(
+                        "e1",
+                        EventPhase.OPEN,
+                        OperatingMode.PAUSED,
+                        "Back soon",
+                        2,
+                        "c0ffee",
+                        null,
+                        IdentityScope.ACCOUNT,
+                        ExpiredOfferPolicy.DROP,
+                        PresaleOrdering.FIFO,
+                        2.5,
+                        30,
+                        Instant.parse("2026-06-01T10:00:00Z"),
+                        12L,
+                        Instant.parse("2026-06-01T10:00:01Z"),
+                        7,
+                        5));
     }
 
     @Test
@@ -106,7 +140,8 @@ class QueueRecordsTests {
 
     @Test
     void candidatesAreEntriesInPolicyOrder() {
-        roundTrips(json("{'entries':[{'entryId':'en-1','visitor':'" + VISITOR + "','orderKey':7}]}"),
+        roundTrips(
+                json("{'entries':[{'entryId':'en-1','visitor':'" + VISITOR + "','orderKey':7}]}"),
                 new Candidates(List.of(new Candidate("en-1", VISITOR, 7))));
         assertThat(JSON.readValue("{}", Candidates.class).entries()).isEmpty();
     }
@@ -114,14 +149,17 @@ class QueueRecordsTests {
     @Test
     void offersGoOutInABatchAndComeBackWithResults() {
         // AdmissionTests' batch
-        roundTrips(json("{'offers':[{'entryId':'1','grantId':'g1','expiresAt':'2030-01-01T00:00:00Z'}]}"),
+        roundTrips(
+                json("{'offers':[{'entryId':'1','grantId':'g1','expiresAt':'2030-01-01T00:00:00Z'}]}"),
                 new OfferBatch(List.of(new Offer("1", "g1", Instant.parse("2030-01-01T00:00:00Z")))));
-        roundTrips(json("{'results':[{'entryId':'1','state':'OFFERED','applied':true},"
+        roundTrips(
+                json("{'results':[{'entryId':'1','state':'OFFERED','applied':true},"
                         + "{'entryId':'2','state':null,'applied':false}]}"),
                 new OfferResults(List.of(new OfferResult("1", "OFFERED", true), new OfferResult("2", null, false))));
         // RestClientQueueDirectoryTests' reply, without 'applied'
         assertThat(JSON.readValue(json("{'results':[{'entryId':'en-1','state':'OFFERED'}]}"), OfferResults.class)
-                .results()).containsExactly(new OfferResult("en-1", "OFFERED", null));
+                        .results())
+                .containsExactly(new OfferResult("en-1", "OFFERED", null));
         assertThat(JSON.readValue("{}", OfferResults.class).results()).isEmpty();
     }
 
@@ -133,28 +171,35 @@ class QueueRecordsTests {
         roundTrips(json("{'entryId':'en-1','state':'WAITING'}"), new EntryTransitionResult("en-1", "WAITING"));
         for (String bad : Arrays.asList(null, "", "active", "LEFT")) {
             assertThatThrownBy(() -> new EntryTransition(bad, GRANT).target())
-                    .isInstanceOf(MalformedValueException.class).hasMessage("unknown transition target");
+                    .isInstanceOf(MalformedValueException.class)
+                    .hasMessage("unknown transition target");
         }
     }
 
     @Test
     void countsCarryEveryCounter() {
-        roundTrips(json("{'waiting':5,'offered':1,'active':2,'completed':3,'left':0,'expired':1,'joins':12,"
-                + "'oldestWaitSeconds':40,'abandoned':0,'offersExpired':1,'requeued':0}"),
+        roundTrips(
+                json("{'waiting':5,'offered':1,'active':2,'completed':3,'left':0,'expired':1,'joins':12,"
+                        + "'oldestWaitSeconds':40,'abandoned':0,'offersExpired':1,'requeued':0}"),
                 new QueueCounts(5, 1, 2, 3, 0, 1, 12, 40L, 0, 1L, 0L));
         // RestClientQueueDirectoryTests' reply, from before offersExpired and requeued
-        assertThat(JSON.readValue(json("{'waiting':5,'offered':1,'active':2,'completed':3,'left':0,'expired':1,"
-                + "'joins':12,'oldestWaitSeconds':40,'abandoned':0}"), QueueCounts.class))
+        assertThat(JSON.readValue(
+                        json("{'waiting':5,'offered':1,'active':2,'completed':3,'left':0,'expired':1,"
+                                + "'joins':12,'oldestWaitSeconds':40,'abandoned':0}"),
+                        QueueCounts.class))
                 .isEqualTo(new QueueCounts(5, 1, 2, 3, 0, 1, 12, 40L, 0, null, null));
     }
 
     @Test
     void livenessBatchesArePairsOfEntryAndVisitor() {
-        LivenessBatch batch = LivenessBatch.of(List.of(new LivenessBatch.Seen("1", VISITOR),
-                new LivenessBatch.Seen("a", "BBBBBBBBBBBBBBBBBBBBBB")));
+        LivenessBatch batch = LivenessBatch.of(
+                List.of(new LivenessBatch.Seen("1", VISITOR), new LivenessBatch.Seen("a", "BBBBBBBBBBBBBBBBBBBBBB")));
         roundTrips(json("{'seen':[['1','" + VISITOR + "'],['a','BBBBBBBBBBBBBBBBBBBBBB']]}"), batch);
-        assertThat(batch.validated().seen().stream().map(LivenessBatch.Seen::fromPair).toList())
-                .containsExactly(new LivenessBatch.Seen("1", VISITOR), new LivenessBatch.Seen("a", "BBBBBBBBBBBBBBBBBBBBBB"));
+        assertThat(batch.validated().seen().stream()
+                        .map(LivenessBatch.Seen::fromPair)
+                        .toList())
+                .containsExactly(
+                        new LivenessBatch.Seen("1", VISITOR), new LivenessBatch.Seen("a", "BBBBBBBBBBBBBBBBBBBBBB"));
         roundTrips(json("{'notWaiting':['a']}"), new LivenessResult(List.of("a")));
         assertThat(JSON.readValue("{}", LivenessResult.class).notWaiting()).isEmpty();
     }
@@ -166,9 +211,14 @@ class QueueRecordsTests {
         assertThat(new LivenessBatch(full).validated().seen()).hasSize(150);
         List<List<String>> over = java.util.Collections.nCopies(LivenessBatch.MAX_ENTRIES + 1, List.of("1", VISITOR));
         assertThatThrownBy(() -> new LivenessBatch(over).validated()).hasMessage("at most 150 entries per batch");
-        for (List<String> bad : Arrays.asList(null, List.of("1"), List.of("1", VISITOR, "x"), Arrays.asList(null, VISITOR),
+        for (List<String> bad : Arrays.asList(
+                null,
+                List.of("1"),
+                List.of("1", VISITOR, "x"),
+                Arrays.asList(null, VISITOR),
                 Arrays.asList("1", null))) {
-            assertThatThrownBy(() -> LivenessBatch.Seen.fromPair(bad)).isInstanceOf(MalformedValueException.class)
+            assertThatThrownBy(() -> LivenessBatch.Seen.fromPair(bad))
+                    .isInstanceOf(MalformedValueException.class)
                     .hasMessage("each seen item is [entryId, visitorId]");
         }
     }
@@ -179,14 +229,28 @@ class QueueRecordsTests {
                 + "'admissionRatePerSecond':2.5,'offerWatermark':7,'drawCompletedAt':null,'drawComplete':true,"
                 + "'presaleCount':0,'waiting':3,'waitingBuckets':[{'maxOrderKey':9,'count':2},{'maxOrderKey':12,'count':1}],"
                 + "'generatedAt':'2026-06-01T10:00:05Z'}");
-        QueueSnapshot snapshot = new QueueSnapshot("e1", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 2.5, 7L, null,
-                true, 0L, 3L, List.of(new WaitingBucket(9, 2), new WaitingBucket(12, 1)),
+        QueueSnapshot snapshot = new QueueSnapshot(
+                "e1",
+                EventPhase.OPEN,
+                OperatingMode.QUEUEING,
+                null,
+                1,
+                2.5,
+                7L,
+                null,
+                true,
+                0L,
+                3L,
+                List.of(new WaitingBucket(9, 2), new WaitingBucket(12, 1)),
                 Instant.parse("2026-06-01T10:00:05Z"));
         roundTrips(served, snapshot);
-        assertThat(snapshot.orderFinalFor(Instant.parse("2026-06-01T09:00:00Z"))).isTrue();
+        assertThat(snapshot.orderFinalFor(Instant.parse("2026-06-01T09:00:00Z")))
+                .isTrue();
         // A snapshot from before offerWatermark, drawComplete and waiting still reads.
-        QueueSnapshot older = JSON.readValue(json("{'eventId':'e1','phase':'SCHEDULED','mode':'QUEUEING',"
-                + "'saleGeneration':1,'admissionRatePerSecond':0}"), QueueSnapshot.class);
+        QueueSnapshot older = JSON.readValue(
+                json("{'eventId':'e1','phase':'SCHEDULED','mode':'QUEUEING',"
+                        + "'saleGeneration':1,'admissionRatePerSecond':0}"),
+                QueueSnapshot.class);
         assertThat(older.offerWatermark()).isNull();
         assertThat(older.waitingBuckets()).isEmpty();
         assertThat(older.orderFinalFor(Instant.parse("2026-06-01T09:00:00Z"))).isFalse();
@@ -195,12 +259,24 @@ class QueueRecordsTests {
     @Test
     void aTicketHoldsAFinalOrderOnlyWhenIssuedAfterTheDraw() {
         Instant drawn = Instant.parse("2026-06-01T10:00:00Z");
-        QueueSnapshot afterDraw = new QueueSnapshot("e1", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 0L, drawn,
-                true, 4L, 0L, null, drawn);
+        QueueSnapshot afterDraw = new QueueSnapshot(
+                "e1", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 0L, drawn, true, 4L, 0L, null, drawn);
         assertThat(afterDraw.orderFinalFor(drawn.minusSeconds(1))).isFalse();
         assertThat(afterDraw.orderFinalFor(drawn.plusSeconds(1))).isTrue();
-        QueueSnapshot scheduled = new QueueSnapshot("e1", EventPhase.SCHEDULED, OperatingMode.QUEUEING, null, 1, 1, 0L,
-                null, true, null, 0L, List.of(), drawn);
+        QueueSnapshot scheduled = new QueueSnapshot(
+                "e1",
+                EventPhase.SCHEDULED,
+                OperatingMode.QUEUEING,
+                null,
+                1,
+                1,
+                0L,
+                null,
+                true,
+                null,
+                0L,
+                List.of(),
+                drawn);
         assertThat(scheduled.orderFinalFor(drawn)).isFalse();
     }
 
@@ -208,15 +284,35 @@ class QueueRecordsTests {
     void visitorStatusReadsAlikeFromQueueAndEdge() {
         // StatusTests: 152 ahead at 2 offers a second
         QueueStatus.Position ahead = QueueStatus.Position.around(152);
-        QueueStatus waiting = new QueueStatus("WAITING", EventPhase.OPEN, OperatingMode.QUEUEING, ahead,
-                QueueStatus.EstimatedWait.of(ahead, 2), null, 8, null, "4gfk");
-        roundTrips(json("{'state':'WAITING','phase':'OPEN','mode':'QUEUEING','position':{'aheadMin':150,'aheadMax':159},"
-                + "'estimatedWaitSeconds':{'min':60,'max':120},'offer':null,'pollAfterSeconds':8,'announcement':null,"
-                + "'receipt':'4gfk'}"), waiting);
-        roundTrips(json("{'state':'OFFERED','phase':'OPEN','mode':'QUEUEING','position':null,'estimatedWaitSeconds':null,"
-                + "'offer':{'expiresAt':'2026-06-01T10:00:30Z'},'pollAfterSeconds':2,'announcement':'Hurry',"
-                + "'receipt':'4gfk'}"), new QueueStatus("OFFERED", EventPhase.OPEN, OperatingMode.QUEUEING, null, null,
-                new QueueStatus.Offer(Instant.parse("2026-06-01T10:00:30Z")), 2, "Hurry", "4gfk"));
+        QueueStatus waiting = new QueueStatus(
+                "WAITING",
+                EventPhase.OPEN,
+                OperatingMode.QUEUEING,
+                ahead,
+                QueueStatus.EstimatedWait.of(ahead, 2),
+                null,
+                8,
+                null,
+                "4gfk");
+        roundTrips(
+                json("{'state':'WAITING','phase':'OPEN','mode':'QUEUEING','position':{'aheadMin':150,'aheadMax':159},"
+                        + "'estimatedWaitSeconds':{'min':60,'max':120},'offer':null,'pollAfterSeconds':8,'announcement':null,"
+                        + "'receipt':'4gfk'}"),
+                waiting);
+        roundTrips(
+                json("{'state':'OFFERED','phase':'OPEN','mode':'QUEUEING','position':null,'estimatedWaitSeconds':null,"
+                        + "'offer':{'expiresAt':'2026-06-01T10:00:30Z'},'pollAfterSeconds':2,'announcement':'Hurry',"
+                        + "'receipt':'4gfk'}"),
+                new QueueStatus(
+                        "OFFERED",
+                        EventPhase.OPEN,
+                        OperatingMode.QUEUEING,
+                        null,
+                        null,
+                        new QueueStatus.Offer(Instant.parse("2026-06-01T10:00:30Z")),
+                        2,
+                        "Hurry",
+                        "4gfk"));
     }
 
     @Test
@@ -231,8 +327,11 @@ class QueueRecordsTests {
             assertThat(exact).isBetween(band.aheadMin(), band.aheadMax());
         }
         assertThatThrownBy(() -> new QueueStatus.Position(5, 4)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(QueueStatus.EstimatedWait.of(ahead(10), 0)).as("paused: no made-up numbers").isNull();
-        assertThat(QueueStatus.EstimatedWait.of(ahead(10), Double.POSITIVE_INFINITY)).isNull();
+        assertThat(QueueStatus.EstimatedWait.of(ahead(10), 0))
+                .as("paused: no made-up numbers")
+                .isNull();
+        assertThat(QueueStatus.EstimatedWait.of(ahead(10), Double.POSITIVE_INFINITY))
+                .isNull();
         assertThat(QueueStatus.EstimatedWait.of(ahead(0), 10)).isEqualTo(new QueueStatus.EstimatedWait(0, 1));
     }
 
@@ -247,20 +346,41 @@ class QueueRecordsTests {
                 + "'admissionRatePerSecond':0.0,'queueLength':{'min':3,'max':3},"
                 + "'commitment':'3f1c0e8a9b7d6c5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e','seed':null,"
                 + "'drawCompletedAt':null,'presaleCount':null,'opensAt':'2026-06-01T10:00:00Z'}");
-        roundTrips(status, new PublicEventStatus("e1", EventPhase.SCHEDULED, OperatingMode.QUEUEING, "Opens at ten", 0,
-                new PublicEventStatus.QueueLength(3, 3), "3f1c0e8a9b7d6c5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e",
-                null, null, null, Instant.parse("2026-06-01T10:00:00Z")));
+        roundTrips(
+                status,
+                new PublicEventStatus(
+                        "e1",
+                        EventPhase.SCHEDULED,
+                        OperatingMode.QUEUEING,
+                        "Opens at ten",
+                        0,
+                        new PublicEventStatus.QueueLength(3, 3),
+                        "3f1c0e8a9b7d6c5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e",
+                        null,
+                        null,
+                        null,
+                        Instant.parse("2026-06-01T10:00:00Z")));
     }
 
     @Test
     void pathsAreTheRoutesBothSidesUse() {
         assertThat(QueuePaths.EVENT).isEqualTo("/internal/events/{eventId}");
-        assertThat(List.of(QueuePaths.DRAW, QueuePaths.CANDIDATES, QueuePaths.OFFERS, QueuePaths.TRANSITION,
-                QueuePaths.COUNTS, QueuePaths.LIVENESS, QueuePaths.SNAPSHOT)).containsExactly(
-                "/internal/events/{eventId}/draw", "/internal/events/{eventId}/candidates",
-                "/internal/events/{eventId}/offers", "/internal/events/{eventId}/entries/{entryId}/transition",
-                "/internal/events/{eventId}/counts", "/internal/events/{eventId}/liveness",
-                "/internal/events/{eventId}/snapshot");
+        assertThat(List.of(
+                        QueuePaths.DRAW,
+                        QueuePaths.CANDIDATES,
+                        QueuePaths.OFFERS,
+                        QueuePaths.TRANSITION,
+                        QueuePaths.COUNTS,
+                        QueuePaths.LIVENESS,
+                        QueuePaths.SNAPSHOT))
+                .containsExactly(
+                        "/internal/events/{eventId}/draw",
+                        "/internal/events/{eventId}/candidates",
+                        "/internal/events/{eventId}/offers",
+                        "/internal/events/{eventId}/entries/{entryId}/transition",
+                        "/internal/events/{eventId}/counts",
+                        "/internal/events/{eventId}/liveness",
+                        "/internal/events/{eventId}/snapshot");
         assertThat(QueuePaths.CANDIDATES_LIMIT).isEqualTo("limit");
     }
 }

@@ -10,8 +10,7 @@ public final class WireJson {
 
     public static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private WireJson() {
-    }
+    private WireJson() {}
 
     /**
      * Reads {@code json} as {@code expected}'s type, and writes {@code expected} as the same JSON: the same field
@@ -20,7 +19,8 @@ public final class WireJson {
     public static <T> void roundTrips(String json, T expected) {
         assertThat(JSON.readValue(json, expected.getClass())).isEqualTo(expected);
         JsonNode written = JSON.readTree(JSON.writeValueAsString(expected));
-        assertThat(written.equals(WireJson::sameValue, JSON.readTree(json))).as("%s written as %s", json, written)
+        assertThat(written.equals(WireJson::sameValue, JSON.readTree(json)))
+                .as("%s written as %s", json, written)
                 .isTrue();
     }
 

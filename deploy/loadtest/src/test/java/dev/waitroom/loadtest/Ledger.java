@@ -12,11 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /** What the virtual visitors saw, kept for the verdict: request timings, outcomes and samples of the live view. */
 final class Ledger {
 
-    record Timing(String kind, long endMillis, long millis) {
-    }
+    record Timing(String kind, long endMillis, long millis) {}
 
-    record LiveSample(long atMillis, long offered, long active, double admissionRate, String mode) {
-    }
+    record LiveSample(long atMillis, long offered, long active, double admissionRate, String mode) {}
 
     private final Map<String, ConcurrentLinkedQueue<Timing>> timings = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<LiveSample> liveSamples = new ConcurrentLinkedQueue<>();

@@ -11,11 +11,26 @@ import java.util.Properties;
  * The on-sale rehearsal's knobs, read from system properties ({@code -Dvisitors=...}); {@code -Dprofile=ci} gives a
  * small run that fits a CI budget. Every request targets {@code baseUrl}, which must be a loopback address.
  */
-record LoadParameters(String baseUrl, String opsToken, String eventId, int presaleVisitors, int laterVisitors,
-                      Duration presaleWindow, Duration laterRamp, int capacity, int admissionsPerSecond,
-                      int seats, Duration sessionLength, double abandonWaiting, double abandonShop,
-                      double abandonPayment, Duration slowdownAt, Duration slowdownFor, int slowdownLatencyMs,
-                      Duration maxDuration, Path reportDir) {
+record LoadParameters(
+        String baseUrl,
+        String opsToken,
+        String eventId,
+        int presaleVisitors,
+        int laterVisitors,
+        Duration presaleWindow,
+        Duration laterRamp,
+        int capacity,
+        int admissionsPerSecond,
+        int seats,
+        Duration sessionLength,
+        double abandonWaiting,
+        double abandonShop,
+        double abandonPayment,
+        Duration slowdownAt,
+        Duration slowdownFor,
+        int slowdownLatencyMs,
+        Duration maxDuration,
+        Path reportDir) {
 
     static LoadParameters fromSystemProperties() {
         boolean ci = "ci".equals(System.getProperty("profile", ""));
@@ -50,7 +65,10 @@ record LoadParameters(String baseUrl, String opsToken, String eventId, int presa
 
     private static void requireLoopback(String baseUrl) {
         String host = java.net.URI.create(baseUrl).getHost();
-        if (!(host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]") || host.equals("::1")
+        if (!(host.equals("localhost")
+                || host.startsWith("127.")
+                || host.equals("[::1]")
+                || host.equals("::1")
                 || System.getProperty("allowComposeHost", "").equals(host))) {
             throw new IllegalArgumentException("load tests target loopback only, not " + host
                     + " (for the compose network pass -DallowComposeHost=" + host + ")");

@@ -2,13 +2,13 @@ package dev.waitroom.loadtest;
 
 import static io.gatling.javaapi.core.CoreDsl.StringBody;
 import static io.gatling.javaapi.core.CoreDsl.asLongAs;
+import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.bodyString;
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.jsonPath;
 import static io.gatling.javaapi.core.CoreDsl.nothingFor;
 import static io.gatling.javaapi.core.CoreDsl.rampUsers;
-import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.responseTimeInMillis;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.header;
@@ -58,8 +58,12 @@ public class OnSaleSimulation extends Simulation {
     }
 
     private final ChainBuilder join = exec(http("page").get("/events/" + e).check(status().is(200)))
-            .exec(http("join").post("/events/" + e + "/queue").body(StringBody("{}"))
-                    .check(status().in(200, 201), jsonPath("$.state").saveAs("state"),
+            .exec(http("join")
+                    .post("/events/" + e + "/queue")
+                    .body(StringBody("{}"))
+                    .check(
+                            status().in(200, 201),
+                            jsonPath("$.state").saveAs("state"),
                             jsonPath("$.pollAfterSeconds").ofInt().optional().saveAs("poll"),
                             responseTimeInMillis().saveAs("rt")))
             .exec(timed("join"))
@@ -69,8 +73,9 @@ public class OnSaleSimulation extends Simulation {
             });
 
     private final ChainBuilder waitForOffer = asLongAs(session -> !"OFFERED".equals(session.getString("state"))
-            && !"ACTIVE".equals(session.getString("state")) && !"ENDED".equals(session.getString("stop"))).on(
-            exec(session -> session.set("pause", pollPause(session)))
+                    && !"ACTIVE".equals(session.getString("state"))
+                    && !"ENDED".equals(session.getString("stop")))
+            .on(exec(session -> session.set("pause", pollPause(session)))
                     .pause(session -> Duration.ofMillis(session.getLong("pause")))
                     .exec(session -> {
                         if (ThreadLocalRandom.current().nextDouble() < p.abandonWaiting() / 20) {
@@ -79,95 +84,128 @@ public class OnSaleSimulation extends Simulation {
                         }
                         return session;
                     })
-                    .doIf(session -> !session.contains("abandoned")).then(
-                            exec(http("status").get("/events/" + e + "/queue/status")
-                                    .check(status().is(200), jsonPath("$.state").saveAs("state"),
-                                            jsonPath("$.pollAfterSeconds").ofInt().optional().saveAs("poll"),
-                                            header("X-Waitroom-Status-Source").optional().saveAs("source"),
+                    .doIf(session -> !session.contains("abandoned"))
+                    .then(exec(http("status")
+                                    .get("/events/" + e + "/queue/status")
+                                    .check(
+                                            status().is(200),
+                                            jsonPath("$.state").saveAs("state"),
+                                            jsonPath("$.pollAfterSeconds")
+                                                    .ofInt()
+                                                    .optional()
+                                                    .saveAs("poll"),
+                                            header("X-Waitroom-Status-Source")
+                                                    .optional()
+                                                    .saveAs("source"),
                                             responseTimeInMillis().saveAs("rt")))
-                                    .exec(timed("status"))
-                                    .exec(session -> {
-                                        LEDGER.statusSource(session.getString("source"));
-                                        String state = session.getString("state");
-                                        if ("EXPIRED".equals(state) || "LEFT".equals(state) || "COMPLETED".equals(state)) {
-                                            LEDGER.outcome("endedWhileWaiting:" + state);
-                                            return session.set("stop", "ENDED");
-                                        }
-                                        return session;
-                                    })));
+                            .exec(timed("status"))
+                            .exec(session -> {
+                                LEDGER.statusSource(session.getString("source"));
+                                String state = session.getString("state");
+                                if ("EXPIRED".equals(state) || "LEFT".equals(state) || "COMPLETED".equals(state)) {
+                                    LEDGER.outcome("endedWhileWaiting:" + state);
+                                    return session.set("stop", "ENDED");
+                                }
+                                return session;
+                            })));
 
-    private final ChainBuilder shop = exec(http("claim").post("/events/" + e + "/admission/claim").body(StringBody("{}"))
-            .check(status().is(200), jsonPath("$.token").saveAs("token"), responseTimeInMillis().saveAs("rt")))
+    private final ChainBuilder shop = exec(http("claim")
+                    .post("/events/" + e + "/admission/claim")
+                    .body(StringBody("{}"))
+                    .check(
+                            status().is(200),
+                            jsonPath("$.token").saveAs("token"),
+                            responseTimeInMillis().saveAs("rt")))
             .exec(timed("claim"))
             .exec(session -> {
                 LEDGER.outcome("admitted");
                 return session;
             })
             .pause(Duration.ofMillis(200), Duration.ofMillis(1500))
-            .exec(http("seats").get("/events/" + e + "/shop/seats")
+            .exec(http("seats")
+                    .get("/events/" + e + "/shop/seats")
                     .header("Authorization", "Bearer #{token}")
                     .check(status().is(200), bodyString().saveAs("seats")))
             .exec(session -> session.set("seatId", pickSeat(session.getString("seats"))))
-            .doIfOrElse(session -> session.getString("seatId") == null).then(exec(session -> {
+            .doIfOrElse(session -> session.getString("seatId") == null)
+            .then(exec(session -> {
                 LEDGER.outcome("foundNoSeat");
                 return session.set("done", true);
-            })).orElse(
-                    exec(http("hold").post("/events/" + e + "/shop/holds")
+            }))
+            .orElse(exec(http("hold")
+                            .post("/events/" + e + "/shop/holds")
                             .header("Authorization", "Bearer #{token}")
                             .body(StringBody(session -> "{\"seatIds\":[\"" + session.getString("seatId") + "\"]}"))
-                            .check(status().in(200, 201, 409).saveAs("holdStatus"),
+                            .check(
+                                    status().in(200, 201, 409).saveAs("holdStatus"),
                                     jsonPath("$.holdId").optional().saveAs("holdId"),
                                     responseTimeInMillis().saveAs("rt")))
-                            .exec(timed("hold")))
-            .doIf(session -> !session.contains("done") && session.contains("holdId")).then(
-                    exec(session -> {
+                    .exec(timed("hold")))
+            .doIf(session -> !session.contains("done") && session.contains("holdId"))
+            .then(exec(session -> {
                         if (ThreadLocalRandom.current().nextDouble() < p.abandonShop()) {
                             LEDGER.outcome("abandonedInShop");
                             return session.set("done", true);
                         }
                         return session;
-                    }).doIf(session -> !session.contains("done")).then(
-                            pause(p.sessionLength())
-                                    .exec(http("order").post("/events/" + e + "/shop/orders")
+                    })
+                    .doIf(session -> !session.contains("done"))
+                    .then(pause(p.sessionLength())
+                            .exec(http("order")
+                                    .post("/events/" + e + "/shop/orders")
+                                    .header("Authorization", "Bearer #{token}")
+                                    .body(StringBody("{\"holdId\":\"#{holdId}\"}"))
+                                    .check(
+                                            status().in(200, 201, 202),
+                                            jsonPath("$.orderId").saveAs("orderId"),
+                                            responseTimeInMillis().saveAs("rt")))
+                            .exec(timed("order"))
+                            .exec(session ->
+                                    session.set("orderState", "PENDING").set("orderPolls", 0))
+                            .asLongAs(session -> session.getString("orderState").equals("PENDING")
+                                    && session.getInt("orderPolls") < 30)
+                            .on(pause(Duration.ofMillis(500))
+                                    .exec(http("order-status")
+                                            .get("/events/" + e + "/shop/orders/#{orderId}")
                                             .header("Authorization", "Bearer #{token}")
-                                            .body(StringBody("{\"holdId\":\"#{holdId}\"}"))
-                                            .check(status().in(200, 201, 202), jsonPath("$.orderId").saveAs("orderId"),
-                                                    responseTimeInMillis().saveAs("rt")))
-                                    .exec(timed("order"))
-                                    .exec(session -> session.set("orderState", "PENDING").set("orderPolls", 0))
-                                    .asLongAs(session -> session.getString("orderState").equals("PENDING")
-                                            && session.getInt("orderPolls") < 30).on(
-                                            pause(Duration.ofMillis(500))
-                                                    .exec(http("order-status").get("/events/" + e + "/shop/orders/#{orderId}")
-                                                            .header("Authorization", "Bearer #{token}")
-                                                            .check(status().is(200), jsonPath("$.state").saveAs("orderStateRaw"),
-                                                                    jsonPath("$.seatIds[*]").findAll().optional().saveAs("paidSeats")))
-                                                    .exec(session -> session.set("orderPolls", session.getInt("orderPolls") + 1)
-                                                            .set("orderState", settled(session.getString("orderStateRaw")))))
-                                    .exec(session -> {
-                                        LEDGER.outcome("order:" + session.getString("orderStateRaw"));
-                                        if ("PAID".equals(session.getString("orderState"))) {
-                                            List<String> seats = session.contains("paidSeats")
-                                                    ? session.getList("paidSeats") : List.of(session.getString("seatId"));
-                                            LEDGER.sold(seats);
-                                        }
-                                        return session;
-                                    })));
+                                            .check(
+                                                    status().is(200),
+                                                    jsonPath("$.state").saveAs("orderStateRaw"),
+                                                    jsonPath("$.seatIds[*]")
+                                                            .findAll()
+                                                            .optional()
+                                                            .saveAs("paidSeats")))
+                                    .exec(session -> session.set("orderPolls", session.getInt("orderPolls") + 1)
+                                            .set("orderState", settled(session.getString("orderStateRaw")))))
+                            .exec(session -> {
+                                LEDGER.outcome("order:" + session.getString("orderStateRaw"));
+                                if ("PAID".equals(session.getString("orderState"))) {
+                                    List<String> seats = session.contains("paidSeats")
+                                            ? session.getList("paidSeats")
+                                            : List.of(session.getString("seatId"));
+                                    LEDGER.sold(seats);
+                                }
+                                return session;
+                            })));
 
     private final ScenarioBuilder presale = visitor("pre-sale visitor");
     private final ScenarioBuilder later = visitor("later visitor");
 
     private ScenarioBuilder visitor(String name) {
-        return scenario(name).exec(join).exec(waitForOffer)
-                .doIf(session -> "OFFERED".equals(session.getString("state"))).then(shop);
+        return scenario(name)
+                .exec(join)
+                .exec(waitForOffer)
+                .doIf(session -> "OFFERED".equals(session.getString("state")))
+                .then(shop);
     }
 
     private final ScenarioBuilder sampler = scenario("live view sampler")
-            .asLongAs(session -> !OpsClient.STOP.get()).on(
-                    exec(session -> {
+            .asLongAs(session -> !OpsClient.STOP.get())
+            .on(exec(session -> {
                         ops.sample(e, LEDGER);
                         return session;
-                    }).pause(Duration.ofSeconds(1)));
+                    })
+                    .pause(Duration.ofSeconds(1)));
 
     private final ScenarioBuilder slowdown = scenario("booking slowdown")
             .pause(p.slowdownAt())
@@ -194,13 +232,19 @@ public class OnSaleSimulation extends Simulation {
     }
 
     private static String settled(String state) {
-        return state == null || state.equals("PENDING_PAYMENT") || state.equals("PAYMENT_PENDING") || state.equals("PENDING") || state.equals("CREATED")
-                ? "PENDING" : state;
+        return state == null
+                        || state.equals("PENDING_PAYMENT")
+                        || state.equals("PAYMENT_PENDING")
+                        || state.equals("PENDING")
+                        || state.equals("CREATED")
+                ? "PENDING"
+                : state;
     }
 
     static String pickSeat(String seatsJson) {
         // {"seats":[{"seatId":"..."}]} or [{"id":"..."}]: take a random one of the first few, as shoppers do.
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"(?:seatId|id)\"\\s*:\\s*\"([^\"]+)\"").matcher(seatsJson);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"(?:seatId|id)\"\\s*:\\s*\"([^\"]+)\"")
+                .matcher(seatsJson);
         List<String> ids = new java.util.ArrayList<>();
         while (m.find() && ids.size() < 20) {
             ids.add(m.group(1));
@@ -210,12 +254,17 @@ public class OnSaleSimulation extends Simulation {
 
     {
         setUp(
-                presale.injectOpen(rampUsers(p.presaleVisitors()).during(p.presaleWindow().minusSeconds(2))),
-                later.injectOpen(nothingFor(p.presaleWindow()),
-                        constantUsersPerSec(Math.max(1.0, p.laterVisitors() / (double) p.laterRamp().toSeconds()))
-                                .during(p.laterRamp())),
-                sampler.injectOpen(atOnceUsers(1)),
-                slowdown.injectOpen(atOnceUsers(1)))
+                        presale.injectOpen(rampUsers(p.presaleVisitors())
+                                .during(p.presaleWindow().minusSeconds(2))),
+                        later.injectOpen(
+                                nothingFor(p.presaleWindow()),
+                                constantUsersPerSec(Math.max(
+                                                1.0,
+                                                p.laterVisitors()
+                                                        / (double) p.laterRamp().toSeconds()))
+                                        .during(p.laterRamp())),
+                        sampler.injectOpen(atOnceUsers(1)),
+                        slowdown.injectOpen(atOnceUsers(1)))
                 .protocols(protocol)
                 .maxDuration(p.maxDuration());
     }
@@ -224,7 +273,8 @@ public class OnSaleSimulation extends Simulation {
     public void before() {
         opensAt = Instant.now().plus(p.presaleWindow());
         ops.createEvent(p, opensAt);
-        System.out.printf("on-sale rehearsal: event %s opens at %s; %d pre-sale + %d later visitors against %s%n",
+        System.out.printf(
+                "on-sale rehearsal: event %s opens at %s; %d pre-sale + %d later visitors against %s%n",
                 e, opensAt, p.presaleVisitors(), p.laterVisitors(), p.baseUrl());
     }
 

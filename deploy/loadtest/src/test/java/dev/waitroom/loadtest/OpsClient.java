@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
 final class OpsClient {
 
     static final AtomicBoolean STOP = new AtomicBoolean();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
     private final String baseUrl;
     private final String opsToken;
 
@@ -32,11 +33,14 @@ final class OpsClient {
                 {"eventId":"%s","name":"On-sale rehearsal","opensAt":"%s","maxActiveSessions":%d,
                  "maxAdmissionsPerSecond":%d,"offerTtlSeconds":30,"sessionTtlSeconds":120,"sessionMaxSeconds":300,
                  "presaleOrdering":"RANDOM","identityScope":"BROWSER","expiredOfferPolicy":"REQUEUE_ONCE",
-                 "afterPurchase":"RELEASE"}""".formatted(p.eventId(), opensAt.truncatedTo(ChronoUnit.SECONDS),
-                p.capacity(), p.admissionsPerSecond());
+                 "afterPurchase":"RELEASE"}""".formatted(
+                        p.eventId(), opensAt.truncatedTo(ChronoUnit.SECONDS), p.capacity(), p.admissionsPerSecond());
         expect2xx(send("POST", "/admin/events", event), "create the event");
-        expect2xx(send("PUT", "/admin/events/" + p.eventId() + "/inventory",
-                "{\"categories\":[{\"name\":\"General\",\"seats\":" + p.seats() + ",\"priceCents\":4500}]}"),
+        expect2xx(
+                send(
+                        "PUT",
+                        "/admin/events/" + p.eventId() + "/inventory",
+                        "{\"categories\":[{\"name\":\"General\",\"seats\":" + p.seats() + ",\"priceCents\":4500}]}"),
                 "create the inventory");
     }
 
@@ -45,8 +49,12 @@ final class OpsClient {
             HttpResponse<String> view = send("GET", "/admin/events/" + eventId, null);
             if (view.statusCode() == 200) {
                 String body = view.body();
-                ledger.live(new Ledger.LiveSample(System.currentTimeMillis(), number(body, "offered"),
-                        number(body, "active"), decimal(body, "admissionRate"), text(body, "mode")));
+                ledger.live(new Ledger.LiveSample(
+                        System.currentTimeMillis(),
+                        number(body, "offered"),
+                        number(body, "active"),
+                        decimal(body, "admissionRate"),
+                        text(body, "mode")));
             }
         } catch (RuntimeException e) {
             System.err.println("live view sample failed: " + e.getMessage());
@@ -76,7 +84,8 @@ final class OpsClient {
     }
 
     void slowBooking(int latencyMs) {
-        expect2xx(send("PUT", "/admin/booking/faults", "{\"latencyMs\":" + latencyMs + ",\"errorRate\":0.05}"),
+        expect2xx(
+                send("PUT", "/admin/booking/faults", "{\"latencyMs\":" + latencyMs + ",\"errorRate\":0.05}"),
                 "slow booking down");
         System.out.println("on-sale rehearsal: booking slowed down by " + latencyMs + " ms");
     }
@@ -94,7 +103,8 @@ final class OpsClient {
                 .timeout(Duration.ofSeconds(10))
                 .header("Authorization", "Bearer " + opsToken)
                 .header("Content-Type", "application/json");
-        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        request.method(
+                method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         try {
             return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
@@ -107,7 +117,8 @@ final class OpsClient {
 
     private static void expect2xx(HttpResponse<String> response, String what) {
         if (response.statusCode() / 100 != 2) {
-            throw new IllegalStateException("could not " + what + ": HTTP " + response.statusCode() + " " + response.body());
+            throw new IllegalStateException(
+                    "could not " + what + ": HTTP " + response.statusCode() + " " + response.body());
         }
     }
 

@@ -18,8 +18,7 @@ import java.util.TreeMap;
  */
 final class Verdict {
 
-    record Check(String name, boolean must, boolean passed, String detail) {
-    }
+    record Check(String name, boolean must, boolean passed, String detail) {}
 
     private final Map<String, Object> figures = new LinkedHashMap<>();
     private final List<Check> checks = new ArrayList<>();
@@ -38,11 +37,16 @@ final class Verdict {
         v.figures.put("status.answeredAtEdgeShare", round(edgeShare));
 
         List<Ledger.LiveSample> samples = ledger.liveSamples();
-        long maxLive = samples.stream().mapToLong(s -> s.offered() + s.active()).max().orElse(0);
+        long maxLive =
+                samples.stream().mapToLong(s -> s.offered() + s.active()).max().orElse(0);
         v.figures.put("live.max", maxLive);
         v.figures.put("live.ceiling", p.capacity());
-        v.checks.add(new Check("live sessions never above the ceiling", true, maxLive <= p.capacity(),
-                "max offered+active sampled " + maxLive + " of " + samples.size() + " samples, ceiling " + p.capacity()));
+        v.checks.add(new Check(
+                "live sessions never above the ceiling",
+                true,
+                maxLive <= p.capacity(),
+                "max offered+active sampled " + maxLive + " of " + samples.size() + " samples, ceiling "
+                        + p.capacity()));
         v.checks.add(new Check("the live view was sampled", true, samples.size() >= 5, samples.size() + " samples"));
 
         List<Ledger.Timing> claims = ledger.timings("claim");
@@ -50,34 +54,47 @@ final class Verdict {
         v.figures.put("admissions.perSecondAverage", round(admissionsPerSecond));
         v.figures.put("admissions.configuredPerSecond", p.admissionsPerSecond());
         // Claims follow offers by a poll interval, so claims can bunch: reported, the ceiling is the must.
-        v.checks.add(new Check("claims per second within the configured admission rate (1 s windows, +1 for edges)",
-                false, peakPerSecond(claims) <= p.admissionsPerSecond() + 1,
+        v.checks.add(new Check(
+                "claims per second within the configured admission rate (1 s windows, +1 for edges)",
+                false,
+                peakPerSecond(claims) <= p.admissionsPerSecond() + 1,
                 "peak " + peakPerSecond(claims) + "/s against " + p.admissionsPerSecond() + "/s"));
 
         List<String> sold = ledger.soldSeats();
         Set<String> distinct = new HashSet<>(sold);
         v.figures.put("seats.sold", sold.size());
-        v.checks.add(new Check("no seat sold twice", true, distinct.size() == sold.size(),
+        v.checks.add(new Check(
+                "no seat sold twice",
+                true,
+                distinct.size() == sold.size(),
                 (sold.size() - distinct.size()) + " seats sold twice"));
 
         Map<String, Integer> outcomes = ledger.outcomes();
         v.figures.put("visitors.outcomes", outcomes);
         int joined = outcomes.getOrDefault("joined", 0);
-        long accounted = finalCounts.getOrDefault("waiting", 0L) + finalCounts.getOrDefault("offered", 0L)
-                + finalCounts.getOrDefault("active", 0L) + finalCounts.getOrDefault("completed", 0L)
-                + finalCounts.getOrDefault("left", 0L) + finalCounts.getOrDefault("expired", 0L);
+        long accounted = finalCounts.getOrDefault("waiting", 0L)
+                + finalCounts.getOrDefault("offered", 0L)
+                + finalCounts.getOrDefault("active", 0L)
+                + finalCounts.getOrDefault("completed", 0L)
+                + finalCounts.getOrDefault("left", 0L)
+                + finalCounts.getOrDefault("expired", 0L);
         v.figures.put("queue.finalCounts", new TreeMap<>(finalCounts));
         long queueJoins = finalCounts.getOrDefault("joins", (long) joined);
-        v.checks.add(new Check("no visitor lost (joined = waiting + offered + active + completed + left + expired)",
-                true, !finalCounts.isEmpty() && accounted == joined && queueJoins == joined,
-                finalCounts.isEmpty() ? "the live view gave no queue counts"
+        v.checks.add(new Check(
+                "no visitor lost (joined = waiting + offered + active + completed + left + expired)",
+                true,
+                !finalCounts.isEmpty() && accounted == joined && queueJoins == joined,
+                finalCounts.isEmpty()
+                        ? "the live view gave no queue counts"
                         : "joined " + joined + " (queue counted " + queueJoins + "), accounted " + accounted));
 
         double before = averageRate(samples, 0, ledger.slowdownStartMillis());
         double during = averageRate(samples, ledger.slowdownStartMillis() + 3000, ledger.slowdownEndMillis());
         v.figures.put("slowdown.admissionRateBefore", round(before));
         v.figures.put("slowdown.admissionRateDuring", round(during));
-        v.checks.add(new Check("admission rate falls while booking is slow", false,
+        v.checks.add(new Check(
+                "admission rate falls while booking is slow",
+                false,
                 ledger.slowdownStartMillis() == 0 || during < before,
                 String.format(Locale.ROOT, "%.2f/s before, %.2f/s during", before, during)));
         return v;
@@ -88,11 +105,18 @@ final class Verdict {
     }
 
     String text() {
-        StringBuilder out = new StringBuilder("Waitroom on-sale verdict: ").append(passed() ? "PASS" : "FAIL").append('\n');
+        StringBuilder out = new StringBuilder("Waitroom on-sale verdict: ")
+                .append(passed() ? "PASS" : "FAIL")
+                .append('\n');
         figures.forEach((k, val) -> out.append(String.format(Locale.ROOT, "  %-40s %s%n", k, val)));
         for (Check c : checks) {
-            out.append(String.format(Locale.ROOT, "  [%s] %s%s — %s%n", c.passed() ? "ok" : (c.must() ? "FAIL" : "warn"),
-                    c.name(), c.must() ? "" : " (reported, not a must)", c.detail()));
+            out.append(String.format(
+                    Locale.ROOT,
+                    "  [%s] %s%s — %s%n",
+                    c.passed() ? "ok" : (c.must() ? "FAIL" : "warn"),
+                    c.name(),
+                    c.must() ? "" : " (reported, not a must)",
+                    c.detail()));
         }
         return out.toString();
     }
@@ -107,8 +131,16 @@ final class Verdict {
         out.append("},\"checks\":[");
         sep = "";
         for (Check c : checks) {
-            out.append(sep).append("{\"name\":").append(quote(c.name())).append(",\"must\":").append(c.must())
-                    .append(",\"passed\":").append(c.passed()).append(",\"detail\":").append(quote(c.detail())).append('}');
+            out.append(sep)
+                    .append("{\"name\":")
+                    .append(quote(c.name()))
+                    .append(",\"must\":")
+                    .append(c.must())
+                    .append(",\"passed\":")
+                    .append(c.passed())
+                    .append(",\"detail\":")
+                    .append(quote(c.detail()))
+                    .append('}');
             sep = ",";
         }
         return out.append("]}").toString();
@@ -125,12 +157,17 @@ final class Verdict {
             StringBuilder out = new StringBuilder("{");
             String sep = "";
             for (Map.Entry<?, ?> e : map.entrySet()) {
-                out.append(sep).append(quote(String.valueOf(e.getKey()))).append(':').append(jsonValue(e.getValue()));
+                out.append(sep)
+                        .append(quote(String.valueOf(e.getKey())))
+                        .append(':')
+                        .append(jsonValue(e.getValue()));
                 sep = ",";
             }
             return out.append('}').toString();
         }
-        return value instanceof Number || value instanceof Boolean ? String.valueOf(value) : quote(String.valueOf(value));
+        return value instanceof Number || value instanceof Boolean
+                ? String.valueOf(value)
+                : quote(String.valueOf(value));
     }
 
     private static String quote(String s) {
@@ -141,7 +178,8 @@ final class Verdict {
         if (timings.isEmpty()) {
             return 0;
         }
-        long[] sorted = timings.stream().mapToLong(Ledger.Timing::millis).sorted().toArray();
+        long[] sorted =
+                timings.stream().mapToLong(Ledger.Timing::millis).sorted().toArray();
         return sorted[(int) Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
     }
 
@@ -161,8 +199,11 @@ final class Verdict {
     }
 
     private static double averageRate(List<Ledger.LiveSample> samples, long from, long to) {
-        return samples.stream().filter(s -> s.atMillis() >= from && (to == 0 || s.atMillis() < to))
-                .mapToDouble(Ledger.LiveSample::admissionRate).average().orElse(0);
+        return samples.stream()
+                .filter(s -> s.atMillis() >= from && (to == 0 || s.atMillis() < to))
+                .mapToDouble(Ledger.LiveSample::admissionRate)
+                .average()
+                .orElse(0);
     }
 
     private static double round(double value) {

@@ -11,9 +11,26 @@ import org.junit.jupiter.api.Test;
 class VerdictTests {
 
     private static LoadParameters params(int capacity) {
-        return new LoadParameters("http://127.0.0.1:8080", "t", "e", 1, 1, Duration.ofSeconds(1), Duration.ofSeconds(1),
-                capacity, 5, 10, Duration.ofSeconds(1), 0, 0, 0, Duration.ofSeconds(1), Duration.ofSeconds(1), 100,
-                Duration.ofSeconds(10), Path.of("target/x"));
+        return new LoadParameters(
+                "http://127.0.0.1:8080",
+                "t",
+                "e",
+                1,
+                1,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(1),
+                capacity,
+                5,
+                10,
+                Duration.ofSeconds(1),
+                0,
+                0,
+                0,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(1),
+                100,
+                Duration.ofSeconds(10),
+                Path.of("target/x"));
     }
 
     private static Ledger healthyLedger() {
@@ -38,12 +55,16 @@ class VerdictTests {
     void failsWhenASeatIsSoldTwice() {
         Ledger ledger = healthyLedger();
         ledger.sold(List.of("s1"));
-        assertThat(Verdict.of(ledger, params(3), Map.of("waiting", 2L, "joins", 2L)).passed()).isFalse();
+        assertThat(Verdict.of(ledger, params(3), Map.of("waiting", 2L, "joins", 2L))
+                        .passed())
+                .isFalse();
     }
 
     @Test
     void failsWhenLiveSessionsExceedTheCeiling() {
-        assertThat(Verdict.of(healthyLedger(), params(2), Map.of("waiting", 2L, "joins", 2L)).passed()).isFalse();
+        assertThat(Verdict.of(healthyLedger(), params(2), Map.of("waiting", 2L, "joins", 2L))
+                        .passed())
+                .isFalse();
     }
 
     @Test
@@ -51,13 +72,15 @@ class VerdictTests {
         Verdict verdict = Verdict.of(healthyLedger(), params(3), Map.of("waiting", 1L, "joins", 2L));
         assertThat(verdict.passed()).isFalse();
         assertThat(verdict.text()).contains("joined 2 (queue counted 2), accounted 1");
-        assertThat(Verdict.of(healthyLedger(), params(3), Map.of()).passed()).as("no counts is no proof").isFalse();
+        assertThat(Verdict.of(healthyLedger(), params(3), Map.of()).passed())
+                .as("no counts is no proof")
+                .isFalse();
     }
 
     @Test
     void percentilesAndPeaksComeFromTheTimings() {
-        List<Ledger.Timing> timings = List.of(new Ledger.Timing("s", 1000, 5), new Ledger.Timing("s", 1500, 7),
-                new Ledger.Timing("s", 2500, 100));
+        List<Ledger.Timing> timings = List.of(
+                new Ledger.Timing("s", 1000, 5), new Ledger.Timing("s", 1500, 7), new Ledger.Timing("s", 2500, 100));
         assertThat(Verdict.percentile(timings, 0.5)).isEqualTo(7);
         assertThat(Verdict.percentile(timings, 0.99)).isEqualTo(100);
         assertThat(Verdict.peakPerSecond(timings)).isEqualTo(2);
@@ -65,8 +88,10 @@ class VerdictTests {
 
     @Test
     void picksASeatFromEitherResponseShape() {
-        assertThat(OnSaleSimulation.pickSeat("{\"seats\":[{\"seatId\":\"a-1\"}]}")).isEqualTo("a-1");
-        assertThat(OnSaleSimulation.pickSeat("[{\"id\":\"b-2\",\"category\":\"x\"}]")).isEqualTo("b-2");
+        assertThat(OnSaleSimulation.pickSeat("{\"seats\":[{\"seatId\":\"a-1\"}]}"))
+                .isEqualTo("a-1");
+        assertThat(OnSaleSimulation.pickSeat("[{\"id\":\"b-2\",\"category\":\"x\"}]"))
+                .isEqualTo("b-2");
         assertThat(OnSaleSimulation.pickSeat("{\"seats\":[]}")).isNull();
     }
 }

@@ -1,30 +1,5 @@
 package dev.waitroom.gateway.admission;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
-
-import org.springframework.cloud.gateway.filter.GatewayFilter;
-import org.springframework.cloud.gateway.filter.GatewayFilterChain;
-import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
-import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
-import org.springframework.http.HttpCookie;
-import org.springframework.http.HttpHeaders;
-import org.springframework.stereotype.Component;
-import org.springframework.web.server.ServerWebExchange;
-
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.OperatingMode;
@@ -41,6 +16,28 @@ import dev.waitroom.tokens.RejectionReason;
 import dev.waitroom.tokens.TokenRejectedException;
 import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.tokens.http.HttpJwksSource;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
+import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
+import org.springframework.http.HttpCookie;
+import org.springframework.http.HttpHeaders;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Admission on a protected route ({@code /events/{eventId}/shop/**}, docs/ARCHITECTURE.md#admission-path): the token
@@ -53,184 +50,206 @@ import dev.waitroom.tokens.http.HttpJwksSource;
  */
 @Component
 public class AdmissionTokenGatewayFilterFactory
-		extends AbstractGatewayFilterFactory<AdmissionTokenGatewayFilterFactory.Config> {
+        extends AbstractGatewayFilterFactory<AdmissionTokenGatewayFilterFactory.Config> {
 
-	static final String COOKIE = "wr_at";
+    static final String COOKIE = "wr_at";
 
-	private static final Logger log = LoggerFactory.getLogger(AdmissionTokenGatewayFilterFactory.class);
+    private static final Logger log = LoggerFactory.getLogger(AdmissionTokenGatewayFilterFactory.class);
 
-	/** BYPASS lets requests through without a token, so a snapshot saying so is trusted only while recent. */
-	private static final Duration BYPASS_TRUSTED_FOR = Duration.ofSeconds(10);
+    /** BYPASS lets requests through without a token, so a snapshot saying so is trusted only while recent. */
+    private static final Duration BYPASS_TRUSTED_FOR = Duration.ofSeconds(10);
 
-	private final AdmissionTokenVerifier verifier;
+    private final AdmissionTokenVerifier verifier;
 
-	private final HttpJwksSource jwks;
+    private final HttpJwksSource jwks;
 
-	private final SessionRegistry registry;
+    private final SessionRegistry registry;
 
-	private final EventSnapshots snapshots;
+    private final EventSnapshots snapshots;
 
-	private final EdgeProperties edge;
+    private final EdgeProperties edge;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	private final MeterRegistry meters;
+    private final MeterRegistry meters;
 
-	private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
+    private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
 
-	private final Map<EventId, BypassLog> bypassLogs = new ConcurrentHashMap<>();
+    private final Map<EventId, BypassLog> bypassLogs = new ConcurrentHashMap<>();
 
-	AdmissionTokenGatewayFilterFactory(AdmissionTokenVerifier verifier, HttpJwksSource jwks,
-			SessionRegistry registry, EventSnapshots snapshots, EdgeProperties edge, Clock clock, MeterRegistry meters) {
-		super(Config.class);
-		this.verifier = verifier;
-		this.jwks = jwks;
-		this.registry = registry;
-		this.snapshots = snapshots;
-		this.edge = edge;
-		this.clock = clock;
-		this.meters = meters;
-	}
+    AdmissionTokenGatewayFilterFactory(
+            AdmissionTokenVerifier verifier,
+            HttpJwksSource jwks,
+            SessionRegistry registry,
+            EventSnapshots snapshots,
+            EdgeProperties edge,
+            Clock clock,
+            MeterRegistry meters) {
+        super(Config.class);
+        this.verifier = verifier;
+        this.jwks = jwks;
+        this.registry = registry;
+        this.snapshots = snapshots;
+        this.edge = edge;
+        this.clock = clock;
+        this.meters = meters;
+    }
 
-	@Override
-	public List<String> shortcutFieldOrder() {
-		return List.of("allowExpired");
-	}
+    @Override
+    public List<String> shortcutFieldOrder() {
+        return List.of("allowExpired");
+    }
 
-	@Override
-	public GatewayFilter apply(Config config) {
-		return (exchange, chain) -> {
-			Optional<EventId> eventId = EventId
-				.parse(ServerWebExchangeUtils.getUriTemplateVariables(exchange).get("eventId"));
-			if (eventId.isEmpty()) {
-				return ProblemResponses.write(exchange, ProblemType.NOT_FOUND, "There is nothing at this address.");
-			}
-			return snapshots.latest(eventId.get())
-				.map(Optional::of)
-				.defaultIfEmpty(Optional.empty())
-				.flatMap(snapshot -> check(exchange, chain, config, eventId.get(), snapshot));
-		};
-	}
+    @Override
+    public GatewayFilter apply(Config config) {
+        return (exchange, chain) -> {
+            Optional<EventId> eventId = EventId.parse(
+                    ServerWebExchangeUtils.getUriTemplateVariables(exchange).get("eventId"));
+            if (eventId.isEmpty()) {
+                return ProblemResponses.write(exchange, ProblemType.NOT_FOUND, "There is nothing at this address.");
+            }
+            return snapshots
+                    .latest(eventId.get())
+                    .map(Optional::of)
+                    .defaultIfEmpty(Optional.empty())
+                    .flatMap(snapshot -> check(exchange, chain, config, eventId.get(), snapshot));
+        };
+    }
 
-	private Mono<Void> check(ServerWebExchange exchange, GatewayFilterChain chain, Config config, EventId eventId,
-			Optional<TimedSnapshot> snapshot) {
-		if (snapshot.isPresent() && snapshot.get().snapshot().mode() == OperatingMode.BYPASS
-				&& snapshot.get().ageAt(clock.instant()).compareTo(BYPASS_TRUSTED_FOR) < 0) {
-			count("bypass");
-			bypassLogs.computeIfAbsent(eventId, id -> new BypassLog()).record(eventId, clock.instant());
-			// booking honours it only together with the internal credential and the verified visitor
-			ServerWebExchange bypassing = exchange.mutate()
-				.request(r -> r.headers(h -> h.set(Headers.BYPASS, eventId.value())))
-				.build();
-			return chain.filter(bypassing);
-		}
-		String token = tokenOf(exchange);
-		if (token == null) {
-			return reject(exchange, Verdict.TOKEN_REQUIRED);
-		}
-		// Without any snapshot (queue-service unreachable since start) the registry stays the
-		// authority on the generation: it only holds a session at the generation it was admitted in.
-		long generation = snapshot.map(timed -> timed.snapshot().saleGeneration()).orElse(0L);
-		Mono<Verdict> verdict = Mono
-			.fromCallable(() -> config.isAllowExpired()
-					? verifier.verifyAllowingExpired(token, eventId.value(), edge.orderStatusGrace())
-					: verifier.verify(token, eventId.value(), generation))
-			.subscribeOn(Schedulers.boundedElastic())
-			.flatMap(claims -> verdictFor(exchange, config, claims))
-			.onErrorResume(TokenRejectedException.class, ex -> Mono.just(
-					// an unknown key while the JWKS cannot be read may be a new key: say so, fail closed
-					ex.reason() == RejectionReason.UNKNOWN_KEY && jwks.lastFetchFailed() ? Verdict.UNAVAILABLE
-							: Verdict.of(ex)))
-			.onErrorResume(ex -> {
-				RequestIdWebFilter.withRequestId(RequestIdWebFilter.of(exchange),
-						() -> log.warn("Admission check failed: {}", ex.toString()));
-				return Mono.just(Verdict.UNAVAILABLE);
-			});
-		return verdict.flatMap(v -> v.allows() ? forward(exchange, chain, token, v) : reject(exchange, v));
-	}
+    private Mono<Void> check(
+            ServerWebExchange exchange,
+            GatewayFilterChain chain,
+            Config config,
+            EventId eventId,
+            Optional<TimedSnapshot> snapshot) {
+        if (snapshot.isPresent()
+                && snapshot.get().snapshot().mode() == OperatingMode.BYPASS
+                && snapshot.get().ageAt(clock.instant()).compareTo(BYPASS_TRUSTED_FOR) < 0) {
+            count("bypass");
+            bypassLogs.computeIfAbsent(eventId, id -> new BypassLog()).record(eventId, clock.instant());
+            // booking honours it only together with the internal credential and the verified visitor
+            ServerWebExchange bypassing = exchange.mutate()
+                    .request(r -> r.headers(h -> h.set(Headers.BYPASS, eventId.value())))
+                    .build();
+            return chain.filter(bypassing);
+        }
+        String token = tokenOf(exchange);
+        if (token == null) {
+            return reject(exchange, Verdict.TOKEN_REQUIRED);
+        }
+        // Without any snapshot (queue-service unreachable since start) the registry stays the
+        // authority on the generation: it only holds a session at the generation it was admitted in.
+        long generation =
+                snapshot.map(timed -> timed.snapshot().saleGeneration()).orElse(0L);
+        Mono<Verdict> verdict = Mono.fromCallable(() -> config.isAllowExpired()
+                        ? verifier.verifyAllowingExpired(token, eventId.value(), edge.orderStatusGrace())
+                        : verifier.verify(token, eventId.value(), generation))
+                .subscribeOn(Schedulers.boundedElastic())
+                .flatMap(claims -> verdictFor(exchange, config, claims))
+                .onErrorResume(
+                        TokenRejectedException.class,
+                        ex -> Mono.just(
+                                // an unknown key while the JWKS cannot be read may be a new key: say so, fail closed
+                                ex.reason() == RejectionReason.UNKNOWN_KEY && jwks.lastFetchFailed()
+                                        ? Verdict.UNAVAILABLE
+                                        : Verdict.of(ex)))
+                .onErrorResume(ex -> {
+                    RequestIdWebFilter.withRequestId(
+                            RequestIdWebFilter.of(exchange),
+                            () -> log.warn("Admission check failed: {}", ex.toString()));
+                    return Mono.just(Verdict.UNAVAILABLE);
+                });
+        return verdict.flatMap(v -> v.allows() ? forward(exchange, chain, token, v) : reject(exchange, v));
+    }
 
-	private Mono<Verdict> verdictFor(ServerWebExchange exchange, Config config, AdmissionClaims claims) {
-		if (edge.bindTokenToVisitor()) {
-			String visitor = VisitorIdentityWebFilter.visitorOf(exchange).map(VisitorId::value).orElse(null);
-			if (!claims.visitor().equals(visitor)) {
-				return Mono.just(Verdict.VISITOR_MISMATCH);
-			}
-		}
-		if (config.isAllowExpired()) {
-			return Mono.just(Verdict.ALLOWED_ORDER_STATUS);
-		}
-		return registry.liveness(claims).map(liveness -> switch (liveness) {
-			case LIVE -> Verdict.ALLOWED;
-			case ENDED -> Verdict.SESSION_ENDED;
-			case UNKNOWN -> Verdict.REGISTRY_UNAVAILABLE;
-		});
-	}
+    private Mono<Verdict> verdictFor(ServerWebExchange exchange, Config config, AdmissionClaims claims) {
+        if (edge.bindTokenToVisitor()) {
+            String visitor = VisitorIdentityWebFilter.visitorOf(exchange)
+                    .map(VisitorId::value)
+                    .orElse(null);
+            if (!claims.visitor().equals(visitor)) {
+                return Mono.just(Verdict.VISITOR_MISMATCH);
+            }
+        }
+        if (config.isAllowExpired()) {
+            return Mono.just(Verdict.ALLOWED_ORDER_STATUS);
+        }
+        return registry.liveness(claims).map(liveness -> switch (liveness) {
+            case LIVE -> Verdict.ALLOWED;
+            case ENDED -> Verdict.SESSION_ENDED;
+            case UNKNOWN -> Verdict.REGISTRY_UNAVAILABLE;
+        });
+    }
 
-	private Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, String token, Verdict verdict) {
-		count(verdict.outcome());
-		ServerWebExchange withBearer = exchange.mutate()
-			.request(r -> r.headers(h -> h.set(HttpHeaders.AUTHORIZATION, Headers.BEARER_PREFIX + token)))
-			.build();
-		return chain.filter(withBearer);
-	}
+    private Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, String token, Verdict verdict) {
+        count(verdict.outcome());
+        ServerWebExchange withBearer = exchange.mutate()
+                .request(r -> r.headers(h -> h.set(HttpHeaders.AUTHORIZATION, Headers.BEARER_PREFIX + token)))
+                .build();
+        return chain.filter(withBearer);
+    }
 
-	private Mono<Void> reject(ServerWebExchange exchange, Verdict verdict) {
-		count(verdict.outcome());
-		if (verdict.problem().status() == 401) {
-			exchange.getResponse().getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"waitroom-shop\"");
-		}
-		return ProblemResponses.write(exchange, verdict.problem(), verdict.detail());
-	}
+    private Mono<Void> reject(ServerWebExchange exchange, Verdict verdict) {
+        count(verdict.outcome());
+        if (verdict.problem().status() == 401) {
+            exchange.getResponse().getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"waitroom-shop\"");
+        }
+        return ProblemResponses.write(exchange, verdict.problem(), verdict.detail());
+    }
 
-	private void count(String outcome) {
-		outcomes.computeIfAbsent(outcome, o -> Counter.builder("waitroom.gateway.admission.checks")
-			.tag("outcome", o)
-			.description("Admission checks on protected routes by outcome")
-			.register(meters)).increment();
-	}
+    private void count(String outcome) {
+        outcomes.computeIfAbsent(
+                        outcome,
+                        o -> Counter.builder("waitroom.gateway.admission.checks")
+                                .tag("outcome", o)
+                                .description("Admission checks on protected routes by outcome")
+                                .register(meters))
+                .increment();
+    }
 
-	static String tokenOf(ServerWebExchange exchange) {
-		String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
-		if (authorization != null && authorization.regionMatches(true, 0, Headers.BEARER_PREFIX, 0, Headers.BEARER_PREFIX.length())) {
-			String token = authorization.substring(Headers.BEARER_PREFIX.length()).trim();
-			return token.isEmpty() ? null : token;
-		}
-		HttpCookie cookie = exchange.getRequest().getCookies().getFirst(COOKIE);
-		return (cookie == null || cookie.getValue().isBlank()) ? null : cookie.getValue();
-	}
+    static String tokenOf(ServerWebExchange exchange) {
+        String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
+        if (authorization != null
+                && authorization.regionMatches(true, 0, Headers.BEARER_PREFIX, 0, Headers.BEARER_PREFIX.length())) {
+            String token =
+                    authorization.substring(Headers.BEARER_PREFIX.length()).trim();
+            return token.isEmpty() ? null : token;
+        }
+        HttpCookie cookie = exchange.getRequest().getCookies().getFirst(COOKIE);
+        return (cookie == null || cookie.getValue().isBlank()) ? null : cookie.getValue();
+    }
 
-	/** Logs BYPASS loudly, at most once per ten seconds per event, with the count in between. */
-	private static final class BypassLog {
+    /** Logs BYPASS loudly, at most once per ten seconds per event, with the count in between. */
+    private static final class BypassLog {
 
-		private final AtomicLong since = new AtomicLong();
+        private final AtomicLong since = new AtomicLong();
 
-		private volatile Instant lastLogged = Instant.EPOCH;
+        private volatile Instant lastLogged = Instant.EPOCH;
 
-		void record(EventId eventId, Instant now) {
-			long count = since.incrementAndGet();
-			if (now.isAfter(lastLogged.plusSeconds(10))) {
-				lastLogged = now;
-				since.addAndGet(-count);
-				log.warn("BYPASS: event {} lets protected requests through WITHOUT admission ({} since last report)",
-						eventId, count);
-			}
-		}
+        void record(EventId eventId, Instant now) {
+            long count = since.incrementAndGet();
+            if (now.isAfter(lastLogged.plusSeconds(10))) {
+                lastLogged = now;
+                since.addAndGet(-count);
+                log.warn(
+                        "BYPASS: event {} lets protected requests through WITHOUT admission ({} since last report)",
+                        eventId,
+                        count);
+            }
+        }
+    }
 
-	}
+    public static class Config {
 
-	public static class Config {
+        private boolean allowExpired;
 
-		private boolean allowExpired;
+        public boolean isAllowExpired() {
+            return allowExpired;
+        }
 
-		public boolean isAllowExpired() {
-			return allowExpired;
-		}
-
-		public Config setAllowExpired(boolean allowExpired) {
-			this.allowExpired = allowExpired;
-			return this;
-		}
-
-	}
-
+        public Config setAllowExpired(boolean allowExpired) {
+            this.allowExpired = allowExpired;
+            return this;
+        }
+    }
 }

@@ -1,11 +1,9 @@
 package dev.waitroom.gateway.config;
 
-import java.time.Duration;
-
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
-
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -34,35 +32,35 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("waitroom.gateway")
 public record EdgeProperties(
-		@DefaultValue("true") boolean secureCookies,
-		@NotNull @DefaultValue("7d") Duration visitorCookieMaxAge,
-		@NotNull @DefaultValue("1s") Duration snapshotRefreshInterval,
-		@NotNull @DefaultValue("2s") Duration snapshotMaxAge,
-		@Min(1) @DefaultValue("10000") int snapshotMaxEvents,
-		@NotNull @DefaultValue("30m") Duration ticketMaxAge,
-		@NotNull @DefaultValue("1s") Duration livenessFlushInterval,
-		@NotNull @DefaultValue("30s") Duration livenessReportInterval,
-		@Min(1) @DefaultValue("200000") int livenessMaxPending,
-		@NotNull @Valid @DefaultValue RateLimits rateLimits,
-		@NotNull @DefaultValue("2s") Duration upstreamTimeout,
-		@NotNull @DefaultValue("500ms") Duration redisTimeout,
-		@NotNull @DefaultValue("30m") Duration orderStatusGrace,
-		@DefaultValue("true") boolean bindTokenToVisitor) {
+        @DefaultValue("true") boolean secureCookies,
+        @NotNull @DefaultValue("7d") Duration visitorCookieMaxAge,
+        @NotNull @DefaultValue("1s") Duration snapshotRefreshInterval,
+        @NotNull @DefaultValue("2s") Duration snapshotMaxAge,
+        @Min(1) @DefaultValue("10000") int snapshotMaxEvents,
+        @NotNull @DefaultValue("30m") Duration ticketMaxAge,
+        @NotNull @DefaultValue("1s") Duration livenessFlushInterval,
+        @NotNull @DefaultValue("30s") Duration livenessReportInterval,
+        @Min(1) @DefaultValue("200000") int livenessMaxPending,
+        @NotNull @Valid @DefaultValue RateLimits rateLimits,
+        @NotNull @DefaultValue("2s") Duration upstreamTimeout,
+        @NotNull @DefaultValue("500ms") Duration redisTimeout,
+        @NotNull @DefaultValue("30m") Duration orderStatusGrace,
+        @DefaultValue("true") boolean bindTokenToVisitor) {
 
-	/** @param status the limit on status polls, held in each gateway instance */
-	public record RateLimits(@NotNull @Valid @DefaultValue Limit status) {
-	}
+    /** @param status the limit on status polls, held in each gateway instance */
+    public record RateLimits(@NotNull @Valid @DefaultValue Limit status) {}
 
-	/**
-	 * A token bucket per visitor.
-	 *
-	 * @param replenishRate tokens added per second
-	 * @param burstCapacity the bucket's size
-	 * @param requestedTokens tokens one request costs
-	 * @param maxVisitors buckets held at most (idle ones are dropped first: a full bucket changes nothing)
-	 */
-	public record Limit(@Min(1) @DefaultValue("2") int replenishRate, @Min(1) @DefaultValue("20") int burstCapacity,
-			@Min(1) @DefaultValue("1") int requestedTokens, @Min(1) @DefaultValue("500000") int maxVisitors) {
-	}
-
+    /**
+     * A token bucket per visitor.
+     *
+     * @param replenishRate tokens added per second
+     * @param burstCapacity the bucket's size
+     * @param requestedTokens tokens one request costs
+     * @param maxVisitors buckets held at most (idle ones are dropped first: a full bucket changes nothing)
+     */
+    public record Limit(
+            @Min(1) @DefaultValue("2") int replenishRate,
+            @Min(1) @DefaultValue("20") int burstCapacity,
+            @Min(1) @DefaultValue("1") int requestedTokens,
+            @Min(1) @DefaultValue("500000") int maxVisitors) {}
 }

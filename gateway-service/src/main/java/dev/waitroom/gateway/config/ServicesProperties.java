@@ -1,9 +1,7 @@
 package dev.waitroom.gateway.config;
 
-import java.net.URI;
-
 import jakarta.validation.constraints.NotNull;
-
+import java.net.URI;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -12,7 +10,6 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("waitroom.services")
 public record ServicesProperties(
-		@NotNull @DefaultValue("http://127.0.0.1:8081") URI queueUrl,
-		@NotNull @DefaultValue("http://127.0.0.1:8082") URI coordinatorUrl,
-		@NotNull @DefaultValue("http://127.0.0.1:8083") URI bookingUrl) {
-}
+        @NotNull @DefaultValue("http://127.0.0.1:8081") URI queueUrl,
+        @NotNull @DefaultValue("http://127.0.0.1:8082") URI coordinatorUrl,
+        @NotNull @DefaultValue("http://127.0.0.1:8083") URI bookingUrl) {}

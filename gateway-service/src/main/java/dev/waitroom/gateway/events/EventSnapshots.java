@@ -1,22 +1,5 @@
 package dev.waitroom.gateway.events;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.concurrent.ConcurrentHashMap;
-
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Mono;
-
-import org.springframework.http.HttpStatus;
-import org.springframework.stereotype.Component;
-import org.springframework.web.reactive.function.client.WebClient;
-import org.springframework.web.reactive.function.client.WebClientResponseException;
-
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.queue.QueuePaths;
@@ -24,6 +7,20 @@ import dev.waitroom.contract.queue.QueueSnapshot;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.reactive.function.client.WebClientResponseException;
+import reactor.core.publisher.Mono;
 
 /**
  * Per-event edge snapshots, kept only for events that are being asked about. A snapshot is
@@ -33,153 +30,156 @@ import dev.waitroom.gateway.config.ServicesProperties;
 @Component
 public class EventSnapshots {
 
-	private static final Logger log = LoggerFactory.getLogger(EventSnapshots.class);
+    private static final Logger log = LoggerFactory.getLogger(EventSnapshots.class);
 
+    private static final Duration IDLE = Duration.ofMinutes(2);
 
-	private static final Duration IDLE = Duration.ofMinutes(2);
+    private final ConcurrentHashMap<EventId, Slot> slots = new ConcurrentHashMap<>();
 
-	private final ConcurrentHashMap<EventId, Slot> slots = new ConcurrentHashMap<>();
+    private final WebClient queue;
 
-	private final WebClient queue;
+    private final Clock clock;
 
-	private final Clock clock;
+    private final EdgeProperties edge;
 
-	private final EdgeProperties edge;
+    private final Counter fetched;
 
-	private final Counter fetched;
+    private final Counter failed;
 
-	private final Counter failed;
+    private final int maxEvents;
 
-	private final int maxEvents;
+    EventSnapshots(
+            ServicesProperties services,
+            SecretsProperties secrets,
+            EdgeProperties edge,
+            Clock clock,
+            MeterRegistry meters) {
+        this.maxEvents = edge.snapshotMaxEvents();
+        this.queue = internalQueueClient(services, secrets);
+        this.clock = clock;
+        this.edge = edge;
+        this.fetched = Counter.builder("waitroom.gateway.snapshot.fetches")
+                .tag("outcome", "ok")
+                .register(meters);
+        this.failed = Counter.builder("waitroom.gateway.snapshot.fetches")
+                .tag("outcome", "failed")
+                .register(meters);
+    }
 
-	EventSnapshots(ServicesProperties services, SecretsProperties secrets, EdgeProperties edge, Clock clock,
-			MeterRegistry meters) {
-		this.maxEvents = edge.snapshotMaxEvents();
-		this.queue = internalQueueClient(services, secrets);
-		this.clock = clock;
-		this.edge = edge;
-		this.fetched = Counter.builder("waitroom.gateway.snapshot.fetches").tag("outcome", "ok").register(meters);
-		this.failed = Counter.builder("waitroom.gateway.snapshot.fetches").tag("outcome", "failed").register(meters);
-	}
+    /** A client of the queue-service's internal API: its address and the internal credential on every call. */
+    public static WebClient internalQueueClient(ServicesProperties services, SecretsProperties secrets) {
+        return WebClient.builder()
+                .baseUrl(services.queueUrl().toString())
+                .defaultHeader(Headers.INTERNAL, secrets.internalToken())
+                .build();
+    }
 
-	/** A client of the queue-service's internal API: its address and the internal credential on every call. */
-	public static WebClient internalQueueClient(ServicesProperties services, SecretsProperties secrets) {
-		return WebClient.builder()
-			.baseUrl(services.queueUrl().toString())
-			.defaultHeader(Headers.INTERNAL, secrets.internalToken())
-			.build();
-	}
+    /**
+     * The latest snapshot of the event. Refreshes it when older than the refresh interval: a
+     * snapshot younger than the maximum age is returned at once (the refresh runs behind it);
+     * otherwise the refresh is awaited. When the queue-service cannot be reached, the last known
+     * snapshot is returned however old (callers check its age); empty when none is known.
+     */
+    public Mono<TimedSnapshot> current(EventId eventId) {
+        return get(eventId, edge.snapshotMaxAge());
+    }
 
-	/**
-	 * The latest snapshot of the event. Refreshes it when older than the refresh interval: a
-	 * snapshot younger than the maximum age is returned at once (the refresh runs behind it);
-	 * otherwise the refresh is awaited. When the queue-service cannot be reached, the last known
-	 * snapshot is returned however old (callers check its age); empty when none is known.
-	 */
-	public Mono<TimedSnapshot> current(EventId eventId) {
-		return get(eventId, edge.snapshotMaxAge());
-	}
+    /**
+     * Like {@link #current} but never waits for a refresh when any snapshot is known: for callers
+     * that need the event's generation and mode, not a fresh waiting order (the shop routes), so a
+     * slow queue-service never slows shoppers down.
+     */
+    public Mono<TimedSnapshot> latest(EventId eventId) {
+        return get(eventId, ChronoUnit.FOREVER.getDuration());
+    }
 
-	/**
-	 * Like {@link #current} but never waits for a refresh when any snapshot is known: for callers
-	 * that need the event's generation and mode, not a fresh waiting order (the shop routes), so a
-	 * slow queue-service never slows shoppers down.
-	 */
-	public Mono<TimedSnapshot> latest(EventId eventId) {
-		return get(eventId, ChronoUnit.FOREVER.getDuration());
-	}
+    private Mono<TimedSnapshot> get(EventId eventId, Duration usableFor) {
+        Slot existing = slots.get(eventId);
+        if (existing == null) {
+            evictIdle(); // outside computeIfAbsent: the map must not change inside its mapping function
+        }
+        Slot slot = existing != null ? existing : slots.computeIfAbsent(eventId, id -> new Slot());
+        Instant now = clock.instant();
+        slot.lastUsed = now;
+        TimedSnapshot known = slot.snapshot;
+        Instant lastAttempt = slot.lastAttempt;
+        if (lastAttempt != null && Duration.between(lastAttempt, now).compareTo(edge.snapshotRefreshInterval()) < 0) {
+            if (known != null) {
+                return Mono.just(known);
+            }
+            Mono<TimedSnapshot> inFlight;
+            synchronized (slot) { // the first fetch may be starting right now: join it rather than miss it
+                inFlight = slot.inFlight;
+            }
+            return inFlight != null ? inFlight.onErrorResume(error -> Mono.empty()) : Mono.justOrEmpty(slot.snapshot);
+        }
+        Mono<TimedSnapshot> refresh = refresh(eventId, slot);
+        if (known != null && known.ageAt(now).compareTo(usableFor) < 0) {
+            refresh.subscribe(ok -> {}, error -> {});
+            return Mono.just(known);
+        }
+        return refresh.onErrorResume(error -> Mono.justOrEmpty(slot.snapshot));
+    }
 
-	private Mono<TimedSnapshot> get(EventId eventId, Duration usableFor) {
-		Slot existing = slots.get(eventId);
-		if (existing == null) {
-			evictIdle(); // outside computeIfAbsent: the map must not change inside its mapping function
-		}
-		Slot slot = existing != null ? existing : slots.computeIfAbsent(eventId, id -> new Slot());
-		Instant now = clock.instant();
-		slot.lastUsed = now;
-		TimedSnapshot known = slot.snapshot;
-		Instant lastAttempt = slot.lastAttempt;
-		if (lastAttempt != null && Duration.between(lastAttempt, now).compareTo(edge.snapshotRefreshInterval()) < 0) {
-			if (known != null) {
-				return Mono.just(known);
-			}
-			Mono<TimedSnapshot> inFlight;
-			synchronized (slot) { // the first fetch may be starting right now: join it rather than miss it
-				inFlight = slot.inFlight;
-			}
-			return inFlight != null ? inFlight.onErrorResume(error -> Mono.empty()) : Mono.justOrEmpty(slot.snapshot);
-		}
-		Mono<TimedSnapshot> refresh = refresh(eventId, slot);
-		if (known != null && known.ageAt(now).compareTo(usableFor) < 0) {
-			refresh.subscribe(ok -> {
-			}, error -> {
-			});
-			return Mono.just(known);
-		}
-		return refresh.onErrorResume(error -> Mono.justOrEmpty(slot.snapshot));
-	}
+    private Mono<TimedSnapshot> refresh(EventId eventId, Slot slot) {
+        synchronized (slot) {
+            if (slot.inFlight != null) {
+                return slot.inFlight;
+            }
+            slot.lastAttempt = clock.instant();
+            Mono<TimedSnapshot> call = queue.get()
+                    .uri(QueuePaths.SNAPSHOT, eventId.value())
+                    .retrieve()
+                    .bodyToMono(QueueSnapshot.class)
+                    .timeout(edge.upstreamTimeout())
+                    .map(snapshot -> new TimedSnapshot(snapshot, clock.instant()))
+                    .doOnNext(timed -> {
+                        slot.snapshot = timed;
+                        fetched.increment();
+                    })
+                    .doOnError(error -> {
+                        failed.increment();
+                        if (error instanceof WebClientResponseException wce
+                                && wce.getStatusCode() == HttpStatus.NOT_FOUND) {
+                            slot.snapshot = null;
+                        } else {
+                            log.warn("Snapshot of event {} not refreshed: {}", eventId, error.toString());
+                        }
+                    })
+                    .doFinally(signal -> {
+                        synchronized (slot) {
+                            slot.inFlight = null;
+                        }
+                    })
+                    .cache();
+            slot.inFlight = call;
+            return call;
+        }
+    }
 
-	private Mono<TimedSnapshot> refresh(EventId eventId, Slot slot) {
-		synchronized (slot) {
-			if (slot.inFlight != null) {
-				return slot.inFlight;
-			}
-			slot.lastAttempt = clock.instant();
-			Mono<TimedSnapshot> call = queue.get()
-				.uri(QueuePaths.SNAPSHOT, eventId.value())
-				.retrieve()
-				.bodyToMono(QueueSnapshot.class)
-				.timeout(edge.upstreamTimeout())
-				.map(snapshot -> new TimedSnapshot(snapshot, clock.instant()))
-				.doOnNext(timed -> {
-					slot.snapshot = timed;
-					fetched.increment();
-				})
-				.doOnError(error -> {
-					failed.increment();
-					if (error instanceof WebClientResponseException wce && wce.getStatusCode() == HttpStatus.NOT_FOUND) {
-						slot.snapshot = null;
-					}
-					else {
-						log.warn("Snapshot of event {} not refreshed: {}", eventId, error.toString());
-					}
-				})
-				.doFinally(signal -> {
-					synchronized (slot) {
-						slot.inFlight = null;
-					}
-				})
-				.cache();
-			slot.inFlight = call;
-			return call;
-		}
-	}
+    int eventsKept() {
+        return slots.size();
+    }
 
-	int eventsKept() {
-		return slots.size();
-	}
+    private void evictIdle() {
+        if (slots.size() < maxEvents) {
+            return;
+        }
+        Instant cutoff = clock.instant().minus(IDLE);
+        slots.entrySet().removeIf(entry -> entry.getValue().lastUsed.isBefore(cutoff));
+        if (slots.size() >= maxEvents) {
+            slots.clear();
+        }
+    }
 
-	private void evictIdle() {
-		if (slots.size() < maxEvents) {
-			return;
-		}
-		Instant cutoff = clock.instant().minus(IDLE);
-		slots.entrySet().removeIf(entry -> entry.getValue().lastUsed.isBefore(cutoff));
-		if (slots.size() >= maxEvents) {
-			slots.clear();
-		}
-	}
+    private static final class Slot {
 
-	private static final class Slot {
+        volatile TimedSnapshot snapshot;
 
-		volatile TimedSnapshot snapshot;
+        volatile Instant lastAttempt;
 
-		volatile Instant lastAttempt;
+        volatile Instant lastUsed = Instant.EPOCH;
 
-		volatile Instant lastUsed = Instant.EPOCH;
-
-		Mono<TimedSnapshot> inFlight; // guarded by the slot
-
-	}
-
+        Mono<TimedSnapshot> inFlight; // guarded by the slot
+    }
 }

@@ -1,12 +1,15 @@
 package dev.waitroom.gateway.identity;
 
-import java.util.List;
-import java.util.Optional;
-
+import dev.waitroom.contract.Headers;
+import dev.waitroom.gateway.config.EdgeProperties;
+import dev.waitroom.gateway.config.SecretsProperties;
+import dev.waitroom.tokens.TokenRejectedException;
+import dev.waitroom.tokens.VisitorCookieCodec;
+import dev.waitroom.tokens.VisitorId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import reactor.core.publisher.Mono;
-
+import java.util.List;
+import java.util.Optional;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpCookie;
 import org.springframework.http.ResponseCookie;
@@ -15,13 +18,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
-
-import dev.waitroom.contract.Headers;
-import dev.waitroom.gateway.config.EdgeProperties;
-import dev.waitroom.gateway.config.SecretsProperties;
-import dev.waitroom.tokens.TokenRejectedException;
-import dev.waitroom.tokens.VisitorCookieCodec;
-import dev.waitroom.tokens.VisitorId;
+import reactor.core.publisher.Mono;
 
 /**
  * Visitor identity (docs/ARCHITECTURE.md#identity). Every request loses any client-supplied identity, bypass or
@@ -33,109 +30,109 @@ import dev.waitroom.tokens.VisitorId;
 @Component
 public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 
-	public static final String COOKIE = "wr_vid";
+    public static final String COOKIE = "wr_vid";
 
-	/** Headers only the gateway sets (docs/CONTRACTS.md#headers): client copies never pass. */
-	private static final List<String> STRIPPED = List.of(Headers.VISITOR, Headers.ACCOUNT, Headers.INTERNAL,
-			Headers.BYPASS);
+    /** Headers only the gateway sets (docs/CONTRACTS.md#headers): client copies never pass. */
+    private static final List<String> STRIPPED =
+            List.of(Headers.VISITOR, Headers.ACCOUNT, Headers.INTERNAL, Headers.BYPASS);
 
-	private static final String ATTRIBUTE = VisitorIdentityWebFilter.class.getName() + ".visitor";
+    private static final String ATTRIBUTE = VisitorIdentityWebFilter.class.getName() + ".visitor";
 
-	private static final String ISSUED_ATTRIBUTE = VisitorIdentityWebFilter.class.getName() + ".issued";
+    private static final String ISSUED_ATTRIBUTE = VisitorIdentityWebFilter.class.getName() + ".issued";
 
-	private final VisitorCookieCodec codec;
+    private final VisitorCookieCodec codec;
 
-	private final EdgeProperties edge;
+    private final EdgeProperties edge;
 
-	private final Counter issued;
+    private final Counter issued;
 
-	private final Counter rejected;
+    private final Counter rejected;
 
-	VisitorIdentityWebFilter(SecretsProperties secrets, EdgeProperties edge, MeterRegistry meters) {
-		this.codec = VisitorCookieCodec.of(secrets.visitorHmacKey());
-		this.edge = edge;
-		this.issued = Counter.builder("waitroom.gateway.visitor.cookies")
-			.tag("outcome", "issued")
-			.description("Visitor identity cookies issued to browsers without one")
-			.register(meters);
-		this.rejected = Counter.builder("waitroom.gateway.visitor.cookies")
-			.tag("outcome", "rejected")
-			.description("Visitor cookies that failed verification and were replaced")
-			.register(meters);
-	}
+    VisitorIdentityWebFilter(SecretsProperties secrets, EdgeProperties edge, MeterRegistry meters) {
+        this.codec = VisitorCookieCodec.of(secrets.visitorHmacKey());
+        this.edge = edge;
+        this.issued = Counter.builder("waitroom.gateway.visitor.cookies")
+                .tag("outcome", "issued")
+                .description("Visitor identity cookies issued to browsers without one")
+                .register(meters);
+        this.rejected = Counter.builder("waitroom.gateway.visitor.cookies")
+                .tag("outcome", "rejected")
+                .description("Visitor cookies that failed verification and were replaced")
+                .register(meters);
+    }
 
-	@Override
-	public int getOrder() {
-		return Ordered.HIGHEST_PRECEDENCE + 20;
-	}
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE + 20;
+    }
 
-	@Override
-	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		ServerHttpRequest request = exchange.getRequest();
-		boolean needsVisitor = needsVisitor(request.getPath().value());
-		VisitorId visitor = needsVisitor ? verifiedOrNew(exchange) : null;
-		ServerHttpRequest stripped = request.mutate().headers(headers -> {
-			STRIPPED.forEach(headers::remove);
-			if (visitor != null) {
-				headers.set(Headers.VISITOR, visitor.value());
-			}
-		}).build();
-		ServerWebExchange mutated = exchange.mutate().request(stripped).build();
-		if (visitor != null) {
-			mutated.getAttributes().put(ATTRIBUTE, visitor);
-		}
-		return chain.filter(mutated);
-	}
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        ServerHttpRequest request = exchange.getRequest();
+        boolean needsVisitor = needsVisitor(request.getPath().value());
+        VisitorId visitor = needsVisitor ? verifiedOrNew(exchange) : null;
+        ServerHttpRequest stripped = request.mutate()
+                .headers(headers -> {
+                    STRIPPED.forEach(headers::remove);
+                    if (visitor != null) {
+                        headers.set(Headers.VISITOR, visitor.value());
+                    }
+                })
+                .build();
+        ServerWebExchange mutated = exchange.mutate().request(stripped).build();
+        if (visitor != null) {
+            mutated.getAttributes().put(ATTRIBUTE, visitor);
+        }
+        return chain.filter(mutated);
+    }
 
-	/**
-	 * True when this exchange's visitor id was issued by this very request: such a visitor has made
-	 * no request before, so a per-visitor limit has nothing to count yet.
-	 */
-	public static boolean issuedNow(ServerWebExchange exchange) {
-		return Boolean.TRUE.equals(exchange.getAttribute(ISSUED_ATTRIBUTE));
-	}
+    /**
+     * True when this exchange's visitor id was issued by this very request: such a visitor has made
+     * no request before, so a per-visitor limit has nothing to count yet.
+     */
+    public static boolean issuedNow(ServerWebExchange exchange) {
+        return Boolean.TRUE.equals(exchange.getAttribute(ISSUED_ATTRIBUTE));
+    }
 
-	/** The verified (or newly issued) visitor of this exchange; empty outside the event API. */
-	public static Optional<VisitorId> visitorOf(ServerWebExchange exchange) {
-		return Optional.ofNullable(exchange.getAttribute(ATTRIBUTE));
-	}
+    /** The verified (or newly issued) visitor of this exchange; empty outside the event API. */
+    public static Optional<VisitorId> visitorOf(ServerWebExchange exchange) {
+        return Optional.ofNullable(exchange.getAttribute(ATTRIBUTE));
+    }
 
-	private VisitorId verifiedOrNew(ServerWebExchange exchange) {
-		HttpCookie cookie = exchange.getRequest().getCookies().getFirst(COOKIE);
-		if (cookie != null) {
-			try {
-				return codec.decode(cookie.getValue());
-			}
-			catch (TokenRejectedException ex) {
-				rejected.increment();
-			}
-		}
-		VisitorId fresh = VisitorId.random();
-		exchange.getResponse()
-			.addCookie(ResponseCookie.from(COOKIE, codec.encode(fresh))
-				.path("/")
-				.httpOnly(true)
-				.sameSite("Lax")
-				.secure(edge.secureCookies())
-				.maxAge(edge.visitorCookieMaxAge())
-				.build());
-		issued.increment();
-		exchange.getAttributes().put(ISSUED_ATTRIBUTE, Boolean.TRUE);
-		return fresh;
-	}
+    private VisitorId verifiedOrNew(ServerWebExchange exchange) {
+        HttpCookie cookie = exchange.getRequest().getCookies().getFirst(COOKIE);
+        if (cookie != null) {
+            try {
+                return codec.decode(cookie.getValue());
+            } catch (TokenRejectedException ex) {
+                rejected.increment();
+            }
+        }
+        VisitorId fresh = VisitorId.random();
+        exchange.getResponse()
+                .addCookie(ResponseCookie.from(COOKIE, codec.encode(fresh))
+                        .path("/")
+                        .httpOnly(true)
+                        .sameSite("Lax")
+                        .secure(edge.secureCookies())
+                        .maxAge(edge.visitorCookieMaxAge())
+                        .build());
+        issued.increment();
+        exchange.getAttributes().put(ISSUED_ATTRIBUTE, Boolean.TRUE);
+        return fresh;
+    }
 
-	/** The event API ({@code /events/{e}/...}) except the static shop page and the public event status. */
-	static boolean needsVisitor(String path) {
-		if (!path.startsWith("/events/")) {
-			return false;
-		}
-		int eventEnd = path.indexOf('/', "/events/".length());
-		if (eventEnd < 0 || eventEnd == path.length() - 1) {
-			return false;
-		}
-		String rest = path.substring(eventEnd + 1);
-		// the shop page and the public event status are the same for everyone (and cacheable)
-		return !rest.equals("shop-ui") && !rest.equals("status");
-	}
-
+    /** The event API ({@code /events/{e}/...}) except the static shop page and the public event status. */
+    static boolean needsVisitor(String path) {
+        if (!path.startsWith("/events/")) {
+            return false;
+        }
+        int eventEnd = path.indexOf('/', "/events/".length());
+        if (eventEnd < 0 || eventEnd == path.length() - 1) {
+            return false;
+        }
+        String rest = path.substring(eventEnd + 1);
+        // the shop page and the public event status are the same for everyone (and cacheable)
+        return !rest.equals("shop-ui") && !rest.equals("status");
+    }
 }

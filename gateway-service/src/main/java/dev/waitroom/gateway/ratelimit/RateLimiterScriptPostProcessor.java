@@ -16,14 +16,13 @@ import org.springframework.stereotype.Component;
 @Component
 class RateLimiterScriptPostProcessor implements BeanPostProcessor {
 
-	static final String SCRIPT_BEAN = "redisRequestRateLimiterScript";
+    static final String SCRIPT_BEAN = "redisRequestRateLimiterScript";
 
-	@Override
-	public Object postProcessAfterInitialization(Object bean, String beanName) {
-		if (SCRIPT_BEAN.equals(beanName) && bean instanceof DefaultRedisScript<?> script) {
-			script.setScriptSource(new StaticScriptSource(script.getScriptAsString()));
-		}
-		return bean;
-	}
-
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) {
+        if (SCRIPT_BEAN.equals(beanName) && bean instanceof DefaultRedisScript<?> script) {
+            script.setScriptSource(new StaticScriptSource(script.getScriptAsString()));
+        }
+        return bean;
+    }
 }

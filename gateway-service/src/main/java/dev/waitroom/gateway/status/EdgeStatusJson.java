@@ -1,10 +1,8 @@
 package dev.waitroom.gateway.status;
 
-import java.nio.charset.StandardCharsets;
-
-import tools.jackson.core.io.JsonStringEncoder;
-
 import dev.waitroom.contract.queue.QueueStatus;
+import java.nio.charset.StandardCharsets;
+import tools.jackson.core.io.JsonStringEncoder;
 
 /**
  * Writes the edge's {@link QueueStatus} as JSON by hand: the body has a fixed shape and is the
@@ -15,54 +13,56 @@ import dev.waitroom.contract.queue.QueueStatus;
  */
 final class EdgeStatusJson {
 
-	private static final JsonStringEncoder ENCODER = JsonStringEncoder.getInstance();
+    private static final JsonStringEncoder ENCODER = JsonStringEncoder.getInstance();
 
-	private EdgeStatusJson() {
-	}
+    private EdgeStatusJson() {}
 
-	static byte[] write(QueueStatus status) {
-		StringBuilder json = new StringBuilder(256);
-		json.append("{\"state\":");
-		string(json, status.state());
-		json.append(",\"phase\":");
-		string(json, status.phase() == null ? null : status.phase().name());
-		json.append(",\"mode\":");
-		string(json, status.mode() == null ? null : status.mode().name());
-		json.append(",\"position\":");
-		if (status.position() == null) {
-			json.append("null");
-		}
-		else {
-			json.append("{\"aheadMin\":").append(status.position().aheadMin()).append(",\"aheadMax\":")
-				.append(status.position().aheadMax()).append('}');
-		}
-		json.append(",\"estimatedWaitSeconds\":");
-		if (status.estimatedWaitSeconds() == null) {
-			json.append("null");
-		}
-		else {
-			json.append("{\"min\":").append(status.estimatedWaitSeconds().min()).append(",\"max\":")
-				.append(status.estimatedWaitSeconds().max()).append('}');
-		}
-		if (status.offer() != null) {
-			throw new IllegalArgumentException("the edge never answers for an offered entry");
-		}
-		json.append(",\"offer\":null,\"pollAfterSeconds\":").append(status.pollAfterSeconds());
-		json.append(",\"announcement\":");
-		string(json, status.announcement());
-		json.append(",\"receipt\":");
-		string(json, status.receipt());
-		return json.append('}').toString().getBytes(StandardCharsets.UTF_8);
-	}
+    static byte[] write(QueueStatus status) {
+        StringBuilder json = new StringBuilder(256);
+        json.append("{\"state\":");
+        string(json, status.state());
+        json.append(",\"phase\":");
+        string(json, status.phase() == null ? null : status.phase().name());
+        json.append(",\"mode\":");
+        string(json, status.mode() == null ? null : status.mode().name());
+        json.append(",\"position\":");
+        if (status.position() == null) {
+            json.append("null");
+        } else {
+            json.append("{\"aheadMin\":")
+                    .append(status.position().aheadMin())
+                    .append(",\"aheadMax\":")
+                    .append(status.position().aheadMax())
+                    .append('}');
+        }
+        json.append(",\"estimatedWaitSeconds\":");
+        if (status.estimatedWaitSeconds() == null) {
+            json.append("null");
+        } else {
+            json.append("{\"min\":")
+                    .append(status.estimatedWaitSeconds().min())
+                    .append(",\"max\":")
+                    .append(status.estimatedWaitSeconds().max())
+                    .append('}');
+        }
+        if (status.offer() != null) {
+            throw new IllegalArgumentException("the edge never answers for an offered entry");
+        }
+        json.append(",\"offer\":null,\"pollAfterSeconds\":").append(status.pollAfterSeconds());
+        json.append(",\"announcement\":");
+        string(json, status.announcement());
+        json.append(",\"receipt\":");
+        string(json, status.receipt());
+        return json.append('}').toString().getBytes(StandardCharsets.UTF_8);
+    }
 
-	private static void string(StringBuilder json, String value) {
-		if (value == null) {
-			json.append("null");
-			return;
-		}
-		json.append('"');
-		ENCODER.quoteAsString(value, json);
-		json.append('"');
-	}
-
+    private static void string(StringBuilder json, String value) {
+        if (value == null) {
+            json.append("null");
+            return;
+        }
+        json.append('"');
+        ENCODER.quoteAsString(value, json);
+        json.append('"');
+    }
 }

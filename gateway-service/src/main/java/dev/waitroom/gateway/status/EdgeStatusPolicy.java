@@ -1,8 +1,5 @@
 package dev.waitroom.gateway.status;
 
-import java.time.Duration;
-import java.time.Instant;
-
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.queue.QueueSnapshot;
@@ -10,6 +7,8 @@ import dev.waitroom.contract.queue.QueueStatus;
 import dev.waitroom.contract.queue.WaitingBucket;
 import dev.waitroom.gateway.events.TimedSnapshot;
 import dev.waitroom.tokens.QueueTicket;
+import java.time.Duration;
+import java.time.Instant;
 
 /**
  * Decides whether a status poll can be answered at the edge from the visitor's queue ticket and
@@ -20,125 +19,138 @@ import dev.waitroom.tokens.QueueTicket;
  */
 final class EdgeStatusPolicy {
 
-	/** Offers may have advanced this long beyond the snapshot's age before the edge stops answering. */
-	private static final Duration OFFER_MARGIN = Duration.ofSeconds(3);
+    /** Offers may have advanced this long beyond the snapshot's age before the edge stops answering. */
+    private static final Duration OFFER_MARGIN = Duration.ofSeconds(3);
 
-	private static final int MIN_POLL_SECONDS = 2;
+    private static final int MIN_POLL_SECONDS = 2;
 
-	private static final int MAX_POLL_SECONDS = 30;
+    private static final int MAX_POLL_SECONDS = 30;
 
-	private static final int PAUSED_POLL_SECONDS = 45;
+    private static final int PAUSED_POLL_SECONDS = 45;
 
-	/** The queue-service's advice while the order is not known yet. */
-	private static final int PRESALE_POLL_SECONDS = 20;
+    /** The queue-service's advice while the order is not known yet. */
+    private static final int PRESALE_POLL_SECONDS = 20;
 
-	private final Duration snapshotMaxAge;
+    private final Duration snapshotMaxAge;
 
-	private final Duration ticketMaxAge;
+    private final Duration ticketMaxAge;
 
-	EdgeStatusPolicy(Duration snapshotMaxAge, Duration ticketMaxAge) {
-		this.snapshotMaxAge = snapshotMaxAge;
-		this.ticketMaxAge = ticketMaxAge;
-	}
+    EdgeStatusPolicy(Duration snapshotMaxAge, Duration ticketMaxAge) {
+        this.snapshotMaxAge = snapshotMaxAge;
+        this.ticketMaxAge = ticketMaxAge;
+    }
 
-	sealed interface Decision permits Answer, Forward {
-	}
+    sealed interface Decision permits Answer, Forward {}
 
-	record Answer(QueueStatus status) implements Decision {
-	}
+    record Answer(QueueStatus status) implements Decision {}
 
-	/** @param reason a bounded metric tag */
-	record Forward(String reason) implements Decision {
-	}
+    /** @param reason a bounded metric tag */
+    record Forward(String reason) implements Decision {}
 
-	Decision decide(String eventId, QueueTicket ticket, TimedSnapshot timed, Instant now) {
-		if (ticket == null) {
-			return new Forward("no-ticket");
-		}
-		if (!ticket.eventId().equals(eventId)) {
-			return new Forward("other-event");
-		}
-		if (Duration.between(ticket.issuedAt(), now).compareTo(ticketMaxAge) >= 0) {
-			// liveness needs no forward (the edge reports it in batches); this only bounds a ticket's life
-			return new Forward("old-ticket");
-		}
-		if (timed == null) {
-			return new Forward("no-snapshot");
-		}
-		Duration age = timed.ageAt(now);
-		if (age.compareTo(snapshotMaxAge) >= 0) {
-			return new Forward("stale-snapshot");
-		}
-		QueueSnapshot snapshot = timed.snapshot();
-		if (snapshot.mode() != OperatingMode.QUEUEING && snapshot.mode() != OperatingMode.PAUSED) {
-			return new Forward("mode");
-		}
-		if (snapshot.phase() == EventPhase.SCHEDULED) {
-			// before opening nobody has a position or an offer: the ticket proves the entry, the
-			// snapshot says the sale has not opened; the pre-sale crowd polls without reaching the queue
-			return new Answer(new QueueStatus("WAITING", EventPhase.SCHEDULED, snapshot.mode(), null, null, null,
-					PRESALE_POLL_SECONDS, snapshot.announcement(), ticket.entryId()));
-		}
-		if (snapshot.phase() != EventPhase.OPEN) {
-			return new Forward("not-open");
-		}
-		if (!snapshot.orderFinalFor(ticket.issuedAt())) {
-			return new Forward("before-draw");
-		}
-		// A snapshot a little older than the ticket still gives a band that holds the truth: entries only leave the
-		// waiting order ahead of a visitor (offers are covered by the offer margin below), and an entry newer than
-		// the snapshot (a requeue, a late join) has no bucket in it and is forwarded. Only a snapshot older than the
-		// ticket by more than its own maximum age is refused: otherwise every forwarded poll, which hands out a
-		// fresh ticket, would make the next poll forward again until the snapshot caught up.
-		if (snapshot.generatedAt() == null || snapshot.generatedAt().plus(snapshotMaxAge).isBefore(ticket.issuedAt())) {
-			return new Forward("snapshot-older-than-ticket");
-		}
-		long watermark = snapshot.offerWatermark() == null ? Long.MIN_VALUE : snapshot.offerWatermark();
-		if (ticket.orderKey() <= watermark) {
-			return new Forward("maybe-offered");
-		}
-		long fullyAhead = 0;
-		WaitingBucket own = null;
-		for (WaitingBucket bucket : snapshot.waitingBuckets()) {
-			if (bucket.maxOrderKey() < ticket.orderKey()) {
-				fullyAhead += bucket.count();
-			}
-			else {
-				own = bucket;
-				break;
-			}
-		}
-		if (own == null || own.count() < 1) {
-			return new Forward("not-waiting");
-		}
-		double rate = Math.max(0, snapshot.admissionRatePerSecond());
-		// offers made since the snapshot was taken may already have removed people ahead
-		long offeredSince = (long) Math.ceil(rate * seconds(age.plus(OFFER_MARGIN)));
-		long aheadMax = fullyAhead + own.count() - 1;
-		long aheadMin = Math.max(0, fullyAhead - offeredSince);
-		if (aheadMin <= offeredSince) {
-			return new Forward("near-offer");
-		}
-		// widened to the queue-service's coarse counts, so edge and queue-service answers read alike and both hold the truth
-		QueueStatus.Position band = QueueStatus.Position.covering(aheadMin, aheadMax);
-		boolean paused = snapshot.mode() == OperatingMode.PAUSED;
-		QueueStatus.EstimatedWait estimate = paused ? null : QueueStatus.EstimatedWait.of(band, rate);
-		QueueStatus status = new QueueStatus("WAITING", snapshot.phase(), snapshot.mode(), band, estimate, null,
-				pollAfter(paused, band.aheadMin(), rate), snapshot.announcement(), ticket.entryId());
-		return new Answer(status);
-	}
+    Decision decide(String eventId, QueueTicket ticket, TimedSnapshot timed, Instant now) {
+        if (ticket == null) {
+            return new Forward("no-ticket");
+        }
+        if (!ticket.eventId().equals(eventId)) {
+            return new Forward("other-event");
+        }
+        if (Duration.between(ticket.issuedAt(), now).compareTo(ticketMaxAge) >= 0) {
+            // liveness needs no forward (the edge reports it in batches); this only bounds a ticket's life
+            return new Forward("old-ticket");
+        }
+        if (timed == null) {
+            return new Forward("no-snapshot");
+        }
+        Duration age = timed.ageAt(now);
+        if (age.compareTo(snapshotMaxAge) >= 0) {
+            return new Forward("stale-snapshot");
+        }
+        QueueSnapshot snapshot = timed.snapshot();
+        if (snapshot.mode() != OperatingMode.QUEUEING && snapshot.mode() != OperatingMode.PAUSED) {
+            return new Forward("mode");
+        }
+        if (snapshot.phase() == EventPhase.SCHEDULED) {
+            // before opening nobody has a position or an offer: the ticket proves the entry, the
+            // snapshot says the sale has not opened; the pre-sale crowd polls without reaching the queue
+            return new Answer(new QueueStatus(
+                    "WAITING",
+                    EventPhase.SCHEDULED,
+                    snapshot.mode(),
+                    null,
+                    null,
+                    null,
+                    PRESALE_POLL_SECONDS,
+                    snapshot.announcement(),
+                    ticket.entryId()));
+        }
+        if (snapshot.phase() != EventPhase.OPEN) {
+            return new Forward("not-open");
+        }
+        if (!snapshot.orderFinalFor(ticket.issuedAt())) {
+            return new Forward("before-draw");
+        }
+        // A snapshot a little older than the ticket still gives a band that holds the truth: entries only leave the
+        // waiting order ahead of a visitor (offers are covered by the offer margin below), and an entry newer than
+        // the snapshot (a requeue, a late join) has no bucket in it and is forwarded. Only a snapshot older than the
+        // ticket by more than its own maximum age is refused: otherwise every forwarded poll, which hands out a
+        // fresh ticket, would make the next poll forward again until the snapshot caught up.
+        if (snapshot.generatedAt() == null
+                || snapshot.generatedAt().plus(snapshotMaxAge).isBefore(ticket.issuedAt())) {
+            return new Forward("snapshot-older-than-ticket");
+        }
+        long watermark = snapshot.offerWatermark() == null ? Long.MIN_VALUE : snapshot.offerWatermark();
+        if (ticket.orderKey() <= watermark) {
+            return new Forward("maybe-offered");
+        }
+        long fullyAhead = 0;
+        WaitingBucket own = null;
+        for (WaitingBucket bucket : snapshot.waitingBuckets()) {
+            if (bucket.maxOrderKey() < ticket.orderKey()) {
+                fullyAhead += bucket.count();
+            } else {
+                own = bucket;
+                break;
+            }
+        }
+        if (own == null || own.count() < 1) {
+            return new Forward("not-waiting");
+        }
+        double rate = Math.max(0, snapshot.admissionRatePerSecond());
+        // offers made since the snapshot was taken may already have removed people ahead
+        long offeredSince = (long) Math.ceil(rate * seconds(age.plus(OFFER_MARGIN)));
+        long aheadMax = fullyAhead + own.count() - 1;
+        long aheadMin = Math.max(0, fullyAhead - offeredSince);
+        if (aheadMin <= offeredSince) {
+            return new Forward("near-offer");
+        }
+        // widened to the queue-service's coarse counts, so edge and queue-service answers read alike and both hold the
+        // truth
+        QueueStatus.Position band = QueueStatus.Position.covering(aheadMin, aheadMax);
+        boolean paused = snapshot.mode() == OperatingMode.PAUSED;
+        QueueStatus.EstimatedWait estimate = paused ? null : QueueStatus.EstimatedWait.of(band, rate);
+        QueueStatus status = new QueueStatus(
+                "WAITING",
+                snapshot.phase(),
+                snapshot.mode(),
+                band,
+                estimate,
+                null,
+                pollAfter(paused, band.aheadMin(), rate),
+                snapshot.announcement(),
+                ticket.entryId());
+        return new Answer(status);
+    }
 
-	/** A few seconds near the front, up to 30 s far away, 45 s while paused (the queue-service's advice). */
-	static int pollAfter(boolean paused, long ahead, double rate) {
-		if (paused) {
-			return PAUSED_POLL_SECONDS;
-		}
-		double secondsAway = ahead / Math.max(rate, 0.1);
-		return (int) Math.max(MIN_POLL_SECONDS, Math.min(MAX_POLL_SECONDS, Math.round(secondsAway / 10)));
-	}
+    /** A few seconds near the front, up to 30 s far away, 45 s while paused (the queue-service's advice). */
+    static int pollAfter(boolean paused, long ahead, double rate) {
+        if (paused) {
+            return PAUSED_POLL_SECONDS;
+        }
+        double secondsAway = ahead / Math.max(rate, 0.1);
+        return (int) Math.max(MIN_POLL_SECONDS, Math.min(MAX_POLL_SECONDS, Math.round(secondsAway / 10)));
+    }
 
-	private static double seconds(Duration duration) {
-		return duration.toMillis() / 1000.0;
-	}
-
+    private static double seconds(Duration duration) {
+        return duration.toMillis() / 1000.0;
+    }
 }

@@ -1,28 +1,5 @@
 package dev.waitroom.gateway.status;
 
-import java.time.Clock;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import reactor.core.publisher.Mono;
-
-import org.springframework.core.Ordered;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.http.server.reactive.ServerHttpRequest;
-import org.springframework.http.server.reactive.ServerHttpResponse;
-import org.springframework.stereotype.Component;
-import org.springframework.web.server.ServerWebExchange;
-import org.springframework.web.server.WebFilter;
-import org.springframework.web.server.WebFilterChain;
-
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
@@ -40,6 +17,26 @@ import dev.waitroom.tokens.QueueTicketCodec;
 import dev.waitroom.tokens.TokenRejectedException;
 import dev.waitroom.tokens.VisitorCookieCodec;
 import dev.waitroom.tokens.VisitorId;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
 
 /**
  * Answers {@code GET /events/{eventId}/queue/status} ahead of the gateway's route lookup, from the
@@ -59,216 +56,230 @@ import dev.waitroom.tokens.VisitorId;
 @Component
 class EdgeStatusWebFilter implements WebFilter, Ordered {
 
-	private static final String PREFIX = "/events/";
+    private static final String PREFIX = "/events/";
 
-	private static final String SUFFIX = "/queue/status";
+    private static final String SUFFIX = "/queue/status";
 
-	private final VisitorCookieCodec visitors;
+    private final VisitorCookieCodec visitors;
 
-	private final QueueTicketCodec tickets;
+    private final QueueTicketCodec tickets;
 
-	private final EventSnapshots snapshots;
+    private final EventSnapshots snapshots;
 
-	private final LivenessBatches liveness;
+    private final LivenessBatches liveness;
 
-	private final EdgeStatusPolicy policy;
+    private final EdgeStatusPolicy policy;
 
-	private final LocalTokenBuckets buckets;
+    private final LocalTokenBuckets buckets;
 
-	private final double pollCost;
+    private final double pollCost;
 
-	private final String retryAfter;
+    private final String retryAfter;
 
-	private final Clock clock;
+    private final Clock clock;
 
-	private final MeterRegistry meters;
+    private final MeterRegistry meters;
 
-	private final Counter answeredAtEdge;
+    private final Counter answeredAtEdge;
 
-	private final Counter rateLimited;
+    private final Counter rateLimited;
 
-	private final Map<String, Counter> forwarded = new ConcurrentHashMap<>();
+    private final Map<String, Counter> forwarded = new ConcurrentHashMap<>();
 
-	EdgeStatusWebFilter(SecretsProperties secrets, EventSnapshots snapshots, LivenessBatches liveness,
-			EdgeProperties edge, Clock clock, MeterRegistry meters) {
-		this.visitors = VisitorCookieCodec.of(secrets.visitorHmacKey());
-		this.tickets = QueueTicketCodec.of(secrets.ticketHmacKey());
-		this.snapshots = snapshots;
-		this.liveness = liveness;
-		this.policy = new EdgeStatusPolicy(edge.snapshotMaxAge(), edge.ticketMaxAge());
-		EdgeProperties.Limit limit = edge.rateLimits().status();
-		if (limit.burstCapacity() < limit.replenishRate() || limit.requestedTokens() > limit.burstCapacity()) {
-			throw new IllegalArgumentException(
-					"the status rate limit needs replenishRate <= burstCapacity and requestedTokens <= burstCapacity");
-		}
-		this.buckets = new LocalTokenBuckets(limit.replenishRate(), limit.burstCapacity(), limit.maxVisitors(),
-				System::nanoTime);
-		this.pollCost = limit.requestedTokens();
-		this.retryAfter = Long.toString(buckets.secondsUntil(pollCost));
-		this.clock = clock;
-		this.meters = meters;
-		this.answeredAtEdge = polls("edge", "none");
-		this.rateLimited = Counter.builder("waitroom.gateway.rate.limited")
-			.tag("route", "queue-status")
-			.description("Requests refused by a per-visitor rate limit")
-			.register(meters);
-	}
+    EdgeStatusWebFilter(
+            SecretsProperties secrets,
+            EventSnapshots snapshots,
+            LivenessBatches liveness,
+            EdgeProperties edge,
+            Clock clock,
+            MeterRegistry meters) {
+        this.visitors = VisitorCookieCodec.of(secrets.visitorHmacKey());
+        this.tickets = QueueTicketCodec.of(secrets.ticketHmacKey());
+        this.snapshots = snapshots;
+        this.liveness = liveness;
+        this.policy = new EdgeStatusPolicy(edge.snapshotMaxAge(), edge.ticketMaxAge());
+        EdgeProperties.Limit limit = edge.rateLimits().status();
+        if (limit.burstCapacity() < limit.replenishRate() || limit.requestedTokens() > limit.burstCapacity()) {
+            throw new IllegalArgumentException(
+                    "the status rate limit needs replenishRate <= burstCapacity and requestedTokens <= burstCapacity");
+        }
+        this.buckets = new LocalTokenBuckets(
+                limit.replenishRate(), limit.burstCapacity(), limit.maxVisitors(), System::nanoTime);
+        this.pollCost = limit.requestedTokens();
+        this.retryAfter = Long.toString(buckets.secondsUntil(pollCost));
+        this.clock = clock;
+        this.meters = meters;
+        this.answeredAtEdge = polls("edge", "none");
+        this.rateLimited = Counter.builder("waitroom.gateway.rate.limited")
+                .tag("route", "queue-status")
+                .description("Requests refused by a per-visitor rate limit")
+                .register(meters);
+    }
 
-	@Override
-	public int getOrder() {
-		return Ordered.HIGHEST_PRECEDENCE;
-	}
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE;
+    }
 
-	@Override
-	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		ServerHttpRequest request = exchange.getRequest();
-		if (!HttpMethod.GET.equals(request.getMethod())) {
-			return chain.filter(exchange);
-		}
-		EventId eventId = statusPathEvent(request.getURI().getRawPath());
-		if (eventId == null) {
-			return chain.filter(exchange);
-		}
-		if (request.getURI().getRawQuery() != null || hasBody(request.getHeaders())) {
-			return forward(exchange, chain, "unusual-request");
-		}
-		List<String> cookies = request.getHeaders().get(HttpHeaders.COOKIE);
-		VisitorId visitor = verifiedVisitor(cookieValue(cookies, VisitorIdentityWebFilter.COOKIE));
-		if (visitor == null) {
-			return forward(exchange, chain, "no-visitor");
-		}
-		if (!buckets.tryTake(visitor.value(), pollCost)) {
-			return refuse(exchange);
-		}
-		String ticketCookie = cookieValue(cookies, QueueTicketCookieGlobalFilter.COOKIE);
-		if (ticketCookie == null || ticketCookie.isEmpty()) {
-			return forward(exchange, chain, "no-ticket");
-		}
-		QueueTicket ticket;
-		try {
-			ticket = tickets.decode(ticketCookie);
-		}
-		catch (TokenRejectedException ex) {
-			return forward(exchange, chain, "bad-ticket");
-		}
-		Instant changedAt = liveness.changedAt(eventId, ticket.entryId());
-		if (changedAt != null && !ticket.issuedAt().isAfter(changedAt)) {
-			return forward(exchange, chain, "entry-changed");
-		}
-		return snapshots.current(eventId)
-			.map(Optional::of)
-			.defaultIfEmpty(Optional.empty())
-			.flatMap(timed -> decide(exchange, chain, eventId, visitor, ticket, timed.orElse(null)));
-	}
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        ServerHttpRequest request = exchange.getRequest();
+        if (!HttpMethod.GET.equals(request.getMethod())) {
+            return chain.filter(exchange);
+        }
+        EventId eventId = statusPathEvent(request.getURI().getRawPath());
+        if (eventId == null) {
+            return chain.filter(exchange);
+        }
+        if (request.getURI().getRawQuery() != null || hasBody(request.getHeaders())) {
+            return forward(exchange, chain, "unusual-request");
+        }
+        List<String> cookies = request.getHeaders().get(HttpHeaders.COOKIE);
+        VisitorId visitor = verifiedVisitor(cookieValue(cookies, VisitorIdentityWebFilter.COOKIE));
+        if (visitor == null) {
+            return forward(exchange, chain, "no-visitor");
+        }
+        if (!buckets.tryTake(visitor.value(), pollCost)) {
+            return refuse(exchange);
+        }
+        String ticketCookie = cookieValue(cookies, QueueTicketCookieGlobalFilter.COOKIE);
+        if (ticketCookie == null || ticketCookie.isEmpty()) {
+            return forward(exchange, chain, "no-ticket");
+        }
+        QueueTicket ticket;
+        try {
+            ticket = tickets.decode(ticketCookie);
+        } catch (TokenRejectedException ex) {
+            return forward(exchange, chain, "bad-ticket");
+        }
+        Instant changedAt = liveness.changedAt(eventId, ticket.entryId());
+        if (changedAt != null && !ticket.issuedAt().isAfter(changedAt)) {
+            return forward(exchange, chain, "entry-changed");
+        }
+        return snapshots
+                .current(eventId)
+                .map(Optional::of)
+                .defaultIfEmpty(Optional.empty())
+                .flatMap(timed -> decide(exchange, chain, eventId, visitor, ticket, timed.orElse(null)));
+    }
 
-	private Mono<Void> decide(ServerWebExchange exchange, WebFilterChain chain, EventId eventId, VisitorId visitor,
-			QueueTicket ticket, TimedSnapshot timed) {
-		EdgeStatusPolicy.Decision decision = policy.decide(eventId.value(), ticket, timed, clock.instant());
-		if (decision instanceof EdgeStatusPolicy.Answer answer) {
-			answeredAtEdge.increment();
-			liveness.seen(eventId, ticket.entryId(), visitor);
-			return write(exchange, answer.status());
-		}
-		return forward(exchange, chain, ((EdgeStatusPolicy.Forward) decision).reason());
-	}
+    private Mono<Void> decide(
+            ServerWebExchange exchange,
+            WebFilterChain chain,
+            EventId eventId,
+            VisitorId visitor,
+            QueueTicket ticket,
+            TimedSnapshot timed) {
+        EdgeStatusPolicy.Decision decision = policy.decide(eventId.value(), ticket, timed, clock.instant());
+        if (decision instanceof EdgeStatusPolicy.Answer answer) {
+            answeredAtEdge.increment();
+            liveness.seen(eventId, ticket.entryId(), visitor);
+            return write(exchange, answer.status());
+        }
+        return forward(exchange, chain, ((EdgeStatusPolicy.Forward) decision).reason());
+    }
 
-	private Mono<Void> forward(ServerWebExchange exchange, WebFilterChain chain, String reason) {
-		forwarded.computeIfAbsent(reason, r -> polls("forwarded", r)).increment();
-		ServerHttpResponse response = exchange.getResponse();
-		response.beforeCommit(() -> {
-			response.getHeaders().set(Headers.STATUS_SOURCE, "queue");
-			return Mono.empty();
-		});
-		return chain.filter(exchange);
-	}
+    private Mono<Void> forward(ServerWebExchange exchange, WebFilterChain chain, String reason) {
+        forwarded.computeIfAbsent(reason, r -> polls("forwarded", r)).increment();
+        ServerHttpResponse response = exchange.getResponse();
+        response.beforeCommit(() -> {
+            response.getHeaders().set(Headers.STATUS_SOURCE, "queue");
+            return Mono.empty();
+        });
+        return chain.filter(exchange);
+    }
 
-	private Mono<Void> refuse(ServerWebExchange exchange) {
-		rateLimited.increment();
-		HttpHeaders headers = exchange.getResponse().getHeaders();
-		headers.set(HttpHeaders.RETRY_AFTER, retryAfter);
-		headers.set(Headers.REQUEST_ID, RequestIdWebFilter.requestIdOf(exchange.getRequest()));
-		return ProblemResponses.write(exchange, ProblemType.RATE_LIMITED,
-				"Too many requests from this browser. Your place is kept; wait " + retryAfter
-						+ " s before trying again.",
-				Map.of("retryAfterSeconds", Long.parseLong(retryAfter)));
-	}
+    private Mono<Void> refuse(ServerWebExchange exchange) {
+        rateLimited.increment();
+        HttpHeaders headers = exchange.getResponse().getHeaders();
+        headers.set(HttpHeaders.RETRY_AFTER, retryAfter);
+        headers.set(Headers.REQUEST_ID, RequestIdWebFilter.requestIdOf(exchange.getRequest()));
+        return ProblemResponses.write(
+                exchange,
+                ProblemType.RATE_LIMITED,
+                "Too many requests from this browser. Your place is kept; wait " + retryAfter
+                        + " s before trying again.",
+                Map.of("retryAfterSeconds", Long.parseLong(retryAfter)));
+    }
 
-	private static Mono<Void> write(ServerWebExchange exchange, QueueStatus status) {
-		byte[] body = EdgeStatusJson.write(status);
-		ServerHttpResponse response = exchange.getResponse();
-		response.setStatusCode(HttpStatus.OK);
-		HttpHeaders headers = response.getHeaders();
-		headers.setContentType(MediaType.APPLICATION_JSON);
-		headers.setContentLength(body.length);
-		headers.setCacheControl("no-store");
-		headers.set(Headers.STATUS_SOURCE, "edge");
-		headers.set(Headers.REQUEST_ID, RequestIdWebFilter.requestIdOf(exchange.getRequest()));
-		return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
-	}
+    private static Mono<Void> write(ServerWebExchange exchange, QueueStatus status) {
+        byte[] body = EdgeStatusJson.write(status);
+        ServerHttpResponse response = exchange.getResponse();
+        response.setStatusCode(HttpStatus.OK);
+        HttpHeaders headers = response.getHeaders();
+        headers.setContentType(MediaType.APPLICATION_JSON);
+        headers.setContentLength(body.length);
+        headers.setCacheControl("no-store");
+        headers.set(Headers.STATUS_SOURCE, "edge");
+        headers.set(Headers.REQUEST_ID, RequestIdWebFilter.requestIdOf(exchange.getRequest()));
+        return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+    }
 
-	private VisitorId verifiedVisitor(String cookie) {
-		if (cookie == null) {
-			return null;
-		}
-		try {
-			return visitors.decode(cookie);
-		}
-		catch (TokenRejectedException ex) {
-			return null;
-		}
-	}
+    private VisitorId verifiedVisitor(String cookie) {
+        if (cookie == null) {
+            return null;
+        }
+        try {
+            return visitors.decode(cookie);
+        } catch (TokenRejectedException ex) {
+            return null;
+        }
+    }
 
-	/**
-	 * The first value of the named cookie in the request's {@code Cookie} headers, or null. Reads
-	 * only the two cookies the edge needs instead of decoding every cookie; a value this does not
-	 * parse the way the browser meant (quoted, odd spacing) fails its HMAC check and goes down the
-	 * ordinary chain, which decodes cookies fully.
-	 */
-	static String cookieValue(List<String> headers, String name) {
-		if (headers == null) {
-			return null;
-		}
-		for (String header : headers) {
-			int at = 0;
-			int length = header.length();
-			while (at < length) {
-				while (at < length && (header.charAt(at) == ' ' || header.charAt(at) == '\t')) {
-					at++;
-				}
-				int end = header.indexOf(';', at);
-				if (end < 0) {
-					end = length;
-				}
-				if (header.startsWith(name, at) && at + name.length() < length && header.charAt(at + name.length()) == '=') {
-					return header.substring(at + name.length() + 1, end).trim();
-				}
-				at = end + 1;
-			}
-		}
-		return null;
-	}
+    /**
+     * The first value of the named cookie in the request's {@code Cookie} headers, or null. Reads
+     * only the two cookies the edge needs instead of decoding every cookie; a value this does not
+     * parse the way the browser meant (quoted, odd spacing) fails its HMAC check and goes down the
+     * ordinary chain, which decodes cookies fully.
+     */
+    static String cookieValue(List<String> headers, String name) {
+        if (headers == null) {
+            return null;
+        }
+        for (String header : headers) {
+            int at = 0;
+            int length = header.length();
+            while (at < length) {
+                while (at < length && (header.charAt(at) == ' ' || header.charAt(at) == '\t')) {
+                    at++;
+                }
+                int end = header.indexOf(';', at);
+                if (end < 0) {
+                    end = length;
+                }
+                if (header.startsWith(name, at)
+                        && at + name.length() < length
+                        && header.charAt(at + name.length()) == '=') {
+                    return header.substring(at + name.length() + 1, end).trim();
+                }
+                at = end + 1;
+            }
+        }
+        return null;
+    }
 
-	/** The event of exactly {@code /events/{eventId}/queue/status} with a well-formed id, else null. */
-	static EventId statusPathEvent(String rawPath) {
-		if (rawPath == null || !rawPath.startsWith(PREFIX) || !rawPath.endsWith(SUFFIX)
-				|| rawPath.length() <= PREFIX.length() + SUFFIX.length()) {
-			return null;
-		}
-		// every status poll passes here: no Optional
-		String id = rawPath.substring(PREFIX.length(), rawPath.length() - SUFFIX.length());
-		return EventId.isValid(id) ? new EventId(id) : null;
-	}
+    /** The event of exactly {@code /events/{eventId}/queue/status} with a well-formed id, else null. */
+    static EventId statusPathEvent(String rawPath) {
+        if (rawPath == null
+                || !rawPath.startsWith(PREFIX)
+                || !rawPath.endsWith(SUFFIX)
+                || rawPath.length() <= PREFIX.length() + SUFFIX.length()) {
+            return null;
+        }
+        // every status poll passes here: no Optional
+        String id = rawPath.substring(PREFIX.length(), rawPath.length() - SUFFIX.length());
+        return EventId.isValid(id) ? new EventId(id) : null;
+    }
 
-	private static boolean hasBody(HttpHeaders headers) {
-		return headers.getContentLength() > 0 || headers.containsHeader(HttpHeaders.TRANSFER_ENCODING);
-	}
+    private static boolean hasBody(HttpHeaders headers) {
+        return headers.getContentLength() > 0 || headers.containsHeader(HttpHeaders.TRANSFER_ENCODING);
+    }
 
-	private Counter polls(String answered, String reason) {
-		return Counter.builder("waitroom.gateway.status.polls")
-			.tag("answered", answered)
-			.tag("reason", reason)
-			.description("Visitor status polls, answered at the edge or forwarded to the queue-service (with why)")
-			.register(meters);
-	}
-
+    private Counter polls(String answered, String reason) {
+        return Counter.builder("waitroom.gateway.status.polls")
+                .tag("answered", answered)
+                .tag("reason", reason)
+                .description("Visitor status polls, answered at the edge or forwarded to the queue-service (with why)")
+                .register(meters);
+    }
 }

@@ -1,9 +1,9 @@
 package dev.waitroom.gateway.status;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.gateway.config.EdgeProperties;
 import java.util.List;
-
-import reactor.core.publisher.Mono;
-
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.core.Ordered;
@@ -13,10 +13,7 @@ import org.springframework.http.ResponseCookie;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
-
-import dev.waitroom.contract.EventId;
-import dev.waitroom.contract.Headers;
-import dev.waitroom.gateway.config.EdgeProperties;
+import reactor.core.publisher.Mono;
 
 /**
  * Moves the queue-service's {@code X-Waitroom-Ticket} response header into the {@code wr_qt}
@@ -26,60 +23,59 @@ import dev.waitroom.gateway.config.EdgeProperties;
 @Component
 class QueueTicketCookieGlobalFilter implements GlobalFilter, Ordered {
 
-	static final String COOKIE = "wr_qt";
+    static final String COOKIE = "wr_qt";
 
-	private final EdgeProperties edge;
+    private final EdgeProperties edge;
 
-	QueueTicketCookieGlobalFilter(EdgeProperties edge) {
-		this.edge = edge;
-	}
+    QueueTicketCookieGlobalFilter(EdgeProperties edge) {
+        this.edge = edge;
+    }
 
-	@Override
-	public int getOrder() {
-		return Ordered.HIGHEST_PRECEDENCE + 100;
-	}
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE + 100;
+    }
 
-	@Override
-	public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-		ServerHttpResponse response = exchange.getResponse();
-		response.beforeCommit(() -> {
-			List<String> tickets = response.getHeaders().get(Headers.TICKET);
-			response.getHeaders().remove(Headers.TICKET);
-			EventId eventId = eventOf(exchange.getRequest().getPath().value());
-			if (eventId == null) {
-				return Mono.empty();
-			}
-			HttpStatusCode status = response.getStatusCode();
-			boolean left = HttpMethod.DELETE.equals(exchange.getRequest().getMethod())
-					&& exchange.getRequest().getPath().value().endsWith("/queue") && status != null
-					&& status.is2xxSuccessful();
-			if (left) {
-				response.addCookie(cookie(eventId, "").maxAge(0).build());
-			}
-			else if (tickets != null && !tickets.isEmpty() && !tickets.get(0).isBlank()) {
-				response.addCookie(cookie(eventId, tickets.get(0).trim()).build());
-			}
-			return Mono.empty();
-		});
-		return chain.filter(exchange);
-	}
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+        ServerHttpResponse response = exchange.getResponse();
+        response.beforeCommit(() -> {
+            List<String> tickets = response.getHeaders().get(Headers.TICKET);
+            response.getHeaders().remove(Headers.TICKET);
+            EventId eventId = eventOf(exchange.getRequest().getPath().value());
+            if (eventId == null) {
+                return Mono.empty();
+            }
+            HttpStatusCode status = response.getStatusCode();
+            boolean left = HttpMethod.DELETE.equals(exchange.getRequest().getMethod())
+                    && exchange.getRequest().getPath().value().endsWith("/queue")
+                    && status != null
+                    && status.is2xxSuccessful();
+            if (left) {
+                response.addCookie(cookie(eventId, "").maxAge(0).build());
+            } else if (tickets != null && !tickets.isEmpty() && !tickets.get(0).isBlank()) {
+                response.addCookie(cookie(eventId, tickets.get(0).trim()).build());
+            }
+            return Mono.empty();
+        });
+        return chain.filter(exchange);
+    }
 
-	private ResponseCookie.ResponseCookieBuilder cookie(EventId eventId, String value) {
-		return ResponseCookie.from(COOKIE, value)
-			.path("/events/" + eventId.value())
-			.httpOnly(true)
-			.sameSite("Lax")
-			.secure(edge.secureCookies());
-	}
+    private ResponseCookie.ResponseCookieBuilder cookie(EventId eventId, String value) {
+        return ResponseCookie.from(COOKIE, value)
+                .path("/events/" + eventId.value())
+                .httpOnly(true)
+                .sameSite("Lax")
+                .secure(edge.secureCookies());
+    }
 
-	static EventId eventOf(String path) {
-		if (!path.startsWith("/events/")) {
-			return null;
-		}
-		int start = "/events/".length();
-		int end = path.indexOf('/', start);
-		String id = end < 0 ? path.substring(start) : path.substring(start, end);
-		return EventId.isValid(id) ? new EventId(id) : null;
-	}
-
+    static EventId eventOf(String path) {
+        if (!path.startsWith("/events/")) {
+            return null;
+        }
+        int start = "/events/".length();
+        int end = path.indexOf('/', start);
+        String id = end < 0 ? path.substring(start) : path.substring(start, end);
+        return EventId.isValid(id) ? new EventId(id) : null;
+    }
 }

@@ -1,69 +1,71 @@
 package dev.waitroom.gateway.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.security.SecureRandom;
 import java.util.Base64;
-
 import org.junit.jupiter.api.Test;
-
+import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.context.annotation.Configuration;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class SecretsPropertiesTests {
 
-	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(SecretsProperties.class)
-	static class Secrets {
+    @Configuration(proxyBeanMethods = false)
+    @EnableConfigurationProperties(SecretsProperties.class)
+    static class Secrets {}
 
-	}
+    final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
+            .withUserConfiguration(Secrets.class);
 
-	final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
-		.withUserConfiguration(Secrets.class);
+    static String key() {
+        byte[] bytes = new byte[32];
+        new SecureRandom().nextBytes(bytes);
+        return Base64.getEncoder().encodeToString(bytes);
+    }
 
-	static String key() {
-		byte[] bytes = new byte[32];
-		new SecureRandom().nextBytes(bytes);
-		return Base64.getEncoder().encodeToString(bytes);
-	}
+    @Test
+    void refusesToStartWithoutEverySecretNamingTheMissingOne() {
+        runner.withPropertyValues(
+                        "waitroom.security.ops-token=o",
+                        "waitroom.security.internal-token=i",
+                        "waitroom.security.ticket-key=" + key())
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("visitor-key");
+                });
+        runner.run(context -> assertThat(context).hasFailed());
+    }
 
-	@Test
-	void refusesToStartWithoutEverySecretNamingTheMissingOne() {
-		runner.withPropertyValues("waitroom.security.ops-token=o", "waitroom.security.internal-token=i",
-				"waitroom.security.ticket-key=" + key())
-			.run(context -> {
-				assertThat(context).hasFailed();
-				assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("visitor-key");
-			});
-		runner.run(context -> assertThat(context).hasFailed());
-	}
+    @Test
+    void refusesShortOrMalformedKeys() {
+        runner.withPropertyValues(
+                        "waitroom.security.ops-token=o",
+                        "waitroom.security.internal-token=i",
+                        "waitroom.security.ticket-key=" + Base64.getEncoder().encodeToString(new byte[8]),
+                        "waitroom.security.visitor-key=" + key())
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("ticket-key");
+                });
+    }
 
-	@Test
-	void refusesShortOrMalformedKeys() {
-		runner.withPropertyValues("waitroom.security.ops-token=o", "waitroom.security.internal-token=i",
-				"waitroom.security.ticket-key=" + Base64.getEncoder().encodeToString(new byte[8]),
-				"waitroom.security.visitor-key=" + key())
-			.run(context -> {
-				assertThat(context).hasFailed();
-				assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("ticket-key");
-			});
-	}
-
-	@Test
-	void startsWithRandomSecretsAndNeverPrintsThem() {
-		String ops = "ops-" + key();
-		String internal = "internal-" + key();
-		runner.withPropertyValues("waitroom.security.ops-token=" + ops, "waitroom.security.internal-token=" + internal,
-				"waitroom.security.ticket-key=" + key(), "waitroom.security.visitor-key=" + key())
-			.run(context -> {
-				assertThat(context).hasNotFailed();
-				SecretsProperties secrets = context.getBean(SecretsProperties.class);
-				assertThat(secrets.toString()).doesNotContain(ops).doesNotContain(internal);
-			});
-	}
-
+    @Test
+    void startsWithRandomSecretsAndNeverPrintsThem() {
+        String ops = "ops-" + key();
+        String internal = "internal-" + key();
+        runner.withPropertyValues(
+                        "waitroom.security.ops-token=" + ops,
+                        "waitroom.security.internal-token=" + internal,
+                        "waitroom.security.ticket-key=" + key(),
+                        "waitroom.security.visitor-key=" + key())
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    SecretsProperties secrets = context.getBean(SecretsProperties.class);
+                    assertThat(secrets.toString()).doesNotContain(ops).doesNotContain(internal);
+                });
+    }
 }

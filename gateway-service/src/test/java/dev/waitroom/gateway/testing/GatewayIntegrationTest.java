@@ -1,15 +1,13 @@
 package dev.waitroom.gateway.testing;
 
+import dev.waitroom.gateway.GatewayApplication;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.ContextConfiguration;
-
-import dev.waitroom.gateway.GatewayApplication;
 
 /** The one gateway test configuration: real HTTP on a random port, stub upstreams, real Redis. */
 @Target(ElementType.TYPE)
@@ -17,5 +15,4 @@ import dev.waitroom.gateway.GatewayApplication;
 @Documented
 @SpringBootTest(classes = GatewayApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ContextConfiguration(initializers = GatewayTestInitializer.class)
-public @interface GatewayIntegrationTest {
-}
+public @interface GatewayIntegrationTest {}

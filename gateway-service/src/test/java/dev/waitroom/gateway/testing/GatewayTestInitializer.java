@@ -1,10 +1,9 @@
 package dev.waitroom.gateway.testing;
 
+import dev.waitroom.testsupport.RealStores;
 import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
-
-import dev.waitroom.testsupport.RealStores;
 
 /**
  * Points the gateway at the stub upstreams and the JVM's real Redis, with random secrets. Only
@@ -12,24 +11,24 @@ import dev.waitroom.testsupport.RealStores;
  */
 public final class GatewayTestInitializer implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
-	@Override
-	public void initialize(ConfigurableApplicationContext context) {
-		StubUpstreams upstreams = StubUpstreams.get();
-		TestPropertyValues
-			.of("spring.data.redis.host=" + RealStores.redisHost(), "spring.data.redis.port=" + RealStores.redisPort(),
-					"waitroom.services.queue-url=" + upstreams.queue.uri(),
-					"waitroom.services.coordinator-url=" + upstreams.coordinator.uri(),
-					"waitroom.services.booking-url=" + upstreams.booking.uri(),
-					"waitroom.security.ops-token=" + StubUpstreams.OPS_TOKEN,
-					"waitroom.security.internal-token=" + StubUpstreams.INTERNAL_TOKEN,
-					"waitroom.security.ticket-key=" + StubUpstreams.TICKET_KEY,
-					"waitroom.security.visitor-key=" + StubUpstreams.VISITOR_KEY,
-					// an entry is reported again after a second, so tests see a change within their await
-					"waitroom.gateway.liveness-report-interval=1s")
-			.applyTo(context);
-		// tests speak plain http, like the local launcher; a test class may ask for production cookies
-		boolean secure = Boolean.parseBoolean(context.getEnvironment().getProperty("waitroom.test.secure-cookies"));
-		TestPropertyValues.of("waitroom.gateway.secure-cookies=" + secure).applyTo(context);
-	}
-
+    @Override
+    public void initialize(ConfigurableApplicationContext context) {
+        StubUpstreams upstreams = StubUpstreams.get();
+        TestPropertyValues.of(
+                        "spring.data.redis.host=" + RealStores.redisHost(),
+                        "spring.data.redis.port=" + RealStores.redisPort(),
+                        "waitroom.services.queue-url=" + upstreams.queue.uri(),
+                        "waitroom.services.coordinator-url=" + upstreams.coordinator.uri(),
+                        "waitroom.services.booking-url=" + upstreams.booking.uri(),
+                        "waitroom.security.ops-token=" + StubUpstreams.OPS_TOKEN,
+                        "waitroom.security.internal-token=" + StubUpstreams.INTERNAL_TOKEN,
+                        "waitroom.security.ticket-key=" + StubUpstreams.TICKET_KEY,
+                        "waitroom.security.visitor-key=" + StubUpstreams.VISITOR_KEY,
+                        // an entry is reported again after a second, so tests see a change within their await
+                        "waitroom.gateway.liveness-report-interval=1s")
+                .applyTo(context);
+        // tests speak plain http, like the local launcher; a test class may ask for production cookies
+        boolean secure = Boolean.parseBoolean(context.getEnvironment().getProperty("waitroom.test.secure-cookies"));
+        TestPropertyValues.of("waitroom.gateway.secure-cookies=" + secure).applyTo(context);
+    }
 }

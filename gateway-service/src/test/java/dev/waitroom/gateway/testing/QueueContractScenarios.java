@@ -1,22 +1,6 @@
 package dev.waitroom.gateway.testing;
 
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
-import java.util.stream.IntStream;
-
-import org.junit.jupiter.api.Test;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
@@ -43,8 +27,22 @@ import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.QueueTicketCodec;
 import dev.waitroom.tokens.VisitorId;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The queue contract as the gateway uses it (docs/CONTRACTS.md): join, visitor status with its ticket, leave, the
@@ -55,474 +53,548 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 abstract class QueueContractScenarios {
 
-	/** Strict: a field one side writes and the record lacks fails the read. */
-	private static final JsonMapper JSON = JsonMapper.builder()
-		.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-		.build();
+    /** Strict: a field one side writes and the record lacks fails the read. */
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
 
-	private static final TestHttpClient HTTP = TestHttpClient.create(Duration.ofSeconds(10));
+    private static final TestHttpClient HTTP = TestHttpClient.create(Duration.ofSeconds(10));
 
-	private static final String COMMITMENT = "9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08";
+    private static final String COMMITMENT = "9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08";
 
-	/** Where the implementation listens, the internal credential it wants and the key of the tickets it issues. */
-	record QueueUnderTest(URI baseUrl, String internalToken, String ticketKey) {
-	}
+    /** Where the implementation listens, the internal credential it wants and the key of the tickets it issues. */
+    record QueueUnderTest(URI baseUrl, String internalToken, String ticketKey) {}
 
-	abstract QueueUnderTest queue();
+    abstract QueueUnderTest queue();
 
-	@Test
-	void joinMakesOneEntryPerVisitorInJoinOrderWithATicket() {
-		String event = open();
-		String first = visitor();
-		Answer joined = join(event, first);
-		assertThat(joined.status()).as(joined.toString()).isEqualTo(201);
-		assertThat(joined.header("Cache-Control")).contains("no-store");
-		QueueStatus status = joined.as(QueueStatus.class);
-		assertThat(status.state()).isEqualTo("WAITING");
-		assertThat(status.phase()).isEqualTo(EventPhase.OPEN);
-		assertThat(status.mode()).isEqualTo(OperatingMode.QUEUEING);
-		assertThat(status.position()).isEqualTo(new QueueStatus.Position(0, 0));
-		assertThat(status.estimatedWaitSeconds()).isNotNull();
-		assertThat(status.offer()).isNull();
-		assertThat(status.pollAfterSeconds()).isPositive();
-		assertThat(status.receipt()).isNotBlank();
-		QueueTicket ticket = ticketOf(joined);
-		assertThat(ticket.eventId()).isEqualTo(event);
-		assertThat(ticket.entryId()).isEqualTo(status.receipt());
-		assertThat(ticket.orderKey()).isPositive();
-		assertThat(ticket.issuedAt()).isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(60));
+    @Test
+    void joinMakesOneEntryPerVisitorInJoinOrderWithATicket() {
+        String event = open();
+        String first = visitor();
+        Answer joined = join(event, first);
+        assertThat(joined.status()).as(joined.toString()).isEqualTo(201);
+        assertThat(joined.header("Cache-Control")).contains("no-store");
+        QueueStatus status = joined.as(QueueStatus.class);
+        assertThat(status.state()).isEqualTo("WAITING");
+        assertThat(status.phase()).isEqualTo(EventPhase.OPEN);
+        assertThat(status.mode()).isEqualTo(OperatingMode.QUEUEING);
+        assertThat(status.position()).isEqualTo(new QueueStatus.Position(0, 0));
+        assertThat(status.estimatedWaitSeconds()).isNotNull();
+        assertThat(status.offer()).isNull();
+        assertThat(status.pollAfterSeconds()).isPositive();
+        assertThat(status.receipt()).isNotBlank();
+        QueueTicket ticket = ticketOf(joined);
+        assertThat(ticket.eventId()).isEqualTo(event);
+        assertThat(ticket.entryId()).isEqualTo(status.receipt());
+        assertThat(ticket.orderKey()).isPositive();
+        assertThat(ticket.issuedAt())
+                .isBetween(Instant.now().minusSeconds(60), Instant.now().plusSeconds(60));
 
-		Answer again = join(event, first);
-		assertThat(again.status()).as("a second join answers the same entry").isEqualTo(200);
-		assertThat(again.as(QueueStatus.class).receipt()).isEqualTo(status.receipt());
+        Answer again = join(event, first);
+        assertThat(again.status()).as("a second join answers the same entry").isEqualTo(200);
+        assertThat(again.as(QueueStatus.class).receipt()).isEqualTo(status.receipt());
 
-		Answer second = join(event, visitor());
-		assertThat(second.status()).isEqualTo(201);
-		assertThat(second.as(QueueStatus.class).receipt()).isNotEqualTo(status.receipt());
-		assertThat(second.as(QueueStatus.class).position()).isEqualTo(new QueueStatus.Position(1, 1));
-		assertThat(ticketOf(second).orderKey()).isGreaterThan(ticket.orderKey());
-	}
+        Answer second = join(event, visitor());
+        assertThat(second.status()).isEqualTo(201);
+        assertThat(second.as(QueueStatus.class).receipt()).isNotEqualTo(status.receipt());
+        assertThat(second.as(QueueStatus.class).position()).isEqualTo(new QueueStatus.Position(1, 1));
+        assertThat(ticketOf(second).orderKey()).isGreaterThan(ticket.orderKey());
+    }
 
-	@Test
-	void joinBodyIsEmptyOrAJsonObject() {
-		String event = open();
-		assertProblem(call("POST", "/events/" + event + "/queue", visitor(), "[1]"), ProblemType.MALFORMED_REQUEST);
-		assertThat(call("POST", "/events/" + event + "/queue", visitor(), "{}").status()).isEqualTo(201);
-		assertThat(call("POST", "/events/" + event + "/queue", visitor(), null).status()).isEqualTo(201);
-	}
+    @Test
+    void joinBodyIsEmptyOrAJsonObject() {
+        String event = open();
+        assertProblem(call("POST", "/events/" + event + "/queue", visitor(), "[1]"), ProblemType.MALFORMED_REQUEST);
+        assertThat(call("POST", "/events/" + event + "/queue", visitor(), "{}").status())
+                .isEqualTo(201);
+        assertThat(call("POST", "/events/" + event + "/queue", visitor(), null).status())
+                .isEqualTo(201);
+    }
 
-	@Test
-	void statusRefreshesTheTicketOnlyWhileWaiting() {
-		String event = open();
-		String visitor = visitor();
-		String entry = join(event, visitor).as(QueueStatus.class).receipt();
-		Answer waiting = status(event, visitor);
-		assertThat(waiting.status()).isEqualTo(200);
-		assertThat(waiting.header("Cache-Control")).contains("no-store");
-		assertThat(waiting.as(QueueStatus.class).state()).isEqualTo("WAITING");
-		assertThat(ticketOf(waiting).entryId()).isEqualTo(entry);
+    @Test
+    void statusRefreshesTheTicketOnlyWhileWaiting() {
+        String event = open();
+        String visitor = visitor();
+        String entry = join(event, visitor).as(QueueStatus.class).receipt();
+        Answer waiting = status(event, visitor);
+        assertThat(waiting.status()).isEqualTo(200);
+        assertThat(waiting.header("Cache-Control")).contains("no-store");
+        assertThat(waiting.as(QueueStatus.class).state()).isEqualTo("WAITING");
+        assertThat(ticketOf(waiting).entryId()).isEqualTo(entry);
 
-		Instant deadline = Instant.now().plusSeconds(90).truncatedTo(ChronoUnit.SECONDS);
-		assertThat(offer(event, entry, grant(), deadline)).extracting(OfferResult::state, OfferResult::applied)
-			.containsExactly("OFFERED", true);
-		Answer offered = status(event, visitor);
-		QueueStatus status = offered.as(QueueStatus.class);
-		assertThat(status.state()).isEqualTo("OFFERED");
-		assertThat(status.offer()).isEqualTo(new QueueStatus.Offer(deadline));
-		assertThat(status.position()).isNull();
-		assertThat(status.receipt()).isEqualTo(entry);
-		assertThat(offered.header(Headers.TICKET)).as("no ticket for an entry that is not waiting").isEmpty();
-	}
+        Instant deadline = Instant.now().plusSeconds(90).truncatedTo(ChronoUnit.SECONDS);
+        assertThat(offer(event, entry, grant(), deadline))
+                .extracting(OfferResult::state, OfferResult::applied)
+                .containsExactly("OFFERED", true);
+        Answer offered = status(event, visitor);
+        QueueStatus status = offered.as(QueueStatus.class);
+        assertThat(status.state()).isEqualTo("OFFERED");
+        assertThat(status.offer()).isEqualTo(new QueueStatus.Offer(deadline));
+        assertThat(status.position()).isNull();
+        assertThat(status.receipt()).isEqualTo(entry);
+        assertThat(offered.header(Headers.TICKET))
+                .as("no ticket for an entry that is not waiting")
+                .isEmpty();
+    }
 
-	@Test
-	void statusNeedsAVisitorWithAPlace() {
-		String event = open();
-		assertProblem(status(event, visitor()), ProblemType.NOT_IN_QUEUE);
-		assertProblem(call("GET", "/events/" + event + "/queue/status", null, null), ProblemType.VISITOR_REQUIRED);
-		assertProblem(call("POST", "/events/" + event + "/queue", null, "{}"), ProblemType.VISITOR_REQUIRED);
-	}
+    @Test
+    void statusNeedsAVisitorWithAPlace() {
+        String event = open();
+        assertProblem(status(event, visitor()), ProblemType.NOT_IN_QUEUE);
+        assertProblem(call("GET", "/events/" + event + "/queue/status", null, null), ProblemType.VISITOR_REQUIRED);
+        assertProblem(call("POST", "/events/" + event + "/queue", null, "{}"), ProblemType.VISITOR_REQUIRED);
+    }
 
-	@Test
-	void leaveIsIdempotentAndAVisitorWhoLeftJoinsAtTheBack() {
-		String event = open();
-		String visitor = visitor();
-		Answer joined = join(event, visitor);
-		String entry = joined.as(QueueStatus.class).receipt();
-		join(event, visitor());
+    @Test
+    void leaveIsIdempotentAndAVisitorWhoLeftJoinsAtTheBack() {
+        String event = open();
+        String visitor = visitor();
+        Answer joined = join(event, visitor);
+        String entry = joined.as(QueueStatus.class).receipt();
+        join(event, visitor());
 
-		Answer left = leave(event, visitor);
-		assertThat(left.status()).as(left.toString()).isEqualTo(200);
-		assertThat(left.as(QueueStatus.class).state()).isEqualTo("LEFT");
-		assertThat(left.as(QueueStatus.class).receipt()).isEqualTo(entry);
-		assertThat(left.header(Headers.TICKET)).isEmpty();
-		assertThat(leave(event, visitor).as(QueueStatus.class).state()).as("leaving again").isEqualTo("LEFT");
-		Answer afterLeaving = status(event, visitor);
-		assertThat(afterLeaving.as(QueueStatus.class).state()).isEqualTo("LEFT");
-		assertThat(afterLeaving.as(QueueStatus.class).position()).isNull();
-		assertThat(afterLeaving.header(Headers.TICKET)).isEmpty();
+        Answer left = leave(event, visitor);
+        assertThat(left.status()).as(left.toString()).isEqualTo(200);
+        assertThat(left.as(QueueStatus.class).state()).isEqualTo("LEFT");
+        assertThat(left.as(QueueStatus.class).receipt()).isEqualTo(entry);
+        assertThat(left.header(Headers.TICKET)).isEmpty();
+        assertThat(leave(event, visitor).as(QueueStatus.class).state())
+                .as("leaving again")
+                .isEqualTo("LEFT");
+        Answer afterLeaving = status(event, visitor);
+        assertThat(afterLeaving.as(QueueStatus.class).state()).isEqualTo("LEFT");
+        assertThat(afterLeaving.as(QueueStatus.class).position()).isNull();
+        assertThat(afterLeaving.header(Headers.TICKET)).isEmpty();
 
-		Answer rejoined = join(event, visitor);
-		assertThat(rejoined.status()).as("a new place").isEqualTo(201);
-		assertThat(rejoined.as(QueueStatus.class).receipt()).isNotEqualTo(entry);
-		assertThat(rejoined.as(QueueStatus.class).position()).isEqualTo(new QueueStatus.Position(1, 1));
-		assertThat(ticketOf(rejoined).orderKey()).isGreaterThan(ticketOf(joined).orderKey());
+        Answer rejoined = join(event, visitor);
+        assertThat(rejoined.status()).as("a new place").isEqualTo(201);
+        assertThat(rejoined.as(QueueStatus.class).receipt()).isNotEqualTo(entry);
+        assertThat(rejoined.as(QueueStatus.class).position()).isEqualTo(new QueueStatus.Position(1, 1));
+        assertThat(ticketOf(rejoined).orderKey()).isGreaterThan(ticketOf(joined).orderKey());
 
-		assertProblem(leave(event, visitor()), ProblemType.NOT_IN_QUEUE);
-		String offered = visitor();
-		offer(event, join(event, offered).as(QueueStatus.class).receipt(), grant(), Instant.now().plusSeconds(60));
-		assertProblem(leave(event, offered), ProblemType.STATE_CONFLICT);
-	}
+        assertProblem(leave(event, visitor()), ProblemType.NOT_IN_QUEUE);
+        String offered = visitor();
+        offer(
+                event,
+                join(event, offered).as(QueueStatus.class).receipt(),
+                grant(),
+                Instant.now().plusSeconds(60));
+        assertProblem(leave(event, offered), ProblemType.STATE_CONFLICT);
+    }
 
-	@Test
-	void anEventNeverPushedIsUnknownEverywhere() {
-		String event = newEvent();
-		String visitor = visitor();
-		assertProblem(join(event, visitor), ProblemType.UNKNOWN_EVENT);
-		assertProblem(status(event, visitor), ProblemType.UNKNOWN_EVENT);
-		assertProblem(leave(event, visitor), ProblemType.UNKNOWN_EVENT);
-		assertProblem(call("GET", "/events/" + event + "/status", null, null), ProblemType.UNKNOWN_EVENT);
-		assertProblem(call("GET", path(QueuePaths.SNAPSHOT, event), null, null), ProblemType.UNKNOWN_EVENT);
-	}
+    @Test
+    void anEventNeverPushedIsUnknownEverywhere() {
+        String event = newEvent();
+        String visitor = visitor();
+        assertProblem(join(event, visitor), ProblemType.UNKNOWN_EVENT);
+        assertProblem(status(event, visitor), ProblemType.UNKNOWN_EVENT);
+        assertProblem(leave(event, visitor), ProblemType.UNKNOWN_EVENT);
+        assertProblem(call("GET", "/events/" + event + "/status", null, null), ProblemType.UNKNOWN_EVENT);
+        assertProblem(call("GET", path(QueuePaths.SNAPSHOT, event), null, null), ProblemType.UNKNOWN_EVENT);
+    }
 
-	@Test
-	void publicStatusShowsWhatTheCoordinatorPushedAndTheQueueLength() {
-		String event = newEvent();
-		Instant opensAt = Instant.now().plus(Duration.ofHours(2)).truncatedTo(ChronoUnit.SECONDS);
-		push(event, EventPhase.SCHEDULED, OperatingMode.QUEUEING, 1, "Doors at eight", opensAt, 0);
-		join(event, visitor());
-		join(event, visitor());
-		Answer answer = call("GET", "/events/" + event + "/status", null, null);
-		assertThat(answer.status()).isEqualTo(200);
-		assertThat(answer.header("Cache-Control")).hasValueSatisfying(c -> assertThat(c).contains("max-age=1"));
-		PublicEventStatus status = answer.as(PublicEventStatus.class);
-		assertThat(status.eventId()).isEqualTo(event);
-		assertThat(status.phase()).isEqualTo(EventPhase.SCHEDULED);
-		assertThat(status.mode()).isEqualTo(OperatingMode.QUEUEING);
-		assertThat(status.announcement()).isEqualTo("Doors at eight");
-		assertThat(status.commitment()).isEqualTo(COMMITMENT.toLowerCase());
-		assertThat(status.seed()).isNull();
-		assertThat(status.drawCompletedAt()).isNull();
-		assertThat(status.presaleCount()).isNull();
-		assertThat(status.opensAt()).isEqualTo(opensAt);
-		assertThat(status.queueLength()).isEqualTo(new PublicEventStatus.QueueLength(2, 2));
+    @Test
+    void publicStatusShowsWhatTheCoordinatorPushedAndTheQueueLength() {
+        String event = newEvent();
+        Instant opensAt = Instant.now().plus(Duration.ofHours(2)).truncatedTo(ChronoUnit.SECONDS);
+        push(event, EventPhase.SCHEDULED, OperatingMode.QUEUEING, 1, "Doors at eight", opensAt, 0);
+        join(event, visitor());
+        join(event, visitor());
+        Answer answer = call("GET", "/events/" + event + "/status", null, null);
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.header("Cache-Control"))
+                .hasValueSatisfying(c -> assertThat(c).contains("max-age=1"));
+        PublicEventStatus status = answer.as(PublicEventStatus.class);
+        assertThat(status.eventId()).isEqualTo(event);
+        assertThat(status.phase()).isEqualTo(EventPhase.SCHEDULED);
+        assertThat(status.mode()).isEqualTo(OperatingMode.QUEUEING);
+        assertThat(status.announcement()).isEqualTo("Doors at eight");
+        assertThat(status.commitment()).isEqualTo(COMMITMENT.toLowerCase());
+        assertThat(status.seed()).isNull();
+        assertThat(status.drawCompletedAt()).isNull();
+        assertThat(status.presaleCount()).isNull();
+        assertThat(status.opensAt()).isEqualTo(opensAt);
+        assertThat(status.queueLength()).isEqualTo(new PublicEventStatus.QueueLength(2, 2));
 
-		push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 1, null, opensAt, 1.5);
-		PublicEventStatus opened = call("GET", "/events/" + event + "/status", null, null).as(PublicEventStatus.class);
-		assertThat(opened.presaleCount()).as("the pre-sale group is frozen at opening").isEqualTo(2);
-		assertThat(opened.announcement()).as("a push without an announcement clears it").isNull();
-		assertThat(opened.admissionRatePerSecond()).isEqualTo(1.5);
-	}
+        push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 1, null, opensAt, 1.5);
+        PublicEventStatus opened =
+                call("GET", "/events/" + event + "/status", null, null).as(PublicEventStatus.class);
+        assertThat(opened.presaleCount())
+                .as("the pre-sale group is frozen at opening")
+                .isEqualTo(2);
+        assertThat(opened.announcement())
+                .as("a push without an announcement clears it")
+                .isNull();
+        assertThat(opened.admissionRatePerSecond()).isEqualTo(1.5);
+    }
 
-	@Test
-	void preSaleJoinsWaitWithoutAPositionUntilTheGroupIsDrawn() {
-		String event = newEvent();
-		push(event, EventPhase.SCHEDULED, OperatingMode.QUEUEING, 1, null, null, 0);
-		String visitor = visitor();
-		Answer joined = join(event, visitor);
-		assertThat(joined.status()).isEqualTo(201);
-		QueueStatus status = joined.as(QueueStatus.class);
-		assertThat(status.phase()).isEqualTo(EventPhase.SCHEDULED);
-		assertThat(status.state()).isEqualTo("WAITING");
-		assertThat(status.position()).isNull();
-		assertThat(status.estimatedWaitSeconds()).isNull();
-		assertThat(ticketOf(joined).orderKey()).as("the draw gives the order").isZero();
-		QueueSnapshot scheduled = snapshot(event);
-		assertThat(scheduled.phase()).isEqualTo(EventPhase.SCHEDULED);
-		assertThat(scheduled.drawComplete()).isFalse();
-		assertThat(scheduled.presaleCount()).isNull();
-		assertThat(scheduled.waiting()).isEqualTo(1);
-		assertThat(scheduled.waitingBuckets()).isEmpty();
+    @Test
+    void preSaleJoinsWaitWithoutAPositionUntilTheGroupIsDrawn() {
+        String event = newEvent();
+        push(event, EventPhase.SCHEDULED, OperatingMode.QUEUEING, 1, null, null, 0);
+        String visitor = visitor();
+        Answer joined = join(event, visitor);
+        assertThat(joined.status()).isEqualTo(201);
+        QueueStatus status = joined.as(QueueStatus.class);
+        assertThat(status.phase()).isEqualTo(EventPhase.SCHEDULED);
+        assertThat(status.state()).isEqualTo("WAITING");
+        assertThat(status.position()).isNull();
+        assertThat(status.estimatedWaitSeconds()).isNull();
+        assertThat(ticketOf(joined).orderKey()).as("the draw gives the order").isZero();
+        QueueSnapshot scheduled = snapshot(event);
+        assertThat(scheduled.phase()).isEqualTo(EventPhase.SCHEDULED);
+        assertThat(scheduled.drawComplete()).isFalse();
+        assertThat(scheduled.presaleCount()).isNull();
+        assertThat(scheduled.waiting()).isEqualTo(1);
+        assertThat(scheduled.waitingBuckets()).isEmpty();
 
-		push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 1, null, null, 1);
-		QueueSnapshot opened = snapshot(event);
-		assertThat(opened.phase()).isEqualTo(EventPhase.OPEN);
-		assertThat(opened.drawComplete()).as("a pre-sale group waits for its draw").isFalse();
-		assertThat(opened.drawCompletedAt()).isNull();
-		assertThat(opened.presaleCount()).isEqualTo(1);
-		assertThat(status(event, visitor).as(QueueStatus.class).position()).isNull();
-		assertProblem(call("POST", path(QueuePaths.OFFERS, event), null,
-				new OfferBatch(List.of(new Offer(status.receipt(), grant(), Instant.now().plusSeconds(60))))),
-				ProblemType.DRAW_INCOMPLETE);
-	}
+        push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 1, null, null, 1);
+        QueueSnapshot opened = snapshot(event);
+        assertThat(opened.phase()).isEqualTo(EventPhase.OPEN);
+        assertThat(opened.drawComplete())
+                .as("a pre-sale group waits for its draw")
+                .isFalse();
+        assertThat(opened.drawCompletedAt()).isNull();
+        assertThat(opened.presaleCount()).isEqualTo(1);
+        assertThat(status(event, visitor).as(QueueStatus.class).position()).isNull();
+        assertProblem(
+                call(
+                        "POST",
+                        path(QueuePaths.OFFERS, event),
+                        null,
+                        new OfferBatch(List.of(new Offer(
+                                status.receipt(), grant(), Instant.now().plusSeconds(60))))),
+                ProblemType.DRAW_INCOMPLETE);
+    }
 
-	@Test
-	void snapshotBucketsBoundThePlaceOfEveryWaitingEntry() {
-		String event = newEvent();
-		push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 4, "Nearly there", null, 3.5);
-		List<String> visitors = new ArrayList<>();
-		List<QueueTicket> tickets = new ArrayList<>();
-		for (int i = 0; i < 25; i++) {
-			visitors.add(visitor());
-			tickets.add(ticketOf(join(event, visitors.get(i))));
-		}
-		leave(event, visitors.get(2));
-		String grant = grant();
-		offer(event, tickets.get(0).entryId(), grant, Instant.now().plusSeconds(60));
-		offer(event, tickets.get(1).entryId(), grant, Instant.now().plusSeconds(60));
+    @Test
+    void snapshotBucketsBoundThePlaceOfEveryWaitingEntry() {
+        String event = newEvent();
+        push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 4, "Nearly there", null, 3.5);
+        List<String> visitors = new ArrayList<>();
+        List<QueueTicket> tickets = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            visitors.add(visitor());
+            tickets.add(ticketOf(join(event, visitors.get(i))));
+        }
+        leave(event, visitors.get(2));
+        String grant = grant();
+        offer(event, tickets.get(0).entryId(), grant, Instant.now().plusSeconds(60));
+        offer(event, tickets.get(1).entryId(), grant, Instant.now().plusSeconds(60));
 
-		QueueSnapshot snapshot = snapshot(event);
-		assertThat(snapshot.eventId()).isEqualTo(event);
-		assertThat(snapshot.phase()).isEqualTo(EventPhase.OPEN);
-		assertThat(snapshot.mode()).isEqualTo(OperatingMode.QUEUEING);
-		assertThat(snapshot.announcement()).isEqualTo("Nearly there");
-		assertThat(snapshot.saleGeneration()).isEqualTo(4);
-		assertThat(snapshot.admissionRatePerSecond()).isEqualTo(3.5);
-		assertThat(snapshot.offerWatermark()).isEqualTo(tickets.get(1).orderKey());
-		assertThat(snapshot.drawComplete()).as("no pre-sale group: the order is final at opening").isTrue();
-		assertThat(snapshot.drawCompletedAt()).isNull();
-		assertThat(snapshot.presaleCount()).isZero();
-		assertThat(snapshot.waiting()).isEqualTo(22);
-		assertThat(snapshot.generatedAt()).isNotNull();
-		assertThat(snapshot.waitingBuckets()).allSatisfy(b -> assertThat(b.count()).isPositive());
-		assertThat(snapshot.waitingBuckets().stream().mapToLong(WaitingBucket::count).sum()).isEqualTo(22);
-		List<Long> maxima = snapshot.waitingBuckets().stream().map(WaitingBucket::maxOrderKey).toList();
-		assertThat(maxima).isSorted().doesNotHaveDuplicates();
+        QueueSnapshot snapshot = snapshot(event);
+        assertThat(snapshot.eventId()).isEqualTo(event);
+        assertThat(snapshot.phase()).isEqualTo(EventPhase.OPEN);
+        assertThat(snapshot.mode()).isEqualTo(OperatingMode.QUEUEING);
+        assertThat(snapshot.announcement()).isEqualTo("Nearly there");
+        assertThat(snapshot.saleGeneration()).isEqualTo(4);
+        assertThat(snapshot.admissionRatePerSecond()).isEqualTo(3.5);
+        assertThat(snapshot.offerWatermark()).isEqualTo(tickets.get(1).orderKey());
+        assertThat(snapshot.drawComplete())
+                .as("no pre-sale group: the order is final at opening")
+                .isTrue();
+        assertThat(snapshot.drawCompletedAt()).isNull();
+        assertThat(snapshot.presaleCount()).isZero();
+        assertThat(snapshot.waiting()).isEqualTo(22);
+        assertThat(snapshot.generatedAt()).isNotNull();
+        assertThat(snapshot.waitingBuckets())
+                .allSatisfy(b -> assertThat(b.count()).isPositive());
+        assertThat(snapshot.waitingBuckets().stream()
+                        .mapToLong(WaitingBucket::count)
+                        .sum())
+                .isEqualTo(22);
+        List<Long> maxima = snapshot.waitingBuckets().stream()
+                .map(WaitingBucket::maxOrderKey)
+                .toList();
+        assertThat(maxima).isSorted().doesNotHaveDuplicates();
 
-		long truth = 0;
-		for (int i = 3; i < tickets.size(); i++) {
-			long key = tickets.get(i).orderKey();
-			long below = 0;
-			long own = 0;
-			for (WaitingBucket bucket : snapshot.waitingBuckets()) {
-				if (bucket.maxOrderKey() < key) {
-					below += bucket.count();
-				}
-				else {
-					own = bucket.count();
-					break;
-				}
-			}
-			assertThat(truth).as("entry %d: %d ahead, between %d and %d", i, truth, below, below + own - 1)
-				.isBetween(below, below + own - 1);
-			assertThat(status(event, visitors.get(i)).as(QueueStatus.class).position())
-				.isEqualTo(QueueStatus.Position.around(truth));
-			truth++;
-		}
-	}
+        long truth = 0;
+        for (int i = 3; i < tickets.size(); i++) {
+            long key = tickets.get(i).orderKey();
+            long below = 0;
+            long own = 0;
+            for (WaitingBucket bucket : snapshot.waitingBuckets()) {
+                if (bucket.maxOrderKey() < key) {
+                    below += bucket.count();
+                } else {
+                    own = bucket.count();
+                    break;
+                }
+            }
+            assertThat(truth)
+                    .as("entry %d: %d ahead, between %d and %d", i, truth, below, below + own - 1)
+                    .isBetween(below, below + own - 1);
+            assertThat(status(event, visitors.get(i)).as(QueueStatus.class).position())
+                    .isEqualTo(QueueStatus.Position.around(truth));
+            truth++;
+        }
+    }
 
-	@Test
-	void modeAndPhaseShowInStatusSnapshotAndWhoMayJoin() {
-		String event = open();
-		String inQueue = visitor();
-		join(event, inQueue);
-		join(event, visitor());
+    @Test
+    void modeAndPhaseShowInStatusSnapshotAndWhoMayJoin() {
+        String event = open();
+        String inQueue = visitor();
+        join(event, inQueue);
+        join(event, visitor());
 
-		push(event, EventPhase.OPEN, OperatingMode.PAUSED, 1, "Paused while payments recover", null, 2);
-		QueueStatus paused = status(event, inQueue).as(QueueStatus.class);
-		assertThat(paused.mode()).isEqualTo(OperatingMode.PAUSED);
-		assertThat(paused.position()).isEqualTo(new QueueStatus.Position(0, 0));
-		assertThat(paused.estimatedWaitSeconds()).as("no estimate while paused").isNull();
-		assertThat(paused.announcement()).isEqualTo("Paused while payments recover");
-		assertThat(snapshot(event).mode()).isEqualTo(OperatingMode.PAUSED);
+        push(event, EventPhase.OPEN, OperatingMode.PAUSED, 1, "Paused while payments recover", null, 2);
+        QueueStatus paused = status(event, inQueue).as(QueueStatus.class);
+        assertThat(paused.mode()).isEqualTo(OperatingMode.PAUSED);
+        assertThat(paused.position()).isEqualTo(new QueueStatus.Position(0, 0));
+        assertThat(paused.estimatedWaitSeconds()).as("no estimate while paused").isNull();
+        assertThat(paused.announcement()).isEqualTo("Paused while payments recover");
+        assertThat(snapshot(event).mode()).isEqualTo(OperatingMode.PAUSED);
 
-		push(event, EventPhase.OPEN, OperatingMode.SOLD_OUT, 1, null, null, 2);
-		assertProblem(join(event, visitor()), ProblemType.SOLD_OUT);
-		Answer rejoin = join(event, inQueue);
-		assertThat(rejoin.status()).as("a visitor with a place keeps it").isEqualTo(200);
-		assertThat(rejoin.as(QueueStatus.class).mode()).isEqualTo(OperatingMode.SOLD_OUT);
-		assertThat(rejoin.as(QueueStatus.class).estimatedWaitSeconds()).isNull();
+        push(event, EventPhase.OPEN, OperatingMode.SOLD_OUT, 1, null, null, 2);
+        assertProblem(join(event, visitor()), ProblemType.SOLD_OUT);
+        Answer rejoin = join(event, inQueue);
+        assertThat(rejoin.status()).as("a visitor with a place keeps it").isEqualTo(200);
+        assertThat(rejoin.as(QueueStatus.class).mode()).isEqualTo(OperatingMode.SOLD_OUT);
+        assertThat(rejoin.as(QueueStatus.class).estimatedWaitSeconds()).isNull();
 
-		push(event, EventPhase.ENDED, OperatingMode.QUEUEING, 1, null, null, 0);
-		assertProblem(join(event, visitor()), ProblemType.EVENT_ENDED);
-		assertThat(status(event, inQueue).as(QueueStatus.class).phase()).isEqualTo(EventPhase.ENDED);
-		assertThat(snapshot(event).phase()).isEqualTo(EventPhase.ENDED);
-	}
+        push(event, EventPhase.ENDED, OperatingMode.QUEUEING, 1, null, null, 0);
+        assertProblem(join(event, visitor()), ProblemType.EVENT_ENDED);
+        assertThat(status(event, inQueue).as(QueueStatus.class).phase()).isEqualTo(EventPhase.ENDED);
+        assertThat(snapshot(event).phase()).isEqualTo(EventPhase.ENDED);
+    }
 
-	@Test
-	void livenessNamesTheEntriesThatAreNotWaitingForTheVisitorNamed() {
-		String event = open();
-		List<String> visitors = IntStream.range(0, 4).mapToObj(i -> visitor()).toList();
-		List<String> entries = visitors.stream().map(v -> join(event, v).as(QueueStatus.class).receipt()).toList();
-		offer(event, entries.get(0), grant(), Instant.now().plusSeconds(60));
-		leave(event, visitors.get(2));
-		LivenessBatch batch = LivenessBatch.of(List.of(new LivenessBatch.Seen(entries.get(0), visitors.get(0)),
-				new LivenessBatch.Seen(entries.get(1), visitors.get(1)),
-				new LivenessBatch.Seen(entries.get(2), visitors.get(2)),
-				new LivenessBatch.Seen(entries.get(3), visitors.get(0)), new LivenessBatch.Seen("zzzzzz", visitor())));
-		Answer answer = call("POST", path(QueuePaths.LIVENESS, event), null, batch);
-		assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
-		assertThat(answer.as(LivenessResult.class).notWaiting()).as("offered, left, another visitor's, unknown")
-			.containsExactlyInAnyOrder(entries.get(0), entries.get(2), entries.get(3), "zzzzzz");
+    @Test
+    void livenessNamesTheEntriesThatAreNotWaitingForTheVisitorNamed() {
+        String event = open();
+        List<String> visitors = IntStream.range(0, 4).mapToObj(i -> visitor()).toList();
+        List<String> entries = visitors.stream()
+                .map(v -> join(event, v).as(QueueStatus.class).receipt())
+                .toList();
+        offer(event, entries.get(0), grant(), Instant.now().plusSeconds(60));
+        leave(event, visitors.get(2));
+        LivenessBatch batch = LivenessBatch.of(List.of(
+                new LivenessBatch.Seen(entries.get(0), visitors.get(0)),
+                new LivenessBatch.Seen(entries.get(1), visitors.get(1)),
+                new LivenessBatch.Seen(entries.get(2), visitors.get(2)),
+                new LivenessBatch.Seen(entries.get(3), visitors.get(0)),
+                new LivenessBatch.Seen("zzzzzz", visitor())));
+        Answer answer = call("POST", path(QueuePaths.LIVENESS, event), null, batch);
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+        assertThat(answer.as(LivenessResult.class).notWaiting())
+                .as("offered, left, another visitor's, unknown")
+                .containsExactlyInAnyOrder(entries.get(0), entries.get(2), entries.get(3), "zzzzzz");
 
-		assertProblem(call("POST", path(QueuePaths.LIVENESS, event), null, "{\"seen\":[[\"" + entries.get(1) + "\"]]}"),
-				ProblemType.MALFORMED_REQUEST);
-		assertProblem(call("POST", path(QueuePaths.LIVENESS, event), null,
-				LivenessBatch.of(List.of(new LivenessBatch.Seen(entries.get(1), "not a visitor")))),
-				ProblemType.MALFORMED_REQUEST);
-		List<LivenessBatch.Seen> tooMany = Collections.nCopies(LivenessBatch.MAX_ENTRIES + 1,
-				new LivenessBatch.Seen(entries.get(1), visitors.get(1)));
-		assertProblem(call("POST", path(QueuePaths.LIVENESS, event), null, LivenessBatch.of(tooMany)),
-				ProblemType.MALFORMED_REQUEST);
-	}
+        assertProblem(
+                call("POST", path(QueuePaths.LIVENESS, event), null, "{\"seen\":[[\"" + entries.get(1) + "\"]]}"),
+                ProblemType.MALFORMED_REQUEST);
+        assertProblem(
+                call(
+                        "POST",
+                        path(QueuePaths.LIVENESS, event),
+                        null,
+                        LivenessBatch.of(List.of(new LivenessBatch.Seen(entries.get(1), "not a visitor")))),
+                ProblemType.MALFORMED_REQUEST);
+        List<LivenessBatch.Seen> tooMany = Collections.nCopies(
+                LivenessBatch.MAX_ENTRIES + 1, new LivenessBatch.Seen(entries.get(1), visitors.get(1)));
+        assertProblem(
+                call("POST", path(QueuePaths.LIVENESS, event), null, LivenessBatch.of(tooMany)),
+                ProblemType.MALFORMED_REQUEST);
+    }
 
-	@Test
-	void offersApplyOnceAndNameEntriesHeldElsewhere() {
-		String event = open();
-		String first = join(event, visitor()).as(QueueStatus.class).receipt();
-		String leaving = visitor();
-		String second = join(event, leaving).as(QueueStatus.class).receipt();
-		leave(event, leaving);
-		String grant = grant();
-		Instant deadline = Instant.now().plusSeconds(60);
-		assertThat(offer(event, first, grant, deadline)).isEqualTo(new OfferResult(first, "OFFERED", true));
-		assertThat(offer(event, first, grant, deadline)).as("the same offer again").isEqualTo(new OfferResult(first,
-				"OFFERED", true));
-		assertThat(offer(event, first, grant(), deadline)).as("held by another grant")
-			.isEqualTo(new OfferResult(first, "OFFERED", false));
-		assertThat(offer(event, second, grant, deadline)).isEqualTo(new OfferResult(second, "LEFT", false));
-		assertThat(offer(event, "zzzzzz", grant, deadline)).isEqualTo(new OfferResult("zzzzzz", null, false));
-	}
+    @Test
+    void offersApplyOnceAndNameEntriesHeldElsewhere() {
+        String event = open();
+        String first = join(event, visitor()).as(QueueStatus.class).receipt();
+        String leaving = visitor();
+        String second = join(event, leaving).as(QueueStatus.class).receipt();
+        leave(event, leaving);
+        String grant = grant();
+        Instant deadline = Instant.now().plusSeconds(60);
+        assertThat(offer(event, first, grant, deadline)).isEqualTo(new OfferResult(first, "OFFERED", true));
+        assertThat(offer(event, first, grant, deadline))
+                .as("the same offer again")
+                .isEqualTo(new OfferResult(first, "OFFERED", true));
+        assertThat(offer(event, first, grant(), deadline))
+                .as("held by another grant")
+                .isEqualTo(new OfferResult(first, "OFFERED", false));
+        assertThat(offer(event, second, grant, deadline)).isEqualTo(new OfferResult(second, "LEFT", false));
+        assertThat(offer(event, "zzzzzz", grant, deadline)).isEqualTo(new OfferResult("zzzzzz", null, false));
+    }
 
-	@Test
-	void thePushGuardsThePhaseAndTheSaleGeneration() {
-		String event = newEvent();
-		Answer stored = push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 2, "Hello", null, 1);
-		assertThat(stored.status()).as(stored.toString()).isEqualTo(200);
-		EventStateView view = stored.as(EventStateView.class);
-		assertThat(view.eventId()).isEqualTo(event);
-		assertThat(view.phase()).isEqualTo(EventPhase.OPEN);
-		assertThat(view.mode()).isEqualTo(OperatingMode.QUEUEING);
-		assertThat(view.saleGeneration()).isEqualTo(2);
-		assertThat(view.announcement()).isEqualTo("Hello");
-		assertThat(view.commitment()).isEqualTo(COMMITMENT.toLowerCase());
-		assertThat(view.identityScope()).isEqualTo(IdentityScope.BROWSER);
-		assertThat(view.waiting()).isZero();
+    @Test
+    void thePushGuardsThePhaseAndTheSaleGeneration() {
+        String event = newEvent();
+        Answer stored = push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 2, "Hello", null, 1);
+        assertThat(stored.status()).as(stored.toString()).isEqualTo(200);
+        EventStateView view = stored.as(EventStateView.class);
+        assertThat(view.eventId()).isEqualTo(event);
+        assertThat(view.phase()).isEqualTo(EventPhase.OPEN);
+        assertThat(view.mode()).isEqualTo(OperatingMode.QUEUEING);
+        assertThat(view.saleGeneration()).isEqualTo(2);
+        assertThat(view.announcement()).isEqualTo("Hello");
+        assertThat(view.commitment()).isEqualTo(COMMITMENT.toLowerCase());
+        assertThat(view.identityScope()).isEqualTo(IdentityScope.BROWSER);
+        assertThat(view.waiting()).isZero();
 
-		assertProblem(push(event, EventPhase.SCHEDULED, OperatingMode.QUEUEING, 2, null, null, 1),
-				ProblemType.PHASE_CONFLICT);
-		assertProblem(push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 1, null, null, 1),
-				ProblemType.STALE_GENERATION);
-		assertProblem(call("PUT", path(QueuePaths.EVENT, event), null, "{\"phase\":\"HALF_OPEN\"}"),
-				ProblemType.MALFORMED_REQUEST);
-		assertThat(push(event, EventPhase.ENDED, OperatingMode.QUEUEING, 3, null, null, 0).as(EventStateView.class)
-			.phase()).isEqualTo(EventPhase.ENDED);
-	}
+        assertProblem(
+                push(event, EventPhase.SCHEDULED, OperatingMode.QUEUEING, 2, null, null, 1),
+                ProblemType.PHASE_CONFLICT);
+        assertProblem(
+                push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 1, null, null, 1), ProblemType.STALE_GENERATION);
+        assertProblem(
+                call("PUT", path(QueuePaths.EVENT, event), null, "{\"phase\":\"HALF_OPEN\"}"),
+                ProblemType.MALFORMED_REQUEST);
+        assertThat(push(event, EventPhase.ENDED, OperatingMode.QUEUEING, 3, null, null, 0)
+                        .as(EventStateView.class)
+                        .phase())
+                .isEqualTo(EventPhase.ENDED);
+    }
 
-	@Test
-	void everyCallNeedsTheInternalCredential() {
-		String event = open();
-		for (String token : new String[] { null, "not-the-token" }) {
-			assertProblem(send("GET", path(QueuePaths.SNAPSHOT, event), token, null, null),
-					ProblemType.INTERNAL_CREDENTIAL_REQUIRED);
-			assertProblem(send("POST", "/events/" + event + "/queue", token, visitor(), "{}"),
-					ProblemType.INTERNAL_CREDENTIAL_REQUIRED);
-		}
-	}
+    @Test
+    void everyCallNeedsTheInternalCredential() {
+        String event = open();
+        for (String token : new String[] {null, "not-the-token"}) {
+            assertProblem(
+                    send("GET", path(QueuePaths.SNAPSHOT, event), token, null, null),
+                    ProblemType.INTERNAL_CREDENTIAL_REQUIRED);
+            assertProblem(
+                    send("POST", "/events/" + event + "/queue", token, visitor(), "{}"),
+                    ProblemType.INTERNAL_CREDENTIAL_REQUIRED);
+        }
+    }
 
-	// the coordinator's side
+    // the coordinator's side
 
-	private String open() {
-		String event = newEvent();
-		Answer pushed = push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 1, null, null, 2.0);
-		assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
-		return event;
-	}
+    private String open() {
+        String event = newEvent();
+        Answer pushed = push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 1, null, null, 2.0);
+        assertThat(pushed.status()).as(pushed.toString()).isEqualTo(200);
+        return event;
+    }
 
-	private Answer push(String event, EventPhase phase, OperatingMode mode, long generation, String announcement,
-			Instant opensAt, double rate) {
-		return call("PUT", path(QueuePaths.EVENT, event), null,
-				EventUpdateRequest.of(phase, mode, announcement, generation, COMMITMENT, null, IdentityScope.BROWSER,
-						ExpiredOfferPolicy.REQUEUE_ONCE, PresaleOrdering.RANDOM, rate, 60, opensAt));
-	}
+    private Answer push(
+            String event,
+            EventPhase phase,
+            OperatingMode mode,
+            long generation,
+            String announcement,
+            Instant opensAt,
+            double rate) {
+        return call(
+                "PUT",
+                path(QueuePaths.EVENT, event),
+                null,
+                EventUpdateRequest.of(
+                        phase,
+                        mode,
+                        announcement,
+                        generation,
+                        COMMITMENT,
+                        null,
+                        IdentityScope.BROWSER,
+                        ExpiredOfferPolicy.REQUEUE_ONCE,
+                        PresaleOrdering.RANDOM,
+                        rate,
+                        60,
+                        opensAt));
+    }
 
-	private OfferResult offer(String event, String entry, String grant, Instant expiresAt) {
-		Answer answer = call("POST", path(QueuePaths.OFFERS, event), null,
-				new OfferBatch(List.of(new Offer(entry, grant, expiresAt))));
-		assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
-		return answer.as(OfferResults.class).results().get(0);
-	}
+    private OfferResult offer(String event, String entry, String grant, Instant expiresAt) {
+        Answer answer = call(
+                "POST",
+                path(QueuePaths.OFFERS, event),
+                null,
+                new OfferBatch(List.of(new Offer(entry, grant, expiresAt))));
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+        return answer.as(OfferResults.class).results().get(0);
+    }
 
-	// the gateway's side
+    // the gateway's side
 
-	private Answer join(String event, String visitor) {
-		return call("POST", "/events/" + event + "/queue", visitor, "{}");
-	}
+    private Answer join(String event, String visitor) {
+        return call("POST", "/events/" + event + "/queue", visitor, "{}");
+    }
 
-	private Answer status(String event, String visitor) {
-		return call("GET", "/events/" + event + "/queue/status", visitor, null);
-	}
+    private Answer status(String event, String visitor) {
+        return call("GET", "/events/" + event + "/queue/status", visitor, null);
+    }
 
-	private Answer leave(String event, String visitor) {
-		return call("DELETE", "/events/" + event + "/queue", visitor, null);
-	}
+    private Answer leave(String event, String visitor) {
+        return call("DELETE", "/events/" + event + "/queue", visitor, null);
+    }
 
-	private QueueSnapshot snapshot(String event) {
-		Answer answer = call("GET", path(QueuePaths.SNAPSHOT, event), null, null);
-		assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
-		return answer.as(QueueSnapshot.class);
-	}
+    private QueueSnapshot snapshot(String event) {
+        Answer answer = call("GET", path(QueuePaths.SNAPSHOT, event), null, null);
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+        return answer.as(QueueSnapshot.class);
+    }
 
-	private QueueTicket ticketOf(Answer answer) {
-		String ticket = answer.header(Headers.TICKET).orElseThrow(() -> new AssertionError("no ticket: " + answer));
-		return QueueTicketCodec.of(HmacKey.fromBase64(queue().ticketKey())).decode(ticket);
-	}
+    private QueueTicket ticketOf(Answer answer) {
+        String ticket = answer.header(Headers.TICKET).orElseThrow(() -> new AssertionError("no ticket: " + answer));
+        return QueueTicketCodec.of(HmacKey.fromBase64(queue().ticketKey())).decode(ticket);
+    }
 
-	// HTTP
+    // HTTP
 
-	private static String newEvent() {
-		return "qc-" + UUID.randomUUID().toString().substring(0, 13);
-	}
+    private static String newEvent() {
+        return "qc-" + UUID.randomUUID().toString().substring(0, 13);
+    }
 
-	private static String visitor() {
-		return VisitorId.random().value();
-	}
+    private static String visitor() {
+        return VisitorId.random().value();
+    }
 
-	private static String grant() {
-		return UUID.randomUUID().toString();
-	}
+    private static String grant() {
+        return UUID.randomUUID().toString();
+    }
 
-	private static String path(String template, String event) {
-		return template.replace("{eventId}", event);
-	}
+    private static String path(String template, String event) {
+        return template.replace("{eventId}", event);
+    }
 
-	private Answer call(String method, String path, String visitor, Object body) {
-		return send(method, path, queue().internalToken(), visitor, body);
-	}
+    private Answer call(String method, String path, String visitor, Object body) {
+        return send(method, path, queue().internalToken(), visitor, body);
+    }
 
-	/** @param body a record (written as JSON), a JSON text, or null */
-	private Answer send(String method, String path, String internalToken, String visitor, Object body) {
-		String json = body == null || body instanceof String ? (String) body : JSON.writeValueAsString(body);
-		HttpRequest.Builder request = HTTP.request(method, queue().baseUrl().resolve(path), json);
-		if (internalToken != null) {
-			request.header(Headers.INTERNAL, internalToken);
-		}
-		if (visitor != null) {
-			request.header(Headers.VISITOR, visitor);
-		}
-		HttpResponse<String> response = HTTP.send(request);
-		return new Answer(response.statusCode(), response.headers().map(), response.body());
-	}
+    /** @param body a record (written as JSON), a JSON text, or null */
+    private Answer send(String method, String path, String internalToken, String visitor, Object body) {
+        String json = body == null || body instanceof String ? (String) body : JSON.writeValueAsString(body);
+        HttpRequest.Builder request = HTTP.request(method, queue().baseUrl().resolve(path), json);
+        if (internalToken != null) {
+            request.header(Headers.INTERNAL, internalToken);
+        }
+        if (visitor != null) {
+            request.header(Headers.VISITOR, visitor);
+        }
+        HttpResponse<String> response = HTTP.send(request);
+        return new Answer(response.statusCode(), response.headers().map(), response.body());
+    }
 
-	private static void assertProblem(Answer answer, ProblemType problem) {
-		assertThat(answer.status()).as(answer.toString()).isEqualTo(problem.status());
-		assertThat(answer.header("Content-Type")).as(answer.toString())
-			.hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
-		JsonNode body = JSON.readTree(answer.body());
-		assertThat(body.get("type").asString()).as(answer.toString()).isEqualTo(problem.type().toString());
-		assertThat(body.get("status").asInt()).isEqualTo(problem.status());
-	}
+    private static void assertProblem(Answer answer, ProblemType problem) {
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(problem.status());
+        assertThat(answer.header("Content-Type"))
+                .as(answer.toString())
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
+        JsonNode body = JSON.readTree(answer.body());
+        assertThat(body.get("type").asString())
+                .as(answer.toString())
+                .isEqualTo(problem.type().toString());
+        assertThat(body.get("status").asInt()).isEqualTo(problem.status());
+    }
 
-	/** An answer: status, headers (any case), body. */
-	record Answer(int status, java.util.Map<String, List<String>> headers, String body) {
+    /** An answer: status, headers (any case), body. */
+    record Answer(int status, java.util.Map<String, List<String>> headers, String body) {
 
-		Optional<String> header(String name) {
-			return headers.entrySet()
-				.stream()
-				.filter(e -> e.getKey().equalsIgnoreCase(name))
-				.flatMap(e -> e.getValue().stream())
-				.findFirst();
-		}
+        Optional<String> header(String name) {
+            return headers.entrySet().stream()
+                    .filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .flatMap(e -> e.getValue().stream())
+                    .findFirst();
+        }
 
-		<T> T as(Class<T> type) {
-			assertThat(status).as(toString()).isBetween(200, 299);
-			return JSON.readValue(body, type);
-		}
+        <T> T as(Class<T> type) {
+            assertThat(status).as(toString()).isBetween(200, 299);
+            return JSON.readValue(body, type);
+        }
 
-		@Override
-		public String toString() {
-			return status + " " + body;
-		}
-
-	}
-
+        @Override
+        public String toString() {
+            return status + " " + body;
+        }
+    }
 }

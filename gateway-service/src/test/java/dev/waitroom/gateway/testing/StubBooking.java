@@ -13,55 +13,88 @@ import java.util.UUID;
  */
 public final class StubBooking extends StubHttpServer {
 
-	StubBooking(String internalToken) {
-		super(internalToken);
-	}
+    StubBooking(String internalToken) {
+        super(internalToken);
+    }
 
-	@Override
-	protected Reply handle(Recorded request) {
-		String path = request.path();
-		String[] s = segments(path);
-		if (path.equals("/webhooks/payments")) {
-			return Reply.json(200, Map.of("served", "booking", "path", path));
-		}
-		if (path.startsWith("/admin/")) {
-			return Reply.json(200, Map.of("served", "booking", "path", path));
-		}
-		if (s.length >= 3 && s[0].equals("events") && s[2].equals("shop")) {
-			String eventId = s[1];
-			String rest = String.join("/", List.of(s).subList(3, s.length));
-			if (rest.equals("seats") && request.method().equals("GET")) {
-				return Reply.json(200, Map.of("eventId", eventId,
-						"categories", List.of(Map.of("name", "Stalls", "priceCents", 4500, "seats", 3, "available", 3)),
-						"seats", List.of(seat("A1"), seat("A2"), seat("A3"))));
-			}
-			if (rest.equals("holds") && request.method().equals("POST")) {
-				return Reply.json(201, Map.of("holdId", UUID.randomUUID().toString(), "eventId", eventId, "state",
-						"HELD", "expiresAt", Instant.now().plusSeconds(300).toString(), "seatIds", List.of("A1"),
-						"amountCents", 4500));
-			}
-			if (rest.equals("orders") && request.method().equals("POST")) {
-				return Reply.json(201, order(eventId, UUID.randomUUID().toString(), "PENDING_PAYMENT"));
-			}
-			if (rest.startsWith("orders/") && request.method().equals("GET")) {
-				return Reply.json(200, order(eventId, s[4], "PAID"));
-			}
-			Map<String, Object> echo = new LinkedHashMap<>();
-			echo.put("served", "booking");
-			echo.put("path", path);
-			return Reply.json(200, echo);
-		}
-		return Reply.json(404, Map.of("status", 404, "title", "Not found"));
-	}
+    @Override
+    protected Reply handle(Recorded request) {
+        String path = request.path();
+        String[] s = segments(path);
+        if (path.equals("/webhooks/payments")) {
+            return Reply.json(200, Map.of("served", "booking", "path", path));
+        }
+        if (path.startsWith("/admin/")) {
+            return Reply.json(200, Map.of("served", "booking", "path", path));
+        }
+        if (s.length >= 3 && s[0].equals("events") && s[2].equals("shop")) {
+            String eventId = s[1];
+            String rest = String.join("/", List.of(s).subList(3, s.length));
+            if (rest.equals("seats") && request.method().equals("GET")) {
+                return Reply.json(
+                        200,
+                        Map.of(
+                                "eventId",
+                                eventId,
+                                "categories",
+                                List.of(Map.of("name", "Stalls", "priceCents", 4500, "seats", 3, "available", 3)),
+                                "seats",
+                                List.of(seat("A1"), seat("A2"), seat("A3"))));
+            }
+            if (rest.equals("holds") && request.method().equals("POST")) {
+                return Reply.json(
+                        201,
+                        Map.of(
+                                "holdId",
+                                UUID.randomUUID().toString(),
+                                "eventId",
+                                eventId,
+                                "state",
+                                "HELD",
+                                "expiresAt",
+                                Instant.now().plusSeconds(300).toString(),
+                                "seatIds",
+                                List.of("A1"),
+                                "amountCents",
+                                4500));
+            }
+            if (rest.equals("orders") && request.method().equals("POST")) {
+                return Reply.json(201, order(eventId, UUID.randomUUID().toString(), "PENDING_PAYMENT"));
+            }
+            if (rest.startsWith("orders/") && request.method().equals("GET")) {
+                return Reply.json(200, order(eventId, s[4], "PAID"));
+            }
+            Map<String, Object> echo = new LinkedHashMap<>();
+            echo.put("served", "booking");
+            echo.put("path", path);
+            return Reply.json(200, echo);
+        }
+        return Reply.json(404, Map.of("status", 404, "title", "Not found"));
+    }
 
-	private static Map<String, Object> seat(String id) {
-		return Map.of("seatId", id, "category", "Stalls", "priceCents", 4500);
-	}
+    private static Map<String, Object> seat(String id) {
+        return Map.of("seatId", id, "category", "Stalls", "priceCents", 4500);
+    }
 
-	private static Map<String, Object> order(String eventId, String orderId, String state) {
-		return Map.of("orderId", orderId, "eventId", eventId, "state", state, "amountCents", 4500, "seatIds",
-				List.of("A1"), "payment", Map.of("attemptId", UUID.randomUUID().toString(), "state",
-						state.equals("PAID") ? "SUCCEEDED" : "PENDING", "amountCents", 4500));
-	}
-
+    private static Map<String, Object> order(String eventId, String orderId, String state) {
+        return Map.of(
+                "orderId",
+                orderId,
+                "eventId",
+                eventId,
+                "state",
+                state,
+                "amountCents",
+                4500,
+                "seatIds",
+                List.of("A1"),
+                "payment",
+                Map.of(
+                        "attemptId",
+                        UUID.randomUUID().toString(),
+                        "state",
+                        state.equals("PAID") ? "SUCCEEDED" : "PENDING",
+                        "amountCents",
+                        4500));
+    }
 }

@@ -1,5 +1,10 @@
 package dev.waitroom.gateway.testing;
 
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.tokens.AdmissionClaims;
+import dev.waitroom.tokens.AdmissionTokenIssuer;
+import dev.waitroom.tokens.KeyRing;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,155 +14,162 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.waitroom.contract.Headers;
-import dev.waitroom.contract.ProblemType;
-import dev.waitroom.tokens.AdmissionClaims;
-import dev.waitroom.tokens.AdmissionTokenIssuer;
-import dev.waitroom.tokens.KeyRing;
-
 /**
  * The admission-coordinator as far as the gateway sees it: the JWKS, claim (OFFERED -> ACTIVE in
  * the queue model, registry write, then the token), leave, and the admin API (echo).
  */
 public final class StubCoordinator extends StubHttpServer {
 
-	private volatile KeyRing ring = KeyRing.generate(Clock.systemUTC());
+    private volatile KeyRing ring = KeyRing.generate(Clock.systemUTC());
 
-	private volatile AdmissionTokenIssuer issuer = AdmissionTokenIssuer.of(ring);
+    private volatile AdmissionTokenIssuer issuer = AdmissionTokenIssuer.of(ring);
 
-	private volatile boolean jwksUnavailable;
+    private volatile boolean jwksUnavailable;
 
-	private final StubQueueService queue;
+    private final StubQueueService queue;
 
-	private final SessionRegistryWriter registry;
+    private final SessionRegistryWriter registry;
 
-	private final Map<String, String> sessionsByVisitor = new ConcurrentHashMap<>();
+    private final Map<String, String> sessionsByVisitor = new ConcurrentHashMap<>();
 
-	private volatile Duration sessionTtl = Duration.ofMinutes(10);
+    private volatile Duration sessionTtl = Duration.ofMinutes(10);
 
-	private volatile Duration claimDelay = Duration.ZERO;
+    private volatile Duration claimDelay = Duration.ZERO;
 
-	StubCoordinator(String internalToken, StubQueueService queue, SessionRegistryWriter registry) {
-		super(internalToken);
-		this.queue = queue;
-		this.registry = registry;
-	}
+    StubCoordinator(String internalToken, StubQueueService queue, SessionRegistryWriter registry) {
+        super(internalToken);
+        this.queue = queue;
+        this.registry = registry;
+    }
 
-	/** Publishes a new signing key and signs with it from now on (the old key stays published). */
-	public synchronized void rotateKeys() {
-		ring = ring.publishNext().activateNext();
-		issuer = AdmissionTokenIssuer.of(ring);
-	}
+    /** Publishes a new signing key and signs with it from now on (the old key stays published). */
+    public synchronized void rotateKeys() {
+        ring = ring.publishNext().activateNext();
+        issuer = AdmissionTokenIssuer.of(ring);
+    }
 
-	/** While set, the JWKS answers 503. */
-	public void jwksUnavailable(boolean unavailable) {
-		this.jwksUnavailable = unavailable;
-	}
+    /** While set, the JWKS answers 503. */
+    public void jwksUnavailable(boolean unavailable) {
+        this.jwksUnavailable = unavailable;
+    }
 
-	/** Makes claims answer only after this delay, as a hung (stopped) coordinator would. */
-	public void claimDelay(Duration delay) {
-		this.claimDelay = delay;
-	}
+    /** Makes claims answer only after this delay, as a hung (stopped) coordinator would. */
+    public void claimDelay(Duration delay) {
+        this.claimDelay = delay;
+    }
 
-	/** A token for a session that is live in the registry. */
-	public Issued admit(String eventId, String visitor, long generation) {
-		Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-		Issued issued = issue(eventId, visitor, generation, now, now.plus(sessionTtl));
-		registry.live(eventId, issued.sessionId(), generation, issued.expiresAt());
-		return issued;
-	}
+    /** A token for a session that is live in the registry. */
+    public Issued admit(String eventId, String visitor, long generation) {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Issued issued = issue(eventId, visitor, generation, now, now.plus(sessionTtl));
+        registry.live(eventId, issued.sessionId(), generation, issued.expiresAt());
+        return issued;
+    }
 
-	/** A correctly signed token with the given times; the registry is untouched. */
-	public Issued issue(String eventId, String visitor, long generation, Instant issuedAt, Instant expiresAt) {
-		String sessionId = UUID.randomUUID().toString();
-		AdmissionClaims claims = new AdmissionClaims(eventId, generation, UUID.randomUUID().toString(), sessionId,
-				visitor, issuedAt, expiresAt, UUID.randomUUID().toString());
-		return new Issued(issuer.issue(claims), sessionId, expiresAt);
-	}
+    /** A correctly signed token with the given times; the registry is untouched. */
+    public Issued issue(String eventId, String visitor, long generation, Instant issuedAt, Instant expiresAt) {
+        String sessionId = UUID.randomUUID().toString();
+        AdmissionClaims claims = new AdmissionClaims(
+                eventId,
+                generation,
+                UUID.randomUUID().toString(),
+                sessionId,
+                visitor,
+                issuedAt,
+                expiresAt,
+                UUID.randomUUID().toString());
+        return new Issued(issuer.issue(claims), sessionId, expiresAt);
+    }
 
-	public record Issued(String token, String sessionId, Instant expiresAt) {
-	}
+    public record Issued(String token, String sessionId, Instant expiresAt) {}
 
-	@Override
-	protected Reply handle(Recorded request) {
-		String path = request.path();
-		if (path.equals("/.well-known/jwks.json") && request.method().equals("GET")) {
-			if (jwksUnavailable) {
-				return Reply.json(503, Map.of("status", 503, "title", "Unavailable"));
-			}
-			return Reply.json(200, JSON.readValue(ring.publicJwksJson(), Map.class));
-		}
-		if (path.startsWith("/admin/")) {
-			return Reply.json(200, Map.of("served", "coordinator", "path", path));
-		}
-		String[] s = segments(path);
-		String visitor = request.header(Headers.VISITOR).orElse(null);
-		if (s.length == 4 && s[0].equals("events") && s[2].equals("admission") && s[3].equals("claim")) {
-			return claim(s[1], visitor);
-		}
-		if (s.length == 4 && s[0].equals("events") && s[2].equals("shopping-session") && s[3].equals("renew")) {
-			return renew(s[1], visitor);
-		}
-		if (s.length == 4 && s[0].equals("events") && s[2].equals("shopping-session") && s[3].equals("leave")) {
-			String sessionId = visitor == null ? null : sessionsByVisitor.remove(s[1] + "/" + visitor);
-			if (sessionId != null) {
-				registry.end(s[1], sessionId);
-			}
-			return new Reply(204, null, Map.of());
-		}
-		return Reply.json(404, Map.of("status", 404, "title", "Not found"));
-	}
+    @Override
+    protected Reply handle(Recorded request) {
+        String path = request.path();
+        if (path.equals("/.well-known/jwks.json") && request.method().equals("GET")) {
+            if (jwksUnavailable) {
+                return Reply.json(503, Map.of("status", 503, "title", "Unavailable"));
+            }
+            return Reply.json(200, JSON.readValue(ring.publicJwksJson(), Map.class));
+        }
+        if (path.startsWith("/admin/")) {
+            return Reply.json(200, Map.of("served", "coordinator", "path", path));
+        }
+        String[] s = segments(path);
+        String visitor = request.header(Headers.VISITOR).orElse(null);
+        if (s.length == 4 && s[0].equals("events") && s[2].equals("admission") && s[3].equals("claim")) {
+            return claim(s[1], visitor);
+        }
+        if (s.length == 4 && s[0].equals("events") && s[2].equals("shopping-session") && s[3].equals("renew")) {
+            return renew(s[1], visitor);
+        }
+        if (s.length == 4 && s[0].equals("events") && s[2].equals("shopping-session") && s[3].equals("leave")) {
+            String sessionId = visitor == null ? null : sessionsByVisitor.remove(s[1] + "/" + visitor);
+            if (sessionId != null) {
+                registry.end(s[1], sessionId);
+            }
+            return new Reply(204, null, Map.of());
+        }
+        return Reply.json(404, Map.of("status", 404, "title", "Not found"));
+    }
 
-	private Reply renew(String eventId, String visitor) {
-		String sessionId = visitor == null ? null : sessionsByVisitor.get(eventId + "/" + visitor);
-		if (sessionId == null || !registry.isLive(eventId, sessionId)) {
-			return problem(ProblemType.SESSION_ENDED);
-		}
-		long generation = queue.event(eventId).saleGeneration;
-		Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-		Instant expiresAt = now.plus(sessionTtl).plusSeconds(60);
-		AdmissionClaims claims = new AdmissionClaims(eventId, generation, UUID.randomUUID().toString(), sessionId,
-				visitor, now, expiresAt, UUID.randomUUID().toString());
-		String token = issuer.issue(claims);
-		registry.live(eventId, sessionId, generation, expiresAt);
-		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("sessionId", sessionId);
-		body.put("eventId", eventId);
-		body.put("state", "ACTIVE");
-		body.put("expiresAt", expiresAt.toString());
-		body.put("absoluteExpiresAt", now.plus(Duration.ofMinutes(30)).toString());
-		body.put("token", token);
-		return new Reply(200, body, Map.of("Set-Cookie", "wr_at=" + token + "; Path=/; HttpOnly; SameSite=Lax"));
-	}
+    private Reply renew(String eventId, String visitor) {
+        String sessionId = visitor == null ? null : sessionsByVisitor.get(eventId + "/" + visitor);
+        if (sessionId == null || !registry.isLive(eventId, sessionId)) {
+            return problem(ProblemType.SESSION_ENDED);
+        }
+        long generation = queue.event(eventId).saleGeneration;
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Instant expiresAt = now.plus(sessionTtl).plusSeconds(60);
+        AdmissionClaims claims = new AdmissionClaims(
+                eventId,
+                generation,
+                UUID.randomUUID().toString(),
+                sessionId,
+                visitor,
+                now,
+                expiresAt,
+                UUID.randomUUID().toString());
+        String token = issuer.issue(claims);
+        registry.live(eventId, sessionId, generation, expiresAt);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("sessionId", sessionId);
+        body.put("eventId", eventId);
+        body.put("state", "ACTIVE");
+        body.put("expiresAt", expiresAt.toString());
+        body.put("absoluteExpiresAt", now.plus(Duration.ofMinutes(30)).toString());
+        body.put("token", token);
+        return new Reply(200, body, Map.of("Set-Cookie", "wr_at=" + token + "; Path=/; HttpOnly; SameSite=Lax"));
+    }
 
-	private Reply claim(String eventId, String visitor) {
-		if (!claimDelay.isZero()) {
-			try {
-				Thread.sleep(claimDelay.toMillis());
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
-		StubQueueService.QueueEvent event = queue.event(eventId);
-		StubQueueService.Entry entry = visitor == null ? null : event.entryOf(visitor);
-		if (entry == null || !(entry.state.equals("OFFERED") || entry.state.equals("ACTIVE"))) {
-			return problem(ProblemType.NO_OFFER);
-		}
-		entry.state = "ACTIVE";
-		Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-		Issued issued = issue(eventId, visitor, event.saleGeneration, now, now.plus(sessionTtl));
-		registry.live(eventId, issued.sessionId(), event.saleGeneration, issued.expiresAt());
-		sessionsByVisitor.put(eventId + "/" + visitor, issued.sessionId());
-		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("sessionId", issued.sessionId());
-		body.put("eventId", eventId);
-		body.put("state", "ACTIVE");
-		body.put("expiresAt", issued.expiresAt().toString());
-		body.put("absoluteExpiresAt", issued.expiresAt().plus(Duration.ofMinutes(20)).toString());
-		body.put("token", issued.token());
-		return new Reply(200, body,
-				Map.of("Set-Cookie", "wr_at=" + issued.token() + "; Path=/; HttpOnly; SameSite=Lax"));
-	}
-
+    private Reply claim(String eventId, String visitor) {
+        if (!claimDelay.isZero()) {
+            try {
+                Thread.sleep(claimDelay.toMillis());
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        StubQueueService.QueueEvent event = queue.event(eventId);
+        StubQueueService.Entry entry = visitor == null ? null : event.entryOf(visitor);
+        if (entry == null || !(entry.state.equals("OFFERED") || entry.state.equals("ACTIVE"))) {
+            return problem(ProblemType.NO_OFFER);
+        }
+        entry.state = "ACTIVE";
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Issued issued = issue(eventId, visitor, event.saleGeneration, now, now.plus(sessionTtl));
+        registry.live(eventId, issued.sessionId(), event.saleGeneration, issued.expiresAt());
+        sessionsByVisitor.put(eventId + "/" + visitor, issued.sessionId());
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("sessionId", issued.sessionId());
+        body.put("eventId", eventId);
+        body.put("state", "ACTIVE");
+        body.put("expiresAt", issued.expiresAt().toString());
+        body.put(
+                "absoluteExpiresAt",
+                issued.expiresAt().plus(Duration.ofMinutes(20)).toString());
+        body.put("token", issued.token());
+        return new Reply(
+                200, body, Map.of("Set-Cookie", "wr_at=" + issued.token() + "; Path=/; HttpOnly; SameSite=Lax"));
+    }
 }

@@ -1,5 +1,10 @@
 package dev.waitroom.gateway.testing;
 
+import com.sun.net.httpserver.HttpExchange;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.testsupport.LoopbackHttpServer;
+import dev.waitroom.testsupport.StubHttpAnswers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -11,14 +16,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.function.Predicate;
-
-import com.sun.net.httpserver.HttpExchange;
 import tools.jackson.databind.json.JsonMapper;
-
-import dev.waitroom.contract.Headers;
-import dev.waitroom.contract.ProblemType;
-import dev.waitroom.testsupport.LoopbackHttpServer;
-import dev.waitroom.testsupport.StubHttpAnswers;
 
 /**
  * A small real HTTP server standing in for one upstream service. It records every request it
@@ -27,99 +25,97 @@ import dev.waitroom.testsupport.StubHttpAnswers;
  */
 public abstract class StubHttpServer {
 
-	protected static final JsonMapper JSON = JsonMapper.builder().build();
+    protected static final JsonMapper JSON = JsonMapper.builder().build();
 
-	private final LoopbackHttpServer server;
+    private final LoopbackHttpServer server;
 
-	private final String internalToken;
+    private final String internalToken;
 
-	private final ConcurrentLinkedDeque<Recorded> received = new ConcurrentLinkedDeque<>();
+    private final ConcurrentLinkedDeque<Recorded> received = new ConcurrentLinkedDeque<>();
 
-	protected StubHttpServer(String internalToken) {
-		this.internalToken = internalToken;
-		this.server = LoopbackHttpServer.start(this::handleExchange, 8);
-	}
+    protected StubHttpServer(String internalToken) {
+        this.internalToken = internalToken;
+        this.server = LoopbackHttpServer.start(this::handleExchange, 8);
+    }
 
-	public URI uri() {
-		return server.uri();
-	}
+    public URI uri() {
+        return server.uri();
+    }
 
-	/** A request as the upstream saw it; header names lower-cased. */
-	public record Recorded(String method, String path, Map<String, List<String>> headers, String body) {
+    /** A request as the upstream saw it; header names lower-cased. */
+    public record Recorded(String method, String path, Map<String, List<String>> headers, String body) {
 
-		public Optional<String> header(String name) {
-			List<String> values = headers.get(name.toLowerCase());
-			return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
-		}
+        public Optional<String> header(String name) {
+            List<String> values = headers.get(name.toLowerCase());
+            return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
+        }
+    }
 
-	}
+    public List<Recorded> received(Predicate<Recorded> filter) {
+        return received.stream().filter(filter).toList();
+    }
 
-	public List<Recorded> received(Predicate<Recorded> filter) {
-		return received.stream().filter(filter).toList();
-	}
+    public Optional<Recorded> lastReceived(String path) {
+        List<Recorded> all = new ArrayList<>(received);
+        for (int i = all.size() - 1; i >= 0; i--) {
+            if (all.get(i).path().equals(path)) {
+                return Optional.of(all.get(i));
+            }
+        }
+        return Optional.empty();
+    }
 
-	public Optional<Recorded> lastReceived(String path) {
-		List<Recorded> all = new ArrayList<>(received);
-		for (int i = all.size() - 1; i >= 0; i--) {
-			if (all.get(i).path().equals(path)) {
-				return Optional.of(all.get(i));
-			}
-		}
-		return Optional.empty();
-	}
+    public long countReceived(String path) {
+        return received.stream().filter(r -> r.path().equals(path)).count();
+    }
 
-	public long countReceived(String path) {
-		return received.stream().filter(r -> r.path().equals(path)).count();
-	}
+    /** The answer of a stub route. */
+    protected record Reply(int status, Object body, Map<String, String> headers) {
 
-	/** The answer of a stub route. */
-	protected record Reply(int status, Object body, Map<String, String> headers) {
+        static Reply json(int status, Object body) {
+            return new Reply(status, body, Map.of());
+        }
+    }
 
-		static Reply json(int status, Object body) {
-			return new Reply(status, body, Map.of());
-		}
+    protected abstract Reply handle(Recorded request);
 
-	}
+    private void handleExchange(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            Map<String, List<String>> headers = new TreeMap<>();
+            exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(), List.copyOf(v)));
+            String body;
+            try (InputStream in = exchange.getRequestBody()) {
+                body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            Recorded request = new Recorded(
+                    exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(), headers, body);
+            received.add(request);
+            Reply reply;
+            if (!internalToken.equals(request.header(Headers.INTERNAL).orElse(null))) {
+                reply = problem(ProblemType.INTERNAL_CREDENTIAL_REQUIRED);
+            } else {
+                try {
+                    reply = handle(request);
+                } catch (RuntimeException ex) {
+                    reply = Reply.json(500, Map.of("title", ex.toString(), "status", 500));
+                }
+            }
+            reply.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
+            StubHttpAnswers.json(
+                    exchange,
+                    reply.status(),
+                    reply.body() == null ? new byte[0] : JSON.writeValueAsBytes(reply.body()));
+        }
+    }
 
-	protected abstract Reply handle(Recorded request);
+    /** A problem+json answer of the contract's catalogue, as the real services write it. */
+    protected static Reply problem(ProblemType problem) {
+        return Reply.json(
+                problem.status(),
+                Map.of("type", problem.type().toString(), "title", problem.title(), "status", problem.status()));
+    }
 
-	private void handleExchange(HttpExchange exchange) throws IOException {
-		try (exchange) {
-			Map<String, List<String>> headers = new TreeMap<>();
-			exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(), List.copyOf(v)));
-			String body;
-			try (InputStream in = exchange.getRequestBody()) {
-				body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-			}
-			Recorded request = new Recorded(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
-					headers, body);
-			received.add(request);
-			Reply reply;
-			if (!internalToken.equals(request.header(Headers.INTERNAL).orElse(null))) {
-				reply = problem(ProblemType.INTERNAL_CREDENTIAL_REQUIRED);
-			}
-			else {
-				try {
-					reply = handle(request);
-				}
-				catch (RuntimeException ex) {
-					reply = Reply.json(500, Map.of("title", ex.toString(), "status", 500));
-				}
-			}
-			reply.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
-			StubHttpAnswers.json(exchange, reply.status(),
-					reply.body() == null ? new byte[0] : JSON.writeValueAsBytes(reply.body()));
-		}
-	}
-
-	/** A problem+json answer of the contract's catalogue, as the real services write it. */
-	protected static Reply problem(ProblemType problem) {
-		return Reply.json(problem.status(),
-				Map.of("type", problem.type().toString(), "title", problem.title(), "status", problem.status()));
-	}
-
-	protected static String[] segments(String path) {
-		return path.substring(1).split("/");
-	}
-
+    protected static String[] segments(String path) {
+        return path.substring(1).split("/");
+    }
 }

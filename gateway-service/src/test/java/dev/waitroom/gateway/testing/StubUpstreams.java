@@ -1,10 +1,9 @@
 package dev.waitroom.gateway.testing;
 
-import java.security.SecureRandom;
-import java.util.Base64;
-
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.QueueTicketCodec;
+import java.security.SecureRandom;
+import java.util.Base64;
 
 /**
  * The three upstream services as small real HTTP servers, started once per test JVM, and the
@@ -12,48 +11,47 @@ import dev.waitroom.tokens.QueueTicketCodec;
  */
 public final class StubUpstreams {
 
-	private static final SecureRandom RANDOM = new SecureRandom();
+    private static final SecureRandom RANDOM = new SecureRandom();
 
-	public static final String OPS_TOKEN = randomBase64(24);
+    public static final String OPS_TOKEN = randomBase64(24);
 
-	public static final String INTERNAL_TOKEN = randomBase64(24);
+    public static final String INTERNAL_TOKEN = randomBase64(24);
 
-	public static final String TICKET_KEY = randomBase64(32);
+    public static final String TICKET_KEY = randomBase64(32);
 
-	public static final String VISITOR_KEY = randomBase64(32);
+    public static final String VISITOR_KEY = randomBase64(32);
 
-	private static volatile StubUpstreams instance;
+    private static volatile StubUpstreams instance;
 
-	public final StubQueueService queue;
+    public final StubQueueService queue;
 
-	public final StubCoordinator coordinator;
+    public final StubCoordinator coordinator;
 
-	public final StubBooking booking;
+    public final StubBooking booking;
 
-	public final SessionRegistryWriter registry;
+    public final SessionRegistryWriter registry;
 
-	private StubUpstreams() {
-		this.registry = new SessionRegistryWriter();
-		this.queue = new StubQueueService(INTERNAL_TOKEN, QueueTicketCodec.of(HmacKey.fromBase64(TICKET_KEY)));
-		this.coordinator = new StubCoordinator(INTERNAL_TOKEN, queue, registry);
-		this.booking = new StubBooking(INTERNAL_TOKEN);
-	}
+    private StubUpstreams() {
+        this.registry = new SessionRegistryWriter();
+        this.queue = new StubQueueService(INTERNAL_TOKEN, QueueTicketCodec.of(HmacKey.fromBase64(TICKET_KEY)));
+        this.coordinator = new StubCoordinator(INTERNAL_TOKEN, queue, registry);
+        this.booking = new StubBooking(INTERNAL_TOKEN);
+    }
 
-	public static StubUpstreams get() {
-		if (instance == null) {
-			synchronized (StubUpstreams.class) {
-				if (instance == null) {
-					instance = new StubUpstreams();
-				}
-			}
-		}
-		return instance;
-	}
+    public static StubUpstreams get() {
+        if (instance == null) {
+            synchronized (StubUpstreams.class) {
+                if (instance == null) {
+                    instance = new StubUpstreams();
+                }
+            }
+        }
+        return instance;
+    }
 
-	static String randomBase64(int bytes) {
-		byte[] secret = new byte[bytes];
-		RANDOM.nextBytes(secret);
-		return Base64.getEncoder().encodeToString(secret);
-	}
-
+    static String randomBase64(int bytes) {
+        byte[] secret = new byte[bytes];
+        RANDOM.nextBytes(secret);
+        return Base64.getEncoder().encodeToString(secret);
+    }
 }

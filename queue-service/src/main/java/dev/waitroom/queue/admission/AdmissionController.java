@@ -48,7 +48,8 @@ class AdmissionController {
 
     @GetMapping(QueuePaths.CANDIDATES)
     @Operation(summary = "The next N WAITING entries in policy order, not removed; empty before the draw completes")
-    Candidates candidates(@PathVariable String eventId,
+    Candidates candidates(
+            @PathVariable String eventId,
             @RequestParam(name = QueuePaths.CANDIDATES_LIMIT, defaultValue = "100") int limit) {
         EventId event = new EventId(eventId);
         if (limit < 1 || limit > maxBatch) {
@@ -58,22 +59,37 @@ class AdmissionController {
     }
 
     @PostMapping(QueuePaths.OFFERS)
-    @Operation(summary = "WAITING -> OFFERED with a grant and deadline; an entry already OFFERED with that grant is unchanged")
+    @Operation(
+            summary =
+                    "WAITING -> OFFERED with a grant and deadline; an entry already OFFERED with that grant is unchanged")
     OfferResults offers(@PathVariable String eventId, @RequestBody(required = false) OfferBatch body) {
         EventId event = new EventId(eventId);
-        if (body == null || body.offers() == null || body.offers().isEmpty() || body.offers().size() > maxBatch) {
+        if (body == null
+                || body.offers() == null
+                || body.offers().isEmpty()
+                || body.offers().size() > maxBatch) {
             throw new MalformedValueException("offers is a list of 1.." + maxBatch + " items");
         }
         Set<String> seen = new HashSet<>();
-        List<OfferRequest> requests = body.offers().stream().map(o -> toRequest(o, seen)).toList();
+        List<OfferRequest> requests =
+                body.offers().stream().map(o -> toRequest(o, seen)).toList();
         List<OfferOutcome> outcomes = store.offer(event, requests);
-        metrics.offered(event, outcomes.stream().filter(r -> r.state() == EntryState.OFFERED && r.holdsGrant()).count());
-        return new OfferResults(outcomes.stream().map(AdmissionController::result).toList());
+        metrics.offered(
+                event,
+                outcomes.stream()
+                        .filter(r -> r.state() == EntryState.OFFERED && r.holdsGrant())
+                        .count());
+        return new OfferResults(
+                outcomes.stream().map(AdmissionController::result).toList());
     }
 
     @PostMapping(QueuePaths.TRANSITION)
-    @Operation(summary = "Move an entry to ACTIVE, COMPLETED, EXPIRED, or OFFER_EXPIRED (the expired-offer policy decides)")
-    EntryTransitionResult transition(@PathVariable String eventId, @PathVariable String entryId,
+    @Operation(
+            summary =
+                    "Move an entry to ACTIVE, COMPLETED, EXPIRED, or OFFER_EXPIRED (the expired-offer policy decides)")
+    EntryTransitionResult transition(
+            @PathVariable String eventId,
+            @PathVariable String entryId,
             @RequestBody(required = false) EntryTransition body) {
         EventId event = new EventId(eventId);
         EntryId entry = new EntryId(entryId);
@@ -109,7 +125,8 @@ class AdmissionController {
 
     /** {@code state} is null for an unknown entry; {@code applied}: held by the offered grant, now or before. */
     private static OfferResult result(OfferOutcome o) {
-        return new OfferResult(o.entryId().value(), o.state() == null ? null : o.state().name(), o.holdsGrant());
+        return new OfferResult(
+                o.entryId().value(), o.state() == null ? null : o.state().name(), o.holdsGrant());
     }
 
     private static String requireGrant(String grantId) {

@@ -19,10 +19,10 @@ final class AdmissionReplies {
 
     /** offers.lua's state of an entry that does not exist. */
     private static final String NO_STATE = "-";
+
     private static final String HOLDS_GRANT = "1";
 
-    private AdmissionReplies() {
-    }
+    private AdmissionReplies() {}
 
     /** candidates.lua: OK, then triples of entry sequence, visitor, order key. */
     static List<Candidate> candidates(List<String> r) {
@@ -31,7 +31,8 @@ final class AdmissionReplies {
         }
         List<Candidate> out = new ArrayList<>();
         for (int i = 1; i + 2 < r.size(); i += 3) {
-            out.add(new Candidate(EntryId.ofSequence(Long.parseLong(r.get(i))).value(), r.get(i + 1), Long.parseLong(r.get(i + 2))));
+            out.add(new Candidate(
+                    EntryId.ofSequence(Long.parseLong(r.get(i))).value(), r.get(i + 1), Long.parseLong(r.get(i + 2))));
         }
         return out;
     }
@@ -39,7 +40,8 @@ final class AdmissionReplies {
     /** offers.lua: OK, then triples of entry sequence, state letter ('-' unknown), '1' when it holds the grant; NOT_DRAWN. */
     static List<OfferOutcome> offers(List<String> r) {
         if (r.get(0).equals("NOT_DRAWN")) {
-            throw new ProblemException(ProblemType.DRAW_INCOMPLETE, "No offer is made before the pre-sale draw completes.");
+            throw new ProblemException(
+                    ProblemType.DRAW_INCOMPLETE, "No offer is made before the pre-sale draw completes.");
         }
         if (!r.get(0).equals("OK")) {
             throw ScriptReplies.unknownEvent(r);
@@ -47,7 +49,10 @@ final class AdmissionReplies {
         List<OfferOutcome> out = new ArrayList<>();
         for (int i = 1; i < r.size(); i += 3) {
             EntryState state = r.get(i + 1).equals(NO_STATE) ? null : EntryState.ofLetter(r.get(i + 1));
-            out.add(new OfferOutcome(EntryId.ofSequence(Long.parseLong(r.get(i))), state, r.get(i + 2).equals(HOLDS_GRANT)));
+            out.add(new OfferOutcome(
+                    EntryId.ofSequence(Long.parseLong(r.get(i))),
+                    state,
+                    r.get(i + 2).equals(HOLDS_GRANT)));
         }
         return out;
     }
@@ -57,10 +62,14 @@ final class AdmissionReplies {
         return switch (r.get(0)) {
             case "OK" -> EntryState.ofLetter(r.get(1));
             case "NO_ENTRY" -> throw new ProblemException(ProblemType.UNKNOWN_ENTRY, "No such entry in this event.");
-            case "GRANT" -> throw new ProblemException(ProblemType.GRANT_MISMATCH,
-                    "The entry is " + EntryState.ofLetter(r.get(1)) + " and not held by this grant.");
-            case "STATE" -> throw new ProblemException(ProblemType.STATE_CONFLICT,
-                    "The entry is " + EntryState.ofLetter(r.get(1)) + " and cannot become " + target + ".");
+            case "GRANT" ->
+                throw new ProblemException(
+                        ProblemType.GRANT_MISMATCH,
+                        "The entry is " + EntryState.ofLetter(r.get(1)) + " and not held by this grant.");
+            case "STATE" ->
+                throw new ProblemException(
+                        ProblemType.STATE_CONFLICT,
+                        "The entry is " + EntryState.ofLetter(r.get(1)) + " and cannot become " + target + ".");
             default -> throw ScriptReplies.unknownEvent(r);
         };
     }
@@ -77,8 +86,17 @@ final class AdmissionReplies {
         }
         long left = number(m, "left");
         long offersExpired = number(m, "offerExpired");
-        return new QueueCounts(number(m, "waiting"), number(m, "offered"), number(m, "active"), number(m, "completed"), left,
-                number(m, "expired"), number(m, "joins"), oldest, left + offersExpired, offersExpired,
+        return new QueueCounts(
+                number(m, "waiting"),
+                number(m, "offered"),
+                number(m, "active"),
+                number(m, "completed"),
+                left,
+                number(m, "expired"),
+                number(m, "joins"),
+                oldest,
+                left + offersExpired,
+                offersExpired,
                 number(m, "requeued"));
     }
 }

@@ -35,7 +35,8 @@ class AdmissionStore {
     static final String OFFER_EXPIRED = "X";
 
     static {
-        if (Arrays.stream(EntryState.values()).anyMatch(s -> EntryStateLua.letter(s).equals(OFFER_EXPIRED))) {
+        if (Arrays.stream(EntryState.values())
+                .anyMatch(s -> EntryStateLua.letter(s).equals(OFFER_EXPIRED))) {
             throw new IllegalStateException("OFFER_EXPIRED is spelled like a stored entry state");
         }
     }
@@ -54,15 +55,20 @@ class AdmissionStore {
         this.clock = clock;
         this.candidates = scripts.load("candidates", LuaScript.Kind.READ);
         this.offers = scripts.load("offers", LuaScript.Kind.CHANGE, EntryStateLua.STATES);
-        this.transition = scripts.load("transition", LuaScript.Kind.CHANGE_TAKING_SEQUENCE, EntryStateLua.STATES,
-                EntryStateLua.COUNTERS, EntryStateLua.NEXT, LuaConstants.locals(Map.of("OFFER_EXPIRED", OFFER_EXPIRED)));
+        this.transition = scripts.load(
+                "transition",
+                LuaScript.Kind.CHANGE_TAKING_SEQUENCE,
+                EntryStateLua.STATES,
+                EntryStateLua.COUNTERS,
+                EntryStateLua.NEXT,
+                LuaConstants.locals(Map.of("OFFER_EXPIRED", OFFER_EXPIRED)));
         this.counts = scripts.load("counts", LuaScript.Kind.READ);
     }
 
     List<Candidate> candidates(EventId event, int limit) {
         EventKeys k = EventKeys.of(event);
-        return AdmissionReplies.candidates(scripts.call(candidates, k, List.of(k.event(), k.waiting()),
-                k.prefix(), Integer.toString(limit)));
+        return AdmissionReplies.candidates(
+                scripts.call(candidates, k, List.of(k.event(), k.waiting()), k.prefix(), Integer.toString(limit)));
     }
 
     List<OfferOutcome> offer(EventId event, List<OfferRequest> requests) {
@@ -82,8 +88,8 @@ class AdmissionStore {
     EntryState transition(EventId event, EntryId entry, TransitionTarget target, String grantId) {
         String to = target == TransitionTarget.OFFER_EXPIRED ? OFFER_EXPIRED : EntryStateLua.letter(stateOf(target));
         EventKeys k = EventKeys.of(event);
-        List<String> keys = new ArrayList<>(List.of(k.event(), k.counters(), k.offers(), k.sequence(), k.waiting(),
-                k.entries(entry.sequence())));
+        List<String> keys = new ArrayList<>(
+                List.of(k.event(), k.counters(), k.offers(), k.sequence(), k.waiting(), k.entries(entry.sequence())));
         if (target == TransitionTarget.OFFER_EXPIRED) {
             // a requeue takes the next sequence as its order key
             Long last = hints.lastSequence(k);
@@ -91,8 +97,8 @@ class AdmissionStore {
                 keys.add(k.order(last + 1));
             }
         }
-        return AdmissionReplies.transition(target, scripts.call(transition, k, keys,
-                k.prefix(), Long.toString(entry.sequence()), to, grantId));
+        return AdmissionReplies.transition(
+                target, scripts.call(transition, k, keys, k.prefix(), Long.toString(entry.sequence()), to, grantId));
     }
 
     /** The state a target other than OFFER_EXPIRED moves an entry to. */
@@ -107,7 +113,8 @@ class AdmissionStore {
 
     QueueCounts counts(EventId event) {
         EventKeys k = EventKeys.of(event);
-        return AdmissionReplies.counts(scripts.call(counts, k, List.of(k.event(), k.counters(), k.waiting()),
-                k.prefix()), clock.instant().getEpochSecond());
+        return AdmissionReplies.counts(
+                scripts.call(counts, k, List.of(k.event(), k.counters(), k.waiting()), k.prefix()),
+                clock.instant().getEpochSecond());
     }
 }

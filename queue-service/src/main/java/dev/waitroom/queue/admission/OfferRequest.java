@@ -4,5 +4,4 @@ import dev.waitroom.queue.join.EntryId;
 import java.time.Instant;
 
 /** Offer this entry under this grant until the deadline. */
-public record OfferRequest(EntryId entryId, String grantId, Instant expiresAt) {
-}
+public record OfferRequest(EntryId entryId, String grantId, Instant expiresAt) {}

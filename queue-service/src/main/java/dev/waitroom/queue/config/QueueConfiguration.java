@@ -39,11 +39,17 @@ class QueueConfiguration {
         return config -> {
             int timeout = (int) properties.redisTimeout().toMillis();
             if (config.isSentinelConfig()) {
-                config.useSentinelServers().setReadMode(ReadMode.MASTER)
-                        .setRetryAttempts(properties.redisRetryAttempts()).setTimeout(timeout).setConnectTimeout(timeout);
+                config.useSentinelServers()
+                        .setReadMode(ReadMode.MASTER)
+                        .setRetryAttempts(properties.redisRetryAttempts())
+                        .setTimeout(timeout)
+                        .setConnectTimeout(timeout);
             } else if (config.isClusterConfig()) {
-                config.useClusterServers().setReadMode(ReadMode.MASTER)
-                        .setRetryAttempts(properties.redisRetryAttempts()).setTimeout(timeout).setConnectTimeout(timeout);
+                config.useClusterServers()
+                        .setReadMode(ReadMode.MASTER)
+                        .setRetryAttempts(properties.redisRetryAttempts())
+                        .setTimeout(timeout)
+                        .setConnectTimeout(timeout);
             } else if (config.isSingleConfig()) {
                 config.useSingleServer()
                         .setRetryAttempts(properties.redisRetryAttempts())
@@ -55,9 +61,12 @@ class QueueConfiguration {
 
     @Bean
     OpenAPI queueServiceOpenApi() {
-        return new OpenAPI().info(new Info().title("Waitroom queue-service")
-                .description("Visitor routes (forwarded by the gateway) and the internal API for the coordinator and "
-                        + "the gateway. Every call needs header X-Waitroom-Internal.")
-                .version("1"));
+        return new OpenAPI()
+                .info(new Info()
+                        .title("Waitroom queue-service")
+                        .description(
+                                "Visitor routes (forwarded by the gateway) and the internal API for the coordinator and "
+                                        + "the gateway. Every call needs header X-Waitroom-Internal.")
+                        .version("1"));
     }
 }

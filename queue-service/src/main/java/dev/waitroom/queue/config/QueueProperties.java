@@ -31,11 +31,13 @@ public record QueueProperties(
         @NotNull @DefaultValue("30s") Duration livenessInterval,
         @Min(1) @Max(20000) @DefaultValue("2000") int drawChunkSize,
         @Min(1) @Max(1024) @DefaultValue("64") int snapshotBuckets,
-        @Min(1) @Max(10000) @DefaultValue("" + OfferBatch.MAX_OFFERS) int maxBatch,
+
+        @Min(1) @Max(10000) @DefaultValue("" + OfferBatch.MAX_OFFERS)
+        int maxBatch,
+
         @Min(1) @DefaultValue("2000") int busyStatusPerSecond,
         @NotNull @DefaultValue("2s") Duration redisTimeout,
         @Min(0) @DefaultValue("1") int redisRetryAttempts,
         @Min(0) @Max(5) @DefaultValue("0") int redisReplicaAcks,
         @NotNull @DefaultValue("500ms") Duration redisReplicaAckTimeout,
-        @Min(0) @DefaultValue("100000") int entryHints) {
-}
+        @Min(0) @DefaultValue("100000") int entryHints) {}

@@ -13,7 +13,8 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("waitroom.security")
 public record SecurityProperties(
-        @NotBlank(message = "waitroom.security.ticket-key (WAITROOM_TICKET_KEY) must be set") String ticketKey) {
+        @NotBlank(message = "waitroom.security.ticket-key (WAITROOM_TICKET_KEY) must be set")
+        String ticketKey) {
 
     @Override
     public String toString() {

@@ -23,7 +23,9 @@ class DrawController {
     }
 
     @PostMapping(QueuePaths.DRAW)
-    @Operation(summary = "Order the pre-sale group by HMAC-SHA256(seed, entryId); a repeat is a no-op with the same result")
+    @Operation(
+            summary =
+                    "Order the pre-sale group by HMAC-SHA256(seed, entryId); a repeat is a no-op with the same result")
     DrawResult draw(@PathVariable String eventId, @RequestBody(required = false) DrawRequest body) {
         EventId event = new EventId(eventId);
         if (body == null) {

@@ -53,12 +53,14 @@ class DrawService {
         }
         EventState state = events.readEvent(event);
         if (state.pushed().phase() == EventPhase.SCHEDULED) {
-            throw new ProblemException(ProblemType.DRAW_NOT_ALLOWED, "The draw runs at opening; the event is still SCHEDULED.");
+            throw new ProblemException(
+                    ProblemType.DRAW_NOT_ALLOWED, "The draw runs at opening; the event is still SCHEDULED.");
         }
         long presale = state.presaleCount() == null ? 0 : state.presaleCount();
         if (state.drawCompletedAt() != null) {
             if (!seed.equals(state.drawSeed())) {
-                throw new ProblemException(ProblemType.SEED_MISMATCH, "The draw of this event was made with another seed.");
+                throw new ProblemException(
+                        ProblemType.SEED_MISMATCH, "The draw of this event was made with another seed.");
             }
             return new DrawResult(presale, true);
         }
@@ -68,7 +70,8 @@ class DrawService {
             throw new ProblemException(ProblemType.SEED_MISMATCH, "The seed does not match the published commitment.");
         }
         long[] keys = state.pushed().presaleOrdering() == PresaleOrdering.FIFO
-                ? PresaleDraw.joinOrder((int) presale) : PresaleDraw.orderKeys(seedBytes, (int) presale);
+                ? PresaleDraw.joinOrder((int) presale)
+                : PresaleDraw.orderKeys(seedBytes, (int) presale);
         int chunks = 0;
         for (int from = 0; from < keys.length || from == 0; from += chunkSize) {
             if (chunks++ == maxChunks) {

@@ -18,8 +18,7 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class PresaleDraw {
 
-    private PresaleDraw() {
-    }
+    private PresaleDraw() {}
 
     /** Order key of each pre-sale entry: {@code result[seq - 1]} is the order key of the entry with that sequence. */
     static long[] orderKeys(byte[] seed, int presaleCount) {
@@ -29,8 +28,10 @@ final class PresaleDraw {
             macs[i] = mac.doFinal(EntryId.ofSequence(i + 1L).value().getBytes(StandardCharsets.UTF_8));
         }
         Integer[] bySeq = IntStream.range(0, presaleCount).boxed().toArray(Integer[]::new);
-        Arrays.sort(bySeq, Comparator.<Integer, byte[]>comparing(i -> macs[i], Arrays::compareUnsigned)
-                .thenComparing(i -> i));
+        Arrays.sort(
+                bySeq,
+                Comparator.<Integer, byte[]>comparing(i -> macs[i], Arrays::compareUnsigned)
+                        .thenComparing(i -> i));
         long[] keys = new long[presaleCount];
         for (int rank = 0; rank < presaleCount; rank++) {
             keys[bySeq[rank]] = rank + 1L;

@@ -9,44 +9,85 @@ import dev.waitroom.contract.queue.QueueStatus;
 /** The event's bodies on the wire (docs/CONTRACTS.md), read into and written from the queue's own types. */
 final class EventBodies {
 
-    private EventBodies() {
-    }
+    private EventBodies() {}
 
     /** The pushed state, once its shape is sound; commitment and seed are kept in lower case, empty ones as none. */
     static EventUpdate update(EventUpdateRequest body) {
         EventUpdateRequest b = body.validated();
-        return new EventUpdate(b.phaseValue(), b.modeValue(), b.announcement(),
-                b.saleGeneration() == null ? 0 : b.saleGeneration(), lowerHexOrNull(b.commitment()),
-                lowerHexOrNull(b.seed()), b.identityScopeValue(), b.expiredOfferPolicyValue(), b.presaleOrderingValue(),
+        return new EventUpdate(
+                b.phaseValue(),
+                b.modeValue(),
+                b.announcement(),
+                b.saleGeneration() == null ? 0 : b.saleGeneration(),
+                lowerHexOrNull(b.commitment()),
+                lowerHexOrNull(b.seed()),
+                b.identityScopeValue(),
+                b.expiredOfferPolicyValue(),
+                b.presaleOrderingValue(),
                 b.admissionRatePerSecond() == null ? 0 : b.admissionRatePerSecond(),
-                b.offerTtlSeconds() == null ? 0 : b.offerTtlSeconds(), b.opensAt());
+                b.offerTtlSeconds() == null ? 0 : b.offerTtlSeconds(),
+                b.opensAt());
     }
 
     /** The stored state, answered to the coordinator's push. */
     static EventStateView stateView(EventState e) {
         EventUpdate p = e.pushed();
-        return new EventStateView(e.eventId().value(), p.phase(), p.mode(), p.announcement(), p.saleGeneration(),
-                p.commitment(), e.revealedSeed(), p.identityScope(), p.expiredOfferPolicy(), p.presaleOrdering(),
-                p.admissionRatePerSecond(), p.offerTtlSeconds(), p.opensAt(), e.presaleCount(), e.drawCompletedAt(),
-                e.offerWatermark(), e.waiting());
+        return new EventStateView(
+                e.eventId().value(),
+                p.phase(),
+                p.mode(),
+                p.announcement(),
+                p.saleGeneration(),
+                p.commitment(),
+                e.revealedSeed(),
+                p.identityScope(),
+                p.expiredOfferPolicy(),
+                p.presaleOrdering(),
+                p.admissionRatePerSecond(),
+                p.offerTtlSeconds(),
+                p.opensAt(),
+                e.presaleCount(),
+                e.drawCompletedAt(),
+                e.offerWatermark(),
+                e.waiting());
     }
 
     /** The public event status: the queue's length as a band, never the exact count. */
     static PublicEventStatus publicStatus(EventState e) {
         EventUpdate p = e.pushed();
         QueueStatus.Position band = QueueStatus.Position.around(e.waiting());
-        return new PublicEventStatus(e.eventId().value(), p.phase(), p.mode(), p.announcement(),
-                p.admissionRatePerSecond(), new PublicEventStatus.QueueLength(band.aheadMin(), band.aheadMax()),
-                p.commitment(), e.revealedSeed(), e.drawCompletedAt(), e.presaleCount(), p.opensAt());
+        return new PublicEventStatus(
+                e.eventId().value(),
+                p.phase(),
+                p.mode(),
+                p.announcement(),
+                p.admissionRatePerSecond(),
+                new PublicEventStatus.QueueLength(band.aheadMin(), band.aheadMax()),
+                p.commitment(),
+                e.revealedSeed(),
+                e.drawCompletedAt(),
+                e.presaleCount(),
+                p.opensAt());
     }
 
     /** The gateway's edge snapshot (docs/ARCHITECTURE.md#the-edge-snapshot). */
     static QueueSnapshot snapshot(Snapshot s) {
         EventState e = s.event();
         EventUpdate p = e.pushed();
-        return new QueueSnapshot(e.eventId().value(), p.phase(), p.mode(), p.announcement(), p.saleGeneration(),
-                p.admissionRatePerSecond(), e.offerWatermark(), e.drawCompletedAt(), e.drawComplete(), e.presaleCount(),
-                e.waiting(), s.waitingBuckets(), s.generatedAt());
+        return new QueueSnapshot(
+                e.eventId().value(),
+                p.phase(),
+                p.mode(),
+                p.announcement(),
+                p.saleGeneration(),
+                p.admissionRatePerSecond(),
+                e.offerWatermark(),
+                e.drawCompletedAt(),
+                e.drawComplete(),
+                e.presaleCount(),
+                e.waiting(),
+                s.waitingBuckets(),
+                s.generatedAt());
     }
 
     private static String lowerHexOrNull(String hex) {

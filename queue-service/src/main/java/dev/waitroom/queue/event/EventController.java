@@ -57,7 +57,8 @@ class EventController {
     }
 
     @GetMapping(QueuePaths.SNAPSHOT)
-    @Operation(summary = "Edge snapshot: phase, mode, announcement, offer watermark, rate, buckets of the waiting order")
+    @Operation(
+            summary = "Edge snapshot: phase, mode, announcement, offer watermark, rate, buckets of the waiting order")
     ResponseEntity<QueueSnapshot> snapshot(@PathVariable String eventId) {
         EventId event = new EventId(eventId);
         QueueSnapshot body = EventBodies.snapshot(store.snapshot(event, properties.snapshotBuckets()));

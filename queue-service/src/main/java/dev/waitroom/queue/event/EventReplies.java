@@ -24,17 +24,18 @@ import java.util.Map;
  */
 final class EventReplies {
 
-    private EventReplies() {
-    }
+    private EventReplies() {}
 
     /** event_put.lua: OK followed by the event's fields; PHASE, stored phase; STALE, stored generation. */
     static EventState put(EventId event, EventPhase pushed, List<String> r) {
         return switch (r.get(0)) {
             case "OK" -> eventState(event, r.subList(1, r.size()));
-            case "PHASE" -> throw new ProblemException(ProblemType.PHASE_CONFLICT,
-                    "The event is " + r.get(1) + " and cannot become " + pushed + ".");
-            case "STALE" -> throw new ProblemException(ProblemType.STALE_GENERATION,
-                    "The event is at sale generation " + r.get(1) + ".");
+            case "PHASE" ->
+                throw new ProblemException(
+                        ProblemType.PHASE_CONFLICT, "The event is " + r.get(1) + " and cannot become " + pushed + ".");
+            case "STALE" ->
+                throw new ProblemException(
+                        ProblemType.STALE_GENERATION, "The event is at sale generation " + r.get(1) + ".");
             default -> throw ScriptReplies.unknownEvent(r);
         };
     }
@@ -70,12 +71,26 @@ final class EventReplies {
     private static EventState eventState(EventId event, List<String> flat) {
         Map<String, String> m = ScriptReplies.pairs(flat);
         String mode = m.get("mode");
-        EventUpdate pushed = new EventUpdate(EventPhase.valueOf(m.get("phase")),
-                mode == null || mode.isEmpty() ? OperatingMode.QUEUEING : OperatingMode.valueOf(mode), m.get("ann"),
-                number(m, "gen"), m.get("commit"), m.get("seed"), IdentityScope.parse(m.get("scope")),
-                ExpiredOfferPolicy.parse(m.get("policy")), PresaleOrdering.parse(m.get("ordering")),
-                m.containsKey("rate") ? Double.parseDouble(m.get("rate")) : 0, number(m, "ttl"), instant(m.get("opensAt")));
-        return new EventState(event, pushed, m.containsKey("presale") ? Long.valueOf(m.get("presale")) : null,
-                instant(m.get("drawAt")), m.get("drawSeed"), number(m, "wm"), number(m, "waiting"));
+        EventUpdate pushed = new EventUpdate(
+                EventPhase.valueOf(m.get("phase")),
+                mode == null || mode.isEmpty() ? OperatingMode.QUEUEING : OperatingMode.valueOf(mode),
+                m.get("ann"),
+                number(m, "gen"),
+                m.get("commit"),
+                m.get("seed"),
+                IdentityScope.parse(m.get("scope")),
+                ExpiredOfferPolicy.parse(m.get("policy")),
+                PresaleOrdering.parse(m.get("ordering")),
+                m.containsKey("rate") ? Double.parseDouble(m.get("rate")) : 0,
+                number(m, "ttl"),
+                instant(m.get("opensAt")));
+        return new EventState(
+                event,
+                pushed,
+                m.containsKey("presale") ? Long.valueOf(m.get("presale")) : null,
+                instant(m.get("drawAt")),
+                m.get("drawSeed"),
+                number(m, "wm"),
+                number(m, "waiting"));
     }
 }

@@ -32,19 +32,35 @@ public class EventStore {
     public EventState putEvent(EventId event, EventUpdate u) {
         String allowed = mayFollow(u.phase()).stream().map(EventPhase::name).collect(Collectors.joining(",", ",", ","));
         EventKeys k = EventKeys.of(event);
-        List<String> r = scripts.call(put, k, List.of(k.event(), k.sequence(), k.counters()),
-                k.prefix(), u.phase().name(), allowed, Long.toString(clock.millis()),
+        List<String> r = scripts.call(
+                put,
+                k,
+                List.of(k.event(), k.sequence(), k.counters()),
+                k.prefix(),
+                u.phase().name(),
+                allowed,
+                Long.toString(clock.millis()),
                 Long.toString(u.saleGeneration()),
-                "mode", u.mode().name(),
-                "ann", nullToEmpty(u.announcement()),
-                "commit", nullToEmpty(u.commitment()),
-                "seed", nullToEmpty(u.seed()),
-                "scope", u.identityScope().name(),
-                "policy", u.expiredOfferPolicy().name(),
-                "ordering", u.presaleOrdering().name(),
-                "rate", Double.toString(u.admissionRatePerSecond()),
-                "ttl", Long.toString(u.offerTtlSeconds()),
-                "opensAt", u.opensAt() == null ? "" : Long.toString(u.opensAt().toEpochMilli()));
+                "mode",
+                u.mode().name(),
+                "ann",
+                nullToEmpty(u.announcement()),
+                "commit",
+                nullToEmpty(u.commitment()),
+                "seed",
+                nullToEmpty(u.seed()),
+                "scope",
+                u.identityScope().name(),
+                "policy",
+                u.expiredOfferPolicy().name(),
+                "ordering",
+                u.presaleOrdering().name(),
+                "rate",
+                Double.toString(u.admissionRatePerSecond()),
+                "ttl",
+                Long.toString(u.offerTtlSeconds()),
+                "opensAt",
+                u.opensAt() == null ? "" : Long.toString(u.opensAt().toEpochMilli()));
         return EventReplies.put(event, u.phase(), r);
     }
 
@@ -55,14 +71,16 @@ public class EventStore {
 
     public Snapshot snapshot(EventId event, int buckets) {
         EventKeys k = EventKeys.of(event);
-        List<String> r = scripts.call(snapshot, k, List.of(k.event(), k.waiting(), k.counters()),
-                k.prefix(), Integer.toString(buckets));
+        List<String> r = scripts.call(
+                snapshot, k, List.of(k.event(), k.waiting(), k.counters()), k.prefix(), Integer.toString(buckets));
         return EventReplies.snapshot(event, r, clock.instant());
     }
 
     /** The phases a push of {@code phase} may follow: a repeated push is idempotent, a phase never goes back. */
     static List<EventPhase> mayFollow(EventPhase phase) {
-        return Arrays.stream(EventPhase.values()).filter(p -> p == phase || p.canMoveTo(phase)).toList();
+        return Arrays.stream(EventPhase.values())
+                .filter(p -> p == phase || p.canMoveTo(phase))
+                .toList();
     }
 
     private static String nullToEmpty(String s) {

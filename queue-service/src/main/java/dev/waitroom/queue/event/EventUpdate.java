@@ -23,5 +23,4 @@ public record EventUpdate(
         PresaleOrdering presaleOrdering,
         double admissionRatePerSecond,
         long offerTtlSeconds,
-        Instant opensAt) {
-}
+        Instant opensAt) {}

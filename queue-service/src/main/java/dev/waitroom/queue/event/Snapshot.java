@@ -5,5 +5,4 @@ import java.time.Instant;
 import java.util.List;
 
 /** What the gateway answers polls from (docs/ARCHITECTURE.md#the-edge-snapshot). */
-public record Snapshot(EventState event, List<WaitingBucket> waitingBuckets, Instant generatedAt) {
-}
+public record Snapshot(EventState event, List<WaitingBucket> waitingBuckets, Instant generatedAt) {}

@@ -13,7 +13,12 @@ import java.util.Set;
  * the scripts know the letters and the transitions from {@link EntryStateLua}, generated from this enum.
  */
 public enum EntryState {
-    WAITING('W'), OFFERED('O'), ACTIVE('A'), COMPLETED('C'), LEFT('L'), EXPIRED('E');
+    WAITING('W'),
+    OFFERED('O'),
+    ACTIVE('A'),
+    COMPLETED('C'),
+    LEFT('L'),
+    EXPIRED('E');
 
     private static final Map<EntryState, Set<EntryState>> NEXT = new EnumMap<>(EntryState.class);
 

@@ -19,8 +19,7 @@ public final class EntryStateLua {
     /** {@code local NEXT}: state letter -> set of the letters it may move to ({@link EntryState#next()}). */
     public static final String NEXT = next();
 
-    private EntryStateLua() {
-    }
+    private EntryStateLua() {}
 
     public static String letter(EntryState state) {
         return String.valueOf(state.letter());
@@ -45,7 +44,10 @@ public final class EntryStateLua {
     private static String next() {
         Map<String, String> next = new LinkedHashMap<>();
         for (EntryState s : EntryState.values()) {
-            next.put(letter(s), LuaConstants.set(s.next().stream().map(EntryStateLua::letter).toList()));
+            next.put(
+                    letter(s),
+                    LuaConstants.set(
+                            s.next().stream().map(EntryStateLua::letter).toList()));
         }
         return LuaConstants.local("NEXT", LuaConstants.table(next));
     }

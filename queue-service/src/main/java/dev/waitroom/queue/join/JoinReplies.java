@@ -8,8 +8,7 @@ import java.util.List;
 /** Decoders of the replies of join.lua and leave.lua: each outcome becomes a result or a problem. */
 final class JoinReplies {
 
-    private JoinReplies() {
-    }
+    private JoinReplies() {}
 
     /** join.lua: CREATED or EXISTS followed by the visitor's status ({@link VisitorStatusReply}); ENDED; SOLD_OUT. */
     static JoinOutcome join(List<String> r) {
@@ -17,7 +16,8 @@ final class JoinReplies {
             case "CREATED" -> new JoinOutcome(true, VisitorStatusReply.decode(r));
             case "EXISTS" -> new JoinOutcome(false, VisitorStatusReply.decode(r));
             case "ENDED" -> throw new ProblemException(ProblemType.EVENT_ENDED, "The sale of this event has ended.");
-            case "SOLD_OUT" -> throw new ProblemException(ProblemType.SOLD_OUT, "This event is sold out; the queue is closed.");
+            case "SOLD_OUT" ->
+                throw new ProblemException(ProblemType.SOLD_OUT, "This event is sold out; the queue is closed.");
             default -> throw ScriptReplies.unknownEvent(r);
         };
     }
@@ -25,11 +25,13 @@ final class JoinReplies {
     /** leave.lua: LEFT, entry; NO_ENTRY; STATE, entry, state letter. */
     static void leave(List<String> r) {
         switch (r.get(0)) {
-            case "LEFT" -> {
-            }
-            case "NO_ENTRY" -> throw new ProblemException(ProblemType.NOT_IN_QUEUE, "This visitor has no place in this queue.");
-            case "STATE" -> throw new ProblemException(ProblemType.STATE_CONFLICT,
-                    "Only a waiting entry can leave; this one is " + EntryState.ofLetter(r.get(2)) + ".");
+            case "LEFT" -> {}
+            case "NO_ENTRY" ->
+                throw new ProblemException(ProblemType.NOT_IN_QUEUE, "This visitor has no place in this queue.");
+            case "STATE" ->
+                throw new ProblemException(
+                        ProblemType.STATE_CONFLICT,
+                        "Only a waiting entry can leave; this one is " + EntryState.ofLetter(r.get(2)) + ".");
             default -> throw ScriptReplies.unknownEvent(r);
         }
     }

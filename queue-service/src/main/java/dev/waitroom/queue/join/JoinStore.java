@@ -23,16 +23,22 @@ public class JoinStore {
         this.scripts = scripts;
         this.keys = keys;
         this.clock = clock;
-        this.join = scripts.load("join", LuaScript.Kind.CHANGE_TAKING_SEQUENCE, EntryStateLua.STATES,
-                VisitorStatusReply.LIBRARY);
+        this.join = scripts.load(
+                "join", LuaScript.Kind.CHANGE_TAKING_SEQUENCE, EntryStateLua.STATES, VisitorStatusReply.LIBRARY);
         this.leave = scripts.load("leave", LuaScript.Kind.CHANGE, EntryStateLua.STATES);
     }
 
     public JoinOutcome join(EventId event, Visitor visitor, Duration livenessInterval) {
         EventKeys k = EventKeys.of(event);
-        List<String> r = scripts.call(join, k, keys.of(k, visitor, true),
-                k.prefix(), visitor.visitorId().value(), visitor.accountIdentity(),
-                Long.toString(clock.instant().getEpochSecond()), Long.toString(livenessInterval.toSeconds()));
+        List<String> r = scripts.call(
+                join,
+                k,
+                keys.of(k, visitor, true),
+                k.prefix(),
+                visitor.visitorId().value(),
+                visitor.accountIdentity(),
+                Long.toString(clock.instant().getEpochSecond()),
+                Long.toString(livenessInterval.toSeconds()));
         JoinOutcome outcome = JoinReplies.join(r);
         keys.remember(k, visitor, outcome.status().entryId());
         return outcome;
@@ -41,7 +47,12 @@ public class JoinStore {
     /** WAITING -> LEFT; an entry already LEFT stays so (leave is idempotent). */
     public void leave(EventId event, Visitor visitor) {
         EventKeys k = EventKeys.of(event);
-        JoinReplies.leave(scripts.call(leave, k, keys.of(k, visitor, false),
-                k.prefix(), visitor.visitorId().value(), visitor.accountIdentity()));
+        JoinReplies.leave(scripts.call(
+                leave,
+                k,
+                keys.of(k, visitor, false),
+                k.prefix(),
+                visitor.visitorId().value(),
+                visitor.accountIdentity()));
     }
 }

@@ -19,5 +19,4 @@ public record VisitorStatus(
         EntryState state,
         long orderKey,
         long ahead,
-        Instant offerExpiresAt) {
-}
+        Instant offerExpiresAt) {}

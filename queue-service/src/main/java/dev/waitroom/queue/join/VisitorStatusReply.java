@@ -27,18 +27,23 @@ public final class VisitorStatusReply {
     private static final int AHEAD = 9;
     private static final int OFFER_EXPIRES = 10;
 
-    private VisitorStatusReply() {
-    }
+    private VisitorStatusReply() {}
 
     /** The status in a reply whose first element is the outcome. */
     public static VisitorStatus decode(List<String> r) {
         String offerExpires = r.get(OFFER_EXPIRES);
         String announcement = r.get(ANNOUNCEMENT);
         String mode = r.get(MODE);
-        return new VisitorStatus(EventPhase.valueOf(r.get(PHASE)), mode.isEmpty() ? OperatingMode.QUEUEING : OperatingMode.valueOf(mode),
-                announcement.isEmpty() ? null : announcement, Double.parseDouble(r.get(RATE)),
-                Long.parseLong(r.get(WAITING)), EntryId.ofSequence(Long.parseLong(r.get(ENTRY))),
-                EntryState.ofLetter(r.get(STATE)), Long.parseLong(r.get(ORDER_KEY)), Long.parseLong(r.get(AHEAD)),
+        return new VisitorStatus(
+                EventPhase.valueOf(r.get(PHASE)),
+                mode.isEmpty() ? OperatingMode.QUEUEING : OperatingMode.valueOf(mode),
+                announcement.isEmpty() ? null : announcement,
+                Double.parseDouble(r.get(RATE)),
+                Long.parseLong(r.get(WAITING)),
+                EntryId.ofSequence(Long.parseLong(r.get(ENTRY))),
+                EntryState.ofLetter(r.get(STATE)),
+                Long.parseLong(r.get(ORDER_KEY)),
+                Long.parseLong(r.get(AHEAD)),
                 offerExpires.isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(offerExpires)));
     }
 }

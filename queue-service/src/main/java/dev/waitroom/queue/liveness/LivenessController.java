@@ -36,8 +36,10 @@ class LivenessController {
         if (batch == null) {
             throw new MalformedValueException("a body {\"seen\":[[entryId, visitorId], ...]} is required");
         }
-        List<SeenEntry> entries = batch.validated().seen().stream().map(LivenessController::entry).toList();
-        return new LivenessResult(store.recordSeen(event, entries).stream().map(EntryId::value).toList());
+        List<SeenEntry> entries =
+                batch.validated().seen().stream().map(LivenessController::entry).toList();
+        return new LivenessResult(
+                store.recordSeen(event, entries).stream().map(EntryId::value).toList());
     }
 
     private static SeenEntry entry(List<String> pair) {

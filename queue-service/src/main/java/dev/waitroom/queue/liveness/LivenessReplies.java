@@ -6,8 +6,7 @@ import java.util.List;
 /** Decoder of the reply of liveness.lua. */
 final class LivenessReplies {
 
-    private LivenessReplies() {
-    }
+    private LivenessReplies() {}
 
     /** The sequences of the entries that are not waiting for the visitor named. */
     static List<EntryId> notWaiting(List<String> r) {

@@ -4,5 +4,4 @@ import dev.waitroom.queue.join.EntryId;
 import dev.waitroom.tokens.VisitorId;
 
 /** An entry the edge saw polling, with the visitor whose cookie came with its ticket. */
-record SeenEntry(EntryId entryId, VisitorId visitorId) {
-}
+record SeenEntry(EntryId entryId, VisitorId visitorId) {}

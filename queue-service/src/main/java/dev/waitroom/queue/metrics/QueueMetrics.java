@@ -26,7 +26,8 @@ public class QueueMetrics {
     }
 
     public void joined(EventId event, boolean created) {
-        counter("waitroom.queue.joins", event, "outcome", created ? "created" : "existing").increment();
+        counter("waitroom.queue.joins", event, "outcome", created ? "created" : "existing")
+                .increment();
     }
 
     public void statusServed(EventId event) {
@@ -47,18 +48,23 @@ public class QueueMetrics {
 
     public void waiting(EventId event, long count) {
         waiting.computeIfAbsent(event.value(), id -> {
-            AtomicLong value = new AtomicLong();
-            Gauge.builder("waitroom.queue.waiting", value, AtomicLong::get)
-                    .description("WAITING entries, as last read")
-                    .tag("event", id)
-                    .register(registry);
-            return value;
-        }).set(count);
+                    AtomicLong value = new AtomicLong();
+                    Gauge.builder("waitroom.queue.waiting", value, AtomicLong::get)
+                            .description("WAITING entries, as last read")
+                            .tag("event", id)
+                            .register(registry);
+                    return value;
+                })
+                .set(count);
     }
 
     /** Oldest wait and abandonment, as last counted (the coordinator reads the counts every few seconds). */
     public void counted(EventId event, long oldestWaitSeconds, long abandonedEntries) {
-        gauge(oldestWait, "waitroom.queue.oldest.wait.seconds", "Age of the oldest WAITING entry, as last counted", event)
+        gauge(
+                        oldestWait,
+                        "waitroom.queue.oldest.wait.seconds",
+                        "Age of the oldest WAITING entry, as last counted",
+                        event)
                 .set(oldestWaitSeconds);
         gauge(abandoned, "waitroom.queue.abandoned", "Entries whose visitor stopped polling, as last counted", event)
                 .set(abandonedEntries);
@@ -67,7 +73,10 @@ public class QueueMetrics {
     private AtomicLong gauge(Map<String, AtomicLong> values, String name, String description, EventId event) {
         return values.computeIfAbsent(event.value(), id -> {
             AtomicLong value = new AtomicLong();
-            Gauge.builder(name, value, AtomicLong::get).description(description).tag("event", id).register(registry);
+            Gauge.builder(name, value, AtomicLong::get)
+                    .description(description)
+                    .tag("event", id)
+                    .register(registry);
             return value;
         });
     }

@@ -17,6 +17,7 @@ public final class EventKeys {
 
     /** Entries (and order keys) per bucket of {@code e:}, {@code s:} and {@code o:}. */
     public static final int BUCKET = 128;
+
     private static final int IDENTITY_BUCKETS = 2048;
 
     private final String prefix;

@@ -12,10 +12,12 @@ public class KeyHints {
     /** Event prefix + visitor id -> the entry sequence last seen for it: the buckets a status call will need. */
     private final Cache<String, Long> entries;
     /** Event prefix -> the highest entry sequence seen: the buckets the next join will need. */
-    private final Cache<String, Long> sequences = Caffeine.newBuilder().maximumSize(10_000).build();
+    private final Cache<String, Long> sequences =
+            Caffeine.newBuilder().maximumSize(10_000).build();
 
     public KeyHints(QueueProperties properties) {
-        this.entries = Caffeine.newBuilder().maximumSize(properties.entryHints()).build();
+        this.entries =
+                Caffeine.newBuilder().maximumSize(properties.entryHints()).build();
     }
 
     /** The entry sequence last seen for this visitor id, or null. */

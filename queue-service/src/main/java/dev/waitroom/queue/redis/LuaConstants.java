@@ -10,8 +10,7 @@ import java.util.stream.Collectors;
  */
 public final class LuaConstants {
 
-    private LuaConstants() {
-    }
+    private LuaConstants() {}
 
     /** {@code local A, B = 'a', 'b'}: one string local per name, in the map's order. */
     public static String locals(Map<String, String> values) {
@@ -26,7 +25,8 @@ public final class LuaConstants {
 
     /** {@code {['k'] = v, ...}}: a table from strings to Lua expressions. */
     public static String table(Map<String, String> expressions) {
-        return expressions.entrySet().stream().map(e -> "[" + quoted(e.getKey()) + "] = " + e.getValue())
+        return expressions.entrySet().stream()
+                .map(e -> "[" + quoted(e.getKey()) + "] = " + e.getValue())
                 .collect(Collectors.joining(", ", "{", "}"));
     }
 

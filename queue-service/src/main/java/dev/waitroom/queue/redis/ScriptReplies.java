@@ -13,8 +13,7 @@ public final class ScriptReplies {
     /** The first element of a script's reply when the event has never been pushed. */
     public static final String NO_EVENT = "NO_EVENT";
 
-    private ScriptReplies() {
-    }
+    private ScriptReplies() {}
 
     /** The problem for a reply no decoder expects: an unknown event, or else a script out of step with its decoder. */
     public static ProblemException unknownEvent(List<String> reply) {

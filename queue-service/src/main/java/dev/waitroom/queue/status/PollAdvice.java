@@ -11,8 +11,7 @@ import dev.waitroom.queue.join.VisitorStatus;
  */
 final class PollAdvice {
 
-    private PollAdvice() {
-    }
+    private PollAdvice() {}
 
     static int pollAfterSeconds(VisitorStatus s, boolean busy) {
         int base = switch (s.state()) {

@@ -15,15 +15,24 @@ import dev.waitroom.queue.join.VisitorStatus;
  */
 public final class StatusBodies {
 
-    private StatusBodies() {
-    }
+    private StatusBodies() {}
 
     public static QueueStatus of(VisitorStatus s, boolean busy) {
         Position position = s.state() == EntryState.WAITING && s.ahead() >= 0 ? Position.around(s.ahead()) : null;
         EstimatedWait estimate = position != null && s.mode() == OperatingMode.QUEUEING
-                ? EstimatedWait.of(position, s.admissionRatePerSecond()) : null;
-        Offer offer = s.state() == EntryState.OFFERED && s.offerExpiresAt() != null ? new Offer(s.offerExpiresAt()) : null;
-        return new QueueStatus(s.state().name(), s.phase(), s.mode(), position, estimate, offer,
-                PollAdvice.pollAfterSeconds(s, busy), s.announcement(), s.entryId().value());
+                ? EstimatedWait.of(position, s.admissionRatePerSecond())
+                : null;
+        Offer offer =
+                s.state() == EntryState.OFFERED && s.offerExpiresAt() != null ? new Offer(s.offerExpiresAt()) : null;
+        return new QueueStatus(
+                s.state().name(),
+                s.phase(),
+                s.mode(),
+                position,
+                estimate,
+                offer,
+                PollAdvice.pollAfterSeconds(s, busy),
+                s.announcement(),
+                s.entryId().value());
     }
 }

@@ -8,8 +8,7 @@ import java.util.List;
 /** Decoder of the reply of status.lua: NO_ENTRY, or OK followed by the visitor's status ({@link VisitorStatusReply}). */
 final class StatusReplies {
 
-    private StatusReplies() {
-    }
+    private StatusReplies() {}
 
     /** The status, or null when the identity has no entry. */
     static VisitorStatus status(List<String> r) {

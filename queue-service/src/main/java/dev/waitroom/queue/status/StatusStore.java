@@ -33,8 +33,13 @@ public class StatusStore {
     /** The visitor's status, or null when the identity has no entry; refreshes liveness at most once per interval. */
     public VisitorStatus status(EventId event, Visitor visitor, Duration livenessInterval) {
         EventKeys k = EventKeys.of(event);
-        List<String> r = scripts.call(status, k, keys.of(k, visitor, false),
-                k.prefix(), visitor.visitorId().value(), visitor.accountIdentity(),
+        List<String> r = scripts.call(
+                status,
+                k,
+                keys.of(k, visitor, false),
+                k.prefix(),
+                visitor.visitorId().value(),
+                visitor.accountIdentity(),
                 Long.toString(clock.instant().getEpochSecond()),
                 Long.toString(livenessInterval.toSeconds()));
         VisitorStatus found = StatusReplies.status(r);

@@ -50,8 +50,15 @@ class VisitorQueueController {
     private final ObjectMapper json;
     private final Clock clock;
 
-    VisitorQueueController(JoinStore joins, StatusStore statuses, QueueTicketCodec tickets, QueueProperties properties,
-            QueueMetrics metrics, StatusLoad load, ObjectMapper json, Clock clock) {
+    VisitorQueueController(
+            JoinStore joins,
+            StatusStore statuses,
+            QueueTicketCodec tickets,
+            QueueProperties properties,
+            QueueMetrics metrics,
+            StatusLoad load,
+            ObjectMapper json,
+            Clock clock) {
         this.joins = joins;
         this.statuses = statuses;
         this.tickets = tickets;
@@ -64,8 +71,11 @@ class VisitorQueueController {
 
     @PostMapping
     @Operation(summary = "Join: 201 with a new entry, 200 with the existing one; body = status")
-    ResponseEntity<QueueStatus> join(@PathVariable String eventId, @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
-            @RequestHeader(value = Headers.ACCOUNT, required = false) String account, @RequestBody(required = false) String body) {
+    ResponseEntity<QueueStatus> join(
+            @PathVariable String eventId,
+            @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
+            @RequestHeader(value = Headers.ACCOUNT, required = false) String account,
+            @RequestBody(required = false) String body) {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
         requireEmptyOrObject(body);
@@ -77,7 +87,9 @@ class VisitorQueueController {
 
     @GetMapping("/status")
     @Operation(summary = "This visitor's status; refreshes liveness, never order")
-    ResponseEntity<QueueStatus> status(@PathVariable String eventId, @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
+    ResponseEntity<QueueStatus> status(
+            @PathVariable String eventId,
+            @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
             @RequestHeader(value = Headers.ACCOUNT, required = false) String account) {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
@@ -88,7 +100,9 @@ class VisitorQueueController {
 
     @DeleteMapping
     @Operation(summary = "Leave: WAITING -> LEFT; idempotent; body = status")
-    ResponseEntity<QueueStatus> leave(@PathVariable String eventId, @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
+    ResponseEntity<QueueStatus> leave(
+            @PathVariable String eventId,
+            @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
             @RequestHeader(value = Headers.ACCOUNT, required = false) String account) {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
@@ -112,8 +126,10 @@ class VisitorQueueController {
         if (status.state() == EntryState.WAITING) {
             // only a waiting entry gets a ticket: the edge answers for waiting visitors alone, and a ticket
             // issued for any other state would let it answer WAITING for someone who has moved on
-            response.header(Headers.TICKET, tickets.encode(new QueueTicket(event.value(), status.entryId().value(),
-                    Math.max(0, status.orderKey()), clock.instant())));
+            response.header(
+                    Headers.TICKET,
+                    tickets.encode(new QueueTicket(
+                            event.value(), status.entryId().value(), Math.max(0, status.orderKey()), clock.instant())));
         }
         return response.body(StatusBodies.of(status, load.recordAndCheckBusy()));
     }

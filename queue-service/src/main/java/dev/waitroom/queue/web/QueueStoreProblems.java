@@ -34,7 +34,9 @@ class QueueStoreProblems {
         log.warn("queue store unavailable: {}", e.getClass().getSimpleName());
         return ProblemResponses.builder(ProblemType.QUEUE_STORE_UNAVAILABLE)
                 .header(HttpHeaders.RETRY_AFTER, "5")
-                .body(ProblemResponses.detail(ProblemType.QUEUE_STORE_UNAVAILABLE,
-                        "The queue store is unreachable; every place is kept. Try again in a few seconds.", request));
+                .body(ProblemResponses.detail(
+                        ProblemType.QUEUE_STORE_UNAVAILABLE,
+                        "The queue store is unreachable; every place is kept. Try again in a few seconds.",
+                        request));
     }
 }

@@ -2,10 +2,10 @@ package dev.waitroom.queue.draw;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waitroom.queue.QueueClient.Reply;
-import dev.waitroom.queue.QueueClient;
-import dev.waitroom.queue.QueueServiceTest;
 import dev.waitroom.contract.EventId;
+import dev.waitroom.queue.QueueClient;
+import dev.waitroom.queue.QueueClient.Reply;
+import dev.waitroom.queue.QueueServiceTest;
 import dev.waitroom.tokens.VisitorId;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -39,13 +39,22 @@ class DrawTests {
     void drawOrdersThePresaleGroupByHmacOfTheReceiptsAndAnyoneCanRecomputeIt() throws Exception {
         String seed = randomSeed();
         String event = QueueClient.newEventId("draw");
-        client.putEvent(event, "SCHEDULED", "\"commitment\":\"" + sha256Hex(HexFormat.of().parseHex(seed)) + "\"");
+        client.putEvent(
+                event,
+                "SCHEDULED",
+                "\"commitment\":\"" + sha256Hex(HexFormat.of().parseHex(seed)) + "\"");
         Map<String, String> receipts = joinAll(event, 300);
-        assertThat(client.putEvent(event, "OPEN", null).json().get("presaleCount").asLong()).isEqualTo(300);
+        assertThat(client.putEvent(event, "OPEN", null)
+                        .json()
+                        .get("presaleCount")
+                        .asLong())
+                .isEqualTo(300);
         String late = VisitorId.random().value();
         Reply lateJoin = client.join(event, late);
         assertThat(lateJoin.ticket().orderKey()).as("behind the whole group").isEqualTo(301);
-        assertThat(lateJoin.json().get("position").isNull()).as("unknown until the draw completes").isTrue();
+        assertThat(lateJoin.json().get("position").isNull())
+                .as("unknown until the draw completes")
+                .isTrue();
         assertThat(client.candidates(event, 10)).as("no offer before the draw").isEmpty();
 
         Reply drawn = client.draw(event, seed);
@@ -56,10 +65,18 @@ class DrawTests {
         Map<String, Long> keys = orderKeys(event, receipts);
         assertThat(keys).isEqualTo(independentlyRecomputed(seed, receipts));
         assertThat(client.status(event, late).ticket().orderKey()).isEqualTo(301);
-        assertThat(client.status(event, late).json().get("position").get("aheadMin").asLong()).isEqualTo(300);
+        assertThat(client.status(event, late)
+                        .json()
+                        .get("position")
+                        .get("aheadMin")
+                        .asLong())
+                .isEqualTo(300);
 
-        JsonNode publicStatus = client.internal("GET", "/events/" + event + "/status", null).json();
-        assertThat(publicStatus.get("seed").asString()).as("revealed after the draw").isEqualTo(seed);
+        JsonNode publicStatus =
+                client.internal("GET", "/events/" + event + "/status", null).json();
+        assertThat(publicStatus.get("seed").asString())
+                .as("revealed after the draw")
+                .isEqualTo(seed);
     }
 
     @Test
@@ -70,15 +87,20 @@ class DrawTests {
         client.putEvent(event, "OPEN", null);
         client.draw(event, seed);
         Map<String, Long> first = orderKeys(event, receipts);
-        String drawnAt = client.internal("GET", "/internal/events/" + event + "/snapshot", null).json()
-                .get("drawCompletedAt").asString();
+        String drawnAt = client.internal("GET", "/internal/events/" + event + "/snapshot", null)
+                .json()
+                .get("drawCompletedAt")
+                .asString();
 
         Reply again = client.draw(event, seed);
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.json().get("presaleCount").asLong()).isEqualTo(120);
         assertThat(orderKeys(event, receipts)).isEqualTo(first);
-        assertThat(client.internal("GET", "/internal/events/" + event + "/snapshot", null).json()
-                .get("drawCompletedAt").asString()).isEqualTo(drawnAt);
+        assertThat(client.internal("GET", "/internal/events/" + event + "/snapshot", null)
+                        .json()
+                        .get("drawCompletedAt")
+                        .asString())
+                .isEqualTo(drawnAt);
 
         Reply other = client.draw(event, randomSeed());
         assertThat(other.status()).isEqualTo(409);
@@ -102,7 +124,9 @@ class DrawTests {
         // the chunk size is 100 in tests: two of four chunks are written, then the "crash"
         assertThat(draws.run(new EventId(interrupted), seed, 2).completed()).isFalse();
         assertThat(client.candidates(interrupted, 5)).as("still no offers").isEmpty();
-        Reply offerTooEarly = client.internal("POST", "/internal/events/" + interrupted + "/offers",
+        Reply offerTooEarly = client.internal(
+                "POST",
+                "/internal/events/" + interrupted + "/offers",
                 "{\"offers\":[{\"entryId\":\"1\",\"grantId\":\"g1\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}");
         assertThat(offerTooEarly.status()).isEqualTo(409);
 
@@ -159,14 +183,17 @@ class DrawTests {
             receipts.put(vr[0], vr[1]);
         }
         pool.shutdown();
-        long presale = client.internal("GET", "/internal/events/" + event + "/snapshot", null).json()
-                .get("presaleCount").asLong();
+        long presale = client.internal("GET", "/internal/events/" + event + "/snapshot", null)
+                .json()
+                .get("presaleCount")
+                .asLong();
         assertThat(presale).isBetween(1L, (long) n - 1);
         assertThat(client.draw(event, seed).status()).isEqualTo(200);
 
         Map<String, Long> keys = orderKeys(event, receipts);
-        assertThat(keys.values()).containsExactlyInAnyOrderElementsOf(
-                java.util.stream.LongStream.rangeClosed(1, n).boxed().toList());
+        assertThat(keys.values())
+                .containsExactlyInAnyOrderElementsOf(
+                        java.util.stream.LongStream.rangeClosed(1, n).boxed().toList());
         Map<String, String> group = new LinkedHashMap<>();
         receipts.forEach((visitor, receipt) -> {
             long sequence = Long.parseLong(receipt, 36);
@@ -188,8 +215,8 @@ class DrawTests {
         Map<String, String> receipts = joinAll(event, 30);
         client.putEvent(event, "OPEN", "\"presaleOrdering\":\"FIFO\"");
         client.draw(event, randomSeed());
-        orderKeys(event, receipts).forEach((visitor, key) ->
-                assertThat(key).isEqualTo(Long.parseLong(receipts.get(visitor), 36)));
+        orderKeys(event, receipts)
+                .forEach((visitor, key) -> assertThat(key).isEqualTo(Long.parseLong(receipts.get(visitor), 36)));
     }
 
     @Test
@@ -197,8 +224,10 @@ class DrawTests {
         byte[] seed = HexFormat.of().parseHex(randomSeed());
         assertThat(PresaleDraw.orderKeys(seed, 1000)).isEqualTo(PresaleDraw.orderKeys(seed.clone(), 1000));
         long[] keys = PresaleDraw.orderKeys(seed, 1000);
-        assertThat(Arrays.stream(keys).sorted().toArray()).isEqualTo(java.util.stream.LongStream.rangeClosed(1, 1000).toArray());
-        assertThat(PresaleDraw.orderKeys(HexFormat.of().parseHex(randomSeed()), 1000)).isNotEqualTo(keys);
+        assertThat(Arrays.stream(keys).sorted().toArray())
+                .isEqualTo(java.util.stream.LongStream.rangeClosed(1, 1000).toArray());
+        assertThat(PresaleDraw.orderKeys(HexFormat.of().parseHex(randomSeed()), 1000))
+                .isNotEqualTo(keys);
     }
 
     /** visitor -> receipt */
@@ -216,7 +245,8 @@ class DrawTests {
     /** visitor -> order key, read from each visitor's fresh queue ticket */
     private Map<String, Long> orderKeys(String event, Map<String, String> receipts) {
         Map<String, Long> keys = new HashMap<>();
-        receipts.keySet().forEach(v -> keys.put(v, client.status(event, v).ticket().orderKey()));
+        receipts.keySet()
+                .forEach(v -> keys.put(v, client.status(event, v).ticket().orderKey()));
         return keys;
     }
 
@@ -227,7 +257,8 @@ class DrawTests {
     }
 
     /** What a visitor can check from the revealed seed and the receipts, written apart from the service's code. */
-    private static Map<String, Long> independentlyRecomputed(String seedHex, Map<String, String> receipts) throws Exception {
+    private static Map<String, Long> independentlyRecomputed(String seedHex, Map<String, String> receipts)
+            throws Exception {
         Mac mac = Mac.getInstance("HmacSHA256");
         mac.init(new SecretKeySpec(HexFormat.of().parseHex(seedHex), "HmacSHA256"));
         List<Map.Entry<String, String>> byMac = new ArrayList<>();

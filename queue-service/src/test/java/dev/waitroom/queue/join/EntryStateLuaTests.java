@@ -23,14 +23,17 @@ class EntryStateLuaTests {
         assertThat(EntryStateLua.STATES)
                 .isEqualTo("local WAITING, OFFERED, ACTIVE, COMPLETED, LEFT, EXPIRED = 'W', 'O', 'A', 'C', 'L', 'E'\n");
         assertThat(EntryStateLua.COUNTERS).contains("['W'] = 'waiting'").contains("['E'] = 'expired'");
-        assertThat(EntryStateLua.NEXT).contains("['W'] = {['O'] = true, ['L'] = true}").contains("['C'] = {}");
+        assertThat(EntryStateLua.NEXT)
+                .contains("['W'] = {['O'] = true, ['L'] = true}")
+                .contains("['C'] = {}");
     }
 
     @Test
     void noScriptSpellsAStoredLetter() throws IOException {
         List<String> spelled = new ArrayList<>();
         try (Stream<Path> files = Files.walk(Path.of("src/main/resources/scripts"))) {
-            for (Path script : files.filter(f -> f.toString().endsWith(".lua")).sorted().toList()) {
+            for (Path script :
+                    files.filter(f -> f.toString().endsWith(".lua")).sorted().toList()) {
                 for (String line : Files.readAllLines(script)) {
                     Matcher m = SPELLED_STATE.matcher(line.replaceAll("--.*$", ""));
                     while (m.find()) {

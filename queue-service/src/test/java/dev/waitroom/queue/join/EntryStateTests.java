@@ -27,7 +27,9 @@ class EntryStateTests {
     void canMoveToAnswersFromNext() {
         for (EntryState from : EntryState.values()) {
             for (EntryState to : EntryState.values()) {
-                assertThat(from.canMoveTo(to)).as(from + " -> " + to).isEqualTo(from.next().contains(to));
+                assertThat(from.canMoveTo(to))
+                        .as(from + " -> " + to)
+                        .isEqualTo(from.next().contains(to));
             }
         }
         assertThat(WAITING.canMoveTo(ACTIVE)).isFalse();

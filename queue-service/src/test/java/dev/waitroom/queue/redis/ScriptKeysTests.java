@@ -75,7 +75,8 @@ class ScriptKeysTests {
             String[] names = m.group(1).split("\\s*,\\s*");
             List<String> values = splitTopLevel(m.group(2));
             for (int i = 0; i < names.length; i++) {
-                boolean declared = i < values.size() && isDeclaredKey(values.get(i).trim());
+                boolean declared =
+                        i < values.size() && isDeclaredKey(values.get(i).trim());
                 locals.merge(names[i].trim(), declared, Boolean::logicalAnd);
             }
         }

@@ -39,7 +39,9 @@ class QueueOnRedisSentinelTests extends QueueTopologyScenarios {
     @BeforeAll
     static void startService() {
         List<String> properties = new ArrayList<>(List.of(redis.springProperties()));
-        properties.addAll(List.of("waitroom.queue.redis-replica-acks=1", "waitroom.queue.redis-replica-ack-timeout=1s",
+        properties.addAll(List.of(
+                "waitroom.queue.redis-replica-acks=1",
+                "waitroom.queue.redis-replica-ack-timeout=1s",
                 "waitroom.queue.redis-timeout=1s"));
         app = start(properties.toArray(String[]::new));
         client = new QueueClient(Integer.parseInt(app.getEnvironment().getProperty("local.server.port")));
@@ -100,15 +102,19 @@ class QueueOnRedisSentinelTests extends QueueTopologyScenarios {
             f.get();
         }
         threads.shutdown();
-        assertThat(acknowledged.size()).as("joins resumed after the failover to %d", promoted)
+        assertThat(acknowledged.size())
+                .as("joins resumed after the failover to %d", promoted)
                 .isGreaterThanOrEqualTo(atFailover + 100);
 
         for (Map.Entry<String, String> e : acknowledged.entrySet()) {
             Reply status = client.status(event, e.getKey());
-            assertThat(status.status()).as("acknowledged join of %s", e.getKey()).isEqualTo(200);
+            assertThat(status.status())
+                    .as("acknowledged join of %s", e.getKey())
+                    .isEqualTo(200);
             assertThat(status.receipt()).isEqualTo(e.getValue());
         }
-        assertThat(client.counts(event).get("joins").asLong()).as("%d joins were refused during the failover",
-                refused.get()).isGreaterThanOrEqualTo(acknowledged.size());
+        assertThat(client.counts(event).get("joins").asLong())
+                .as("%d joins were refused during the failover", refused.get())
+                .isGreaterThanOrEqualTo(acknowledged.size());
     }
 }

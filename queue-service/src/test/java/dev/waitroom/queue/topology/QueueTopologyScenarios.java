@@ -26,11 +26,15 @@ import tools.jackson.databind.JsonNode;
 abstract class QueueTopologyScenarios {
 
     static ConfigurableApplicationContext start(String... properties) {
-        List<String> all = new ArrayList<>(List.of("server.port=0", "waitroom.queue.draw-chunk-size=100",
-                "waitroom.queue.busy-status-per-second=1000000", "spring.main.banner-mode=off"));
+        List<String> all = new ArrayList<>(List.of(
+                "server.port=0",
+                "waitroom.queue.draw-chunk-size=100",
+                "waitroom.queue.busy-status-per-second=1000000",
+                "spring.main.banner-mode=off"));
         all.addAll(List.of(properties));
         // as command-line arguments, which override application.yml (its fixed port may be taken)
-        return new SpringApplicationBuilder(QueueServiceApplication.class).initializers(new TestSecrets())
+        return new SpringApplicationBuilder(QueueServiceApplication.class)
+                .initializers(new TestSecrets())
                 .run(all.stream().map(p -> "--" + p).toArray(String[]::new));
     }
 
@@ -54,7 +58,8 @@ abstract class QueueTopologyScenarios {
             assertThat(joined.ticket().orderKey()).isEqualTo(i + 1);
             visitors.add(visitor);
         }
-        assertThat(client.join(event, visitors.get(200)).ticket().orderKey()).as("a second join finds the entry")
+        assertThat(client.join(event, visitors.get(200)).ticket().orderKey())
+                .as("a second join finds the entry")
                 .isEqualTo(201);
         for (int i : List.of(0, 99, 127, 128, 255, 256, 299)) {
             JsonNode position = client.status(event, visitors.get(i)).json().get("position");
@@ -62,12 +67,19 @@ abstract class QueueTopologyScenarios {
             assertThat(position.get("aheadMax").asLong()).as("visitor %d", i).isGreaterThanOrEqualTo(i);
         }
         assertThat(client.leave(event, visitors.get(0)).status()).isIn(200, 204);
-        assertThat(client.status(event, visitors.get(99)).json().get("position").get("aheadMin").asLong())
-                .as("exact below 100").isEqualTo(98);
+        assertThat(client.status(event, visitors.get(99))
+                        .json()
+                        .get("position")
+                        .get("aheadMin")
+                        .asLong())
+                .as("exact below 100")
+                .isEqualTo(98);
         JsonNode counts = client.counts(event);
         assertThat(counts.get("waiting").asLong()).isEqualTo(299);
         assertThat(counts.get("joins").asLong()).isEqualTo(300);
-        assertThat(client.status(event, VisitorId.random().value()).status()).as("no entry").isEqualTo(404);
+        assertThat(client.status(event, VisitorId.random().value()).status())
+                .as("no entry")
+                .isEqualTo(404);
     }
 
     @Test
@@ -80,7 +92,11 @@ abstract class QueueTopologyScenarios {
             String visitor = VisitorId.random().value();
             visitorByEntry.put(client.join(event, visitor).receipt(), visitor);
         }
-        assertThat(client.putEvent(event, "OPEN", null).json().get("presaleCount").asLong()).isEqualTo(260);
+        assertThat(client.putEvent(event, "OPEN", null)
+                        .json()
+                        .get("presaleCount")
+                        .asLong())
+                .isEqualTo(260);
         byte[] seed = new byte[32];
         new SecureRandom().nextBytes(seed);
         Reply drawn = client.draw(event, HexFormat.of().formatHex(seed));
@@ -91,23 +107,33 @@ abstract class QueueTopologyScenarios {
         assertThat(all).hasSize(260);
         List<Long> keys = all.stream().map(c -> c.get("orderKey").asLong()).toList();
         assertThat(keys).isSorted().doesNotHaveDuplicates();
-        all.forEach(c -> assertThat(c.get("visitor").asString()).isEqualTo(visitorByEntry.get(c.get("entryId").asString())));
+        all.forEach(c -> assertThat(c.get("visitor").asString())
+                .isEqualTo(visitorByEntry.get(c.get("entryId").asString())));
 
         List<JsonNode> first = all.subList(0, 50);
-        String offers = first.stream().map(c -> "{\"entryId\":\"" + c.get("entryId").asString() + "\",\"grantId\":\"g-"
-                + c.get("entryId").asString() + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}")
+        String offers = first.stream()
+                .map(c -> "{\"entryId\":\"" + c.get("entryId").asString() + "\",\"grantId\":\"g-"
+                        + c.get("entryId").asString() + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}")
                 .collect(Collectors.joining(",", "{\"offers\":[", "]}"));
-        JsonNode results = client.internal("POST", "/internal/events/" + event + "/offers", offers).json().get("results");
+        JsonNode results = client.internal("POST", "/internal/events/" + event + "/offers", offers)
+                .json()
+                .get("results");
         assertThat(results).hasSize(50);
         results.forEach(r -> assertThat(r.get("state").asString()).isEqualTo("OFFERED"));
         assertThat(client.candidates(event, 10).get(0).get("orderKey").asLong()).isEqualTo(keys.get(50));
 
         String a = first.get(0).get("entryId").asString();
-        assertThat(transition(client, event, a, "ACTIVE").json().get("state").asString()).isEqualTo("ACTIVE");
-        assertThat(transition(client, event, a, "COMPLETED").json().get("state").asString()).isEqualTo("COMPLETED");
+        assertThat(transition(client, event, a, "ACTIVE").json().get("state").asString())
+                .isEqualTo("ACTIVE");
+        assertThat(transition(client, event, a, "COMPLETED").json().get("state").asString())
+                .isEqualTo("COMPLETED");
         String b = first.get(1).get("entryId").asString();
-        assertThat(transition(client, event, b, "OFFER_EXPIRED").json().get("state").asString())
-                .as("back of the queue once").isEqualTo("WAITING");
+        assertThat(transition(client, event, b, "OFFER_EXPIRED")
+                        .json()
+                        .get("state")
+                        .asString())
+                .as("back of the queue once")
+                .isEqualTo("WAITING");
         List<JsonNode> after = client.candidates(event, 1000);
         assertThat(after.get(after.size() - 1).get("entryId").asString()).isEqualTo(b);
 
@@ -115,13 +141,18 @@ abstract class QueueTopologyScenarios {
         assertThat(counts.get("completed").asLong()).isEqualTo(1);
         assertThat(counts.get("offered").asLong()).isEqualTo(48);
         assertThat(counts.get("waiting").asLong()).isEqualTo(211);
-        assertThat(counts.get("oldestWaitSeconds").asLong()).as("the front entry was found").isNotNegative();
-        JsonNode snapshot = client.internal("GET", "/internal/events/" + event + "/snapshot", null).json();
+        assertThat(counts.get("oldestWaitSeconds").asLong())
+                .as("the front entry was found")
+                .isNotNegative();
+        JsonNode snapshot = client.internal("GET", "/internal/events/" + event + "/snapshot", null)
+                .json();
         assertThat(snapshot.toString()).contains("\"waiting\":211");
     }
 
     private static Reply transition(QueueClient client, String event, String entry, String to) {
-        return client.internal("POST", "/internal/events/" + event + "/entries/" + entry + "/transition",
+        return client.internal(
+                "POST",
+                "/internal/events/" + event + "/entries/" + entry + "/transition",
                 "{\"to\":\"" + to + "\",\"grantId\":\"g-" + entry + "\"}");
     }
 }

@@ -69,16 +69,28 @@ public class TokenBenchmarks {
         Instant now = clock.instant();
         for (int i = 0; i < TOKENS; i++) {
             String visitor = VisitorId.random().value();
-            tokens[i] = issuer.issue(new AdmissionClaims("evt-2026-finals", 7, UUID.randomUUID().toString(),
-                    UUID.randomUUID().toString(), visitor, now, now.plus(Duration.ofHours(2)),
+            tokens[i] = issuer.issue(new AdmissionClaims(
+                    "evt-2026-finals",
+                    7,
+                    UUID.randomUUID().toString(),
+                    UUID.randomUUID().toString(),
+                    visitor,
+                    now,
+                    now.plus(Duration.ofHours(2)),
                     UUID.randomUUID().toString()));
             cachedVerifier.verify(tokens[i], "evt-2026-finals", 7);
-            tickets[i] = ticketCodec.encode(new QueueTicket("evt-2026-finals", UUID.randomUUID().toString(),
-                    1_000_000L + i, now));
+            tickets[i] = ticketCodec.encode(
+                    new QueueTicket("evt-2026-finals", UUID.randomUUID().toString(), 1_000_000L + i, now));
             cookies[i] = visitorCodec.encode(VisitorId.random());
         }
-        claims = new AdmissionClaims("evt-2026-finals", 7, UUID.randomUUID().toString(),
-                UUID.randomUUID().toString(), VisitorId.random().value(), now, now.plus(Duration.ofMinutes(15)),
+        claims = new AdmissionClaims(
+                "evt-2026-finals",
+                7,
+                UUID.randomUUID().toString(),
+                UUID.randomUUID().toString(),
+                VisitorId.random().value(),
+                now,
+                now.plus(Duration.ofMinutes(15)),
                 UUID.randomUUID().toString());
         try {
             Ed25519Sign.KeyPair pair = Ed25519Sign.KeyPair.newKeyPair();

@@ -34,13 +34,13 @@ public final class AdmissionJwtParser {
 
     /** 9999-12-31T23:59:59Z: later times are nonsense and would overflow Instant arithmetic. */
     private static final long MAX_EPOCH_SECOND = 253_402_300_799L;
+
     private static final Set<String> ALLOWED_HEADERS = Set.of("alg", "typ", "kid");
     private static final int SIGNATURE_CHARS = 86; // 64 bytes, unpadded base64url
     private static final JWSHeader EDDSA_HEADER = new JWSHeader(JWSAlgorithm.EdDSA);
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
-    private AdmissionJwtParser() {
-    }
+    private AdmissionJwtParser() {}
 
     public interface KeyLookup {
         /** The verifier for a well-formed kid, or null when that kid is not published. */
@@ -54,8 +54,8 @@ public final class AdmissionJwtParser {
      * @param skew         tolerated clock difference for {@code iat}/{@code nbf}
      * @param expiredGrace how long after {@code exp} the token is still accepted (skew, or more for order status)
      */
-    public static AdmissionClaims parseAndVerify(String token, KeyLookup keys, Instant now, Duration skew,
-            Duration expiredGrace) {
+    public static AdmissionClaims parseAndVerify(
+            String token, KeyLookup keys, Instant now, Duration skew, Duration expiredGrace) {
         if (token == null || token.isEmpty()) {
             throw reject(RejectionReason.MALFORMED, "empty");
         }
@@ -115,14 +115,15 @@ public final class AdmissionJwtParser {
         if (kid == null) {
             throw reject(RejectionReason.MISSING_CLAIM, "kid header required");
         }
-        if (!(kid instanceof String kidText) || !Ed25519Keys.KEY_ID.matcher(kidText).matches()) {
+        if (!(kid instanceof String kidText)
+                || !Ed25519Keys.KEY_ID.matcher(kidText).matches()) {
             throw reject(RejectionReason.MALFORMED, "kid must match [A-Za-z0-9_-]{1,64}");
         }
         return kidText;
     }
 
-    private static AdmissionClaims checkClaims(Map<String, Object> claims, Instant now, Duration skew,
-            Duration expiredGrace) {
+    private static AdmissionClaims checkClaims(
+            Map<String, Object> claims, Instant now, Duration skew, Duration expiredGrace) {
         String issuer = text(claims, "iss");
         if (!ISSUER.equals(issuer)) {
             throw reject(RejectionReason.WRONG_ISSUER, "unexpected issuer");
@@ -143,7 +144,9 @@ public final class AdmissionJwtParser {
         if (issuedAt.isAfter(latestAcceptableStart)) {
             throw reject(RejectionReason.NOT_YET_VALID, "issued in the future");
         }
-        if (claims.containsKey("nbf") && Instant.ofEpochSecond(number(claims, "nbf", MAX_EPOCH_SECOND)).isAfter(latestAcceptableStart)) {
+        if (claims.containsKey("nbf")
+                && Instant.ofEpochSecond(number(claims, "nbf", MAX_EPOCH_SECOND))
+                        .isAfter(latestAcceptableStart)) {
             throw reject(RejectionReason.NOT_YET_VALID, "not before a future time");
         }
         if (!now.isBefore(expiresAt.plus(expiredGrace))) {
@@ -223,7 +226,8 @@ public final class AdmissionJwtParser {
     private static boolean isBase64Url(String text, int from, int to) {
         for (int i = from; i < to; i++) {
             char c = text.charAt(i);
-            boolean ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+            boolean ok =
+                    (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
             if (!ok) {
                 return false;
             }

@@ -1,5 +1,7 @@
 package dev.waitroom.tokens.internal;
 
+import com.google.crypto.tink.subtle.Ed25519Sign;
+import com.google.crypto.tink.subtle.Ed25519Verify;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.Curve;
@@ -8,8 +10,6 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.OctetKeyPair;
 import com.nimbusds.jose.jwk.gen.OctetKeyPairGenerator;
-import com.google.crypto.tink.subtle.Ed25519Sign;
-import com.google.crypto.tink.subtle.Ed25519Verify;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.text.ParseException;
@@ -28,8 +28,7 @@ public final class Ed25519Keys {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private Ed25519Keys() {
-    }
+    private Ed25519Keys() {}
 
     /** A fresh Ed25519 key pair with a random 16-character key id. */
     public static OctetKeyPair generate() {

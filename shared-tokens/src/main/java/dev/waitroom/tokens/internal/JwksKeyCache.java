@@ -93,8 +93,11 @@ public final class JwksKeyCache {
             }
             snapshot = new Snapshot(Map.copyOf(keys), now);
         } catch (IOException | ParseException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "JWKS refresh failed ({0}); keeping {1} last good keys",
-                    e.getClass().getSimpleName(), snapshot.keys.size());
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "JWKS refresh failed ({0}); keeping {1} last good keys",
+                    e.getClass().getSimpleName(),
+                    snapshot.keys.size());
         }
     }
 
@@ -126,6 +129,5 @@ public final class JwksKeyCache {
         return keys;
     }
 
-    private record Snapshot(Map<String, Ed25519Verifier> keys, Instant fetchedAt) {
-    }
+    private record Snapshot(Map<String, Ed25519Verifier> keys, Instant fetchedAt) {}
 }

@@ -100,9 +100,7 @@ public final class VerifiedTokenCache<V> {
     }
 
     /** The SHA-256 of a token, as four longs (cheap equals and hashCode). */
-    public record TokenHash(long a, long b, long c, long d) {
-    }
+    public record TokenHash(long a, long b, long c, long d) {}
 
-    private record Entry<V>(V value, long deadlineEpochSecond) {
-    }
+    private record Entry<V>(V value, long deadlineEpochSecond) {}
 }

@@ -37,7 +37,8 @@ class HttpJwksSourceTests {
         issuer = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         issuer.createContext("/", exchange -> {
             try (exchange) {
-                seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " "
+                seen.add(exchange.getRequestMethod() + " "
+                        + exchange.getRequestURI().getPath() + " "
                         + exchange.getRequestHeaders().getFirst("Accept") + " "
                         + exchange.getRequestHeaders().getFirst("X-Credential"));
                 byte[] body = ring.publicJwksJson().getBytes(StandardCharsets.UTF_8);
@@ -94,10 +95,11 @@ class HttpJwksSourceTests {
     @Test
     void aVerifierReadsItsKeysThroughIt() {
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        String token = AdmissionTokenIssuer.of(ring).issue(new AdmissionClaims("e", 1, "g", "s", "v", now,
-                now.plusSeconds(60), "j"));
+        String token = AdmissionTokenIssuer.of(ring)
+                .issue(new AdmissionClaims("e", 1, "g", "s", "v", now, now.plusSeconds(60), "j"));
 
-        AdmissionClaims claims = AdmissionTokenVerifier.of(source(), Clock.systemUTC()).verify(token, "e", 1);
+        AdmissionClaims claims =
+                AdmissionTokenVerifier.of(source(), Clock.systemUTC()).verify(token, "e", 1);
 
         assertThat(claims.sessionId()).isEqualTo("s");
     }

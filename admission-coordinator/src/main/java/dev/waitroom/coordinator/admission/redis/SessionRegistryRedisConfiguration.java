@@ -13,16 +13,14 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class SessionRegistryRedisConfiguration {
 
-	@Bean
-	RedissonAutoConfigurationCustomizer sessionRegistryReadsFromPrimary() {
-		return config -> {
-			if (config.isSentinelConfig()) {
-				config.useSentinelServers().setReadMode(ReadMode.MASTER);
-			}
-			else if (config.isClusterConfig()) {
-				config.useClusterServers().setReadMode(ReadMode.MASTER);
-			}
-		};
-	}
-
+    @Bean
+    RedissonAutoConfigurationCustomizer sessionRegistryReadsFromPrimary() {
+        return config -> {
+            if (config.isSentinelConfig()) {
+                config.useSentinelServers().setReadMode(ReadMode.MASTER);
+            } else if (config.isClusterConfig()) {
+                config.useClusterServers().setReadMode(ReadMode.MASTER);
+            }
+        };
+    }
 }

@@ -23,34 +23,33 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class InternalBookingController {
 
-	private final Admissions admissions;
+    private final Admissions admissions;
 
-	private final EventManagement events;
+    private final EventManagement events;
 
-	InternalBookingController(Admissions admissions, EventManagement events) {
-		this.admissions = admissions;
-		this.events = events;
-	}
+    InternalBookingController(Admissions admissions, EventManagement events) {
+        this.admissions = admissions;
+        this.events = events;
+    }
 
-	@PostMapping(CoordinatorPaths.SOLD_OUT)
-	SoldOutResult soldOut(@PathVariable String eventId, @RequestBody(required = false) SoldOut body) {
-		String reason = (body == null ? new SoldOut(null) : body).reasonOrDefault();
-		Event event = this.events.changeMode(EventId.of(eventId), OperatingMode.SOLD_OUT, "booking", reason);
-		return new SoldOutResult(event.id().value(), event.mode());
-	}
+    @PostMapping(CoordinatorPaths.SOLD_OUT)
+    SoldOutResult soldOut(@PathVariable String eventId, @RequestBody(required = false) SoldOut body) {
+        String reason = (body == null ? new SoldOut(null) : body).reasonOrDefault();
+        Event event = this.events.changeMode(EventId.of(eventId), OperatingMode.SOLD_OUT, "booking", reason);
+        return new SoldOutResult(event.id().value(), event.mode());
+    }
 
-	@PostMapping(CoordinatorPaths.PURCHASE_COMPLETED)
-	PurchaseCompletedResult purchaseCompleted(@PathVariable String eventId, @PathVariable String sessionId,
-			@RequestBody PurchaseCompleted body) {
-		SessionId session;
-		try {
-			session = SessionId.parse(sessionId);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new CoordinatorException(ProblemType.INVALID_SESSION_ID, "Session ids are UUIDs.");
-		}
-		GrantState state = this.admissions.purchaseCompleted(EventId.of(eventId), session, body.validated().orderId());
-		return new PurchaseCompletedResult(session.value(), state.name());
-	}
-
+    @PostMapping(CoordinatorPaths.PURCHASE_COMPLETED)
+    PurchaseCompletedResult purchaseCompleted(
+            @PathVariable String eventId, @PathVariable String sessionId, @RequestBody PurchaseCompleted body) {
+        SessionId session;
+        try {
+            session = SessionId.parse(sessionId);
+        } catch (IllegalArgumentException ex) {
+            throw new CoordinatorException(ProblemType.INVALID_SESSION_ID, "Session ids are UUIDs.");
+        }
+        GrantState state = this.admissions.purchaseCompleted(
+                EventId.of(eventId), session, body.validated().orderId());
+        return new PurchaseCompletedResult(session.value(), state.name());
+    }
 }

@@ -1,11 +1,9 @@
 package dev.waitroom.coordinator.keys.web;
 
-import java.util.List;
-
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.tokens.KeyRing;
 import dev.waitroom.tokens.SigningKeyInfo;
-
+import java.util.List;
 import org.springframework.http.CacheControl;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -16,29 +14,28 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class KeysController {
 
-	private static final MediaType JWKS = MediaType.parseMediaType("application/jwk-set+json");
+    private static final MediaType JWKS = MediaType.parseMediaType("application/jwk-set+json");
 
-	private final SigningKeys keys;
+    private final SigningKeys keys;
 
-	KeysController(SigningKeys keys) {
-		this.keys = keys;
-	}
+    KeysController(SigningKeys keys) {
+        this.keys = keys;
+    }
 
-	@GetMapping("/.well-known/jwks.json")
-	ResponseEntity<String> jwks() {
-		return ResponseEntity.ok()
-			.contentType(JWKS)
-			.cacheControl(CacheControl.maxAge(java.time.Duration.ofSeconds(30)).cachePublic())
-			.body(this.keys.publicJwksJson());
-	}
+    @GetMapping("/.well-known/jwks.json")
+    ResponseEntity<String> jwks() {
+        return ResponseEntity.ok()
+                .contentType(JWKS)
+                .cacheControl(
+                        CacheControl.maxAge(java.time.Duration.ofSeconds(30)).cachePublic())
+                .body(this.keys.publicJwksJson());
+    }
 
-	@PostMapping("/admin/keys/rotate")
-	ResponseEntity<RotationView> rotate() {
-		KeyRing ring = this.keys.rotate();
-		return ResponseEntity.accepted().body(new RotationView(ring.activeKeyId(), ring.keys()));
-	}
+    @PostMapping("/admin/keys/rotate")
+    ResponseEntity<RotationView> rotate() {
+        KeyRing ring = this.keys.rotate();
+        return ResponseEntity.accepted().body(new RotationView(ring.activeKeyId(), ring.keys()));
+    }
 
-	record RotationView(String activeKeyId, List<SigningKeyInfo> keys) {
-	}
-
+    record RotationView(String activeKeyId, List<SigningKeyInfo> keys) {}
 }

@@ -1,9 +1,7 @@
 package dev.waitroom.coordinator.queue.http;
 
-import java.time.Duration;
-
 import dev.waitroom.coordinator.queue.QueueDirectory;
-
+import java.time.Duration;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -14,17 +12,19 @@ import org.springframework.web.client.RestClient;
 @Configuration(proxyBeanMethods = false)
 class QueueClientConfiguration {
 
-	@Bean
-	QueueDirectory queueDirectory(RestClient.Builder builder, QueueClientProperties properties,
-			@Value("${waitroom.security.internal-token}") String internalToken) {
-		return RestClientQueueDirectory.of(builder, properties.queueUrl(), internalToken, properties.connectTimeout(),
-				properties.readTimeout());
-	}
+    @Bean
+    QueueDirectory queueDirectory(
+            RestClient.Builder builder,
+            QueueClientProperties properties,
+            @Value("${waitroom.security.internal-token}") String internalToken) {
+        return RestClientQueueDirectory.of(
+                builder, properties.queueUrl(), internalToken, properties.connectTimeout(), properties.readTimeout());
+    }
 
-	/** Where the queue service is and how long to wait for it (short: the ticker must not stall). */
-	@ConfigurationProperties("waitroom.services")
-	record QueueClientProperties(@DefaultValue("http://127.0.0.1:8081") String queueUrl,
-			@DefaultValue("500ms") Duration connectTimeout, @DefaultValue("2s") Duration readTimeout) {
-	}
-
+    /** Where the queue service is and how long to wait for it (short: the ticker must not stall). */
+    @ConfigurationProperties("waitroom.services")
+    record QueueClientProperties(
+            @DefaultValue("http://127.0.0.1:8081") String queueUrl,
+            @DefaultValue("500ms") Duration connectTimeout,
+            @DefaultValue("2s") Duration readTimeout) {}
 }

@@ -1,11 +1,5 @@
 package dev.waitroom.coordinator.queue.http;
 
-import java.net.http.HttpClient;
-import java.time.Duration;
-import java.util.List;
-import java.util.Set;
-import java.util.function.Supplier;
-
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.queue.Candidates;
 import dev.waitroom.contract.queue.DrawRequest;
@@ -25,6 +19,11 @@ import dev.waitroom.coordinator.queue.QueueRejectedException;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
 import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.web.RequestIdFilter;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.MDC;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
@@ -35,117 +34,138 @@ import org.springframework.web.client.RestClientException;
 /** {@link QueueDirectory} over HTTP in the contract's records, with the internal credential and short timeouts. */
 public final class RestClientQueueDirectory implements QueueDirectory {
 
-	/** Answers that mean "no, and asking again will not change it"; other 4xx (auth, throttling) are retried. */
-	private static final Set<Integer> REFUSALS = Set.of(400, 404, 409, 410, 422);
+    /** Answers that mean "no, and asking again will not change it"; other 4xx (auth, throttling) are retried. */
+    private static final Set<Integer> REFUSALS = Set.of(400, 404, 409, 410, 422);
 
-	private static final String CANDIDATES = QueuePaths.CANDIDATES + "?" + QueuePaths.CANDIDATES_LIMIT + "={limit}";
+    private static final String CANDIDATES = QueuePaths.CANDIDATES + "?" + QueuePaths.CANDIDATES_LIMIT + "={limit}";
 
-	private final RestClient http;
+    private final RestClient http;
 
-	private RestClientQueueDirectory(RestClient http) {
-		this.http = http;
-	}
+    private RestClientQueueDirectory(RestClient http) {
+        this.http = http;
+    }
 
-	public static RestClientQueueDirectory of(RestClient.Builder builder, String baseUrl, String internalToken,
-			Duration connectTimeout, Duration readTimeout) {
-		HttpClient client = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
-		JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(client);
-		factory.setReadTimeout(readTimeout);
-		RestClient http = builder.baseUrl(baseUrl)
-			.requestFactory(factory)
-			.defaultHeader(Headers.INTERNAL, internalToken)
-			.requestInterceptor((request, body, execution) -> {
-				String requestId = MDC.get(RequestIdFilter.MDC_KEY);
-				if (requestId != null) {
-					request.getHeaders().set(Headers.REQUEST_ID, requestId);
-				}
-				return execution.execute(request, body);
-			})
-			.build();
-		return new RestClientQueueDirectory(http);
-	}
+    public static RestClientQueueDirectory of(
+            RestClient.Builder builder,
+            String baseUrl,
+            String internalToken,
+            Duration connectTimeout,
+            Duration readTimeout) {
+        HttpClient client =
+                HttpClient.newBuilder().connectTimeout(connectTimeout).build();
+        JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(client);
+        factory.setReadTimeout(readTimeout);
+        RestClient http = builder.baseUrl(baseUrl)
+                .requestFactory(factory)
+                .defaultHeader(Headers.INTERNAL, internalToken)
+                .requestInterceptor((request, body, execution) -> {
+                    String requestId = MDC.get(RequestIdFilter.MDC_KEY);
+                    if (requestId != null) {
+                        request.getHeaders().set(Headers.REQUEST_ID, requestId);
+                    }
+                    return execution.execute(request, body);
+                })
+                .build();
+        return new RestClientQueueDirectory(http);
+    }
 
-	@Override
-	public void putEventState(String eventId, EventUpdateRequest state) {
-		call("put event state", () -> this.http.put()
-			.uri(QueuePaths.EVENT, eventId)
-			.contentType(MediaType.APPLICATION_JSON)
-			.body(state)
-			.retrieve()
-			.toBodilessEntity());
-	}
+    @Override
+    public void putEventState(String eventId, EventUpdateRequest state) {
+        call(
+                "put event state",
+                () -> this.http
+                        .put()
+                        .uri(QueuePaths.EVENT, eventId)
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .body(state)
+                        .retrieve()
+                        .toBodilessEntity());
+    }
 
-	@Override
-	public DrawResult draw(String eventId, String seedHex) {
-		return call("draw", () -> this.http.post()
-			.uri(QueuePaths.DRAW, eventId)
-			.contentType(MediaType.APPLICATION_JSON)
-			.body(new DrawRequest(seedHex))
-			.retrieve()
-			.body(DrawResult.class));
-	}
+    @Override
+    public DrawResult draw(String eventId, String seedHex) {
+        return call(
+                "draw",
+                () -> this.http
+                        .post()
+                        .uri(QueuePaths.DRAW, eventId)
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .body(new DrawRequest(seedHex))
+                        .retrieve()
+                        .body(DrawResult.class));
+    }
 
-	@Override
-	public List<Candidate> candidates(String eventId, int limit) {
-		Candidates body = call("candidates",
-				() -> this.http.get().uri(CANDIDATES, eventId, limit).retrieve().body(Candidates.class));
-		return body == null ? List.of() : body.entries().stream().map(RestClientQueueDirectory::candidate).toList();
-	}
+    @Override
+    public List<Candidate> candidates(String eventId, int limit) {
+        Candidates body = call(
+                "candidates",
+                () -> this.http.get().uri(CANDIDATES, eventId, limit).retrieve().body(Candidates.class));
+        return body == null
+                ? List.of()
+                : body.entries().stream()
+                        .map(RestClientQueueDirectory::candidate)
+                        .toList();
+    }
 
-	/** The entry's visitor as a {@link VisitorId}; a malformed one is the queue misbehaving, not a refusal. */
-	private static Candidate candidate(dev.waitroom.contract.queue.Candidate entry) {
-		if (!VisitorId.isValid(entry.visitor())) {
-			throw new QueueUnavailableException("The queue service answered the candidates call with a malformed visitor.",
-					null);
-		}
-		return new Candidate(entry.entryId(), new VisitorId(entry.visitor()), entry.orderKey());
-	}
+    /** The entry's visitor as a {@link VisitorId}; a malformed one is the queue misbehaving, not a refusal. */
+    private static Candidate candidate(dev.waitroom.contract.queue.Candidate entry) {
+        if (!VisitorId.isValid(entry.visitor())) {
+            throw new QueueUnavailableException(
+                    "The queue service answered the candidates call with a malformed visitor.", null);
+        }
+        return new Candidate(entry.entryId(), new VisitorId(entry.visitor()), entry.orderKey());
+    }
 
-	@Override
-	public List<OfferResult> offer(String eventId, List<Offer> offers) {
-		OfferBatch batch = new OfferBatch(offers.stream()
-			.map(o -> new dev.waitroom.contract.queue.Offer(o.entryId(), o.grantId().toString(), o.expiresAt()))
-			.toList());
-		OfferResults body = call("offers", () -> this.http.post()
-			.uri(QueuePaths.OFFERS, eventId)
-			.contentType(MediaType.APPLICATION_JSON)
-			.body(batch)
-			.retrieve()
-			.body(OfferResults.class));
-		return body == null ? List.of() : body.results();
-	}
+    @Override
+    public List<OfferResult> offer(String eventId, List<Offer> offers) {
+        OfferBatch batch = new OfferBatch(offers.stream()
+                .map(o -> new dev.waitroom.contract.queue.Offer(
+                        o.entryId(), o.grantId().toString(), o.expiresAt()))
+                .toList());
+        OfferResults body = call(
+                "offers",
+                () -> this.http
+                        .post()
+                        .uri(QueuePaths.OFFERS, eventId)
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .body(batch)
+                        .retrieve()
+                        .body(OfferResults.class));
+        return body == null ? List.of() : body.results();
+    }
 
-	@Override
-	public String transition(String eventId, String entryId, TransitionTarget to, GrantId grantId) {
-		EntryTransitionResult body = call("transition", () -> this.http.post()
-			.uri(QueuePaths.TRANSITION, eventId, entryId)
-			.contentType(MediaType.APPLICATION_JSON)
-			.body(EntryTransition.of(to, grantId.toString()))
-			.retrieve()
-			.body(EntryTransitionResult.class));
-		return body == null ? null : body.state();
-	}
+    @Override
+    public String transition(String eventId, String entryId, TransitionTarget to, GrantId grantId) {
+        EntryTransitionResult body = call(
+                "transition",
+                () -> this.http
+                        .post()
+                        .uri(QueuePaths.TRANSITION, eventId, entryId)
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .body(EntryTransition.of(to, grantId.toString()))
+                        .retrieve()
+                        .body(EntryTransitionResult.class));
+        return body == null ? null : body.state();
+    }
 
-	@Override
-	public QueueCounts counts(String eventId) {
-		return call("counts",
-				() -> this.http.get().uri(QueuePaths.COUNTS, eventId).retrieve().body(QueueCounts.class));
-	}
+    @Override
+    public QueueCounts counts(String eventId) {
+        return call(
+                "counts",
+                () -> this.http.get().uri(QueuePaths.COUNTS, eventId).retrieve().body(QueueCounts.class));
+    }
 
-	private static <T> T call(String what, Supplier<T> call) {
-		try {
-			return call.get();
-		}
-		catch (HttpClientErrorException ex) {
-			if (!REFUSALS.contains(ex.getStatusCode().value())) {
-				throw new QueueUnavailableException("The queue service did not take the " + what + " call.", ex);
-			}
-			throw new QueueRejectedException("The queue service refused the " + what + " call: " + ex.getStatusCode(),
-					ex);
-		}
-		catch (RestClientException ex) {
-			throw new QueueUnavailableException("The queue service did not answer the " + what + " call.", ex);
-		}
-	}
-
+    private static <T> T call(String what, Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (HttpClientErrorException ex) {
+            if (!REFUSALS.contains(ex.getStatusCode().value())) {
+                throw new QueueUnavailableException("The queue service did not take the " + what + " call.", ex);
+            }
+            throw new QueueRejectedException(
+                    "The queue service refused the " + what + " call: " + ex.getStatusCode(), ex);
+        } catch (RestClientException ex) {
+            throw new QueueUnavailableException("The queue service did not answer the " + what + " call.", ex);
+        }
+    }
 }

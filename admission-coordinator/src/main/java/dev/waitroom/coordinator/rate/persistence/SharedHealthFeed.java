@@ -1,15 +1,13 @@
 package dev.waitroom.coordinator.rate.persistence;
 
+import dev.waitroom.coordinator.rate.RateController;
 import java.time.Duration;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
-
-import dev.waitroom.coordinator.rate.RateController;
 
 /**
  * Feeds this instance's rate controller with the health reports other instances received, so whichever instance
@@ -20,42 +18,40 @@ import dev.waitroom.coordinator.rate.RateController;
 @ConditionalOnProperty(name = "waitroom.coordinator.ticker-enabled", havingValue = "true", matchIfMissing = true)
 class SharedHealthFeed {
 
-	private static final Logger log = LoggerFactory.getLogger(SharedHealthFeed.class);
+    private static final Logger log = LoggerFactory.getLogger(SharedHealthFeed.class);
 
-	private static final Duration KEEP = Duration.ofMinutes(2);
+    private static final Duration KEEP = Duration.ofMinutes(2);
 
-	private final HealthReports reports;
+    private final HealthReports reports;
 
-	private final RateController controller;
+    private final RateController controller;
 
-	private long lastId = -1;
+    private long lastId = -1;
 
-	private long polls;
+    private long polls;
 
-	SharedHealthFeed(HealthReports reports, RateController controller) {
-		this.reports = reports;
-		this.controller = controller;
-	}
+    SharedHealthFeed(HealthReports reports, RateController controller) {
+        this.reports = reports;
+        this.controller = controller;
+    }
 
-	@Scheduled(fixedDelayString = "${waitroom.coordinator.tick-interval:250ms}")
-	void feed() {
-		try {
-			if (this.lastId < 0) {
-				// Start from now: older reports are stale anyway.
-				this.lastId = this.reports.latestId();
-			}
-			for (HealthReports.Report report : this.reports.receivedElsewhereAfter(this.lastId)) {
-				this.controller.record(report.sample());
-				this.lastId = report.id();
-			}
-			if (this.polls++ % 240 == 0) {
-				this.reports.pruneOlderThan(KEEP);
-			}
-		}
-		catch (RuntimeException ex) {
-			// PostgreSQL down: health turns stale here, which pauses admission, as it should.
-			log.debug("Shared health reports unavailable: {}", ex.getMessage());
-		}
-	}
-
+    @Scheduled(fixedDelayString = "${waitroom.coordinator.tick-interval:250ms}")
+    void feed() {
+        try {
+            if (this.lastId < 0) {
+                // Start from now: older reports are stale anyway.
+                this.lastId = this.reports.latestId();
+            }
+            for (HealthReports.Report report : this.reports.receivedElsewhereAfter(this.lastId)) {
+                this.controller.record(report.sample());
+                this.lastId = report.id();
+            }
+            if (this.polls++ % 240 == 0) {
+                this.reports.pruneOlderThan(KEEP);
+            }
+        } catch (RuntimeException ex) {
+            // PostgreSQL down: health turns stale here, which pauses admission, as it should.
+            log.debug("Shared health reports unavailable: {}", ex.getMessage());
+        }
+    }
 }

@@ -17,22 +17,21 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class HealthController {
 
-	private final RateController controller;
+    private final RateController controller;
 
-	private final HealthReports shared;
+    private final HealthReports shared;
 
-	HealthController(RateController controller, HealthReports shared) {
-		this.controller = controller;
-		this.shared = shared;
-	}
+    HealthController(RateController controller, HealthReports shared) {
+        this.controller = controller;
+        this.shared = shared;
+    }
 
-	@PostMapping(CoordinatorPaths.HEALTH)
-	ResponseEntity<Void> report(@RequestBody HealthReport body) {
-		HealthSample sample = HealthSample.of(body);
-		this.controller.record(sample);
-		// Every other instance learns of it through PostgreSQL (SharedHealthFeed).
-		this.shared.append(sample);
-		return ResponseEntity.noContent().build();
-	}
-
+    @PostMapping(CoordinatorPaths.HEALTH)
+    ResponseEntity<Void> report(@RequestBody HealthReport body) {
+        HealthSample sample = HealthSample.of(body);
+        this.controller.record(sample);
+        // Every other instance learns of it through PostgreSQL (SharedHealthFeed).
+        this.shared.append(sample);
+        return ResponseEntity.noContent().build();
+    }
 }

@@ -2,13 +2,11 @@ package dev.waitroom.coordinator.admission.redis;
 
 import dev.waitroom.testsupport.LocalRedisCluster;
 import dev.waitroom.testsupport.LocalRedisExtension;
-
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The registry on a real three-master Redis Cluster ({@code spring.data.redis.cluster.nodes}). */
 class SessionRegistryOnRedisClusterTests extends SessionRegistryTopologyScenarios {
 
-	@RegisterExtension
-	static final LocalRedisExtension<LocalRedisCluster> redis = LocalRedisExtension.cluster();
-
+    @RegisterExtension
+    static final LocalRedisExtension<LocalRedisCluster> redis = LocalRedisExtension.cluster();
 }

@@ -1,17 +1,15 @@
 package dev.waitroom.booking.catalogue.web;
 
+import dev.waitroom.booking.catalogue.Catalogue;
+import dev.waitroom.booking.catalogue.CategoryAvailability;
+import dev.waitroom.booking.catalogue.CategorySpec;
+import dev.waitroom.contract.EventId;
 import java.util.List;
-
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
-
-import dev.waitroom.booking.catalogue.Catalogue;
-import dev.waitroom.booking.catalogue.CategoryAvailability;
-import dev.waitroom.booking.catalogue.CategorySpec;
-import dev.waitroom.contract.EventId;
 
 /**
  * Ops: define an event's seats (docs/ARCHITECTURE.md#ops-api). Idempotent; the ops token is checked by a filter on
@@ -31,7 +29,9 @@ class InventoryAdminController {
     @PutMapping("/admin/events/{eventId}/inventory")
     InventoryResponse define(@PathVariable String eventId, @RequestBody InventoryRequest request) {
         EventId event = EventId.of(eventId);
-        if (request == null || request.categories() == null || request.categories().isEmpty()
+        if (request == null
+                || request.categories() == null
+                || request.categories().isEmpty()
                 || request.categories().size() > MAX_CATEGORIES) {
             throw new IllegalArgumentException("categories must list 1 to " + MAX_CATEGORIES + " categories");
         }
@@ -55,12 +55,9 @@ class InventoryAdminController {
         return new InventoryResponse(event.value(), catalogue.categories(event));
     }
 
-    record InventoryRequest(List<CategoryRequest> categories) {
-    }
+    record InventoryRequest(List<CategoryRequest> categories) {}
 
-    record CategoryRequest(String name, Integer seats, Long priceCents) {
-    }
+    record CategoryRequest(String name, Integer seats, Long priceCents) {}
 
-    record InventoryResponse(String eventId, List<CategoryAvailability> categories) {
-    }
+    record InventoryResponse(String eventId, List<CategoryAvailability> categories) {}
 }

@@ -1,18 +1,16 @@
 package dev.waitroom.booking.catalogue.web;
 
-import java.util.List;
-import java.util.Optional;
-
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
-
 import dev.waitroom.booking.access.Shopper;
 import dev.waitroom.booking.catalogue.AvailableSeat;
 import dev.waitroom.booking.catalogue.Catalogue;
 import dev.waitroom.booking.catalogue.CategoryAvailability;
 import dev.waitroom.contract.EventId;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
 
 /** The shop's seat listing. Needs a shopping-scope admission token for the event of the path. */
 @RestController
@@ -25,8 +23,8 @@ class SeatsController {
     }
 
     @GetMapping("/events/{eventId}/shop/seats")
-    SeatsResponse seats(@PathVariable String eventId, @RequestParam(required = false) String category,
-            Shopper shopper) {
+    SeatsResponse seats(
+            @PathVariable String eventId, @RequestParam(required = false) String category, Shopper shopper) {
         EventId event = shopper.shoppingEvent();
         Optional<String> wanted = Optional.ofNullable(category).filter(c -> !c.isBlank());
         wanted.ifPresent(c -> {
@@ -37,6 +35,5 @@ class SeatsController {
         return new SeatsResponse(event.value(), catalogue.categories(event), catalogue.available(event, wanted));
     }
 
-    record SeatsResponse(String eventId, List<CategoryAvailability> categories, List<AvailableSeat> seats) {
-    }
+    record SeatsResponse(String eventId, List<CategoryAvailability> categories, List<AvailableSeat> seats) {}
 }

@@ -1,15 +1,14 @@
 package dev.waitroom.booking.faults.web;
 
+import dev.waitroom.booking.faults.ConditionalOnFaultInjection;
+import dev.waitroom.booking.faults.FaultSettings;
+import dev.waitroom.booking.faults.Faults;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
-
-import dev.waitroom.booking.faults.ConditionalOnFaultInjection;
-import dev.waitroom.booking.faults.FaultSettings;
-import dev.waitroom.booking.faults.Faults;
 
 /** Ops: switch fault injection on and off at run time (ops token checked by the /admin/** filter). */
 @RestController
@@ -45,6 +44,5 @@ class FaultsAdminController {
         return faults.clear();
     }
 
-    record FaultRequest(Long latencyMs, Double errorRate, Integer poolLimit) {
-    }
+    record FaultRequest(Long latencyMs, Double errorRate, Integer poolLimit) {}
 }

@@ -1,19 +1,5 @@
 package dev.waitroom.booking.holds.web;
 
-import java.net.URI;
-import java.time.Instant;
-import java.util.List;
-
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.DeleteMapping;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RestController;
-
 import dev.waitroom.booking.access.Shopper;
 import dev.waitroom.booking.catalogue.SeatId;
 import dev.waitroom.booking.holds.HeldSeat;
@@ -24,6 +10,18 @@ import dev.waitroom.booking.holds.Holds;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.web.ProblemException;
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
 
 /** Holds of the shop. Every route needs a shopping-scope admission token for the event of the path. */
 @RestController
@@ -37,8 +35,7 @@ class HoldsController {
     }
 
     @PostMapping("/holds")
-    ResponseEntity<HoldResponse> hold(@PathVariable String eventId, @RequestBody HoldRequest request,
-            Shopper shopper) {
+    ResponseEntity<HoldResponse> hold(@PathVariable String eventId, @RequestBody HoldRequest request, Shopper shopper) {
         EventId event = shopper.shoppingEvent();
         if (request == null || request.seatIds() == null || request.seatIds().isEmpty()) {
             throw new IllegalArgumentException("seatIds must list at least one seat");
@@ -73,16 +70,26 @@ class HoldsController {
         return new HoldOwner(shopper.sessionId(), shopper.visitor());
     }
 
-    record HoldRequest(List<String> seatIds) {
-    }
+    record HoldRequest(List<String> seatIds) {}
 
-    record HoldResponse(String holdId, String eventId, String state, Instant expiresAt, List<String> seatIds,
-            List<SeatView> seats, long amountCents) {
+    record HoldResponse(
+            String holdId,
+            String eventId,
+            String state,
+            Instant expiresAt,
+            List<String> seatIds,
+            List<SeatView> seats,
+            long amountCents) {
 
         static HoldResponse of(Hold hold) {
-            return new HoldResponse(hold.id().toString(), hold.eventId().value(), hold.state().name(),
-                    hold.expiresAt(), hold.seats().stream().map(s -> s.seatId().value()).toList(),
-                    hold.seats().stream().map(SeatView::of).toList(), hold.amountCents());
+            return new HoldResponse(
+                    hold.id().toString(),
+                    hold.eventId().value(),
+                    hold.state().name(),
+                    hold.expiresAt(),
+                    hold.seats().stream().map(s -> s.seatId().value()).toList(),
+                    hold.seats().stream().map(SeatView::of).toList(),
+                    hold.amountCents());
         }
     }
 

@@ -1,21 +1,5 @@
 package dev.waitroom.booking.orders.web;
 
-import java.net.URI;
-import java.time.Instant;
-import java.util.List;
-import java.util.Optional;
-
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RestController;
-
 import dev.waitroom.booking.access.OrderScopedAccess;
 import dev.waitroom.booking.access.Shopper;
 import dev.waitroom.booking.holds.HoldId;
@@ -28,6 +12,20 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.web.ProblemException;
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
 
 /** Checkout: an order from a hold, with a payment attempt; and the order's status. */
 @RestController
@@ -41,16 +39,19 @@ class OrdersController {
     }
 
     @PostMapping
-    ResponseEntity<OrderResponse> place(@PathVariable String eventId, @RequestBody OrderRequest request,
-            @RequestHeader(name = Headers.IDEMPOTENCY_KEY, required = false) String idempotencyKey, Shopper shopper) {
+    ResponseEntity<OrderResponse> place(
+            @PathVariable String eventId,
+            @RequestBody OrderRequest request,
+            @RequestHeader(name = Headers.IDEMPOTENCY_KEY, required = false) String idempotencyKey,
+            Shopper shopper) {
         EventId event = shopper.shoppingEvent();
         if (request == null || request.holdId() == null) {
             throw new IllegalArgumentException("holdId is required");
         }
         HoldId hold = HoldId.parse(request.holdId());
         Optional<IdempotencyKey> key = Optional.ofNullable(idempotencyKey).map(IdempotencyKey::new);
-        Orders.Placement placement = orders.place(event,
-                new HoldOwner(shopper.sessionId(), shopper.visitor()), hold, key);
+        Orders.Placement placement =
+                orders.place(event, new HoldOwner(shopper.sessionId(), shopper.visitor()), hold, key);
         Order order = placement.order();
         return ResponseEntity.status(placement.created() ? HttpStatus.CREATED : HttpStatus.OK)
                 .location(URI.create("/events/" + order.eventId().value() + "/shop/orders/" + order.id()))
@@ -80,24 +81,41 @@ class OrdersController {
         };
     }
 
-    record OrderRequest(String holdId) {
-    }
+    record OrderRequest(String holdId) {}
 
-    record OrderResponse(String orderId, String eventId, String holdId, String state, long amountCents,
-            List<String> seatIds, Instant createdAt, Instant updatedAt, PaymentView payment, RefundView refund) {
+    record OrderResponse(
+            String orderId,
+            String eventId,
+            String holdId,
+            String state,
+            long amountCents,
+            List<String> seatIds,
+            Instant createdAt,
+            Instant updatedAt,
+            PaymentView payment,
+            RefundView refund) {
 
         static OrderResponse of(Order order) {
-            return new OrderResponse(order.id().toString(), order.eventId().value(), order.holdId().toString(),
-                    order.state().name(), order.amountCents(), order.seatIds(), order.createdAt(), order.updatedAt(),
-                    new PaymentView(order.payment().attemptId().toString(), order.payment().state().name(),
+            return new OrderResponse(
+                    order.id().toString(),
+                    order.eventId().value(),
+                    order.holdId().toString(),
+                    order.state().name(),
+                    order.amountCents(),
+                    order.seatIds(),
+                    order.createdAt(),
+                    order.updatedAt(),
+                    new PaymentView(
+                            order.payment().attemptId().toString(),
+                            order.payment().state().name(),
                             order.payment().amountCents()),
-                    order.refund().map(r -> new RefundView(r.amountCents(), r.reason(), r.createdAt())).orElse(null));
+                    order.refund()
+                            .map(r -> new RefundView(r.amountCents(), r.reason(), r.createdAt()))
+                            .orElse(null));
         }
     }
 
-    record PaymentView(String attemptId, String state, long amountCents) {
-    }
+    record PaymentView(String attemptId, String state, long amountCents) {}
 
-    record RefundView(long amountCents, String reason, Instant createdAt) {
-    }
+    record RefundView(long amountCents, String reason, Instant createdAt) {}
 }

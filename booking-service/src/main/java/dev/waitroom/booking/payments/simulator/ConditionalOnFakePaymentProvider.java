@@ -5,7 +5,6 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 
 /**
@@ -16,5 +15,4 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
 @ConditionalOnProperty(name = "waitroom.payments.fake.enabled", havingValue = "true", matchIfMissing = true)
-public @interface ConditionalOnFakePaymentProvider {
-}
+public @interface ConditionalOnFakePaymentProvider {}

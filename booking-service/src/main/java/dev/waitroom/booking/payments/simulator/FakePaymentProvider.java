@@ -1,5 +1,11 @@
 package dev.waitroom.booking.payments.simulator;
 
+import dev.waitroom.booking.SecurityProperties;
+import dev.waitroom.booking.orders.PaymentOutcome;
+import dev.waitroom.booking.orders.PaymentRequested;
+import dev.waitroom.booking.payments.PaymentWebhook;
+import dev.waitroom.booking.payments.WebhookSignature;
+import dev.waitroom.contract.Headers;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,7 +17,6 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -19,15 +24,7 @@ import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.event.TransactionalEventListener;
-
 import tools.jackson.databind.json.JsonMapper;
-
-import dev.waitroom.booking.SecurityProperties;
-import dev.waitroom.booking.orders.PaymentOutcome;
-import dev.waitroom.booking.orders.PaymentRequested;
-import dev.waitroom.booking.payments.PaymentWebhook;
-import dev.waitroom.booking.payments.WebhookSignature;
-import dev.waitroom.contract.Headers;
 
 /**
  * Stands in for a real payment provider: after the configured delay it calls {@code POST /webhooks/payments} over
@@ -45,7 +42,8 @@ class FakePaymentProvider implements DisposableBean {
     private final FakePaymentProviderProperties properties;
     private final WebhookSignature signature;
     private final JsonMapper json;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(1, r -> {
         Thread thread = new Thread(r, "fake-payment-provider");
         thread.setDaemon(true);
@@ -77,8 +75,8 @@ class FakePaymentProvider implements DisposableBean {
         if (outcome == null) {
             return;
         }
-        PaymentWebhook webhook = new PaymentWebhook("fake-" + UUID.randomUUID(), payment.attemptId().toString(),
-                outcome, payment.amountCents(), null);
+        PaymentWebhook webhook = new PaymentWebhook(
+                "fake-" + UUID.randomUUID(), payment.attemptId().toString(), outcome, payment.amountCents(), null);
         schedule(webhook, properties.delay(), 1);
     }
 
@@ -87,8 +85,12 @@ class FakePaymentProvider implements DisposableBean {
     }
 
     private void call(PaymentWebhook pending, int call) {
-        PaymentWebhook webhook = new PaymentWebhook(pending.webhookId(), pending.paymentAttemptId(), pending.outcome(),
-                pending.amountCents(), Instant.now());
+        PaymentWebhook webhook = new PaymentWebhook(
+                pending.webhookId(),
+                pending.paymentAttemptId(),
+                pending.outcome(),
+                pending.amountCents(),
+                Instant.now());
         try {
             byte[] body = json.writeValueAsBytes(webhook);
             HttpRequest request = HttpRequest.newBuilder(webhookUrl)
@@ -97,7 +99,8 @@ class FakePaymentProvider implements DisposableBean {
                     .header(Headers.PAYMENT_SIGNATURE, signature.sign(body))
                     .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                     .build();
-            int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+            int status =
+                    http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
             if (status >= 500 && call < MAX_CALLS) {
                 schedule(pending, Duration.ofSeconds(call), call + 1);
             } else if (status != 200) {
@@ -107,7 +110,10 @@ class FakePaymentProvider implements DisposableBean {
             if (call < MAX_CALLS) {
                 schedule(pending, Duration.ofSeconds(call), call + 1);
             } else {
-                log.warn("payment webhook undeliverable after {} calls: {}", call, e.getClass().getSimpleName());
+                log.warn(
+                        "payment webhook undeliverable after {} calls: {}",
+                        call,
+                        e.getClass().getSimpleName());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -2,7 +2,6 @@ package dev.waitroom.booking.payments.simulator;
 
 import java.net.URI;
 import java.time.Duration;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -16,7 +15,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("waitroom.payments.fake")
 @ConditionalOnFakePaymentProvider
-record FakePaymentProviderProperties(@DefaultValue("SUCCEED") Behaviour outcome, @DefaultValue("2s") Duration delay,
+record FakePaymentProviderProperties(
+        @DefaultValue("SUCCEED") Behaviour outcome,
+        @DefaultValue("2s") Duration delay,
         URI webhookUrl) {
 
     FakePaymentProviderProperties {
@@ -26,6 +27,8 @@ record FakePaymentProviderProperties(@DefaultValue("SUCCEED") Behaviour outcome,
     }
 
     enum Behaviour {
-        SUCCEED, FAIL, MANUAL
+        SUCCEED,
+        FAIL,
+        MANUAL
     }
 }

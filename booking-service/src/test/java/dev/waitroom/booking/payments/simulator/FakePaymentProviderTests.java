@@ -1,19 +1,17 @@
 package dev.waitroom.booking.payments.simulator;
 
-import java.net.URI;
-import java.time.Duration;
-
-import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.booking.SecurityProperties;
 import dev.waitroom.booking.ShopTestSupport;
 import dev.waitroom.booking.orders.OrderId;
 import dev.waitroom.booking.orders.PaymentAttemptId;
 import dev.waitroom.booking.orders.PaymentRequested;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import java.net.URI;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /** The fake provider calls the real webhook over HTTP, signed, after its delay. */
 class FakePaymentProviderTests extends ShopTestSupport {
@@ -22,18 +20,28 @@ class FakePaymentProviderTests extends ShopTestSupport {
     SecurityProperties security;
 
     private FakePaymentProvider provider(FakePaymentProviderProperties.Behaviour behaviour) {
-        return new FakePaymentProvider(new FakePaymentProviderProperties(behaviour, Duration.ofMillis(200),
-                URI.create("http://127.0.0.1:" + port + "/webhooks/payments")), security, json);
+        return new FakePaymentProvider(
+                new FakePaymentProviderProperties(
+                        behaviour,
+                        Duration.ofMillis(200),
+                        URI.create("http://127.0.0.1:" + port + "/webhooks/payments")),
+                security,
+                json);
     }
 
     private static PaymentRequested requested(Checkout checkout) {
-        return new PaymentRequested(PaymentAttemptId.parse(checkout.attemptId()), OrderId.parse(checkout.orderId()),
+        return new PaymentRequested(
+                PaymentAttemptId.parse(checkout.attemptId()),
+                OrderId.parse(checkout.orderId()),
                 checkout.amountCents());
     }
 
     private static PaymentRequested requested(Response order) {
-        return new PaymentRequested(PaymentAttemptId.parse(order.json().get("payment").get("attemptId").asString()),
-                OrderId.parse(order.text("orderId")), order.json().get("amountCents").asLong());
+        return new PaymentRequested(
+                PaymentAttemptId.parse(
+                        order.json().get("payment").get("attemptId").asString()),
+                OrderId.parse(order.text("orderId")),
+                order.json().get("amountCents").asLong());
     }
 
     /** The provider with this behaviour is asked for the checkout's payment; {@code outcome} awaits the result. */
@@ -68,7 +76,8 @@ class FakePaymentProviderTests extends ShopTestSupport {
         lapse(lapsedHold);
         order(shopper, lapsedHold).assertProblem(409, "hold-not-active");
         assertThat(paymentRequests.seen()).hasSize(before + 1);
-        assertThat(count("SELECT count(*) FROM orders WHERE hold_id = ?::uuid", lapsedHold)).isZero();
+        assertThat(count("SELECT count(*) FROM orders WHERE hold_id = ?::uuid", lapsedHold))
+                .isZero();
     }
 
     @Test
@@ -77,8 +86,10 @@ class FakePaymentProviderTests extends ShopTestSupport {
         Checkout checkout = checkout(event, "A-1");
         provide(FakePaymentProviderProperties.Behaviour.SUCCEED, checkout, () -> {
             await().atMost(Duration.ofSeconds(10)).until(() -> "SOLD".equals(seatState(event, "A-1")));
-            assertThat(count("SELECT count(*) FROM processed_webhooks WHERE attempt_id = ?::uuid AND effect = 'PAID'",
-                    checkout.attemptId())).isEqualTo(1);
+            assertThat(count(
+                            "SELECT count(*) FROM processed_webhooks WHERE attempt_id = ?::uuid AND effect = 'PAID'",
+                            checkout.attemptId()))
+                    .isEqualTo(1);
         });
     }
 
@@ -87,9 +98,11 @@ class FakePaymentProviderTests extends ShopTestSupport {
         String event = newEvent("fakefail", 1);
         Checkout checkout = checkout(event, "A-1");
         provide(FakePaymentProviderProperties.Behaviour.FAIL, checkout, () -> {
-            await().atMost(Duration.ofSeconds(10)).until(() -> count(
-                    "SELECT count(*) FROM orders WHERE order_id = ?::uuid AND state = 'PAYMENT_FAILED'",
-                    checkout.orderId()) == 1);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> count(
+                                    "SELECT count(*) FROM orders WHERE order_id = ?::uuid AND state = 'PAYMENT_FAILED'",
+                                    checkout.orderId())
+                            == 1);
             assertThat(seatState(event, "A-1")).isEqualTo("HELD");
         });
     }
