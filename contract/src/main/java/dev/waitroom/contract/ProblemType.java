@@ -25,6 +25,7 @@ public enum ProblemType {
     UNAVAILABLE(503, "unavailable", "Service temporarily unavailable"),
     UPSTREAM_UNAVAILABLE(503, "upstream-unavailable", "Service temporarily unavailable"),
     UPSTREAM_TIMEOUT(504, "upstream-timeout", "Service did not answer in time"),
+    OPERATOR_FORBIDDEN(403, "operator-forbidden", "Not allowed for this operator's role"),
 
     // Admission tokens and sessions (gateway, booking, coordinator)
     ADMISSION_TOKEN_REQUIRED(401, "admission-token-required", "Admission token required"),
@@ -35,6 +36,8 @@ public enum ProblemType {
     ADMISSION_OLD_GENERATION(403, "admission-old-generation", "Admission token is from an earlier sale"),
     ADMISSION_VISITOR_MISMATCH(403, "admission-visitor-mismatch", "Admission token belongs to another visitor"),
     ADMISSION_UNAVAILABLE(503, "admission-unavailable", "Admission is temporarily unavailable"),
+    GATEWAY_ASSERTION_REQUIRED(401, "gateway-assertion-required", "Shop request not admitted by the gateway"),
+    GATEWAY_ASSERTION_INVALID(401, "gateway-assertion-invalid", "Gateway assertion not accepted"),
 
     // Events (coordinator, queue)
     INVALID_EVENT_ID(400, "invalid-event-id", "Malformed event id"),
