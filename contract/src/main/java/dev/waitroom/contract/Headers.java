@@ -18,6 +18,13 @@ public final class Headers {
     /** The event id, on shop routes of an event in BYPASS mode; set by the gateway only. */
     public static final String BYPASS = "X-Waitroom-Bypass";
 
+    /**
+     * The gateway's short-lived, per-request assertion on shop routes (HMAC, {@code dev.waitroom.tokens.ShopAssertion}):
+     * it checked this request's admission token and session liveness, or admitted it under BYPASS. Set by the gateway
+     * only (client copies are stripped); booking refuses a shop request without a valid one.
+     */
+    public static final String ASSERTION = "X-Waitroom-Assertion";
+
     /** {@code edge} or {@code queue}: who answered a status poll. */
     public static final String STATUS_SOURCE = "X-Waitroom-Status-Source";
 
