@@ -9,6 +9,13 @@ public final class Headers {
     /** The verified visitor id; set by the gateway only (client copies are stripped). */
     public static final String VISITOR = "X-Waitroom-Visitor";
 
+    /**
+     * On a claim: the visitor id the gateway minted for the shopping session (the visitor id rotates at claim, so a
+     * visitor cookie copied while waiting is worth nothing in the shop). The coordinator binds the session to it and
+     * answers the bound visitor in {@link #VISITOR}. Set by the gateway only (client copies are stripped).
+     */
+    public static final String NEXT_VISITOR = "X-Waitroom-Next-Visitor";
+
     /** A trusted account id, for ACCOUNT-scoped events only; set by the gateway only. */
     public static final String ACCOUNT = "X-Waitroom-Account";
 

@@ -73,6 +73,7 @@ public enum ProblemType {
     SESSION_NOT_FOUND(404, "session-not-found", "No such shopping session"),
     INVALID_SESSION_ID(400, "invalid-session-id", "Malformed session id"),
     INVALID_HEALTH_REPORT(400, "invalid-health-report", "Health report not accepted"),
+    OFFER_CLAIMED(409, "offer-claimed", "The offer was claimed by another browser identity"),
 
     // The shop (booking)
     WEBHOOK_SIGNATURE_INVALID(401, "webhook-signature-invalid", "The webhook signature is missing or wrong"),
