@@ -4,6 +4,7 @@ import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.TextFields;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,8 +26,13 @@ public record EventConfig(
 
     static final int MAX_CEILING = 1_000_000;
 
+    /** The longest event name, in characters. */
+    public static final int MAX_NAME = 200;
+
     public EventConfig {
-        require(name != null && !name.isBlank() && name.length() <= 200, "name is required (at most 200 chars)");
+        // one line of plain text: a NUL reached PostgreSQL (503) before; control characters and bidi marks garble
+        // the ops view and the logs
+        name = TextFields.required(ProblemType.INVALID_EVENT_CONFIG, "name", name, MAX_NAME);
         require(maxActiveSessions > 0 && maxActiveSessions <= MAX_CEILING, "maxActiveSessions must be 1..1000000");
         require(
                 maxAdmissionsPerSecond > 0 && maxAdmissionsPerSecond <= 100_000,

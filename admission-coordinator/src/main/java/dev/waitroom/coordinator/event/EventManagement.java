@@ -4,6 +4,7 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.TextFields;
 import dev.waitroom.contract.queue.DrawResult;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.queue.QueueDirectory;
@@ -26,6 +27,12 @@ public class EventManagement {
     private static final Logger log = LoggerFactory.getLogger(EventManagement.class);
 
     private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** The longest reason of a phase or mode change, in characters. */
+    public static final int MAX_REASON = 500;
+
+    /** The longest announcement, in characters. */
+    public static final int MAX_ANNOUNCEMENT = 500;
 
     private final Events events;
 
@@ -82,6 +89,7 @@ public class EventManagement {
      * the ticker runs it again; nobody is offered anything before the draw has completed.
      */
     public Event open(EventId id, String actor, String reason) {
+        requireReason(reason);
         Event event = get(id);
         if (event.phase() != EventPhase.OPEN && !event.phase().canMoveTo(EventPhase.OPEN)) {
             throw invalid("phase " + event.phase() + " cannot move to OPEN");
@@ -140,6 +148,7 @@ public class EventManagement {
      * and shoppers already inside finish under their session's own expiry. Ending twice is refused.
      */
     public Event end(EventId id, String actor, String reason) {
+        requireReason(reason);
         Event ended = this.transactions.execute(status -> {
             Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
             if (!current.phase().canMoveTo(EventPhase.ENDED)) {
@@ -157,6 +166,7 @@ public class EventManagement {
     }
 
     public Event changeMode(EventId id, OperatingMode target, String actor, String reason) {
+        requireReason(reason);
         Event changed = this.transactions.execute(status -> {
             Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
             if (current.mode() == target) {
@@ -187,6 +197,7 @@ public class EventManagement {
 
     /** Ends bypass: back to QUEUEING; a no-op when the event is not in bypass. */
     public Event endBypass(EventId id, String actor, String reason) {
+        requireReason(reason);
         Event current = get(id);
         if (current.mode() != OperatingMode.BYPASS) {
             return current;
@@ -195,11 +206,8 @@ public class EventManagement {
     }
 
     public Event announce(EventId id, String text, String actor) {
-        String clean = text == null ? "" : text.strip();
-        if (clean.length() > 500) {
-            throw new CoordinatorException(
-                    ProblemType.INVALID_ANNOUNCEMENT, "Announcements are at most 500 characters.");
-        }
+        String given = TextFields.optional(ProblemType.INVALID_ANNOUNCEMENT, "announcement", text, MAX_ANNOUNCEMENT);
+        String clean = given == null ? "" : given;
         Event changed = this.transactions.execute(status -> {
             this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
             this.events.changeAnnouncement(id, clean);
@@ -220,6 +228,14 @@ public class EventManagement {
         } catch (NoSuchAlgorithmException ex) {
             throw new IllegalStateException(ex);
         }
+    }
+
+    /**
+     * Every reason is audited and logged: one line of plain text (docs/SECURITY-NOTES/input.md), checked here so
+     * that each caller (ops, booking's sold-out signal) gets the same 400 and nothing reaches the database.
+     */
+    private static void requireReason(String reason) {
+        TextFields.required("reason", reason, MAX_REASON);
     }
 
     private static CoordinatorException invalid(String message) {
