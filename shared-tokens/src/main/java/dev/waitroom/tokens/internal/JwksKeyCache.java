@@ -15,14 +15,19 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The verifier's copy of the published Ed25519 keys. Reads are lock-free; a refresh happens when a
  * kid is unknown or the copy is older than {@code maxAge}, at most once per {@code minInterval}
- * (so random kids cannot hammer the source), and a failed refresh keeps the last good keys.
+ * (so random kids cannot hammer the source; {@code failureBackoff} after a failed attempt), and a
+ * failed refresh keeps the last good keys. A refresh that no longer finds a kid tells
+ * {@code onRemoved}, so the verifier can drop what it cached under that kid.
  * Not API: may change without notice.
  */
 public final class JwksKeyCache {
@@ -32,16 +37,31 @@ public final class JwksKeyCache {
     private final JwksSource source;
     private final Clock clock;
     private final Duration minInterval;
+    private final Duration failureBackoff;
     private final Duration maxAge;
+    private final Consumer<Set<String>> onRemoved;
     private final ReentrantLock refreshLock = new ReentrantLock();
     private volatile Snapshot snapshot = new Snapshot(Map.of(), null);
     private Instant lastAttempt; // guarded by refreshLock
+    private boolean lastAttemptFailed; // guarded by refreshLock
 
     public JwksKeyCache(JwksSource source, Clock clock, Duration minInterval, Duration maxAge) {
+        this(source, clock, minInterval, minInterval, maxAge, removed -> {});
+    }
+
+    public JwksKeyCache(
+            JwksSource source,
+            Clock clock,
+            Duration minInterval,
+            Duration failureBackoff,
+            Duration maxAge,
+            Consumer<Set<String>> onRemoved) {
         this.source = Objects.requireNonNull(source, "source");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.minInterval = Objects.requireNonNull(minInterval, "minInterval");
+        this.failureBackoff = Objects.requireNonNull(failureBackoff, "failureBackoff");
         this.maxAge = Objects.requireNonNull(maxAge, "maxAge");
+        this.onRemoved = Objects.requireNonNull(onRemoved, "onRemoved");
     }
 
     /** The verifier for {@code kid}, or null when it is not published (after any refresh allowed now). */
@@ -49,9 +69,8 @@ public final class JwksKeyCache {
         Snapshot current = snapshot;
         Ed25519Verifier verifier = current.keys.get(kid);
         Instant now = clock.instant();
-        boolean stale = current.fetchedAt == null || !now.isBefore(current.fetchedAt.plus(maxAge));
         if (verifier != null) {
-            if (stale && refreshLock.tryLock()) {
+            if (isStale(current, now) && refreshLock.tryLock()) {
                 // someone else refreshing is fine: the key we have is still good to use meanwhile
                 try {
                     refreshIfAllowed(now);
@@ -74,13 +93,38 @@ public final class JwksKeyCache {
         return snapshot.keys.get(kid);
     }
 
+    /**
+     * Whether {@code kid} is still published as far as this copy knows: the check a cached verification passes on
+     * every use. A stale copy is refreshed first by the one caller that gets the lock (the others answer from the copy
+     * they have), so a key removed at the source is refused within {@code maxAge} of its removal.
+     */
+    public boolean isPublished(String kid, Instant now) {
+        Snapshot current = snapshot;
+        if (isStale(current, now) && refreshLock.tryLock()) {
+            try {
+                if (snapshot == current) {
+                    refreshIfAllowed(now);
+                }
+            } finally {
+                refreshLock.unlock();
+            }
+            current = snapshot;
+        }
+        return current.keys.containsKey(kid);
+    }
+
     /** How many keys are currently trusted (for metrics and tests). */
     public int size() {
         return snapshot.keys.size();
     }
 
+    private boolean isStale(Snapshot current, Instant now) {
+        return current.fetchedAt == null || !now.isBefore(current.fetchedAt.plus(maxAge));
+    }
+
     private void refreshIfAllowed(Instant now) {
-        if (lastAttempt != null && now.isBefore(lastAttempt.plus(minInterval))) {
+        Duration wait = lastAttemptFailed ? failureBackoff : minInterval;
+        if (lastAttempt != null && now.isBefore(lastAttempt.plus(wait))) {
             return;
         }
         lastAttempt = now;
@@ -88,11 +132,21 @@ public final class JwksKeyCache {
             String json = source.fetch();
             Map<String, Ed25519Verifier> keys = parse(json);
             if (keys.isEmpty()) {
+                lastAttemptFailed = true;
                 LOG.log(System.Logger.Level.WARNING, "JWKS had no usable Ed25519 key; keeping the last good keys");
                 return;
             }
+            lastAttemptFailed = false;
+            Snapshot previous = snapshot;
             snapshot = new Snapshot(Map.copyOf(keys), now);
+            Set<String> removed = new HashSet<>(previous.keys.keySet());
+            removed.removeAll(keys.keySet());
+            if (!removed.isEmpty()) {
+                LOG.log(System.Logger.Level.INFO, "JWKS no longer publishes {0}; their tokens are refused", removed);
+                onRemoved.accept(Set.copyOf(removed));
+            }
         } catch (IOException | ParseException | RuntimeException e) {
+            lastAttemptFailed = true;
             LOG.log(
                     System.Logger.Level.WARNING,
                     "JWKS refresh failed ({0}); keeping {1} last good keys",

@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 
 /**
  * Bounded cache of verified results keyed by the SHA-256 of the token string; every entry dies at
@@ -69,6 +70,19 @@ public final class VerifiedTokenCache<V> {
 
     public int size() {
         return entries.size();
+    }
+
+    /** Drops every entry whose value matches (a pass over the whole map: for rare events, such as a key's removal). */
+    public void removeIf(Predicate<? super V> condition) {
+        entries.values().removeIf(entry -> condition.test(entry.value));
+    }
+
+    /** Drops the entry for {@code hash} if it still holds {@code value}. */
+    public void remove(TokenHash hash, V value) {
+        Entry<V> entry = entries.get(hash);
+        if (entry != null && entry.value == value) {
+            entries.remove(hash, entry);
+        }
     }
 
     private void makeRoom(Instant now) {
