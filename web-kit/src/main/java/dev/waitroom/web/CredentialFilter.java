@@ -14,14 +14,11 @@ import java.io.IOException;
  */
 abstract class CredentialFilter extends WebKitFilter {
 
-    private final String secret;
-
     private final PathRules protectedPaths;
 
     private final PathRules publicPaths;
 
-    CredentialFilter(String secret, PathRules protectedPaths, PathRules publicPaths) {
-        this.secret = secret;
+    CredentialFilter(PathRules protectedPaths, PathRules publicPaths) {
         this.protectedPaths = protectedPaths;
         this.publicPaths = publicPaths;
     }
@@ -40,17 +37,19 @@ abstract class CredentialFilter extends WebKitFilter {
             return;
         }
         String method = request.getMethod();
-        if (protectedPaths.matches(method, path, true)
-                && !publicPaths.matches(method, path, false)
-                && !carriesCredential(request, secret)) {
-            refuse(request, response);
+        if (protectedPaths.matches(method, path, true) && !publicPaths.matches(method, path, false)) {
+            filterProtected(request, response, chain, path);
             return;
         }
         chain.doFilter(request, response);
     }
 
-    /** Whether the request presents the secret; compared in constant time. */
-    abstract boolean carriesCredential(HttpServletRequest request, String secret);
-
-    abstract void refuse(HttpServletRequest request, HttpServletResponse response) throws IOException;
+    /**
+     * A request on a protected path: passed down the chain when it carries the credential, refused otherwise.
+     *
+     * @param path the normalised path
+     */
+    abstract void filterProtected(
+            HttpServletRequest request, HttpServletResponse response, FilterChain chain, String path)
+            throws ServletException, IOException;
 }

@@ -1,6 +1,7 @@
 package dev.waitroom.web;
 
 import jakarta.servlet.Filter;
+import java.util.List;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -9,6 +10,8 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * The kit in a servlet application: four filters in a fixed order (request id, internal credential, ops token, body
@@ -45,14 +48,17 @@ public class WebKitAutoConfiguration {
         WebKitProperties.InternalCredential check = properties.web().internalCredential();
         PathRules paths = PathRules.of(check.paths());
         var filter = new InternalCredentialFilter(
-                properties.security().internalToken(), paths, PathRules.of(check.publicPaths()));
+                properties.security().internalToken(),
+                properties.security().internalTokenPrevious(),
+                paths,
+                PathRules.of(check.publicPaths()));
         return registration(filter, INTERNAL_CREDENTIAL_ORDER, !paths.isEmpty());
     }
 
     @Bean
     FilterRegistrationBean<OpsTokenFilter> webKitOpsTokenFilter(WebKitProperties properties) {
         PathRules paths = PathRules.of(properties.web().opsCredential().paths());
-        var filter = new OpsTokenFilter(properties.security().opsToken(), paths);
+        var filter = new OpsTokenFilter(properties.security().operatorCredentials(), paths);
         return registration(filter, OPS_CREDENTIAL_ORDER, !paths.isEmpty());
     }
 
@@ -60,6 +66,17 @@ public class WebKitAutoConfiguration {
     FilterRegistrationBean<BodyLimitFilter> webKitBodyLimitFilter(WebKitProperties properties) {
         var filter = new BodyLimitFilter(properties.web().maxBodySize().toBytes());
         return registration(filter, BODY_LIMIT_ORDER, true);
+    }
+
+    /** A handler parameter of type {@code Operator}: who the ops check authenticated. */
+    @Bean
+    WebMvcConfigurer webKitOperatorArguments() {
+        return new WebMvcConfigurer() {
+            @Override
+            public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+                resolvers.add(new OperatorArgumentResolver());
+            }
+        };
     }
 
     @Bean

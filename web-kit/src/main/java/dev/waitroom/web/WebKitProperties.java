@@ -1,7 +1,12 @@
 package dev.waitroom.web;
 
+import dev.waitroom.contract.MalformedValueException;
+import dev.waitroom.contract.ops.Operator;
+import dev.waitroom.contract.ops.OperatorCredentials;
+import dev.waitroom.contract.ops.OperatorRole;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
@@ -28,12 +33,12 @@ public record WebKitProperties(
                     "WAITROOM_SECURITY_INTERNALTOKEN",
                     "waitroom.web.internal-credential.paths");
         }
-        if (!web.opsCredential().paths().isEmpty()) {
+        if (!web.opsCredential().paths().isEmpty() && security.operators().isEmpty()) {
             require(
                     security.opsToken(),
                     "waitroom.security.ops-token",
                     "WAITROOM_SECURITY_OPSTOKEN",
-                    "waitroom.web.ops-credential.paths");
+                    "waitroom.web.ops-credential.paths (or configure waitroom.security.operators)");
         }
     }
 
@@ -43,25 +48,115 @@ public record WebKitProperties(
                     + ") is required and has no default: set it to a random secret, or turn the check off with an empty "
                     + paths);
         }
-        if (secret.strip().length() < MIN_SECRET_LENGTH) {
+        checkLength(secret, property, variable);
+    }
+
+    private static void checkLength(String secret, String property, String variable) {
+        if (secret != null && !secret.isBlank() && secret.strip().length() < MIN_SECRET_LENGTH) {
             throw new IllegalStateException(property + " (environment variable " + variable + ") must be at least "
                     + MIN_SECRET_LENGTH + " characters");
         }
     }
 
     /**
-     * @param internalToken the value of {@code X-Waitroom-Internal} on calls between services
-     * @param opsToken      the bearer credential of the operator API
+     * The credentials. Each has a current value and, during a rotation, a previous one that is accepted as well (and
+     * never sent): see docs/SECURITY-NOTES/operators.md for the order of a rotation without downtime.
+     *
+     * @param internalToken         the value of {@code X-Waitroom-Internal} on calls between services
+     * @param internalTokenPrevious also accepted as {@code X-Waitroom-Internal} (optional)
+     * @param opsToken              a single operator token, the operator {@code ops} with the {@code admin} role
+     *                              (optional once {@code operators} are configured)
+     * @param opsTokenPrevious      also accepted for {@code ops} (optional)
+     * @param operators             named operators, each with a token of their own, configured by its hash
      */
-    public record Security(String internalToken, String opsToken) {
+    public record Security(
+            String internalToken,
+            String internalTokenPrevious,
+            String opsToken,
+            String opsTokenPrevious,
+            @DefaultValue List<OperatorProperties> operators) {
+
+        /** Who a plain {@code ops-token} names in the audit. */
+        public static final Operator OPS_TOKEN_OPERATOR = new Operator("ops", OperatorRole.ADMIN);
+
+        @ConstructorBinding
+        public Security {
+            operators = operators == null ? List.of() : List.copyOf(operators);
+            checkLength(
+                    internalTokenPrevious,
+                    "waitroom.security.internal-token-previous",
+                    "WAITROOM_SECURITY_INTERNALTOKENPREVIOUS");
+            checkLength(opsToken, "waitroom.security.ops-token", "WAITROOM_SECURITY_OPSTOKEN");
+            checkLength(opsTokenPrevious, "waitroom.security.ops-token-previous", "WAITROOM_SECURITY_OPSTOKENPREVIOUS");
+            operatorCredentials(opsToken, opsTokenPrevious, operators);
+        }
+
+        public Security(String internalToken, String opsToken) {
+            this(internalToken, null, opsToken, null, List.of());
+        }
+
+        /** Every operator credential: the named operators' hashes and the plain ops tokens (as {@code ops}). */
+        public OperatorCredentials operatorCredentials() {
+            return operatorCredentials(opsToken, opsTokenPrevious, operators);
+        }
+
+        private static OperatorCredentials operatorCredentials(
+                String opsToken, String opsTokenPrevious, List<OperatorProperties> operators) {
+            OperatorCredentials.Builder builder = OperatorCredentials.builder();
+            for (String token : new String[] {opsToken, opsTokenPrevious}) {
+                if (token != null && !token.isBlank()) {
+                    builder.token(OPS_TOKEN_OPERATOR, token);
+                }
+            }
+            for (int i = 0; i < operators.size(); i++) {
+                OperatorProperties configured = operators.get(i);
+                String property = "waitroom.security.operators[" + i + "]";
+                try {
+                    Operator operator = new Operator(configured.name(), OperatorRole.of(configured.role()));
+                    if (configured.tokenHash() == null || configured.tokenHash().isBlank()) {
+                        throw new MalformedValueException("token-hash is required");
+                    }
+                    builder.tokenHash(operator, configured.tokenHash());
+                    if (configured.tokenHashPrevious() != null
+                            && !configured.tokenHashPrevious().isBlank()) {
+                        builder.tokenHash(operator, configured.tokenHashPrevious());
+                    }
+                } catch (MalformedValueException ex) {
+                    throw new IllegalStateException(property + ": " + ex.getMessage());
+                }
+            }
+            try {
+                return builder.build();
+            } catch (MalformedValueException ex) {
+                throw new IllegalStateException("waitroom.security.operators: " + ex.getMessage());
+            }
+        }
 
         @Override
         public String toString() {
-            return "Security[internalToken=" + mask(internalToken) + ", opsToken=" + mask(opsToken) + "]";
+            return "Security[internalToken=" + mask(internalToken) + ", internalTokenPrevious="
+                    + mask(internalTokenPrevious) + ", opsToken=" + mask(opsToken) + ", opsTokenPrevious="
+                    + mask(opsTokenPrevious) + ", operators=" + operators + "]";
         }
 
         private static String mask(String secret) {
             return secret == null || secret.isEmpty() ? "(unset)" : "****";
+        }
+    }
+
+    /**
+     * One named operator ({@code waitroom.security.operators[n].*}).
+     *
+     * @param name              who, as the audit records it: 1 to 64 of {@code A-Z a-z 0-9 . _ @ -}
+     * @param role              {@code admin} (everything) or {@code viewer} (GET and HEAD only)
+     * @param tokenHash         {@code sha256:...} of their token ({@code OperatorTokens new} makes both)
+     * @param tokenHashPrevious the hash of their previous token, accepted during a rotation (optional)
+     */
+    public record OperatorProperties(String name, String role, String tokenHash, String tokenHashPrevious) {
+
+        @Override
+        public String toString() {
+            return name + " (" + role + ")";
         }
     }
 

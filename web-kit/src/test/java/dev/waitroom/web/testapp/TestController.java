@@ -2,6 +2,8 @@ package dev.waitroom.web.testapp;
 
 import dev.waitroom.contract.MalformedValueException;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.ops.Operator;
+import dev.waitroom.web.AuthenticatedOperator;
 import dev.waitroom.web.ProblemException;
 import dev.waitroom.web.RequestIdFilter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -19,6 +21,8 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
@@ -36,6 +40,21 @@ public class TestController {
     Map<String, String> thing(@PathVariable String id) {
         HANDLED.incrementAndGet();
         return Map.of("id", id);
+    }
+
+    /** Who the ops check authenticated, as a handler sees it; {@code /whoami} is outside the ops paths. */
+    @RequestMapping(
+            path = {"/admin/whoami", "/whoami"},
+            method = {RequestMethod.GET, RequestMethod.POST})
+    Map<String, String> whoami(Operator operator) {
+        HANDLED.incrementAndGet();
+        return Map.of(
+                "name",
+                operator.name(),
+                "role",
+                operator.role().value(),
+                "mdc",
+                String.valueOf(MDC.get(AuthenticatedOperator.MDC_KEY)));
     }
 
     @GetMapping("/public/jwks")
