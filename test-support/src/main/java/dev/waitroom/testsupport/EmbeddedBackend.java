@@ -3,11 +3,21 @@ package dev.waitroom.testsupport;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.Base64;
 import redis.embedded.RedisServer;
 
-/** PostgreSQL and Redis from binaries shipped in Maven artifacts: no Docker, no system packages. */
+/**
+ * PostgreSQL and Redis from binaries shipped in Maven artifacts: no Docker, no system packages. PostgreSQL asks for the
+ * password generated here ({@link #postgresPassword()}), as the launcher's does; Redis has none, so every test's own
+ * client connects as it is.
+ */
 final class EmbeddedBackend implements RealStores.Backend {
+
+    private static final String POSTGRES_PASSWORD = generatedPassword();
 
     private final EmbeddedPostgres postgres;
     private final int redisPort;
@@ -21,13 +31,24 @@ final class EmbeddedBackend implements RealStores.Backend {
     }
 
     static EmbeddedBackend start() {
+        Path passwordFile = null;
         try {
+            passwordFile = Files.createTempFile(
+                    "waitroom-test-pg",
+                    ".pw",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(passwordFile, POSTGRES_PASSWORD + "\n");
             EmbeddedPostgres postgres = EmbeddedPostgres.builder()
                     .setPort(RealStores.freePort())
+                    .setServerConfig("listen_addresses", "127.0.0.1")
                     .setServerConfig("max_connections", "300")
                     .setServerConfig("fsync", "off")
                     .setServerConfig("synchronous_commit", "off")
                     .setServerConfig("full_page_writes", "off")
+                    // initdb's --auth and --pwfile (after the library's "-A trust"): no connection without the password
+                    .setLocaleConfig("auth", "scram-sha-256")
+                    .setLocaleConfig("pwfile", passwordFile.toString())
+                    .setConnectConfig("password", POSTGRES_PASSWORD)
                     .start();
             EmbeddedBackend backend = new EmbeddedBackend(
                     postgres, RealStores.freePort(), RealStores.tempDirectory("waitroom-test-redis"));
@@ -35,12 +56,26 @@ final class EmbeddedBackend implements RealStores.Backend {
             return backend;
         } catch (IOException e) {
             throw new UncheckedIOException("could not start embedded PostgreSQL", e);
+        } finally {
+            if (passwordFile != null) {
+                try {
+                    Files.deleteIfExists(passwordFile);
+                } catch (IOException ignored) {
+                    // a temporary file only its owner reads
+                }
+            }
         }
+    }
+
+    private static String generatedPassword() {
+        byte[] bytes = new byte[24];
+        new SecureRandom().nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     @Override
     public String jdbcUrl(String database) {
-        return postgres.getJdbcUrl("postgres", database);
+        return "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + database;
     }
 
     @Override
@@ -50,7 +85,7 @@ final class EmbeddedBackend implements RealStores.Backend {
 
     @Override
     public String postgresPassword() {
-        return "postgres";
+        return POSTGRES_PASSWORD;
     }
 
     @Override

@@ -30,7 +30,8 @@ import java.util.stream.Stream;
  * one of your own on another Redis (for example {@link LocalRedis#springProperties()}), which you {@link #close()}.
  *
  * <p>Each process gets fresh secrets: speak to it with {@link #internalToken()} in {@code X-Waitroom-Internal}, and
- * verify the queue tickets it issues ({@code X-Waitroom-Ticket}) with {@link #ticketKey()}.
+ * verify the queue tickets it issues ({@code X-Waitroom-Ticket}) with {@link #ticketKey()}. It listens on 127.0.0.1
+ * only, its health and metrics on a management port of their own ({@link #managementUrl()}), as under the launcher.
  *
  * <p>The jar is the {@code dev.waitroom:queue-service} artifact on the test class path (declare it as a test dependency
  * that brings nothing else: {@code <exclusions><exclusion><groupId>*</groupId><artifactId>*</artifactId></exclusion>
@@ -47,6 +48,7 @@ public final class QueueServiceProcess implements AutoCloseable {
     private final Process process;
     private final Path dir;
     private final URI baseUrl;
+    private final URI managementUrl;
     private final String internalToken;
     private final String ticketKey;
     private final Thread shutdownHook = new Thread(this::stop, "queue-service-process-stop");
@@ -56,7 +58,9 @@ public final class QueueServiceProcess implements AutoCloseable {
         this.ticketKey = randomBase64(32);
         this.dir = RealStores.tempDirectory("waitroom-queue-service");
         int port = RealStores.freePort();
+        int managementPort = RealStores.freePort();
         this.baseUrl = URI.create("http://127.0.0.1:" + port);
+        this.managementUrl = URI.create("http://127.0.0.1:" + managementPort);
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC",
@@ -71,6 +75,9 @@ public final class QueueServiceProcess implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(log().toFile());
         builder.environment().put("SERVER_PORT", Integer.toString(port));
+        builder.environment().put("SERVER_ADDRESS", "127.0.0.1");
+        builder.environment().put("MANAGEMENT_SERVER_PORT", Integer.toString(managementPort));
+        builder.environment().put("MANAGEMENT_SERVER_ADDRESS", "127.0.0.1");
         builder.environment().put("WAITROOM_SECURITY_INTERNALTOKEN", internalToken);
         builder.environment().put("WAITROOM_SECURITY_TICKETKEY", ticketKey);
         try {
@@ -115,6 +122,11 @@ public final class QueueServiceProcess implements AutoCloseable {
     /** Where it listens, {@code http://127.0.0.1:<port>}. */
     public URI baseUrl() {
         return baseUrl;
+    }
+
+    /** Where its health, metrics and info answer, {@code http://127.0.0.1:<management port>}. */
+    public URI managementUrl() {
+        return managementUrl;
     }
 
     /** The value of {@code X-Waitroom-Internal} it accepts. */
@@ -163,7 +175,7 @@ public final class QueueServiceProcess implements AutoCloseable {
     private void awaitHealthy() {
         HttpClient http =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpRequest health = HttpRequest.newBuilder(baseUrl.resolve("/actuator/health"))
+        HttpRequest health = HttpRequest.newBuilder(managementUrl.resolve("/actuator/health"))
                 .timeout(Duration.ofSeconds(2))
                 .build();
         long deadline = System.nanoTime() + HEALTHY_WITHIN.toNanos();

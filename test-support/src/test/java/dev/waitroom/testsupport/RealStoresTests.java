@@ -26,6 +26,16 @@ class RealStoresTests {
     }
 
     @Test
+    void postgresRefusesAConnectionWithoutThePassword() {
+        String url = RealStores.postgresJdbcUrl("support_check");
+        for (String wrong : new String[] {"", "postgres", "not-" + RealStores.postgresPassword()}) {
+            assertThatThrownBy(() -> DriverManager.getConnection(url, RealStores.postgresUser(), wrong)
+                            .close())
+                    .isInstanceOf(java.sql.SQLException.class);
+        }
+    }
+
+    @Test
     void rejectsDatabaseNamesThatAreNotIdentifiers() {
         assertThatThrownBy(() -> RealStores.postgresJdbcUrl("x; DROP DATABASE postgres"))
                 .isInstanceOf(IllegalArgumentException.class);
