@@ -6,7 +6,8 @@ package dev.waitroom.contract;
  * are control characters (C0 including NUL, DEL, C1; so also line breaks and tabs: every such field is one line), an
  * unpaired surrogate (not text at all; PostgreSQL refuses NUL and a driver would replace the surrogate), the Unicode
  * line and paragraph separators, and the bidirectional embedding, override and isolate marks (they reorder what a log
- * line or a page shows after them). A refusal is a {@link MalformedValueException} naming the field, never the value.
+ * line or a page shows after them), wherever they stand: only spaces around the text are trimmed. A refusal is a
+ * {@link MalformedValueException} naming the field, never the value.
  *
  * <p>Lengths are counted in characters (code points), as PostgreSQL counts them.
  */
@@ -78,7 +79,8 @@ public final class TextFields {
         if (!fitsLength(stripped, maxLength)) {
             throw new MalformedValueException(problem, field + " is at most " + maxLength + " characters");
         }
-        if (firstUnsafe(stripped) >= 0) {
+        // the whole value: a line break or NUL at either end is refused too, not trimmed away
+        if (firstUnsafe(value) >= 0) {
             throw new MalformedValueException(
                     problem,
                     field + " contains a control character, a line break or a bidirectional mark; it is one line of"

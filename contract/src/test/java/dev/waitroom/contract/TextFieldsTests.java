@@ -75,7 +75,11 @@ class TextFieldsTests {
 
     @Test
     void stripsSurroundingWhiteSpaceAndTellsMissingFromBlank() {
-        assertThat(TextFields.required("name", "  Concert \n", 200)).isEqualTo("Concert");
+        assertThat(TextFields.required("name", "  Concert  ", 200)).isEqualTo("Concert");
+        assertThatThrownBy(() -> TextFields.required("name", "Concert\n", 200))
+                .isInstanceOf(MalformedValueException.class);
+        assertThatThrownBy(() -> TextFields.required("name", "\u0000Concert", 200))
+                .isInstanceOf(MalformedValueException.class);
         assertThat(TextFields.optional("reason", null, 10)).isNull();
         assertThat(TextFields.optional("reason", "   ", 10)).isNull();
         assertThat(TextFields.optional("reason", " why ", 10)).isEqualTo("why");

@@ -23,7 +23,7 @@ public record HealthReport(
     /**
      * This report when it can be a measurement, else a {@link MalformedValueException} with
      * {@link ProblemType#INVALID_HEALTH_REPORT}: {@code at} is required, rates are within 0..1, figures are not
-     * negative.
+     * negative, latencies are finite (JSON's {@code 1e400} reads as infinity).
      */
     public HealthReport validated() {
         if (at == null) {
@@ -31,6 +31,9 @@ public record HealthReport(
         }
         if (!(errorRate >= 0 && errorRate <= 1) || !(holdFailureRate >= 0 && holdFailureRate <= 1)) {
             throw invalid("rates must be within 0..1");
+        }
+        if (!Double.isFinite(latencyP95Ms) || !Double.isFinite(latencyP99Ms)) {
+            throw invalid("latencies must be finite");
         }
         if (latencyP95Ms < 0
                 || latencyP99Ms < 0
