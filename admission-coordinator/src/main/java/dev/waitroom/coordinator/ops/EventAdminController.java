@@ -6,6 +6,7 @@ import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.ops.Operator;
 import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
@@ -27,13 +28,12 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The ops API for events (docs/ARCHITECTURE.md#ops-api). The access filter has already checked the ops bearer token.
+ * The ops API for events (docs/ARCHITECTURE.md#ops-api). The web kit has already authenticated the operator (and
+ * refused a viewer's writes); every change is audited under the operator's name.
  */
 @RestController
 @RequestMapping("/admin/events")
 class EventAdminController {
-
-    private static final String ACTOR = "ops";
 
     private final EventManagement management;
 
@@ -45,7 +45,7 @@ class EventAdminController {
     }
 
     @PostMapping
-    ResponseEntity<EventView> create(@RequestBody CreateBody body) {
+    ResponseEntity<EventView> create(@RequestBody CreateBody body, Operator operator) {
         if (body == null || body.eventId() == null) {
             throw invalid("eventId is required");
         }
@@ -67,7 +67,7 @@ class EventAdminController {
                 or(body.identityScope(), IdentityScope.BROWSER),
                 or(body.expiredOfferPolicy(), ExpiredOfferPolicy.REQUEUE_ONCE),
                 or(body.afterPurchase(), AfterPurchase.RELEASE));
-        Event created = this.management.create(id, config, ACTOR);
+        Event created = this.management.create(id, config, operator.name());
         return ResponseEntity.created(URI.create("/admin/events/" + id.value())).body(EventView.of(created, null));
     }
 
@@ -80,7 +80,7 @@ class EventAdminController {
     }
 
     @PatchMapping("/{eventId}")
-    EventView patch(@PathVariable String eventId, @RequestBody PatchBody body) {
+    EventView patch(@PathVariable String eventId, @RequestBody PatchBody body, Operator operator) {
         if (body == null) {
             throw invalid("a JSON body is required");
         }
@@ -99,55 +99,62 @@ class EventAdminController {
                         or(body.identityScope(), c.identityScope()),
                         or(body.expiredOfferPolicy(), c.expiredOfferPolicy()),
                         or(body.afterPurchase(), c.afterPurchase())),
-                ACTOR);
+                operator.name());
         return EventView.of(updated, null);
     }
 
     @PostMapping("/{eventId}/open")
-    EventView open(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-        return EventView.of(this.management.open(EventId.of(eventId), ACTOR, reasonOr(body, "opened by ops")), null);
+    EventView open(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body, Operator operator) {
+        return EventView.of(
+                this.management.open(EventId.of(eventId), operator.name(), reasonOr(body, "opened without a reason")),
+                null);
     }
 
     @PostMapping("/{eventId}/end")
-    EventView end(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-        return EventView.of(this.management.end(EventId.of(eventId), ACTOR, reasonOr(body, "ended by ops")), null);
+    EventView end(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body, Operator operator) {
+        return EventView.of(
+                this.management.end(EventId.of(eventId), operator.name(), reasonOr(body, "ended without a reason")),
+                null);
     }
 
     @PostMapping("/{eventId}/pause")
-    EventView pause(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-        return mode(eventId, OperatingMode.PAUSED, body);
+    EventView pause(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body, Operator operator) {
+        return mode(eventId, OperatingMode.PAUSED, body, operator);
     }
 
     @PostMapping("/{eventId}/resume")
-    EventView resume(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-        return mode(eventId, OperatingMode.QUEUEING, body);
+    EventView resume(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body, Operator operator) {
+        return mode(eventId, OperatingMode.QUEUEING, body, operator);
     }
 
     @PostMapping("/{eventId}/sold-out")
-    EventView soldOut(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-        return mode(eventId, OperatingMode.SOLD_OUT, body);
+    EventView soldOut(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body, Operator operator) {
+        return mode(eventId, OperatingMode.SOLD_OUT, body, operator);
     }
 
     @PostMapping("/{eventId}/bypass")
-    EventView bypassOn(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-        return mode(eventId, OperatingMode.BYPASS, body);
+    EventView bypassOn(
+            @PathVariable String eventId, @RequestBody(required = false) ReasonBody body, Operator operator) {
+        return mode(eventId, OperatingMode.BYPASS, body, operator);
     }
 
     @DeleteMapping("/{eventId}/bypass")
-    EventView bypassOff(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body) {
-        return EventView.of(this.management.endBypass(EventId.of(eventId), ACTOR, reason(body)), null);
+    EventView bypassOff(
+            @PathVariable String eventId, @RequestBody(required = false) ReasonBody body, Operator operator) {
+        return EventView.of(this.management.endBypass(EventId.of(eventId), operator.name(), reason(body)), null);
     }
 
     @PutMapping("/{eventId}/announcement")
-    EventView announce(@PathVariable String eventId, @RequestBody AnnouncementBody body) {
+    EventView announce(@PathVariable String eventId, @RequestBody AnnouncementBody body, Operator operator) {
         if (body == null) {
             throw invalid("a JSON body with \"text\" is required");
         }
-        return EventView.of(this.management.announce(EventId.of(eventId), body.text(), ACTOR), null);
+        return EventView.of(this.management.announce(EventId.of(eventId), body.text(), operator.name()), null);
     }
 
-    private EventView mode(String eventId, OperatingMode target, ReasonBody body) {
-        return EventView.of(this.management.changeMode(EventId.of(eventId), target, ACTOR, reason(body)), null);
+    private EventView mode(String eventId, OperatingMode target, ReasonBody body, Operator operator) {
+        return EventView.of(
+                this.management.changeMode(EventId.of(eventId), target, operator.name(), reason(body)), null);
     }
 
     private static String reason(ReasonBody body) {
