@@ -22,7 +22,7 @@ usage: ./waitroom bench [--with-stack] [--quick] [--visitors N] [--connections C
   --nginx-workers W      worker_processes of the comparison nginx (default 1)
 environment: WAITROOM_JVM_FLAGS (with --with-stack; default "-XX:+UseParallelGC -Xss512k -Xmx512m"),
   WAITROOM_DATA_DIR (where secrets.properties is, without --with-stack), WAITROOM_PORT_OFFSET (moves every port, with or without --with-stack), WAITROOM_BENCH_MANAGEMENT_URL
-  (the gateway's actuator, default http://127.0.0.1:8080)
+  (the gateway's management port, default http://127.0.0.1:9080 plus WAITROOM_PORT_OFFSET)
 EOF
 }
 
@@ -53,8 +53,10 @@ offset="${WAITROOM_PORT_OFFSET:-0}"
 [[ "$offset" =~ ^[0-9]+$ ]] && [ "$offset" -le 20000 ] || { echo "bench: WAITROOM_PORT_OFFSET must be 0..20000" >&2; exit 64; }
 gateway_port=$((8080 + offset))
 stack_ports="$((8080 + offset)) $((8081 + offset)) $((8082 + offset)) $((8083 + offset)) $((15432 + offset)) $((16379 + offset))"
+# each process's management port is its own port + 1000, on loopback (docs/CONTRACTS.md)
+stack_ports="$stack_ports $((9080 + offset)) $((9081 + offset)) $((9082 + offset)) $((9083 + offset))"
 gateway="http://127.0.0.1:$gateway_port"
-management="${WAITROOM_BENCH_MANAGEMENT_URL:-$gateway}"
+management="${WAITROOM_BENCH_MANAGEMENT_URL:-http://127.0.0.1:$((9080 + offset))}"
 default_jvm_flags="-XX:+UseParallelGC -Xss512k -Xmx512m"
 log() { echo "bench: $*" >&2; }
 

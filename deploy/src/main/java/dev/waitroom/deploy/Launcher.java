@@ -13,9 +13,12 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code ./waitroom run [--demo] [--replicas N]} starts the whole waiting room (N gateways, queue-services and
- * coordinators behind a round-robin proxy each, booking once); {@code ./waitroom stop} stops a running one;
- * {@code ./waitroom reset} deletes its data (queue, grants, orders, secrets).
+ * {@code ./waitroom run [--demo] [--simulations] [--replicas N]} starts the whole waiting room (N gateways,
+ * queue-services and coordinators behind a round-robin proxy each, booking once); {@code ./waitroom stop} stops a
+ * running one; {@code ./waitroom reset} deletes its data (queue, grants, orders, secrets).
+ *
+ * <p>{@code --simulations} switches on booking's payment simulator and fault injection, which a plain run (like
+ * compose and production) does not have; {@code --demo} does too, and creates a demo event.
  */
 public final class Launcher {
 
@@ -35,11 +38,12 @@ public final class Launcher {
                 .normalize();
         try {
             int code = switch (command) {
-                case "run" -> run(repoRoot, dataDir, arguments.contains("--demo"), replicas(arguments));
+                case "run" ->
+                    run(repoRoot, dataDir, arguments.contains("--demo"), simulations(arguments), replicas(arguments));
                 case "stop" -> stop(dataDir);
                 case "reset" -> reset(dataDir);
                 default -> {
-                    System.err.println("usage: waitroom run [--demo] [--replicas N] | stop | reset");
+                    System.err.println("usage: waitroom run [--demo] [--simulations] [--replicas N] | stop | reset");
                     yield 64;
                 }
             };
@@ -57,6 +61,11 @@ public final class Launcher {
             Thread.currentThread().interrupt();
             System.exit(130);
         }
+    }
+
+    /** Booking's payment simulator and fault injection: on with {@code --simulations} or {@code --demo} only. */
+    static boolean simulations(List<String> arguments) {
+        return arguments.contains("--simulations") || arguments.contains("--demo");
     }
 
     /** {@code --replicas N} or {@code --replicas=N}; 1 when absent. */
@@ -77,7 +86,7 @@ public final class Launcher {
         return 1;
     }
 
-    private static int run(Path repoRoot, Path dataDir, boolean demo, int replicas)
+    private static int run(Path repoRoot, Path dataDir, boolean demo, boolean simulations, int replicas)
             throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         Path pidFile = dataDir.resolve("launcher.pid");
@@ -91,7 +100,8 @@ public final class Launcher {
         StackConfig config = StackConfig.defaults(
                         repoRoot, dataDir, StackConfig.ExternalStores.fromEnvironment(System.getenv()))
                 .withPortOffset(Integer.parseInt(offset.trim()))
-                .withReplicas(replicas);
+                .withReplicas(replicas)
+                .withSimulations(simulations);
         System.out.println("waitroom: starting PostgreSQL, Redis and "
                 + (replicas == 1
                         ? "four services"
@@ -138,7 +148,19 @@ public final class Launcher {
                 + String.join(", ", c.servicePorts().keySet()));
         System.out.println("  services:       gateway " + c.gatewayPort() + ", queue " + c.queuePort()
                 + ", coordinator " + c.coordinatorPort() + ", booking " + c.bookingPort()
-                + " (only the gateway is meant for visitors)");
+                + " (only the gateway is meant for visitors; the others listen on 127.0.0.1 only)");
+        System.out.println("  management:     "
+                + String.join(
+                        ", ",
+                        c.managementPorts().entrySet().stream()
+                                .map(e -> e.getKey() + " " + e.getValue())
+                                .toList())
+                + " (health, metrics, info; 127.0.0.1 only)");
+        System.out.println(
+                c.simulations()
+                        ? "  payments:       SIMULATED (--demo/--simulations: booking's payment simulator and fault injection)"
+                        : "  payments:       no simulator: an order is paid when the provider's signed webhook arrives"
+                                + " (run with --simulations to simulate payments)");
         c.proxyPorts()
                 .forEach((service, port) -> System.out.println("  replicas:       " + service + " on " + port
                         + " is a round-robin proxy to " + c.instancePorts().get(service)));

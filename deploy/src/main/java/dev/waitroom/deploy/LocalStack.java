@@ -32,7 +32,10 @@ final class LocalStack implements AutoCloseable {
     static final List<String> SERVICES =
             List.of("queue-service", "admission-coordinator", "booking-service", "gateway-service");
 
+    static final String GATEWAY = "gateway-service";
     static final String COORDINATOR = "admission-coordinator";
+    static final String BOOKING = "booking-service";
+    static final String LOOPBACK = "127.0.0.1";
     private static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(180);
 
     private final StackConfig config;
@@ -50,8 +53,7 @@ final class LocalStack implements AutoCloseable {
     }
 
     static LocalStack start(StackConfig config) throws IOException, InterruptedException {
-        Files.createDirectories(config.logs());
-        LocalStack stack = new LocalStack(config, Secrets.loadOrGenerate(config.dataDir()));
+        LocalStack stack = prepare(config);
         try {
             stack.checkPortsFree();
             stack.startStores();
@@ -71,8 +73,15 @@ final class LocalStack implements AutoCloseable {
         }
     }
 
+    /** The stack with its directories and secrets in place, nothing started yet. */
+    static LocalStack prepare(StackConfig config) throws IOException {
+        Files.createDirectories(config.logs());
+        return new LocalStack(config, Secrets.loadOrGenerate(config.dataDir()));
+    }
+
     private void checkPortsFree() {
         Map<String, Integer> wanted = new LinkedHashMap<>(config.servicePorts());
+        config.managementPorts().forEach((process, port) -> wanted.put(process + " management", port));
         config.proxyPorts().forEach((service, port) -> wanted.put(service + " proxy", port));
         if (config.external().postgresHostPort() == null) {
             wanted.put("embedded PostgreSQL", config.postgresPort());
@@ -97,21 +106,7 @@ final class LocalStack implements AutoCloseable {
 
     private void startStores() throws IOException {
         if (config.external().postgresHostPort() == null) {
-            Path pgData = config.dataDir().resolve("postgres");
-            Files.createDirectories(pgData);
-            try {
-                postgres = EmbeddedPostgres.builder()
-                        .setDataDirectory(pgData)
-                        .setCleanDataDirectory(false)
-                        .setPort(config.postgresPort())
-                        .setServerConfig("max_connections", "200")
-                        .setOutputRedirector(ProcessBuilder.Redirect.appendTo(
-                                config.logs().resolve("postgres.log").toFile()))
-                        .start();
-            } catch (IOException e) {
-                throw new StackException("embedded PostgreSQL did not start (see "
-                        + config.logs().resolve("postgres.log") + "): " + e.getMessage());
-            }
+            startPostgres();
         }
         for (String database : List.of("coordinator", "booking")) {
             createDatabaseIfMissing(database);
@@ -120,9 +115,12 @@ final class LocalStack implements AutoCloseable {
             Path redisDir = config.dataDir().resolve("redis");
             Files.createDirectories(redisDir);
             try {
+                // The settings go to a configuration file of the library's (a temporary file only its owner reads),
+                // not onto the command line.
                 redis = RedisServer.newRedisServer()
                         .bind("127.0.0.1")
                         .port(config.redisPort())
+                        .setting("requirepass " + secrets.redisPassword())
                         .setting("appendonly yes")
                         .setting("appendfsync everysec")
                         .setting("dir " + redisDir.toAbsolutePath())
@@ -169,13 +167,17 @@ final class LocalStack implements AutoCloseable {
         return "jdbc:postgresql://" + config.external().postgresHostPort() + "/" + database + "?prepareThreshold=0";
     }
 
-    private String postgresUser() {
-        return config.external().postgresUser();
+    /** The PostgreSQL user the services log in as: the embedded server's superuser, or the external one's. */
+    String postgresUser() {
+        return config.external().postgresHostPort() == null
+                ? LocalPostgres.SUPERUSER
+                : config.external().postgresUser();
     }
 
-    private String postgresPassword() {
+    /** The embedded server's generated password, or the external one's. */
+    String postgresPassword() {
         return config.external().postgresHostPort() == null
-                ? ""
+                ? secrets.postgresPassword()
                 : config.external().postgresPassword();
     }
 
@@ -183,25 +185,53 @@ final class LocalStack implements AutoCloseable {
         return config.external().redisHost() != null ? config.external().redisHost() : "127.0.0.1";
     }
 
-    private int redisPort() {
+    int redisPort() {
         return config.external().redisPort() != null ? config.external().redisPort() : config.redisPort();
     }
 
-    Map<String, String> environmentFor(String service) {
+    /** The embedded Redis's generated {@code requirepass}, or the external one's password (empty: none). */
+    String redisPassword() {
+        return config.external().redisHost() == null
+                ? secrets.redisPassword()
+                : config.external().redisPassword();
+    }
+
+    /**
+     * A process's environment, as a real deployment would give it: the services' secrets, where the others are, and
+     * only the store credentials the service uses. The internal services listen on loopback only; every process's
+     * management port (health, metrics, info) is on loopback too; only the gateway's own port is on every interface.
+     */
+    Map<String, String> environmentFor(String process) {
+        String service = StackConfig.serviceOf(process);
         Map<String, String> env = new LinkedHashMap<>(secrets.asEnvironment());
-        env.put("SERVER_PORT", String.valueOf(config.servicePorts().get(service)));
+        env.put("SERVER_PORT", String.valueOf(config.servicePorts().get(process)));
+        if (!service.equals(GATEWAY)) {
+            env.put("SERVER_ADDRESS", LOOPBACK);
+        }
+        env.put(
+                "MANAGEMENT_SERVER_PORT",
+                String.valueOf(config.managementPorts().get(process)));
+        env.put("MANAGEMENT_SERVER_ADDRESS", LOOPBACK);
         // The service ports: with replicas, each is the round-robin proxy, so every caller spreads over the instances.
         env.put("WAITROOM_SERVICES_QUEUEURL", "http://127.0.0.1:" + config.queuePort());
         env.put("WAITROOM_SERVICES_COORDINATORURL", "http://127.0.0.1:" + config.coordinatorPort());
         env.put("WAITROOM_SERVICES_BOOKINGURL", "http://127.0.0.1:" + config.bookingPort());
-        env.put("SPRING_DATA_REDIS_HOST", redisHost());
-        env.put("SPRING_DATA_REDIS_PORT", String.valueOf(redisPort()));
-        env.put("SPRING_DATASOURCE_USERNAME", postgresUser());
-        env.put("SPRING_DATASOURCE_PASSWORD", postgresPassword());
-        if (service.startsWith(COORDINATOR)) {
-            env.put("SPRING_DATASOURCE_URL", jdbcUrl("coordinator"));
-        } else if (service.equals("booking-service")) {
-            env.put("SPRING_DATASOURCE_URL", jdbcUrl("booking"));
+        if (!service.equals(BOOKING)) {
+            env.put("SPRING_DATA_REDIS_HOST", redisHost());
+            env.put("SPRING_DATA_REDIS_PORT", String.valueOf(redisPort()));
+            if (!redisPassword().isEmpty()) {
+                env.put("SPRING_DATA_REDIS_PASSWORD", redisPassword());
+            }
+        }
+        if (service.equals(COORDINATOR) || service.equals(BOOKING)) {
+            env.put("SPRING_DATASOURCE_URL", jdbcUrl(service.equals(COORDINATOR) ? "coordinator" : "booking"));
+            env.put("SPRING_DATASOURCE_USERNAME", postgresUser());
+            env.put("SPRING_DATASOURCE_PASSWORD", postgresPassword());
+        }
+        if (service.equals(BOOKING)) {
+            // Off unless asked for (--demo, --simulations, the fault suite): booking's own default is off too.
+            env.put("WAITROOM_PAYMENTS_FAKE_ENABLED", String.valueOf(config.simulations()));
+            env.put("WAITROOM_BOOKING_FAULTS_ENABLED", String.valueOf(config.simulations()));
         }
         // Local http: cookies cannot be Secure or the browser drops them.
         env.put("WAITROOM_GATEWAY_SECURECOOKIES", "false");
@@ -281,9 +311,13 @@ final class LocalStack implements AutoCloseable {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
+    /** Where a process's management endpoints answer: {@code http://127.0.0.1:<management port>}. */
+    String managementUrl(String process) {
+        return "http://127.0.0.1:" + config.managementPorts().get(process);
+    }
+
     void awaitHealthy(String service) throws InterruptedException {
-        int port = config.servicePorts().get(service);
-        URI health = URI.create("http://127.0.0.1:" + port + "/actuator/health");
+        URI health = URI.create(managementUrl(service) + "/actuator/health");
         Instant deadline = Instant.now().plus(HEALTH_TIMEOUT);
         Process process = processes.get(service);
         while (Instant.now().isBefore(deadline)) {
@@ -372,14 +406,13 @@ final class LocalStack implements AutoCloseable {
     }
 
     void startPostgres() throws IOException {
-        postgres = EmbeddedPostgres.builder()
-                .setDataDirectory(config.dataDir().resolve("postgres"))
-                .setCleanDataDirectory(false)
-                .setPort(config.postgresPort())
-                .setServerConfig("max_connections", "200")
-                .setOutputRedirector(ProcessBuilder.Redirect.appendTo(
-                        config.logs().resolve("postgres.log").toFile()))
-                .start();
+        Path log = config.logs().resolve("postgres.log");
+        try {
+            postgres = LocalPostgres.start(
+                    config.dataDir().resolve("postgres"), config.postgresPort(), secrets.postgresPassword(), log);
+        } catch (IOException e) {
+            throw new StackException("embedded PostgreSQL did not start (see " + log + "): " + e.getMessage());
+        }
     }
 
     Map<String, Process> processes() {

@@ -6,25 +6,34 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
 /**
  * Development secrets, generated at first start into the data directory (never committed) and read back later,
- * so a restart keeps the same keys and a waiting visitor keeps a valid cookie.
+ * so a restart keeps the same keys and a waiting visitor keeps a valid cookie. The services' secrets are handed to
+ * every service as environment variables; the passwords of the embedded PostgreSQL and Redis only to the services
+ * that use the store, as {@code SPRING_DATASOURCE_PASSWORD} and {@code SPRING_DATA_REDIS_PASSWORD}.
  */
 final class Secrets {
 
     static final String FILE_NAME = "secrets.properties";
-    private static final String[] KEYS = {
-        "WAITROOM_SECURITY_OPSTOKEN",
-        "WAITROOM_SECURITY_INTERNALTOKEN",
-        "WAITROOM_SECURITY_TICKETKEY",
-        "WAITROOM_SECURITY_VISITORKEY",
-        "WAITROOM_SECURITY_WEBHOOKSECRET"
-    };
+    static final String POSTGRES_PASSWORD = "WAITROOM_POSTGRES_PASSWORD";
+    static final String REDIS_PASSWORD = "WAITROOM_REDIS_PASSWORD";
+    private static final List<String> SERVICE_KEYS = List.of(
+            "WAITROOM_SECURITY_OPSTOKEN",
+            "WAITROOM_SECURITY_INTERNALTOKEN",
+            "WAITROOM_SECURITY_TICKETKEY",
+            "WAITROOM_SECURITY_VISITORKEY",
+            "WAITROOM_SECURITY_WEBHOOKSECRET",
+            // the gateway signs, booking verifies its per-request shop assertions
+            "WAITROOM_SECURITY_ASSERTIONKEY");
+    /** URL-safe base64: no character a Redis configuration line or an initdb password file would trip on. */
+    private static final List<String> STORE_KEYS = List.of(POSTGRES_PASSWORD, REDIS_PASSWORD);
 
     private final Path file;
     private final Map<String, String> values;
@@ -45,12 +54,12 @@ final class Secrets {
         Map<String, String> values = new LinkedHashMap<>();
         boolean changed = false;
         SecureRandom random = new SecureRandom();
-        for (String key : KEYS) {
+        for (String key : allKeys()) {
             String value = stored.getProperty(key);
             if (value == null || value.isBlank()) {
                 byte[] bytes = new byte[32];
                 random.nextBytes(bytes);
-                value = key.endsWith("TOKEN")
+                value = key.endsWith("TOKEN") || STORE_KEYS.contains(key)
                         ? Base64.getUrlEncoder().withoutPadding().encodeToString(bytes)
                         : Base64.getEncoder().encodeToString(bytes);
                 changed = true;
@@ -72,8 +81,27 @@ final class Secrets {
         Files.writeString(file, text, StandardOpenOption.TRUNCATE_EXISTING);
     }
 
+    private static List<String> allKeys() {
+        List<String> keys = new ArrayList<>(SERVICE_KEYS);
+        keys.addAll(STORE_KEYS);
+        return keys;
+    }
+
+    /** The services' secrets as their environment variables (not the stores' passwords). */
     Map<String, String> asEnvironment() {
-        return Map.copyOf(values);
+        Map<String, String> env = new LinkedHashMap<>();
+        SERVICE_KEYS.forEach(key -> env.put(key, values.get(key)));
+        return env;
+    }
+
+    /** The password of the embedded PostgreSQL's superuser {@code postgres}. */
+    String postgresPassword() {
+        return values.get(POSTGRES_PASSWORD);
+    }
+
+    /** The embedded Redis's {@code requirepass}. */
+    String redisPassword() {
+        return values.get(REDIS_PASSWORD);
     }
 
     String opsToken() {

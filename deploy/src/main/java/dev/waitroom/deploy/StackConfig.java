@@ -8,8 +8,10 @@ import java.util.Map;
 /**
  * Where the local stack lives and which ports it takes. External stores are used when their addresses are given.
  *
- * @param repoRoot the checkout, where each service's built jar is found
- * @param dataDir  Postgres data, Redis append-only file, secrets and logs
+ * @param repoRoot    the checkout, where each service's built jar is found
+ * @param dataDir     Postgres data, Redis append-only file, secrets and logs
+ * @param simulations booking's payment simulator and fault injection on ({@code --demo}, {@code --simulations}, the
+ *     fault suite); off in a plain run, as in compose and production
  */
 record StackConfig(
         Path repoRoot,
@@ -21,12 +23,19 @@ record StackConfig(
         int postgresPort,
         int redisPort,
         ExternalStores external,
-        Map<String, List<Integer>> instancePorts) {
+        Map<String, List<Integer>> instancePorts,
+        boolean simulations) {
 
     /** The services {@code --replicas N} runs N times; booking stays single (its fault injection is per instance). */
     static final List<String> REPLICATED = List.of("gateway-service", "queue-service", "admission-coordinator");
 
     static final int MAX_REPLICAS = 5;
+
+    /**
+     * Each process serves health, metrics and info on its own port plus this, on loopback only: 9080 to 9083 for the
+     * four services (docs/CONTRACTS.md, "Processes, ports and configuration").
+     */
+    static final int MANAGEMENT_OFFSET = 1000;
 
     StackConfig {
         instancePorts = Map.copyOf(instancePorts);
@@ -52,7 +61,8 @@ record StackConfig(
                 postgresPort,
                 redisPort,
                 external,
-                Map.of());
+                Map.of(),
+                false);
     }
 
     /**
@@ -75,7 +85,24 @@ record StackConfig(
                 postgresPort,
                 redisPort,
                 external,
-                instances);
+                instances,
+                simulations);
+    }
+
+    /** The same stack with booking's payment simulator and fault injection switched on or off. */
+    StackConfig withSimulations(boolean on) {
+        return new StackConfig(
+                repoRoot,
+                dataDir,
+                gatewayPort,
+                queuePort,
+                coordinatorPort,
+                bookingPort,
+                postgresPort,
+                redisPort,
+                external,
+                instancePorts,
+                on);
     }
 
     StackConfig withCoordinators(List<Integer> ports) {
@@ -143,13 +170,22 @@ record StackConfig(
                 });
     }
 
-    /** External stores given by environment variables; null fields mean "start the embedded one". */
+    /**
+     * External stores given by environment variables; null fields mean "start the embedded one" (which then gets a
+     * password generated into the data directory's secrets file).
+     */
     record ExternalStores(
             String postgresHostPort,
             String postgresUser,
             String postgresPassword,
             String redisHost,
-            Integer redisPort) {
+            Integer redisPort,
+            String redisPassword) {
+
+        @Override
+        public String toString() {
+            return "ExternalStores[postgres=" + postgresHostPort + ", redis=" + redisHost + ":" + redisPort + "]";
+        }
 
         static ExternalStores fromEnvironment(Map<String, String> env) {
             String redis = env.get("WAITROOM_REDIS_HOSTPORT");
@@ -165,11 +201,12 @@ record StackConfig(
                     env.getOrDefault("WAITROOM_POSTGRES_USER", "postgres"),
                     env.getOrDefault("WAITROOM_POSTGRES_PASSWORD", ""),
                     redisHost,
-                    redisPort);
+                    redisPort,
+                    env.getOrDefault("WAITROOM_REDIS_PASSWORD", ""));
         }
 
         static ExternalStores none() {
-            return new ExternalStores(null, "postgres", "", null, null);
+            return new ExternalStores(null, "postgres", "", null, null, "");
         }
 
         private static String blankToNull(String value) {
@@ -196,7 +233,8 @@ record StackConfig(
                 postgresPort + offset,
                 redisPort + offset,
                 external,
-                shifted(offset));
+                shifted(offset),
+                simulations);
     }
 
     private Map<String, List<Integer>> shifted(int offset) {
@@ -220,6 +258,13 @@ record StackConfig(
                 }
             }
         }
+        return ports;
+    }
+
+    /** Every process of the stack with its management port (health, metrics, info): its own port plus 1000. */
+    Map<String, Integer> managementPorts() {
+        Map<String, Integer> ports = new LinkedHashMap<>();
+        servicePorts().forEach((process, port) -> ports.put(process, port + MANAGEMENT_OFFSET));
         return ports;
     }
 

@@ -118,11 +118,67 @@ class ComposeFileTests {
             assertThat(Integer.parseInt(port))
                     .as(app)
                     .isEqualTo(defaults.servicePorts().get(app));
-            // The healthcheck reads the port from the container's environment: the management port where one is set
-            // (the gateway's, unpublished), the server port otherwise. ComposeHealthcheckTests and LocalStackTests run
-            // it.
+            // Management (health, metrics, info) on the launcher's port for it, unpublished; the healthcheck reads it
+            // from the container's environment. ComposeHealthcheckTests and LocalStackTests run it.
+            assertThat(Integer.parseInt(String.valueOf(env.get("MANAGEMENT_SERVER_PORT"))))
+                    .as(app + " management port")
+                    .isEqualTo(defaults.managementPorts().get(app));
             assertThat(services.get(app).get("healthcheck").toString())
-                    .contains("/dev/tcp/127.0.0.1/$${MANAGEMENT_SERVER_PORT:-$$SERVER_PORT}");
+                    .contains("/dev/tcp/127.0.0.1/$${MANAGEMENT_SERVER_PORT:?}");
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void eachStoresCredentialsReachOnlyTheServicesThatUseItAndRedisRequiresAPassword() {
+        Map<String, Set<String>> users = Map.of(
+                "SPRING_DATASOURCE_PASSWORD", Set.of("admission-coordinator", "booking-service"),
+                "SPRING_DATA_REDIS_PASSWORD", Set.of("gateway-service", "queue-service", "admission-coordinator"));
+        users.forEach((variable, expected) -> {
+            Set<String> given = APPS.stream()
+                    .filter(app -> ((Map<String, Object>) services.get(app).get("environment")).containsKey(variable))
+                    .collect(Collectors.toSet());
+            assertThat(given).as(variable).isEqualTo(expected);
+        });
+        Map<String, Object> redis = services.get("redis");
+        assertThat((List<String>) redis.get("command"))
+                .containsSequence("--requirepass", "${WAITROOM_REDIS_PASSWORD:?run deploy/compose-env.sh first}");
+        // redis-cli, the healthcheck, authenticates with REDISCLI_AUTH
+        assertThat((Map<String, Object>) redis.get("environment"))
+                .containsEntry("REDISCLI_AUTH", "${WAITROOM_REDIS_PASSWORD:?run deploy/compose-env.sh first}");
+        assertThat(((Map<String, Object>) services.get("gateway-service").get("environment"))
+                        .get("SPRING_DATA_REDIS_PASSWORD"))
+                .isEqualTo("${WAITROOM_REDIS_PASSWORD:?run deploy/compose-env.sh first}");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void bookingsTestDoublesAreOffUnlessDotEnvSwitchesThemOn() throws IOException {
+        Map<String, Object> yaml =
+                new Yaml().load(Files.readString(ROOT.resolve("booking-service/src/main/resources/application.yml")));
+        Map<String, Object> waitroom = (Map<String, Object>) yaml.get("waitroom");
+        assertThat(((Map<String, Object>) ((Map<String, Object>) waitroom.get("booking")).get("faults")).get("enabled"))
+                .as("booking's own default: no fault injection")
+                .isEqualTo(false);
+        assertThat(((Map<String, Object>) ((Map<String, Object>) waitroom.get("payments")).get("fake")).get("enabled"))
+                .as("booking's own default: no payment simulator")
+                .isEqualTo(false);
+        Map<String, Object> booking =
+                (Map<String, Object>) services.get("booking-service").get("environment");
+        for (String variable : List.of("WAITROOM_PAYMENTS_FAKE_ENABLED", "WAITROOM_BOOKING_FAULTS_ENABLED")) {
+            String value = String.valueOf(booking.get(variable));
+            assertThat(ComposeHealthchecks.interpolate("booking-service", value, Map.of()))
+                    .as(variable + " with nothing in .env")
+                    .isEqualTo("false");
+            assertThat(ComposeHealthchecks.interpolate("booking-service", value, Map.of(variable, "true")))
+                    .as(variable + " switched on in .env (the loadtest profile)")
+                    .isEqualTo("true");
+            APPS.stream()
+                    .filter(app -> !app.equals("booking-service"))
+                    .forEach(app -> assertThat(
+                                    (Map<String, Object>) services.get(app).get("environment"))
+                            .as(app)
+                            .doesNotContainKey(variable));
         }
     }
 
@@ -142,7 +198,8 @@ class ComposeFileTests {
     @SuppressWarnings("unchecked")
     void everyVariableIsOneTheServicesUnderstand() throws IOException {
         String contracts = Files.readString(ROOT.resolve("docs/CONTRACTS.md"));
-        Set<String> documented = Pattern.compile("`(WAITROOM_[A-Z_]+|SPRING_[A-Z_]+|SERVER_PORT)`")
+        Set<String> documented = Pattern.compile(
+                        "`(WAITROOM_[A-Z_]+|SPRING_[A-Z_]+|SERVER_PORT|MANAGEMENT_SERVER_PORT)`")
                 .matcher(contracts)
                 .results()
                 .map(m -> m.group(1))
@@ -151,10 +208,10 @@ class ComposeFileTests {
             Map<String, Object> env = (Map<String, Object>) services.get(app).get("environment");
             for (String variable : env.keySet()) {
                 if (variable.equals("MANAGEMENT_SERVER_PORT")) {
-                    assertThat(app).isEqualTo("gateway-service");
-                    assertThat((List<String>) services.get(app).get("ports"))
+                    List<String> published = (List<String>) services.get(app).get("ports");
+                    assertThat(published == null ? List.<String>of() : published)
+                            .as(app + ": the management port is never published")
                             .noneMatch(p -> p.contains(":" + env.get(variable)));
-                    continue;
                 }
                 if (variable.equals("WAITROOM_GATEWAY_SECURECOOKIES")) {
                     assertThat(Files.readString(ROOT.resolve("gateway-service/src/main/resources/application.yml")))
@@ -204,12 +261,36 @@ class ComposeFileTests {
         assertThat(datasource).contains("uid: waitroom-prometheus");
         assertThat(dashboard).contains("\"uid\": \"waitroom-prometheus\"").doesNotContain("${DS_");
         String prometheus = Files.readString(ROOT.resolve("deploy/observability/prometheus.yml"));
+        StackConfig defaults = StackConfig.defaults(ROOT, ROOT.resolve(".waitroom"), StackConfig.ExternalStores.none());
         for (String app : APPS) {
-            assertThat(prometheus).contains(app + ":");
+            assertThat(prometheus)
+                    .as(app + " is scraped on its management port, not its service port")
+                    .contains(app + ":" + defaults.managementPorts().get(app))
+                    .doesNotContain(app + ":" + defaults.servicePorts().get(app));
         }
-        assertThat(prometheus)
-                .as("the gateway is scraped on its management port")
-                .contains("gateway-service:9080");
+    }
+
+    /** Prometheus's own check of the scrape configuration, where Debian's {@code prometheus} package is installed. */
+    @Test
+    void thePrometheusConfigurationPassesPromtool() throws Exception {
+        java.util.Optional<Path> promtool = java.util.stream.Stream.of(
+                        System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+                .filter(dir -> !dir.isEmpty())
+                .map(dir -> Path.of(dir, "promtool"))
+                .filter(Files::isExecutable)
+                .findFirst();
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                promtool.isPresent(), "promtool is not installed (Debian: apt-get install prometheus)");
+        Process check = new ProcessBuilder(
+                        promtool.get().toString(),
+                        "check",
+                        "config",
+                        ROOT.resolve("deploy/observability/prometheus.yml").toString())
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(check.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(check.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(check.exitValue()).as(output).isZero();
     }
 
     @Test

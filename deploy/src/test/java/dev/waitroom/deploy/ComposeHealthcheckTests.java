@@ -39,8 +39,12 @@ class ComposeHealthcheckTests {
             "v",
             "WAITROOM_SECURITY_WEBHOOKSECRET",
             "w",
+            "WAITROOM_SECURITY_ASSERTIONKEY",
+            "a",
             "WAITROOM_POSTGRES_PASSWORD",
-            "p");
+            "p",
+            "WAITROOM_REDIS_PASSWORD",
+            "r");
     /** Readiness: the service's own store; the gateway keeps serving without Redis (see its application.yml). */
     private static final Map<String, Set<String>> READINESS = Map.of(
             "queue-service", Set.of("readinessState", "redis"),
@@ -64,7 +68,7 @@ class ComposeHealthcheckTests {
     }
 
     @Test
-    void everyApplicationProbesItsReadinessGroupWithBashNamedExplicitly() {
+    void everyApplicationProbesItsReadinessGroupOnItsManagementPortWithBashNamedExplicitly() {
         for (String app : READINESS.keySet()) {
             ComposeHealthchecks.Healthcheck check = checks.get(app);
             assertThat(check).as(app).isNotNull();
@@ -73,12 +77,14 @@ class ComposeHealthcheckTests {
             assertThat(check.command().get(2))
                     .as(app)
                     .contains("/actuator/health/readiness")
-                    .contains("${MANAGEMENT_SERVER_PORT:-$SERVER_PORT}");
-            assertThat(check.environment()).as(app).containsKey("SERVER_PORT");
+                    .contains("/dev/tcp/127.0.0.1/${MANAGEMENT_SERVER_PORT:?}");
+            // health, metrics and info on the service port + 1000, as under the launcher; never published
+            int serverPort = Integer.parseInt(check.environment().get("SERVER_PORT"));
+            assertThat(check.environment())
+                    .as(app + ": management on its own port")
+                    .containsEntry(
+                            "MANAGEMENT_SERVER_PORT", String.valueOf(serverPort + StackConfig.MANAGEMENT_OFFSET));
         }
-        assertThat(checks.get("gateway-service").environment())
-                .as("the gateway's health is on its unpublished port")
-                .containsEntry("MANAGEMENT_SERVER_PORT", "9080");
     }
 
     @Test
@@ -115,48 +121,66 @@ class ComposeHealthcheckTests {
     void theProbePassesOnlyWhenReadinessAnswers200() throws Exception {
         ComposeHealthchecks.Healthcheck probe = checks.get("queue-service");
         int port = serve(200, "{\"status\":\"UP\"}");
-        assertThat(probe.mappedTo(Map.of("SERVER_PORT", String.valueOf(port)), Map.of())
+        assertThat(probe.mappedTo(Map.of("MANAGEMENT_SERVER_PORT", String.valueOf(port)), Map.of())
                         .run()
                         .healthy())
                 .isTrue();
         server.stop(0);
 
         port = serve(503, "{\"status\":\"OUT_OF_SERVICE\"}");
-        ComposeHealthchecks.Outcome unready = probe.mappedTo(Map.of("SERVER_PORT", String.valueOf(port)), Map.of())
+        ComposeHealthchecks.Outcome unready = probe.mappedTo(
+                        Map.of("MANAGEMENT_SERVER_PORT", String.valueOf(port)), Map.of())
                 .run();
         assertThat(unready.healthy()).as(unready.toString()).isFalse();
         server.stop(0);
 
-        ComposeHealthchecks.Outcome closed = probe.mappedTo(Map.of("SERVER_PORT", String.valueOf(port)), Map.of())
+        ComposeHealthchecks.Outcome closed = probe.mappedTo(
+                        Map.of("MANAGEMENT_SERVER_PORT", String.valueOf(port)), Map.of())
                 .run();
         assertThat(closed.healthy()).as(closed.toString()).isFalse();
     }
 
     @Test
-    void theGatewayIsProbedOnItsManagementPortNotItsServerPort() throws Exception {
-        ComposeHealthchecks.Healthcheck probe = checks.get("gateway-service");
+    void everyApplicationIsProbedOnItsManagementPortNotItsServerPort() throws Exception {
         int port = serve(200, "{\"status\":\"UP\"}");
         int closed = TestPorts.free(1)[0];
-        assertThat(probe.mappedTo(
-                                Map.of(
-                                        "SERVER_PORT",
-                                        String.valueOf(closed),
-                                        "MANAGEMENT_SERVER_PORT",
-                                        String.valueOf(port)),
-                                Map.of())
-                        .run()
-                        .healthy())
-                .isTrue();
-        assertThat(probe.mappedTo(
-                                Map.of(
-                                        "SERVER_PORT",
-                                        String.valueOf(port),
-                                        "MANAGEMENT_SERVER_PORT",
-                                        String.valueOf(closed)),
-                                Map.of())
-                        .run()
-                        .healthy())
-                .isFalse();
+        for (String app : READINESS.keySet()) {
+            ComposeHealthchecks.Healthcheck probe = checks.get(app);
+            assertThat(probe.mappedTo(
+                                    Map.of(
+                                            "SERVER_PORT",
+                                            String.valueOf(closed),
+                                            "MANAGEMENT_SERVER_PORT",
+                                            String.valueOf(port)),
+                                    Map.of())
+                            .run()
+                            .healthy())
+                    .as(app)
+                    .isTrue();
+            assertThat(probe.mappedTo(
+                                    Map.of(
+                                            "SERVER_PORT",
+                                            String.valueOf(port),
+                                            "MANAGEMENT_SERVER_PORT",
+                                            String.valueOf(closed)),
+                                    Map.of())
+                            .run()
+                            .healthy())
+                    .as(app + " answering on its server port only")
+                    .isFalse();
+        }
+    }
+
+    @Test
+    void aContainerWithoutAManagementPortIsNeverHealthy() throws Exception {
+        int port = serve(200, "{\"status\":\"UP\"}");
+        ComposeHealthchecks.Healthcheck probe = checks.get("booking-service");
+        Map<String, String> env = new java.util.LinkedHashMap<>(probe.environment());
+        env.remove("MANAGEMENT_SERVER_PORT");
+        env.put("SERVER_PORT", String.valueOf(port));
+        ComposeHealthchecks.Outcome outcome =
+                new ComposeHealthchecks.Healthcheck(probe.service(), probe.command(), env, probe.timeout()).run();
+        assertThat(outcome.healthy()).as(outcome.toString()).isFalse();
     }
 
     @Test

@@ -23,7 +23,7 @@ final class DurableState {
     }
 
     private Connection connect(String database) throws SQLException {
-        return DriverManager.getConnection(stack.jdbcUrl(database), "postgres", "");
+        return DriverManager.getConnection(stack.jdbcUrl(database), stack.postgresUser(), stack.postgresPassword());
     }
 
     long liveGrants(String eventId) throws SQLException {

@@ -51,8 +51,10 @@ class FaultSuiteTests {
     static void startStack() throws Exception {
         dataDir = Files.createTempDirectory("waitroom-faults");
         int[] ports = TestPorts.free(8);
+        // The fault suite switches booking's test doubles on explicitly: fault injection and the payment simulator.
         stack = LocalStack.start(TestStacks.config(dataDir, ports, StackConfig.ExternalStores.none())
-                .withCoordinators(List.of(ports[6], ports[7])));
+                .withCoordinators(List.of(ports[6], ports[7]))
+                .withSimulations(true));
         durable = new DurableState(stack);
         ops = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
     }
@@ -442,9 +444,8 @@ class FaultSuiteTests {
     }
 
     private double bookingRequests() throws Exception {
-        int port = stack.config().servicePorts().get("booking-service");
         HttpResponse<String> metrics = ops.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+                HttpRequest.newBuilder(URI.create(stack.managementUrl("booking-service") + "/actuator/prometheus"))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         double total = 0;

@@ -472,6 +472,33 @@ class KubernetesManifestTests {
         assertThat(number).as(what + " on the management port").isEqualTo(MANAGEMENT_PORT);
     }
 
+    /**
+     * Booking's test doubles exist only when switched on (its application.yml has both off): production switches on
+     * neither, the dev overlay only the payment simulator (a dev cluster has no payment provider), in no ConfigMap.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"dev", "production"})
+    void productionRunsNoTestDoubleAndDevOnlyThePaymentSimulator(String overlay) {
+        List<String> doubles = List.of("WAITROOM_PAYMENTS_FAKE_ENABLED", "WAITROOM_BOOKING_FAULTS_ENABLED");
+        for (ConfigMap map : all(overlay, ConfigMap.class)) {
+            assertThat(map.getData())
+                    .as(overlay + " " + map.getMetadata().getName())
+                    .doesNotContainKeys(doubles.toArray(String[]::new));
+        }
+        byName(overlay, Deployment.class).forEach((name, deployment) -> {
+            for (Container container :
+                    deployment.getSpec().getTemplate().getSpec().getContainers()) {
+                Map<String, String> env = env(container);
+                Map<String, String> expected = overlay.equals("dev") && name.equals(BOOKING)
+                        ? Map.of("WAITROOM_PAYMENTS_FAKE_ENABLED", "true")
+                        : Map.of();
+                Map<String, String> switched = new LinkedHashMap<>();
+                doubles.stream().filter(env::containsKey).forEach(d -> switched.put(d, env.get(d)));
+                assertThat(switched).as(overlay + " " + name).isEqualTo(expected);
+            }
+        });
+    }
+
     private static int port(Container container, String name) {
         return container.getPorts().stream()
                 .filter(p -> name.equals(p.getName()))

@@ -1,6 +1,7 @@
 package dev.waitroom.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
@@ -11,6 +12,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +30,10 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Starts the launcher's real stack (embedded PostgreSQL and Redis, the four service jars as processes), walks a
- * visitor through the whole journey over HTTP through the gateway, then stops it and checks nothing is left.
+ * Starts the launcher's real stack (embedded PostgreSQL and Redis, the four service jars as processes) as a plain
+ * {@code ./waitroom run} does, walks a visitor through the whole journey over HTTP through the gateway (the payment
+ * settled by a signed webhook, as a real provider does: a plain run has no simulator), holds it to "internal means
+ * internal" (docs/SECURITY-NOTES/internal.md), then stops it and checks nothing is left.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LocalStackTests {
@@ -54,20 +59,142 @@ class LocalStackTests {
 
     @Test
     @Order(1)
-    void everyServiceReportsHealthyAndExposesPrometheus() throws Exception {
+    void everyProcessServesHealthMetricsAndInfoOnItsManagementPortOnly() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        for (Map.Entry<String, Integer> service : stack.config().servicePorts().entrySet()) {
-            HttpResponse<String> health = http.send(
-                    get("http://127.0.0.1:" + service.getValue() + "/actuator/health"),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(health.statusCode()).as(service.getKey()).isEqualTo(200);
-            assertThat(health.body()).as(service.getKey()).contains("\"UP\"");
-            HttpResponse<String> prometheus = http.send(
-                    get("http://127.0.0.1:" + service.getValue() + "/actuator/prometheus"),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(prometheus.statusCode()).as(service.getKey()).isEqualTo(200);
-            assertThat(prometheus.body()).as(service.getKey()).contains("jvm_memory_used_bytes");
+        for (String process : stack.config().servicePorts().keySet()) {
+            String management = stack.managementUrl(process);
+            HttpResponse<String> health =
+                    http.send(get(management + "/actuator/health"), HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).as(process).isEqualTo(200);
+            assertThat(health.body()).as(process).contains("\"UP\"");
+            HttpResponse<String> prometheus =
+                    http.send(get(management + "/actuator/prometheus"), HttpResponse.BodyHandlers.ofString());
+            assertThat(prometheus.statusCode()).as(process).isEqualTo(200);
+            assertThat(prometheus.body()).as(process).contains("jvm_memory_used_bytes");
+            assertThat(http.send(get(management + "/actuator/info"), HttpResponse.BodyHandlers.ofString())
+                            .statusCode())
+                    .as(process + " info")
+                    .isEqualTo(200);
+
+            String server = "http://127.0.0.1:" + stack.config().servicePorts().get(process);
+            for (String endpoint : List.of("/actuator/prometheus", "/actuator/info", "/actuator/metrics")) {
+                HttpResponse<String> onServerPort =
+                        http.send(get(server + endpoint), HttpResponse.BodyHandlers.ofString());
+                assertThat(onServerPort.statusCode())
+                        .as(process + " " + endpoint + " on the service port")
+                        .isIn(401, 403, 404);
+                assertThat(onServerPort.body()).as(process + " " + endpoint).doesNotContain("jvm_");
+            }
         }
+    }
+
+    /** A load balancer checks the gateway's public port; nothing else of the actuator answers there. */
+    @Test
+    @Order(1)
+    void theGatewaysPublicPortAnswersOnlyActuatorHealth() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> health =
+                http.send(get(stack.gatewayUrl() + "/actuator/health"), HttpResponse.BodyHandlers.ofString());
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(health.body()).contains("\"UP\"").doesNotContain("components", "redis", "diskSpace");
+        for (String path : List.of(
+                "/actuator/prometheus",
+                "/actuator/info",
+                "/actuator",
+                "/actuator/metrics",
+                "/actuator/env",
+                "/actuator/health/liveness",
+                "/actuator/health/readiness",
+                "/actuator/health/redis")) {
+            assertThat(http.send(get(stack.gatewayUrl() + path), HttpResponse.BodyHandlers.ofString())
+                            .statusCode())
+                    .as(path + " on the public port")
+                    .isEqualTo(404);
+        }
+    }
+
+    /**
+     * Only the gateway's public port listens beyond loopback: the internal services, every management port and both
+     * stores are bound to 127.0.0.1 (as the kernel's socket table says), and refuse a connection on this machine's
+     * network address.
+     */
+    @Test
+    @Order(1)
+    void internalPortsListenOnLoopbackOnly() throws Exception {
+        StackConfig c = stack.config();
+        Map<String, Integer> internal = new java.util.LinkedHashMap<>();
+        c.servicePorts().forEach((process, port) -> {
+            if (!StackConfig.serviceOf(process).equals(LocalStack.GATEWAY)) {
+                internal.put(process, port);
+            }
+        });
+        c.managementPorts().forEach((process, port) -> internal.put(process + " management", port));
+        internal.put("PostgreSQL", c.postgresPort());
+        internal.put("Redis", c.redisPort());
+        java.util.Optional<java.net.InetAddress> network = Listeners.nonLoopbackAddress();
+        for (Map.Entry<String, Integer> port : internal.entrySet()) {
+            assertThat(Listeners.boundAddresses(port.getValue()))
+                    .as(port.getKey() + " listens on")
+                    .isNotEmpty()
+                    .allSatisfy(address -> assertThat(address.isLoopbackAddress())
+                            .as(address.toString())
+                            .isTrue());
+            if (network.isPresent()) {
+                assertThat(Listeners.refused(network.get(), port.getValue()))
+                        .as(port.getKey() + " on " + network.get())
+                        .isTrue();
+            }
+        }
+        System.out.println("internal ports checked: " + internal.keySet() + "; refused on "
+                + network.map(Object::toString).orElse("(no network address here)"));
+    }
+
+    @Test
+    @Order(1)
+    void postgresqlRefusesAConnectionWithoutThePassword() throws Exception {
+        String url = stack.jdbcUrl("postgres");
+        for (String wrong : List.of("", "postgres", "not-" + stack.postgresPassword())) {
+            assertThatThrownBy(() ->
+                            DriverManager.getConnection(url, "postgres", wrong).close())
+                    .as("password '" + (wrong.isEmpty() ? "" : "...") + "'")
+                    .isInstanceOf(SQLException.class);
+        }
+        try (var connection = DriverManager.getConnection(url, "postgres", stack.postgresPassword())) {
+            assertThat(connection.isValid(2)).isTrue();
+        }
+        assertThat(LocalPostgres.trusts(stack.config().dataDir().resolve("postgres")))
+                .as("pg_hba.conf trusts nobody, on TCP or the local socket")
+                .isFalse();
+    }
+
+    @Test
+    @Order(1)
+    void redisRefusesEveryCommandWithoutAuth() throws Exception {
+        try (var redis = new RedisWire(stack.config().redisPort())) {
+            assertThat(redis.call("PING")).startsWith("-NOAUTH");
+            assertThat(redis.call("GET", "anything")).startsWith("-NOAUTH");
+            assertThat(redis.call("AUTH", "not-" + stack.redisPassword())).startsWith("-WRONGPASS");
+            assertThat(redis.call("AUTH", stack.redisPassword())).isEqualTo("+OK");
+            assertThat(redis.call("PING")).isEqualTo("+PONG");
+        }
+    }
+
+    /** A plain run has no test doubles: no fault injection route, no payment simulator settling orders. */
+    @Test
+    @Order(1)
+    void aPlainRunHasNoFaultInjectionAndNoPaymentSimulator() throws Exception {
+        HttpClient admin = HttpClient.newHttpClient();
+        String ops = stack.secrets().opsToken();
+        for (String method : List.of("GET", "PUT", "DELETE")) {
+            HttpResponse<String> faults = Launcher.send(
+                    admin, method, stack.gatewayUrl() + "/admin/booking/faults", "{\"latencyMs\":100}", ops);
+            assertThat(faults.statusCode())
+                    .as(method + " /admin/booking/faults")
+                    .isEqualTo(404);
+        }
+        assertThat(stack.environmentFor(LocalStack.BOOKING))
+                .containsEntry("WAITROOM_PAYMENTS_FAKE_ENABLED", "false")
+                .containsEntry("WAITROOM_BOOKING_FAULTS_ENABLED", "false");
     }
 
     /**
@@ -80,6 +207,7 @@ class LocalStackTests {
     void everyComposeHealthcheckPassesAgainstTheRunningStack() throws Exception {
         Map<String, String> dotEnv = new java.util.HashMap<>(stack.secrets().asEnvironment());
         dotEnv.put("WAITROOM_POSTGRES_PASSWORD", "unused-by-healthchecks");
+        dotEnv.put("WAITROOM_REDIS_PASSWORD", "unused-by-healthchecks");
         Map<String, ComposeHealthchecks.Healthcheck> checks =
                 ComposeHealthchecks.read(stack.config().repoRoot().resolve("docker-compose.yml"), dotEnv);
         Map<String, String> notRun = new java.util.TreeMap<>();
@@ -88,9 +216,17 @@ class LocalStackTests {
             Integer port = stack.config().servicePorts().get(check.service());
             ComposeHealthchecks.Healthcheck local;
             if (port != null) {
-                // The launcher serves management on the server port; compose puts the gateway's on 9080.
+                // The same ports as compose's, moved to this stack's: the service port and its management port.
                 local = check.mappedTo(
-                        Map.of("SERVER_PORT", port.toString(), "MANAGEMENT_SERVER_PORT", port.toString()), Map.of());
+                        Map.of(
+                                "SERVER_PORT",
+                                port.toString(),
+                                "MANAGEMENT_SERVER_PORT",
+                                stack.config()
+                                        .managementPorts()
+                                        .get(check.service())
+                                        .toString()),
+                        Map.of());
             } else if (check.service().equals("postgres") && onPath("pg_isready")) {
                 // In its image pg_isready finds the server on the local socket; here it is the embedded one on
                 // loopback.
@@ -120,14 +256,12 @@ class LocalStackTests {
                 .allSatisfy(o -> assertThat(o.healthy()).as(o.toString()).isTrue());
 
         HttpClient http = HttpClient.newHttpClient();
-        for (Map.Entry<String, Integer> service : stack.config().servicePorts().entrySet()) {
+        for (String process : stack.config().servicePorts().keySet()) {
             for (String probe : List.of("readiness", "liveness")) {
                 HttpResponse<String> response = http.send(
-                        get("http://127.0.0.1:" + service.getValue() + "/actuator/health/" + probe),
+                        get(stack.managementUrl(process) + "/actuator/health/" + probe),
                         HttpResponse.BodyHandlers.ofString());
-                assertThat(response.statusCode())
-                        .as(service.getKey() + " " + probe)
-                        .isEqualTo(200);
+                assertThat(response.statusCode()).as(process + " " + probe).isEqualTo(200);
             }
         }
     }
@@ -217,7 +351,29 @@ class LocalStackTests {
                 withToken(post(base + "/events/" + eventId + "/shop/orders", "{\"holdId\":\"" + holdId + "\"}"), token),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(order.statusCode()).as(order.body()).isIn(200, 201, 202);
-        String orderId = firstText(JSON.readTree(order.body()), "orderId", "id");
+        JsonNode placed = JSON.readTree(order.body());
+        String orderId = firstText(placed, "orderId", "id");
+
+        // No simulator settles it (its delay is 2 s): the order waits for the provider.
+        await().during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(6))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> !JSON.readTree(browser.send(
+                                        withToken(get(base + "/events/" + eventId + "/shop/orders/" + orderId), token),
+                                        HttpResponse.BodyHandlers.ofString())
+                                .body())
+                        .path("state")
+                        .asString()
+                        .equals("PAID"));
+        // The provider's signed webhook, through the gateway's public route, settles it.
+        HttpResponse<String> settled = HttpClient.newHttpClient()
+                .send(
+                        paymentWebhook(
+                                base,
+                                placed.path("payment").path("attemptId").asString(),
+                                placed.path("amountCents").asLong()),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(settled.statusCode()).as(settled.body()).isEqualTo(200);
 
         await().atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(500))
@@ -289,6 +445,27 @@ class LocalStackTests {
         stack = null;
         assertThat(handles)
                 .allSatisfy(h -> assertThat(h.isAlive()).as("pid " + h.pid()).isFalse());
+    }
+
+    /**
+     * The payment provider's callback: {@code X-Payment-Signature: sha256=<hex HMAC-SHA256 of the raw body>} keyed with
+     * the webhook secret (docs/CONTRACTS.md).
+     */
+    private static HttpRequest paymentWebhook(String base, String attemptId, long amountCents) throws Exception {
+        String body = """
+                {"webhookId":"wh-%s","paymentAttemptId":"%s","outcome":"SUCCEEDED","amountCents":%d,"occurredAt":"%s"}""".formatted(UUID.randomUUID(), attemptId, amountCents, java.time.Instant.now());
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(
+                java.util.Base64.getDecoder().decode(stack.secrets().webhookSecret()), "HmacSHA256"));
+        String signature = "sha256="
+                + java.util.HexFormat.of()
+                        .formatHex(mac.doFinal(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        return HttpRequest.newBuilder(URI.create(base + "/webhooks/payments"))
+                .timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json")
+                .header("X-Payment-Signature", signature)
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
     }
 
     private static String firstSeatId(JsonNode seats) {

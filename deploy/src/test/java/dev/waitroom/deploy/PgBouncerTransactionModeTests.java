@@ -82,10 +82,12 @@ class PgBouncerTransactionModeTests {
         pgbouncer = startPgBouncer(binary, ports[4]);
         // LocalStack connects to the "postgres" database through PgBouncer (wildcard route) to create the two
         // databases.
+        // its orders are paid by booking's payment simulator
         stack = LocalStack.start(TestStacks.config(
-                dataDir,
-                ports,
-                new StackConfig.ExternalStores("127.0.0.1:" + bouncerPort, "postgres", "", null, null)));
+                        dataDir,
+                        ports,
+                        new StackConfig.ExternalStores("127.0.0.1:" + bouncerPort, "postgres", "", null, null, ""))
+                .withSimulations(true));
     }
 
     /** Debian's binary; skipped with the reason where it is missing, a failure in CI ({@code .ci/run} installs it). */
@@ -231,8 +233,7 @@ class PgBouncerTransactionModeTests {
     }
 
     private static double hikariConnections(String service) {
-        URI metrics =
-                URI.create("http://127.0.0.1:" + stack.config().servicePorts().get(service) + "/actuator/prometheus");
+        URI metrics = URI.create(stack.managementUrl(service) + "/actuator/prometheus");
         return await().atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(500))
                 .until(

@@ -50,7 +50,9 @@ class ReplicasTests {
         StackConfig config = TestStacks.config(dataDir, ports, StackConfig.ExternalStores.none())
                 .withInstances("gateway-service", List.of(ports[6], ports[7]))
                 .withInstances("queue-service", List.of(ports[8], ports[9]))
-                .withInstances("admission-coordinator", List.of(ports[10], ports[11]));
+                .withInstances("admission-coordinator", List.of(ports[10], ports[11]))
+                // its sale pays orders through booking's payment simulator
+                .withSimulations(true);
         stack = LocalStack.start(config);
     }
 
@@ -214,8 +216,7 @@ class ReplicasTests {
                 continue;
             }
             HttpResponse<String> prometheus = HTTP.send(
-                    HttpRequest.newBuilder(
-                                    URI.create("http://127.0.0.1:" + process.getValue() + "/actuator/prometheus"))
+                    HttpRequest.newBuilder(URI.create(stack.managementUrl(process.getKey()) + "/actuator/prometheus"))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
             double total = 0;

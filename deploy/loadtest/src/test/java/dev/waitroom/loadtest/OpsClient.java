@@ -84,9 +84,16 @@ final class OpsClient {
     }
 
     void slowBooking(int latencyMs) {
-        expect2xx(
-                send("PUT", "/admin/booking/faults", "{\"latencyMs\":" + latencyMs + ",\"errorRate\":0.05}"),
-                "slow booking down");
+        HttpResponse<String> response =
+                send("PUT", "/admin/booking/faults", "{\"latencyMs\":" + latencyMs + ",\"errorRate\":0.05}");
+        if (response.statusCode() == 404) {
+            // booking's fault injection (and its payment simulator) exist only when switched on
+            throw new IllegalStateException("booking has no fault injection here (HTTP 404 on /admin/booking/faults):"
+                    + " start the stack with ./waitroom run --simulations (or ./waitroom loadtest --with-stack);"
+                    + " in compose set WAITROOM_BOOKING_FAULTS_ENABLED=true and WAITROOM_PAYMENTS_FAKE_ENABLED=true"
+                    + " in .env");
+        }
+        expect2xx(response, "slow booking down");
         System.out.println("on-sale rehearsal: booking slowed down by " + latencyMs + " ms");
     }
 

@@ -1,0 +1,197 @@
+package dev.waitroom.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the launcher hands each process, without starting any: loopback addresses, management ports, store
+ * credentials only where used, booking's test doubles only when asked for, and the secrets file behind them.
+ */
+class LauncherConfigurationTests {
+
+    private static final List<String> INTERNAL = List.of("queue-service", "admission-coordinator", "booking-service");
+    private Path dataDir;
+
+    @BeforeEach
+    void createDataDir() throws IOException {
+        dataDir = Files.createTempDirectory("waitroom-launcher-config");
+    }
+
+    @AfterEach
+    void deleteDataDir() throws IOException {
+        TestStacks.deleteTree(dataDir);
+    }
+
+    @Test
+    void testDoublesAreOnOnlyWithDemoOrSimulations() {
+        assertThat(Launcher.simulations(List.of("run"))).isFalse();
+        assertThat(Launcher.simulations(List.of("run", "--replicas", "2"))).isFalse();
+        assertThat(Launcher.simulations(List.of("run", "--demo"))).isTrue();
+        assertThat(Launcher.simulations(List.of("run", "--simulations"))).isTrue();
+    }
+
+    @Test
+    void bookingGetsItsTestDoublesSwitchedExplicitlyAndNobodyElseSeesTheSwitch() throws IOException {
+        LocalStack plain = LocalStack.prepare(defaults());
+        assertThat(plain.environmentFor("booking-service"))
+                .containsEntry("WAITROOM_PAYMENTS_FAKE_ENABLED", "false")
+                .containsEntry("WAITROOM_BOOKING_FAULTS_ENABLED", "false");
+        LocalStack demo = LocalStack.prepare(defaults().withSimulations(true));
+        assertThat(demo.environmentFor("booking-service"))
+                .containsEntry("WAITROOM_PAYMENTS_FAKE_ENABLED", "true")
+                .containsEntry("WAITROOM_BOOKING_FAULTS_ENABLED", "true");
+        for (String other : List.of("gateway-service", "queue-service", "admission-coordinator")) {
+            assertThat(demo.environmentFor(other))
+                    .as(other)
+                    .doesNotContainKeys("WAITROOM_PAYMENTS_FAKE_ENABLED", "WAITROOM_BOOKING_FAULTS_ENABLED");
+        }
+    }
+
+    @Test
+    void internalServicesAndEveryManagementPortListenOnLoopbackOnly() throws IOException {
+        StackConfig config = defaults().withReplicas(2);
+        LocalStack stack = LocalStack.prepare(config);
+        for (Map.Entry<String, Integer> process : config.servicePorts().entrySet()) {
+            Map<String, String> env = stack.environmentFor(process.getKey());
+            String service = StackConfig.serviceOf(process.getKey());
+            if (INTERNAL.contains(service)) {
+                assertThat(env).as(process.getKey()).containsEntry("SERVER_ADDRESS", "127.0.0.1");
+            } else {
+                assertThat(env).as("the gateway's own port is the public one").doesNotContainKey("SERVER_ADDRESS");
+            }
+            assertThat(env)
+                    .as(process.getKey())
+                    .containsEntry("SERVER_PORT", String.valueOf(process.getValue()))
+                    .containsEntry("MANAGEMENT_SERVER_ADDRESS", "127.0.0.1")
+                    .containsEntry(
+                            "MANAGEMENT_SERVER_PORT",
+                            String.valueOf(process.getValue() + StackConfig.MANAGEMENT_OFFSET));
+        }
+    }
+
+    @Test
+    void eachStoresCredentialsGoOnlyToTheServicesThatUseIt() throws IOException {
+        LocalStack stack = LocalStack.prepare(defaults());
+        Secrets secrets = stack.secrets();
+        for (String service : LocalStack.SERVICES) {
+            Map<String, String> env = stack.environmentFor(service);
+            boolean postgres = service.equals("admission-coordinator") || service.equals("booking-service");
+            boolean redis = !service.equals("booking-service");
+            if (postgres) {
+                assertThat(env)
+                        .as(service)
+                        .containsEntry("SPRING_DATASOURCE_USERNAME", "postgres")
+                        .containsEntry("SPRING_DATASOURCE_PASSWORD", secrets.postgresPassword());
+            } else {
+                assertThat(env).as(service).doesNotContainKeys("SPRING_DATASOURCE_PASSWORD", "SPRING_DATASOURCE_URL");
+            }
+            if (redis) {
+                assertThat(env).as(service).containsEntry("SPRING_DATA_REDIS_PASSWORD", secrets.redisPassword());
+            } else {
+                assertThat(env).as(service).doesNotContainKeys("SPRING_DATA_REDIS_PASSWORD", "SPRING_DATA_REDIS_HOST");
+            }
+            assertThat(env)
+                    .as(service + ": the stores' passwords travel only under the names the services read")
+                    .doesNotContainKeys(Secrets.POSTGRES_PASSWORD, Secrets.REDIS_PASSWORD);
+        }
+        assertThat(secrets.postgresPassword()).isNotEqualTo(secrets.redisPassword());
+    }
+
+    @Test
+    void anExternalStoreKeepsItsOwnCredentials() throws IOException {
+        StackConfig config = defaults();
+        config = new StackConfig(
+                config.repoRoot(),
+                config.dataDir(),
+                config.gatewayPort(),
+                config.queuePort(),
+                config.coordinatorPort(),
+                config.bookingPort(),
+                config.postgresPort(),
+                config.redisPort(),
+                new StackConfig.ExternalStores(
+                        "db.internal:5432", "waitroom", "pg-secret", "cache.internal", 6379, ""));
+        LocalStack stack = LocalStack.prepare(config);
+        assertThat(stack.environmentFor("booking-service"))
+                .containsEntry("SPRING_DATASOURCE_USERNAME", "waitroom")
+                .containsEntry("SPRING_DATASOURCE_PASSWORD", "pg-secret")
+                .containsEntry(
+                        "SPRING_DATASOURCE_URL", "jdbc:postgresql://db.internal:5432/booking?prepareThreshold=0");
+        assertThat(stack.environmentFor("queue-service"))
+                .containsEntry("SPRING_DATA_REDIS_HOST", "cache.internal")
+                .doesNotContainKey("SPRING_DATA_REDIS_PASSWORD");
+        assertThat(config.external().toString()).doesNotContain("pg-secret");
+    }
+
+    @Test
+    void noTwoPortsOfAStackAreTheSameWhateverTheReplicasAndOffset() {
+        for (int replicas = 1; replicas <= StackConfig.MAX_REPLICAS; replicas++) {
+            for (int offset : List.of(0, 1, 10, 1000, 20_000)) {
+                StackConfig config = defaults().withPortOffset(offset).withReplicas(replicas);
+                List<Integer> ports = new ArrayList<>(config.servicePorts().values());
+                ports.addAll(config.managementPorts().values());
+                ports.addAll(config.proxyPorts().values());
+                ports.add(config.postgresPort());
+                ports.add(config.redisPort());
+                assertThat(new HashSet<>(ports))
+                        .as(replicas + " replicas, offset " + offset + ": " + ports)
+                        .hasSameSizeAs(ports);
+            }
+        }
+        assertThat(defaults().managementPorts())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "gateway-service", 9080,
+                        "queue-service", 9081,
+                        "admission-coordinator", 9082,
+                        "booking-service", 9083));
+    }
+
+    @Test
+    void secretsAreGeneratedOnceOwnerOnlyAndTheStorePasswordsAreAddedToAnOlderFile() throws IOException {
+        Path file = dataDir.resolve(Secrets.FILE_NAME);
+        Files.writeString(file, "WAITROOM_SECURITY_OPSTOKEN=kept-from-an-older-launcher\n");
+        Secrets first = Secrets.loadOrGenerate(dataDir);
+        assertThat(first.opsToken()).isEqualTo("kept-from-an-older-launcher");
+        assertThat(first.postgresPassword()).matches("[A-Za-z0-9_-]{40,}");
+        assertThat(first.redisPassword()).matches("[A-Za-z0-9_-]{40,}");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
+        Properties stored = new Properties();
+        try (var in = Files.newInputStream(file)) {
+            stored.load(in);
+        }
+        assertThat(stored.getProperty(Secrets.POSTGRES_PASSWORD)).isEqualTo(first.postgresPassword());
+        assertThat(first.asEnvironment())
+                .as("the services' secrets, without the stores' passwords")
+                .doesNotContainKeys(Secrets.POSTGRES_PASSWORD, Secrets.REDIS_PASSWORD)
+                .containsKeys("WAITROOM_SECURITY_INTERNALTOKEN", "WAITROOM_SECURITY_ASSERTIONKEY");
+        Secrets again = Secrets.loadOrGenerate(dataDir);
+        assertThat(again.postgresPassword()).isEqualTo(first.postgresPassword());
+        assertThat(again.redisPassword()).isEqualTo(first.redisPassword());
+        assertThat(again.asEnvironment()).isEqualTo(first.asEnvironment());
+        assertThat(again.toString()).doesNotContain(first.postgresPassword(), first.opsToken());
+        Set<String> values = new HashSet<>(first.asEnvironment().values());
+        values.add(first.postgresPassword());
+        values.add(first.redisPassword());
+        assertThat(values)
+                .as("every secret its own")
+                .hasSize(first.asEnvironment().size() + 2);
+    }
+
+    private StackConfig defaults() {
+        return StackConfig.defaults(TestStacks.ROOT, dataDir, StackConfig.ExternalStores.none());
+    }
+}
