@@ -2,16 +2,28 @@ package dev.waitroom.booking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 
 class ObservabilityTests extends ShopTestSupport {
+
+    /** Health and metrics answer on the management port only (the service port has no actuator). */
+    @LocalManagementPort
+    int managementPort;
 
     @Test
     void prometheusExposesTheShopCounts() {
         String event = newEvent("metrics", 1);
         hold(shopper(event), "A-1");
         send("GET", "/events/" + event + "/shop/seats", null, null);
-        Response scrape = send("GET", "/actuator/prometheus", null, null, "Accept", "text/plain");
+        Response scrape = execute(http.request(
+                        "GET",
+                        URI.create("http://127.0.0.1:" + managementPort + "/actuator/prometheus"),
+                        null,
+                        "Accept",
+                        "text/plain")
+                .build());
         assertThat(scrape.status()).isEqualTo(200);
         assertThat(scrape.raw().body())
                 .contains(

@@ -11,19 +11,45 @@ import org.springframework.boot.WebApplicationType;
 class SecurityPropertiesTests {
 
     private static final String KEY = Base64.getEncoder().encodeToString(new byte[32]);
+    private static final String OTHER_KEY = Base64.getEncoder().encodeToString(new byte[] {
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+        31, 32
+    });
 
     @Test
     void theWebhookSecretIsRequiredAndLongEnough() {
-        assertThatThrownBy(() -> new SecurityProperties("")).hasMessageContaining("WAITROOM_SECURITY_WEBHOOKSECRET");
-        assertThatThrownBy(() -> new SecurityProperties(null)).hasMessageContaining("WAITROOM_SECURITY_WEBHOOKSECRET");
-        assertThatThrownBy(() -> new SecurityProperties("not base64!")).hasMessageContaining("base64");
-        assertThatThrownBy(() -> new SecurityProperties(Base64.getEncoder().encodeToString(new byte[16])))
+        assertThatThrownBy(() -> new SecurityProperties("", KEY, null))
+                .hasMessageContaining("WAITROOM_SECURITY_WEBHOOKSECRET");
+        assertThatThrownBy(() -> new SecurityProperties(null, KEY, null))
+                .hasMessageContaining("WAITROOM_SECURITY_WEBHOOKSECRET");
+        assertThatThrownBy(() -> new SecurityProperties("not base64!", KEY, null))
+                .hasMessageContaining("base64");
+        assertThatThrownBy(() -> new SecurityProperties(Base64.getEncoder().encodeToString(new byte[16]), KEY, null))
                 .hasMessageContaining("32 bytes");
     }
 
     @Test
+    void theAssertionKeyIsRequiredAndLongEnoughAndThePreviousOneOptional() {
+        assertThatThrownBy(() -> new SecurityProperties(KEY, "", null))
+                .hasMessageContaining("WAITROOM_SECURITY_ASSERTIONKEY");
+        assertThatThrownBy(() -> new SecurityProperties(KEY, null, null))
+                .hasMessageContaining("WAITROOM_SECURITY_ASSERTIONKEY");
+        assertThatThrownBy(() -> new SecurityProperties(KEY, "not base64!", null))
+                .hasMessageContaining("WAITROOM_SECURITY_ASSERTIONKEY")
+                .hasMessageContaining("base64");
+        assertThatThrownBy(() -> new SecurityProperties(KEY, Base64.getEncoder().encodeToString(new byte[16]), null))
+                .hasMessageContaining("32");
+        assertThatThrownBy(() -> new SecurityProperties(KEY, KEY, "short"))
+                .hasMessageContaining("WAITROOM_SECURITY_ASSERTIONKEYPREVIOUS");
+        assertThat(new SecurityProperties(KEY, KEY, "").shopAssertions()).isNotNull();
+        assertThat(new SecurityProperties(KEY, KEY, OTHER_KEY).shopAssertions()).isNotNull();
+    }
+
+    @Test
     void secretsNeverShowInToString() {
-        assertThat(new SecurityProperties(KEY).toString()).doesNotContain(KEY);
+        assertThat(new SecurityProperties(KEY, OTHER_KEY, KEY).toString())
+                .doesNotContain(KEY)
+                .doesNotContain(OTHER_KEY);
     }
 
     /** The ops and internal tokens are the web kit's: without them the service does not start, naming the variable. */
@@ -37,6 +63,12 @@ class SecurityPropertiesTests {
                         "--waitroom.security.internal-token=" + TestSecrets.INTERNAL_TOKEN))
                 .rootCause()
                 .hasMessageContaining("WAITROOM_SECURITY_OPSTOKEN");
+        assertThatThrownBy(() -> start(
+                        "--waitroom.security.webhook-secret=" + KEY,
+                        "--waitroom.security.internal-token=" + TestSecrets.INTERNAL_TOKEN,
+                        "--waitroom.security.ops-token=" + TestSecrets.OPS_TOKEN))
+                .rootCause()
+                .hasMessageContaining("WAITROOM_SECURITY_ASSERTIONKEY");
     }
 
     private static void start(String... secrets) {

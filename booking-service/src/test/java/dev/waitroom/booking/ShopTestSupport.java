@@ -8,8 +8,11 @@ import dev.waitroom.testsupport.RealStoresInitializer;
 import dev.waitroom.testsupport.TestHttpClient;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenIssuer;
+import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.JwksSource;
 import dev.waitroom.tokens.KeyRing;
+import dev.waitroom.tokens.ShopAssertion;
+import dev.waitroom.tokens.ShopAssertionCodec;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -19,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -38,12 +42,17 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * One Spring context for every integration test class of the booking service: real Postgres (database
  * {@code booking}), real HTTP, real admission tokens signed by a key ring generated here, and a recording
- * coordinator. Tests keep apart by using their own event ids.
+ * coordinator. Tests keep apart by using their own event ids. {@link #send} calls as the gateway does (the internal
+ * credential, and on shop routes an assertion for the request naming the token's session); {@link #sendDirect} calls
+ * as someone who reached booking without the gateway.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "waitroom.test.database=booking",
+            // the test doubles are off by default; these tests use both (SimulationsSwitchedOffTests turns them off)
+            "waitroom.booking.faults.enabled=true",
+            "waitroom.payments.fake.enabled=true",
             "waitroom.payments.fake.outcome=MANUAL",
             "waitroom.booking.inventory.sweep-interval=200ms",
             "waitroom.booking.faults.pool-wait=2s",
@@ -57,6 +66,8 @@ public abstract class ShopTestSupport {
 
     protected static final KeyRing RING = KeyRing.generate(Clock.systemUTC());
     protected static final AdmissionTokenIssuer ISSUER = AdmissionTokenIssuer.of(RING);
+    protected static final ShopAssertionCodec ASSERTIONS = ShopAssertionCodec.of(HmacKey.of(TestSecrets.ASSERTION_KEY));
+    private static final JsonMapper CLAIMS_READER = JsonMapper.builder().build();
     private static final AtomicInteger EVENTS = new AtomicInteger();
     private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
 
@@ -131,6 +142,11 @@ public abstract class ShopTestSupport {
             assertThat(contentType()).startsWith("application/problem+json");
             assertThat(text("type")).isEqualTo("https://waitroom.dev/problems/" + typeSlug);
             assertThat(json.get("status").asInt()).isEqualTo(expectedStatus);
+            return this;
+        }
+
+        public Response assertDetailContains(String text) {
+            assertThat(text("detail")).as(raw.body()).contains(text);
             return this;
         }
     }
@@ -236,13 +252,105 @@ public abstract class ShopTestSupport {
         return webhook("wh-" + UUID.randomUUID(), checkout.attemptId(), outcome, checkout.amountCents());
     }
 
+    /** A request as the gateway forwards it: see {@link #asGateway}. */
     protected Response send(String method, String path, String authorization, String body, String... headers) {
+        String[] forwarded = asGateway(method, path, authorization, headers);
+        return sendDirect(method, path, authorization, body, forwarded);
+    }
+
+    /** A request exactly as given: what reaches booking when the gateway is bypassed. */
+    protected Response sendDirect(String method, String path, String authorization, String body, String... headers) {
         HttpRequest.Builder request =
                 http.request(method, URI.create("http://127.0.0.1:" + port + path), body, headers);
         if (authorization != null) {
             request.header("Authorization", authorization);
         }
         return execute(request.build());
+    }
+
+    /**
+     * {@code headers} with what the gateway adds to a request it forwards: the internal credential and, on a shop
+     * route, an assertion for this method and path naming the session, visitor and sale generation of the admission
+     * token (read without verifying it, so booking's own token checks stay under test), or a BYPASS assertion for the
+     * visitor header when the bypass header is present. A header the test sets itself is kept as it is.
+     */
+    protected static String[] asGateway(String method, String path, String authorization, String... headers) {
+        List<String> all = new ArrayList<>(List.of(headers));
+        if (header(headers, Headers.INTERNAL) == null) {
+            all.add(Headers.INTERNAL);
+            all.add(TestSecrets.INTERNAL_TOKEN);
+        }
+        String rawPath = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+        String[] segments = rawPath.split("/");
+        boolean shop = segments.length >= 4 && segments[1].equals("events") && segments[3].equals("shop");
+        if (shop && header(headers, Headers.ASSERTION) == null) {
+            all.add(Headers.ASSERTION);
+            all.add(assertionFor(method, rawPath, segments[2], authorization, headers));
+        }
+        return all.toArray(String[]::new);
+    }
+
+    private static String assertionFor(
+            String method, String rawPath, String event, String authorization, String... headers) {
+        Instant now = Instant.now();
+        String visitorHeader = header(headers, Headers.VISITOR);
+        if (header(headers, Headers.BYPASS) != null && visitorHeader != null) {
+            return signAssertion(ShopAssertion.forRequest(
+                    event,
+                    "bypass-" + visitorHeader,
+                    visitorHeader,
+                    0,
+                    ShopAssertion.Scope.BYPASS,
+                    method,
+                    rawPath,
+                    now));
+        }
+        String token = authorization != null && authorization.startsWith("Bearer ")
+                ? authorization.substring("Bearer ".length())
+                : cookieToken(header(headers, "Cookie"));
+        JsonNode claims = unverifiedClaims(token);
+        boolean orderStatus = method.equals("GET") && rawPath.matches("/events/[^/]+/shop/orders/[^/]+");
+        return signAssertion(ShopAssertion.forRequest(
+                event,
+                claims == null ? "no-session" : claims.get("sid").asString(),
+                claims == null ? "no-visitor" : claims.get("sub").asString(),
+                claims == null ? 0 : claims.get("gen").asLong(),
+                orderStatus ? ShopAssertion.Scope.ORDER_STATUS : ShopAssertion.Scope.SHOPPING,
+                method,
+                rawPath,
+                now));
+    }
+
+    /** Signs as the gateway does, with the key booking is configured with. */
+    protected static String signAssertion(ShopAssertion assertion) {
+        return ASSERTIONS.sign(assertion);
+    }
+
+    private static String cookieToken(String cookie) {
+        return cookie != null && cookie.startsWith("wr_at=") ? cookie.substring("wr_at=".length()) : null;
+    }
+
+    /** The claims of a JWT, not verified; {@code null} for anything that is not one with sid, sub and gen. */
+    private static JsonNode unverifiedClaims(String token) {
+        if (token == null) {
+            return null;
+        }
+        String[] parts = token.split("\\.");
+        try {
+            JsonNode claims = CLAIMS_READER.readTree(Base64.getUrlDecoder().decode(parts[1]));
+            return claims.hasNonNull("sid") && claims.hasNonNull("sub") && claims.hasNonNull("gen") ? claims : null;
+        } catch (RuntimeException notAJwt) {
+            return null;
+        }
+    }
+
+    private static String header(String[] headers, String name) {
+        for (int i = 0; i + 1 < headers.length; i += 2) {
+            if (headers[i].equalsIgnoreCase(name)) {
+                return headers[i + 1];
+            }
+        }
+        return null;
     }
 
     protected Response execute(HttpRequest request) {

@@ -42,6 +42,10 @@ class SimulationsSwitchedOffTests extends ShopTestSupport {
     @Test
     void theShopSellsAndReportsItsPoolFromHikari() {
         String event = newEvent("nosim", 1);
+        Response seats = shop(shopper(event), "GET", "/seats", null);
+        assertThat(seats.json().get("paymentsSimulated").asBoolean())
+                .as("no banner on the shop page")
+                .isFalse();
         Instant since = Instant.now();
         assertThat(pay(checkout(event, "A-1"), "SUCCEEDED").text("effect")).isEqualTo("PAID");
         await().atMost(Duration.ofSeconds(10))

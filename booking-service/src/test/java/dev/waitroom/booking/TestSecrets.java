@@ -14,6 +14,8 @@ public final class TestSecrets implements ApplicationContextInitializer<Configur
     public static final String OPS_TOKEN = random(24);
     public static final String INTERNAL_TOKEN = random(24);
     public static final byte[] WEBHOOK_KEY = bytes(32);
+    /** The key the gateway signs its shop assertions with; tests sign as the gateway would. */
+    public static final byte[] ASSERTION_KEY = bytes(32);
 
     @Override
     public void initialize(ConfigurableApplicationContext context) {
@@ -21,7 +23,8 @@ public final class TestSecrets implements ApplicationContextInitializer<Configur
                         "waitroom.security.ops-token=" + OPS_TOKEN,
                         "waitroom.security.internal-token=" + INTERNAL_TOKEN,
                         "waitroom.security.webhook-secret="
-                                + Base64.getEncoder().encodeToString(WEBHOOK_KEY))
+                                + Base64.getEncoder().encodeToString(WEBHOOK_KEY),
+                        "waitroom.security.assertion-key=" + Base64.getEncoder().encodeToString(ASSERTION_KEY))
                 .applyTo(context);
     }
 

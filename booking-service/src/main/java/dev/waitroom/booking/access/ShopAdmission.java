@@ -6,27 +6,36 @@ import dev.waitroom.contract.ProblemType;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
 import dev.waitroom.tokens.RejectionReason;
+import dev.waitroom.tokens.ShopAssertion;
 import dev.waitroom.tokens.TokenRejectedException;
 import dev.waitroom.web.ProblemException;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checks the admission token of a shop request itself (booking never trusts a request without one:
- * docs/CONTRACTS.md#what-booking-checks-and-what-only-the-gateway-checks): signature from the coordinator's JWKS,
- * audience, the event of the path and the sale generation.
+ * Checks a shop request itself (docs/CONTRACTS.md#what-booking-checks-and-what-only-the-gateway-checks): the gateway's
+ * per-request assertion that it checked the session's liveness, and the admission token again (signature from the
+ * coordinator's JWKS, audience, the event of the path and the sale generation), naming the same session.
  */
 final class ShopAdmission {
 
     static final String COOKIE = "wr_at";
+
+    /** The session a BYPASS shopper shops under; the gateway's BYPASS assertion names the same. */
+    static final String BYPASS_SESSION_PREFIX = "bypass-";
+
     private static final Logger log = LoggerFactory.getLogger(ShopAdmission.class);
 
     private final AdmissionTokenVerifier verifier;
+    private final GatewayAssertions assertions;
     private final SaleGenerations generations;
     private final Duration orderStatusGrace;
     private final MeterRegistry meters;
@@ -34,32 +43,61 @@ final class ShopAdmission {
 
     ShopAdmission(
             AdmissionTokenVerifier verifier,
+            GatewayAssertions assertions,
             SaleGenerations generations,
             Duration orderStatusGrace,
             MeterRegistry meters,
             String internalToken) {
-        this.internalToken = internalToken.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         this.verifier = verifier;
+        this.assertions = assertions;
         this.generations = generations;
         this.orderStatusGrace = orderStatusGrace;
         this.meters = meters;
+        this.internalToken = internalToken.getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * The shopper of a shop request: the gateway's assertion (verified by {@link GatewayAssertions}) must be for this
+     * event and, but for BYPASS, name the session, visitor and sale generation of the admission token, which is
+     * verified here again (defence in depth: the assertion says the gateway checked liveness, the token that the
+     * coordinator admitted this session).
+     */
     Shopper admit(HttpServletRequest request, EventId event, boolean orderScoped) {
-        String token = tokenOf(request);
-        if (token == null && bypassed(request, event)) {
-            return bypassShopper(request, event);
+        ShopAssertion assertion = assertions.of(request);
+        if (!assertion.eventId().equals(event.value())) {
+            throw assertions.mismatch("other-event", "the gateway assertion is for another event");
         }
+        if (assertion.scope() == ShopAssertion.Scope.BYPASS) {
+            return bypassShopper(request, event, assertion);
+        }
+        if (assertion.scope() == ShopAssertion.Scope.ORDER_STATUS && !orderScoped) {
+            throw assertions.mismatch("other-scope", "the gateway checked this request only for reading an order");
+        }
+        String token = tokenOf(request);
         if (token == null) {
             reject("missing");
             throw new ProblemException(
                     ProblemType.ADMISSION_TOKEN_REQUIRED,
                     "send the admission token as 'Authorization: Bearer' or the wr_at cookie");
         }
+        Admitted admitted = verified(token, event, orderScoped);
+        AdmissionClaims claims = admitted.claims();
+        if (!claims.sessionId().equals(assertion.sessionId())
+                || !claims.visitor().equals(assertion.visitor())
+                || claims.saleGeneration() != assertion.saleGeneration()) {
+            throw assertions.mismatch("other-session", "the gateway assertion is for another shopping session");
+        }
+        return Shopper.of(claims, admitted.scope());
+    }
+
+    private record Admitted(AdmissionClaims claims, Shopper.AccessScope scope) {}
+
+    /** The token's shopper: shopping while the token is valid, reading its orders only when expired or superseded. */
+    private Admitted verified(String token, EventId event, boolean orderScoped) {
         try {
             AdmissionClaims claims = verifier.verify(token, event.value(), generations.current(event));
             generations.observe(event, claims.saleGeneration());
-            return Shopper.of(claims, Shopper.AccessScope.SHOPPING);
+            return new Admitted(claims, Shopper.AccessScope.SHOPPING);
         } catch (TokenRejectedException rejected) {
             // Reading an order it placed is about the order, not about shopping: an expired session, or one from a
             // sale generation that has since moved on, may still follow its payment.
@@ -80,35 +118,40 @@ final class ShopAdmission {
     }
 
     /**
-     * BYPASS mode is an ops decision taken at the edge: the gateway lets shoppers through without a token and says so
-     * with the internal credential. A client cannot forge it: the gateway strips both headers from the outside.
+     * BYPASS mode is an ops decision taken at the edge: the gateway lets shoppers through without a token, says so
+     * with the bypass header and the internal credential, and signs a BYPASS assertion for the verified visitor. A
+     * client can forge none of it: the gateway strips all three headers from the outside.
      */
-    private boolean bypassed(HttpServletRequest request, EventId event) {
+    private Shopper bypassShopper(HttpServletRequest request, EventId event, ShopAssertion assertion) {
         String bypass = request.getHeader(Headers.BYPASS);
         String internal = request.getHeader(Headers.INTERNAL);
-        return bypass != null
-                && bypass.equals(event.value())
-                && internal != null
-                && java.security.MessageDigest.isEqual(
-                        internal.getBytes(java.nio.charset.StandardCharsets.UTF_8), internalToken);
-    }
-
-    private Shopper bypassShopper(HttpServletRequest request, EventId event) {
+        if (bypass == null
+                || !bypass.equals(event.value())
+                || internal == null
+                || !MessageDigest.isEqual(internal.getBytes(StandardCharsets.UTF_8), internalToken)) {
+            reject("bypass-without-gateway");
+            throw assertions.mismatch("other-scope", "the gateway did not send this request under BYPASS");
+        }
         String visitor = request.getHeader(Headers.VISITOR);
         if (visitor == null || !visitor.matches("[A-Za-z0-9_-]{22}")) {
             reject("bypass-without-visitor");
             throw new ProblemException(ProblemType.ADMISSION_TOKEN_REQUIRED, "the gateway sent no visitor identity");
         }
+        String session = BYPASS_SESSION_PREFIX + visitor;
+        if (!visitor.equals(assertion.visitor()) || !session.equals(assertion.sessionId())) {
+            throw assertions.mismatch("other-session", "the gateway assertion is for another visitor");
+        }
         meters.counter("waitroom.booking.admission.bypassed").increment();
         log.warn(
                 "BYPASS: shop request admitted without a token for event {} (ops turned the queue off)", event.value());
-        return new Shopper(event, "bypass-" + visitor, visitor, Shopper.AccessScope.SHOPPING);
+        return new Shopper(event, session, visitor, Shopper.AccessScope.SHOPPING);
     }
 
-    private Shopper orderStatusOnly(String token, EventId event) {
+    private Admitted orderStatusOnly(String token, EventId event) {
         try {
-            AdmissionClaims claims = verifier.verifyAllowingExpired(token, event.value(), orderStatusGrace);
-            return Shopper.of(claims, Shopper.AccessScope.ORDER_STATUS_ONLY);
+            return new Admitted(
+                    verifier.verifyAllowingExpired(token, event.value(), orderStatusGrace),
+                    Shopper.AccessScope.ORDER_STATUS_ONLY);
         } catch (TokenRejectedException rejected) {
             throw refusal(rejected);
         }
@@ -124,7 +167,7 @@ final class ShopAdmission {
         return new ProblemException(
                 ProblemType.ADMISSION_TOKEN_INVALID,
                 "admission token refused: " + reason,
-                java.util.Map.of("reason", rejected.reason().name()));
+                Map.of("reason", rejected.reason().name()));
     }
 
     private void reject(String reason) {

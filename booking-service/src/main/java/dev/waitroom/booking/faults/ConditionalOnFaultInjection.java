@@ -8,11 +8,12 @@ import java.lang.annotation.Target;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 
 /**
- * Every fault-injection bean carries this: {@code waitroom.booking.faults.enabled=false} leaves the service without
- * any of them (no gate in front of the pool, no filter, no ops route). On unless switched off, as it always was.
+ * Every fault-injection bean carries this: fault injection is a test double and exists only when switched on with
+ * {@code waitroom.booking.faults.enabled=true}; otherwise the service has none of it (no gate in front of the pool, no
+ * filter, no ops route).
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
-@ConditionalOnProperty(name = "waitroom.booking.faults.enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnProperty(name = "waitroom.booking.faults.enabled", havingValue = "true")
 public @interface ConditionalOnFaultInjection {}

@@ -3,13 +3,21 @@ package dev.waitroom.booking.access;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.booking.ShopTestSupport;
+import dev.waitroom.booking.TestSecrets;
+import dev.waitroom.contract.Headers;
 import dev.waitroom.tokens.AdmissionTokenIssuer;
 import dev.waitroom.tokens.KeyRing;
+import dev.waitroom.tokens.ShopAssertion;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** The booking service checks admission itself: a request that skips the gateway is refused, and nothing changes. */
+/**
+ * The booking service checks admission itself, besides the gateway's assertion ({@link GatewayAssertionTests}): the
+ * requests here come with the gateway's credential and an assertion naming the token's session, so a bad token is
+ * refused by booking's own check, and nothing changes.
+ */
 class ShopAdmissionTests extends ShopTestSupport {
 
     @Test
@@ -62,58 +70,50 @@ class ShopAdmissionTests extends ShopTestSupport {
     }
 
     @Test
-    void bypassIsHonouredOnlyWithTheInternalCredentialForTheSameEvent() {
+    void bypassIsHonouredOnlyAsTheGatewaySendsItForTheSameEventAndVisitor() {
         String event = newEvent("bypass", 3);
         String visitor = "AAAAAAAAAAAAAAAAAAAAAA";
+        String path = "/events/" + event + "/shop/holds";
         String hold = "{\"seatIds\":[\"A-3\"]}";
         // A client that sets the bypass header itself, without the gateway's credential, gets nowhere.
-        send(
+        sendDirect("POST", path, null, hold, Headers.BYPASS, event, Headers.VISITOR, visitor)
+                .assertProblem(403, "internal-credential-required");
+        sendDirect("POST", path, null, hold, Headers.BYPASS, event, Headers.VISITOR, visitor, Headers.INTERNAL, "wrong")
+                .assertProblem(403, "internal-credential-required");
+        // Nor with the credential alone: the gateway's BYPASS assertion is part of it.
+        sendDirect(
                         "POST",
-                        "/events/" + event + "/shop/holds",
+                        path,
                         null,
                         hold,
-                        "X-Waitroom-Bypass",
+                        Headers.BYPASS,
                         event,
-                        "X-Waitroom-Visitor",
-                        visitor)
-                .assertProblem(401, "admission-token-required");
-        send(
-                        "POST",
-                        "/events/" + event + "/shop/holds",
-                        null,
-                        hold,
-                        "X-Waitroom-Bypass",
-                        event,
-                        "X-Waitroom-Visitor",
+                        Headers.VISITOR,
                         visitor,
-                        "X-Waitroom-Internal",
-                        "wrong")
-                .assertProblem(401, "admission-token-required");
+                        Headers.INTERNAL,
+                        TestSecrets.INTERNAL_TOKEN)
+                .assertProblem(401, "gateway-assertion-required");
         // Bypass for another event is not bypass for this one.
-        send(
-                        "POST",
-                        "/events/" + event + "/shop/holds",
-                        null,
-                        hold,
-                        "X-Waitroom-Bypass",
-                        "other-event",
-                        "X-Waitroom-Visitor",
-                        visitor,
-                        "X-Waitroom-Internal",
-                        dev.waitroom.booking.TestSecrets.INTERNAL_TOKEN)
+        send("POST", path, null, hold, Headers.BYPASS, "other-event", Headers.VISITOR, visitor)
+                .assertProblem(401, "gateway-assertion-invalid");
+        // A BYPASS assertion for another visitor, or an ordinary one without a token, admits nobody.
+        String otherVisitor = signAssertion(ShopAssertion.forRequest(
+                event,
+                "bypass-BBBBBBBBBBBBBBBBBBBBBB",
+                "BBBBBBBBBBBBBBBBBBBBBB",
+                0,
+                ShopAssertion.Scope.BYPASS,
+                "POST",
+                path,
+                Instant.now()));
+        send("POST", path, null, hold, Headers.BYPASS, event, Headers.VISITOR, visitor, Headers.ASSERTION, otherVisitor)
+                .assertProblem(401, "gateway-assertion-invalid");
+        String shopping = signAssertion(ShopAssertion.forRequest(
+                event, "s", visitor, 0, ShopAssertion.Scope.SHOPPING, "POST", path, Instant.now()));
+        send("POST", path, null, hold, Headers.BYPASS, event, Headers.VISITOR, visitor, Headers.ASSERTION, shopping)
                 .assertProblem(401, "admission-token-required");
         assertThat(seatState(event, "A-3")).isEqualTo("AVAILABLE");
-        Response held = send(
-                "POST",
-                "/events/" + event + "/shop/holds",
-                null,
-                hold,
-                "X-Waitroom-Bypass",
-                event,
-                "X-Waitroom-Visitor",
-                visitor,
-                "X-Waitroom-Internal",
-                dev.waitroom.booking.TestSecrets.INTERNAL_TOKEN);
+        Response held = send("POST", path, null, hold, Headers.BYPASS, event, Headers.VISITOR, visitor);
         assertThat(held.status()).as(held.raw().body()).isEqualTo(201);
         assertThat(seatState(event, "A-3")).isEqualTo("HELD");
     }

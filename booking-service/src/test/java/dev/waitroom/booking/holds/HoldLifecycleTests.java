@@ -139,10 +139,11 @@ class HoldLifecycleTests extends ShopTestSupport {
         TestShopper shopper = shopper(event);
         String body = "{\"seatIds\":[\"A-1\"],\"pad\":\"" + "x".repeat(40_000) + "\"}";
         // No Content-Length: the limit is enforced by counting the bytes as they are read.
-        HttpRequest request = HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/events/" + event + "/shop/holds"))
+        String path = "/events/" + event + "/shop/holds";
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .header("Authorization", "Bearer " + shopper.token())
                 .header("Content-Type", "application/json")
+                .headers(asGateway("POST", path, "Bearer " + shopper.token()))
                 .POST(HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofString(body)))
                 .build();
         execute(request).assertProblem(413, "body-too-large");

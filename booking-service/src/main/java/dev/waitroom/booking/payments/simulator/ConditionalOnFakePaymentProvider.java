@@ -8,11 +8,12 @@ import java.lang.annotation.Target;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 
 /**
- * Every bean of the payment simulator carries this: {@code waitroom.payments.fake.enabled=false} leaves the service
- * without any of them. On unless switched off, as it always was (there is no real provider yet).
+ * Every bean of the payment simulator carries this: the simulator is a test double and exists only when switched on
+ * with {@code waitroom.payments.fake.enabled=true} (the shop page then says that payments are simulated); otherwise
+ * the service has none of it.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
-@ConditionalOnProperty(name = "waitroom.payments.fake.enabled", havingValue = "true", matchIfMissing = true)
+@ConditionalOnProperty(name = "waitroom.payments.fake.enabled", havingValue = "true")
 public @interface ConditionalOnFakePaymentProvider {}

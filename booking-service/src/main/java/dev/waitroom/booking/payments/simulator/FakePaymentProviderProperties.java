@@ -6,7 +6,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The in-process fake payment provider (on unless {@code waitroom.payments.fake.enabled=false}).
+ * The in-process fake payment provider (only with {@code waitroom.payments.fake.enabled=true}).
  *
  * @param outcome    what it reports for every payment: SUCCEED, FAIL, or MANUAL (it never calls; something else
  *                   posts the webhooks, e.g. a test or an operator)

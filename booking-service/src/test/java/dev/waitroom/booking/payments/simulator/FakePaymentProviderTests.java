@@ -58,6 +58,15 @@ class FakePaymentProviderTests extends ShopTestSupport {
     @Autowired
     PaymentRequests paymentRequests;
 
+    /** The shop page reads it from the seat listing and says plainly that payments are simulated. */
+    @Test
+    void theSeatListingSaysPaymentsAreSimulated() {
+        String event = newEvent("simulatedpay", 1);
+        Response seats = shop(shopper(event), "GET", "/seats", null);
+        assertThat(seats.status()).isEqualTo(200);
+        assertThat(seats.json().get("paymentsSimulated").asBoolean()).isTrue();
+    }
+
     @Test
     void theProviderIsAskedOnceAnOrderCommitsAndNeverForARefusedOrRepeatedOne() {
         String event = newEvent("askprovider", 3);
