@@ -1,9 +1,7 @@
 package dev.waitroom.web;
 
-import dev.waitroom.contract.MalformedValueException;
-import dev.waitroom.contract.ops.Operator;
+import dev.waitroom.contract.ops.ConfiguredOperator;
 import dev.waitroom.contract.ops.OperatorCredentials;
-import dev.waitroom.contract.ops.OperatorRole;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.ConstructorBinding;
@@ -74,10 +72,7 @@ public record WebKitProperties(
             String internalTokenPrevious,
             String opsToken,
             String opsTokenPrevious,
-            @DefaultValue List<OperatorProperties> operators) {
-
-        /** Who a plain {@code ops-token} names in the audit. */
-        public static final Operator OPS_TOKEN_OPERATOR = new Operator("ops", OperatorRole.ADMIN);
+            @DefaultValue List<ConfiguredOperator> operators) {
 
         @ConstructorBinding
         public Security {
@@ -88,7 +83,7 @@ public record WebKitProperties(
                     "WAITROOM_SECURITY_INTERNALTOKENPREVIOUS");
             checkLength(opsToken, "waitroom.security.ops-token", "WAITROOM_SECURITY_OPSTOKEN");
             checkLength(opsTokenPrevious, "waitroom.security.ops-token-previous", "WAITROOM_SECURITY_OPSTOKENPREVIOUS");
-            operatorCredentials(opsToken, opsTokenPrevious, operators);
+            OperatorCredentials.fromConfiguration(opsToken, opsTokenPrevious, operators);
         }
 
         public Security(String internalToken, String opsToken) {
@@ -97,39 +92,7 @@ public record WebKitProperties(
 
         /** Every operator credential: the named operators' hashes and the plain ops tokens (as {@code ops}). */
         public OperatorCredentials operatorCredentials() {
-            return operatorCredentials(opsToken, opsTokenPrevious, operators);
-        }
-
-        private static OperatorCredentials operatorCredentials(
-                String opsToken, String opsTokenPrevious, List<OperatorProperties> operators) {
-            OperatorCredentials.Builder builder = OperatorCredentials.builder();
-            for (String token : new String[] {opsToken, opsTokenPrevious}) {
-                if (token != null && !token.isBlank()) {
-                    builder.token(OPS_TOKEN_OPERATOR, token);
-                }
-            }
-            for (int i = 0; i < operators.size(); i++) {
-                OperatorProperties configured = operators.get(i);
-                String property = "waitroom.security.operators[" + i + "]";
-                try {
-                    Operator operator = new Operator(configured.name(), OperatorRole.of(configured.role()));
-                    if (configured.tokenHash() == null || configured.tokenHash().isBlank()) {
-                        throw new MalformedValueException("token-hash is required");
-                    }
-                    builder.tokenHash(operator, configured.tokenHash());
-                    if (configured.tokenHashPrevious() != null
-                            && !configured.tokenHashPrevious().isBlank()) {
-                        builder.tokenHash(operator, configured.tokenHashPrevious());
-                    }
-                } catch (MalformedValueException ex) {
-                    throw new IllegalStateException(property + ": " + ex.getMessage());
-                }
-            }
-            try {
-                return builder.build();
-            } catch (MalformedValueException ex) {
-                throw new IllegalStateException("waitroom.security.operators: " + ex.getMessage());
-            }
+            return OperatorCredentials.fromConfiguration(opsToken, opsTokenPrevious, operators);
         }
 
         @Override
@@ -141,22 +104,6 @@ public record WebKitProperties(
 
         private static String mask(String secret) {
             return secret == null || secret.isEmpty() ? "(unset)" : "****";
-        }
-    }
-
-    /**
-     * One named operator ({@code waitroom.security.operators[n].*}).
-     *
-     * @param name              who, as the audit records it: 1 to 64 of {@code A-Z a-z 0-9 . _ @ -}
-     * @param role              {@code admin} (everything) or {@code viewer} (GET and HEAD only)
-     * @param tokenHash         {@code sha256:...} of their token ({@code OperatorTokens new} makes both)
-     * @param tokenHashPrevious the hash of their previous token, accepted during a rotation (optional)
-     */
-    public record OperatorProperties(String name, String role, String tokenHash, String tokenHashPrevious) {
-
-        @Override
-        public String toString() {
-            return name + " (" + role + ")";
         }
     }
 

@@ -30,6 +30,50 @@ public final class OperatorCredentials {
         return new Builder();
     }
 
+    /** Who a plain {@code ops-token} names: the single admin token of deployments without named operators. */
+    public static final Operator OPS_TOKEN_OPERATOR = new Operator("ops", OperatorRole.ADMIN);
+
+    /**
+     * The credentials of a configuration ({@code waitroom.security.*}): a plain ops token and its previous value (both
+     * {@link #OPS_TOKEN_OPERATOR}, optional) and the named operators.
+     *
+     * @throws IllegalStateException naming the property at fault, never showing a token or hash
+     */
+    public static OperatorCredentials fromConfiguration(
+            String opsToken, String opsTokenPrevious, List<ConfiguredOperator> operators) {
+        Builder builder = builder();
+        for (String token : new String[] {opsToken, opsTokenPrevious}) {
+            if (token != null && !token.isBlank()) {
+                builder.token(OPS_TOKEN_OPERATOR, token);
+            }
+        }
+        List<ConfiguredOperator> configured = operators == null ? List.of() : operators;
+        for (int i = 0; i < configured.size(); i++) {
+            ConfiguredOperator entry = configured.get(i);
+            try {
+                if (entry == null) {
+                    throw new MalformedValueException("empty entry");
+                }
+                Operator operator = new Operator(entry.name(), OperatorRole.of(entry.role()));
+                if (entry.tokenHash() == null || entry.tokenHash().isBlank()) {
+                    throw new MalformedValueException("token-hash is required");
+                }
+                builder.tokenHash(operator, entry.tokenHash());
+                if (entry.tokenHashPrevious() != null
+                        && !entry.tokenHashPrevious().isBlank()) {
+                    builder.tokenHash(operator, entry.tokenHashPrevious());
+                }
+            } catch (MalformedValueException ex) {
+                throw new IllegalStateException("waitroom.security.operators[" + i + "]: " + ex.getMessage());
+            }
+        }
+        try {
+            return builder.build();
+        } catch (MalformedValueException ex) {
+            throw new IllegalStateException("waitroom.security.operators: " + ex.getMessage());
+        }
+    }
+
     /** The operator whose token this is; empty for a missing, empty or unknown token. */
     public Optional<Operator> authenticate(String token) {
         if (token == null || token.isEmpty()) {

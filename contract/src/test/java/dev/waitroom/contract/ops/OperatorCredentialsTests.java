@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waitroom.contract.MalformedValueException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class OperatorCredentialsTests {
@@ -82,6 +83,36 @@ class OperatorCredentialsTests {
                 .isInstanceOf(MalformedValueException.class);
         assertThatThrownBy(() -> Operator.of("x".repeat(65), "admin")).isInstanceOf(MalformedValueException.class);
         assertThatThrownBy(() -> Operator.of("alice", "root")).hasMessageContaining("admin or viewer");
+    }
+
+    @Test
+    void aConfigurationNamesItsOperatorsAndThePlainOpsToken() {
+        String ops = OperatorTokens.generate();
+        String opsPrevious = OperatorTokens.generate();
+        String alice = OperatorTokens.generate();
+        String alicePrevious = OperatorTokens.generate();
+        OperatorCredentials credentials = OperatorCredentials.fromConfiguration(
+                ops,
+                opsPrevious,
+                List.of(new ConfiguredOperator(
+                        "alice", "admin", OperatorTokens.hash(alice), OperatorTokens.hash(alicePrevious))));
+
+        assertThat(credentials.authenticate(ops)).contains(OperatorCredentials.OPS_TOKEN_OPERATOR);
+        assertThat(credentials.authenticate(opsPrevious)).contains(OperatorCredentials.OPS_TOKEN_OPERATOR);
+        assertThat(credentials.authenticate(alicePrevious)).contains(ALICE);
+        assertThat(OperatorCredentials.fromConfiguration(null, " ", List.of()).isEmpty())
+                .isTrue();
+        assertThatThrownBy(() -> OperatorCredentials.fromConfiguration(
+                        null,
+                        null,
+                        List.of(
+                                new ConfiguredOperator("alice", "admin", OperatorTokens.hash(alice), null),
+                                new ConfiguredOperator("bob", "admin", null, null))))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("operators[1]")
+                .hasMessageContaining("token-hash is required");
+        assertThat(new ConfiguredOperator("alice", "admin", OperatorTokens.hash(alice), null).toString())
+                .isEqualTo("alice (admin)");
     }
 
     @Test
