@@ -11,6 +11,12 @@ public final class RandomSecretsInitializer implements ApplicationContextInitial
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /**
+     * One per test JVM, unlike the credentials: every context shares the JVM's database, whose signing keys the first
+     * context sealed with it (a context with another key would refuse to start, as it should).
+     */
+    public static final String KEY_ENCRYPTION_KEY = randomSecret();
+
     public static String randomSecret() {
         byte[] bytes = new byte[32];
         RANDOM.nextBytes(bytes);
@@ -21,7 +27,8 @@ public final class RandomSecretsInitializer implements ApplicationContextInitial
     public void initialize(ConfigurableApplicationContext context) {
         TestPropertyValues.of(
                         "waitroom.security.ops-token=" + randomSecret(),
-                        "waitroom.security.internal-token=" + randomSecret())
+                        "waitroom.security.internal-token=" + randomSecret(),
+                        "waitroom.security.key-encryption-key=" + KEY_ENCRYPTION_KEY)
                 .applyTo(context);
     }
 }
