@@ -20,10 +20,13 @@ public record HealthReport(
         int poolMax,
         double holdFailureRate) {
 
+    /** The largest latency a report may carry: a day, far past any request timeout. */
+    public static final double MAX_LATENCY_MS = 86_400_000;
+
     /**
      * This report when it can be a measurement, else a {@link MalformedValueException} with
      * {@link ProblemType#INVALID_HEALTH_REPORT}: {@code at} is required, rates are within 0..1, figures are not
-     * negative, latencies are finite (JSON's {@code 1e400} reads as infinity).
+     * negative, latencies are numbers of at most a day (JSON's {@code 1e400} reads as infinity).
      */
     public HealthReport validated() {
         if (at == null) {
@@ -32,8 +35,8 @@ public record HealthReport(
         if (!(errorRate >= 0 && errorRate <= 1) || !(holdFailureRate >= 0 && holdFailureRate <= 1)) {
             throw invalid("rates must be within 0..1");
         }
-        if (!Double.isFinite(latencyP95Ms) || !Double.isFinite(latencyP99Ms)) {
-            throw invalid("latencies must be finite");
+        if (!(latencyP95Ms <= MAX_LATENCY_MS) || !(latencyP99Ms <= MAX_LATENCY_MS)) {
+            throw invalid("latencies must be numbers of at most " + (long) MAX_LATENCY_MS + " ms");
         }
         if (latencyP95Ms < 0
                 || latencyP99Ms < 0

@@ -47,9 +47,10 @@ class CoordinatorRecordsTests {
         assertInvalid(new HealthReport(at, 1, 1, 1, 1, 0, 0, 0, 1, Double.NaN), "rates must be within 0..1");
         assertInvalid(new HealthReport(at, 1, -1, 1, 1, 0, 0, 0, 1, 0), "figures must not be negative");
         assertInvalid(new HealthReport(at, 1, 1, 1, 1, 0, 0, -1, 1, 0), "figures must not be negative");
-        assertInvalid(
-                new HealthReport(at, 1, 1, Double.POSITIVE_INFINITY, 1, 0, 0, 0, 1, 0), "latencies must be finite");
-        assertInvalid(new HealthReport(at, 1, 1, 1, Double.NaN, 0, 0, 0, 1, 0), "latencies must be finite");
+        String latencies = "latencies must be numbers of at most 86400000 ms";
+        assertInvalid(new HealthReport(at, 1, 1, Double.POSITIVE_INFINITY, 1, 0, 0, 0, 1, 0), latencies);
+        assertInvalid(new HealthReport(at, 1, 1, 1, Double.NaN, 0, 0, 0, 1, 0), latencies);
+        assertInvalid(new HealthReport(at, 1, 1, 1, 1.2e29, 0, 0, 0, 1, 0), latencies);
     }
 
     private static void assertInvalid(HealthReport report, String detail) {
