@@ -27,6 +27,8 @@
   function loadSeats() {
     W.request('GET', shop + '/seats').then(function (r) {
       if (!r.ok) { problem(r, 'The seats could not be loaded. Please try again.'); return; }
+      /* booking says whether its payment simulator is on: then no payment here is real, and the page says so */
+      W.show('simulated', !!(r.body && r.body.paymentsSimulated === true));
       var container = document.getElementById('seats');
       container.textContent = '';
       var seats = (r.body && r.body.seats) || [];

@@ -12,7 +12,10 @@ import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 import dev.waitroom.gateway.problem.ProblemResponses;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
+import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.RejectionReason;
+import dev.waitroom.tokens.ShopAssertion;
+import dev.waitroom.tokens.ShopAssertionCodec;
 import dev.waitroom.tokens.TokenRejectedException;
 import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.tokens.http.HttpJwksSource;
@@ -28,12 +31,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.http.HttpCookie;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -47,12 +52,23 @@ import reactor.core.scheduler.Schedulers;
  * Config#isAllowExpired()} (order status) a token that expired within the grace period is accepted without the liveness
  * check: it can read an order, never shop. In BYPASS mode (from a snapshot at most 10 s old) requests pass without a
  * token, counted and logged.
+ *
+ * <p>A request that passes leaves a {@link ShopAssertion} for exactly its method and raw path, signed with {@code
+ * waitroom.security.assertion-key}, in {@link #SHOP_ASSERTION_ATTRIBUTE}; the internal-credential global filter sends it
+ * as {@link Headers#ASSERTION} and drops any client copy. Booking accepts a shop request only with one, so a token
+ * whose session has ended is refused there too (docs/SECURITY-NOTES/booking.md). One HMAC per forwarded request.
  */
 @Component
 public class AdmissionTokenGatewayFilterFactory
         extends AbstractGatewayFilterFactory<AdmissionTokenGatewayFilterFactory.Config> {
 
     static final String COOKIE = "wr_at";
+
+    /** The signed {@link ShopAssertion} of a request that passed (a String), read by the internal-credential filter. */
+    public static final String SHOP_ASSERTION_ATTRIBUTE =
+            AdmissionTokenGatewayFilterFactory.class.getName() + ".assertion";
+
+    private static final String BYPASS_SESSION_PREFIX = "bypass-";
 
     private static final Logger log = LoggerFactory.getLogger(AdmissionTokenGatewayFilterFactory.class);
 
@@ -73,6 +89,8 @@ public class AdmissionTokenGatewayFilterFactory
 
     private final MeterRegistry meters;
 
+    private final ShopAssertionCodec assertions;
+
     private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
 
     private final Map<EventId, BypassLog> bypassLogs = new ConcurrentHashMap<>();
@@ -84,8 +102,10 @@ public class AdmissionTokenGatewayFilterFactory
             EventSnapshots snapshots,
             EdgeProperties edge,
             Clock clock,
-            MeterRegistry meters) {
+            MeterRegistry meters,
+            @Value("${waitroom.security.assertion-key:}") String assertionKey) {
         super(Config.class);
+        this.assertions = ShopAssertionCodec.of(assertionKey(assertionKey));
         this.verifier = verifier;
         this.jwks = jwks;
         this.registry = registry;
@@ -93,6 +113,21 @@ public class AdmissionTokenGatewayFilterFactory
         this.edge = edge;
         this.clock = clock;
         this.meters = meters;
+    }
+
+    /** The key booking checks assertions with; none, or a weak one, stops the gateway at start. */
+    private static HmacKey assertionKey(String base64) {
+        if (base64 == null || base64.isBlank()) {
+            throw new IllegalStateException("waitroom.security.assertion-key (WAITROOM_SECURITY_ASSERTIONKEY) must be "
+                    + "set: base64 of 32 random bytes, the same value as booking's");
+        }
+        try {
+            return HmacKey.fromBase64(base64);
+        } catch (IllegalArgumentException ex) {
+            // HmacKey's messages never echo the value
+            throw new IllegalStateException("waitroom.security.assertion-key (WAITROOM_SECURITY_ASSERTIONKEY) must be "
+                    + "base64 of at least " + HmacKey.MIN_SECRET_BYTES + " random bytes: " + ex.getMessage());
+        }
     }
 
     @Override
@@ -127,7 +162,16 @@ public class AdmissionTokenGatewayFilterFactory
                 && snapshot.get().ageAt(clock.instant()).compareTo(BYPASS_TRUSTED_FOR) < 0) {
             count("bypass");
             bypassLogs.computeIfAbsent(eventId, id -> new BypassLog()).record(eventId, clock.instant());
-            // booking honours it only together with the internal credential and the verified visitor
+            // booking honours it only together with the internal credential and a BYPASS assertion for the verified
+            // visitor; without a visitor there is no assertion and booking refuses
+            VisitorIdentityWebFilter.visitorOf(exchange)
+                    .ifPresent(visitor -> assertFor(
+                            exchange,
+                            eventId.value(),
+                            BYPASS_SESSION_PREFIX + visitor.value(),
+                            visitor.value(),
+                            snapshot.get().snapshot().saleGeneration(),
+                            ShopAssertion.Scope.BYPASS));
             ServerWebExchange bypassing = exchange.mutate()
                     .request(r -> r.headers(h -> h.set(Headers.BYPASS, eventId.value())))
                     .build();
@@ -141,26 +185,32 @@ public class AdmissionTokenGatewayFilterFactory
         // authority on the generation: it only holds a session at the generation it was admitted in.
         long generation =
                 snapshot.map(timed -> timed.snapshot().saleGeneration()).orElse(0L);
-        Mono<Verdict> verdict = Mono.fromCallable(() -> config.isAllowExpired()
+        Mono<Checked> checked = Mono.fromCallable(() -> config.isAllowExpired()
                         ? verifier.verifyAllowingExpired(token, eventId.value(), edge.orderStatusGrace())
                         : verifier.verify(token, eventId.value(), generation))
                 .subscribeOn(Schedulers.boundedElastic())
-                .flatMap(claims -> verdictFor(exchange, config, claims))
+                .flatMap(claims -> verdictFor(exchange, config, claims).map(v -> new Checked(v, claims)))
                 .onErrorResume(
                         TokenRejectedException.class,
-                        ex -> Mono.just(
+                        ex -> Mono.just(new Checked(
                                 // an unknown key while the JWKS cannot be read may be a new key: say so, fail closed
                                 ex.reason() == RejectionReason.UNKNOWN_KEY && jwks.lastFetchFailed()
                                         ? Verdict.UNAVAILABLE
-                                        : Verdict.of(ex)))
+                                        : Verdict.of(ex),
+                                null)))
                 .onErrorResume(ex -> {
                     RequestIdWebFilter.withRequestId(
                             RequestIdWebFilter.of(exchange),
                             () -> log.warn("Admission check failed: {}", ex.toString()));
-                    return Mono.just(Verdict.UNAVAILABLE);
+                    return Mono.just(new Checked(Verdict.UNAVAILABLE, null));
                 });
-        return verdict.flatMap(v -> v.allows() ? forward(exchange, chain, token, v) : reject(exchange, v));
+        return checked.flatMap(c -> c.verdict().allows()
+                ? forward(exchange, chain, token, c.verdict(), c.claims(), config)
+                : reject(exchange, c.verdict()));
     }
+
+    /** A verdict and, when the token verified, its claims ({@code null} otherwise). */
+    private record Checked(Verdict verdict, AdmissionClaims claims) {}
 
     private Mono<Verdict> verdictFor(ServerWebExchange exchange, Config config, AdmissionClaims claims) {
         if (edge.bindTokenToVisitor()) {
@@ -181,12 +231,46 @@ public class AdmissionTokenGatewayFilterFactory
         });
     }
 
-    private Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, String token, Verdict verdict) {
+    private Mono<Void> forward(
+            ServerWebExchange exchange,
+            GatewayFilterChain chain,
+            String token,
+            Verdict verdict,
+            AdmissionClaims claims,
+            Config config) {
         count(verdict.outcome());
+        assertFor(
+                exchange,
+                claims.eventId(),
+                claims.sessionId(),
+                claims.visitor(),
+                claims.saleGeneration(),
+                config.isAllowExpired() ? ShopAssertion.Scope.ORDER_STATUS : ShopAssertion.Scope.SHOPPING);
         ServerWebExchange withBearer = exchange.mutate()
                 .request(r -> r.headers(h -> h.set(HttpHeaders.AUTHORIZATION, Headers.BEARER_PREFIX + token)))
                 .build();
         return chain.filter(withBearer);
+    }
+
+    /** Signs what was checked, for this request only, and leaves it for the internal-credential filter to send. */
+    private void assertFor(
+            ServerWebExchange exchange,
+            String eventId,
+            String sessionId,
+            String visitor,
+            long generation,
+            ShopAssertion.Scope scope) {
+        ServerHttpRequest request = exchange.getRequest();
+        String assertion = assertions.sign(ShopAssertion.forRequest(
+                eventId,
+                sessionId,
+                visitor,
+                generation,
+                scope,
+                request.getMethod().name(),
+                request.getURI().getRawPath(),
+                clock.instant()));
+        exchange.getAttributes().put(SHOP_ASSERTION_ATTRIBUTE, assertion);
     }
 
     private Mono<Void> reject(ServerWebExchange exchange, Verdict verdict) {

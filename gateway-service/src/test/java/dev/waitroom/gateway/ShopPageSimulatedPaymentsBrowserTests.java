@@ -1,0 +1,112 @@
+package dev.waitroom.gateway;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.deque.html.axecore.playwright.AxeBuilder;
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.Route;
+import com.microsoft.playwright.assertions.LocatorAssertions;
+import com.microsoft.playwright.options.ReducedMotion;
+import dev.waitroom.gateway.testing.GatewayIntegrationTest;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * The shop page says plainly when payments are simulated: booking's seat listing carries {@code paymentsSimulated}
+ * (true while its payment simulator is on), and the page shows a banner then and only then. The listing is answered
+ * in the browser here, as booking answers it with the simulator on and off. Skipped where no chromium is installed.
+ */
+@GatewayIntegrationTest
+class ShopPageSimulatedPaymentsBrowserTests {
+
+    private static final LocatorAssertions.ContainsTextOptions WAIT =
+            new LocatorAssertions.ContainsTextOptions().setTimeout(15_000);
+
+    static Playwright playwright;
+
+    static Browser chromium;
+
+    @LocalServerPort
+    int port;
+
+    @BeforeAll
+    static void launchChromium() {
+        Path executable = WaitingPageBrowserTests.chromiumExecutable();
+        if (executable == null) {
+            System.out.println(WaitingPageBrowserTests.SKIP_REASON);
+            return;
+        }
+        playwright = Playwright.create(
+                new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+        chromium = playwright
+                .chromium()
+                .launch(new BrowserType.LaunchOptions()
+                        .setExecutablePath(executable)
+                        .setHeadless(true)
+                        .setArgs(List.of(
+                                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking")));
+    }
+
+    @BeforeEach
+    void requireChromium() {
+        assumeTrue(chromium != null, WaitingPageBrowserTests.SKIP_REASON);
+    }
+
+    @AfterAll
+    static void closeChromium() {
+        if (chromium != null) {
+            chromium.close();
+        }
+        if (playwright != null) {
+            playwright.close();
+        }
+    }
+
+    /** The shop page of a new event, with booking's seat listing answered as booking would. */
+    Page shopPage(boolean paymentsSimulated) {
+        String event = "sim-" + UUID.randomUUID().toString().substring(0, 12);
+        Page page = chromium.newContext(new Browser.NewContextOptions().setReducedMotion(ReducedMotion.REDUCE))
+                .newPage();
+        page.route(
+                "**/events/" + event + "/shop/seats",
+                (Route route) -> route.fulfill(new Route.FulfillOptions()
+                        .setStatus(200)
+                        .setContentType("application/json")
+                        .setBody("{\"eventId\":\"" + event + "\",\"categories\":[],\"seats\":[{\"seatId\":\"A-1\","
+                                + "\"category\":\"A\",\"priceCents\":2500}],\"paymentsSimulated\":" + paymentsSimulated
+                                + "}")));
+        page.navigate("http://localhost:" + port + "/events/" + event + "/shop-ui");
+        return page;
+    }
+
+    @Test
+    void withThePaymentSimulatorOnTheShopSaysSoPlainly() {
+        Page page = shopPage(true);
+        assertThat(page.locator("#message")).containsText("seats available", WAIT);
+        assertThat(page.locator("#simulated")).isVisible();
+        assertThat(page.locator("#simulated")).containsText("Payments are simulated");
+        assertThat(page.locator("#simulated")).containsText("No card is charged and no money moves");
+        assertThat(new AxeBuilder(page).analyze().getViolations()).isEmpty();
+        page.context().close();
+    }
+
+    @Test
+    void withRealPaymentsThereIsNoBanner() {
+        Page page = shopPage(false);
+        assertThat(page.locator("#message")).containsText("seats available", WAIT);
+        assertThat(page.locator("#simulated")).isHidden();
+        page.context().close();
+    }
+}
