@@ -1,11 +1,16 @@
 package dev.waitroom.coordinator.admission;
 
 import dev.waitroom.coordinator.ids.SessionId;
+import dev.waitroom.tokens.VisitorId;
 import java.time.Instant;
 
-/** A live shopping session and a fresh admission token for it. {@link #toString()} hides the token. */
+/**
+ * A live shopping session and a fresh admission token for it; {@code visitor} is the identity the session is bound to
+ * (since the claim). {@link #toString()} hides the token and the visitor.
+ */
 public record Admission(
         SessionId sessionId,
+        VisitorId visitor,
         String eventId,
         GrantState state,
         Instant expiresAt,

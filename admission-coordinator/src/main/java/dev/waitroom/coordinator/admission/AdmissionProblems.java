@@ -28,6 +28,17 @@ final class AdmissionProblems {
                 ProblemType.SESSION_ENDED, "This shopping session has ended and its place has been released.");
     }
 
+    static CoordinatorException offerClaimed() {
+        return new CoordinatorException(
+                ProblemType.OFFER_CLAIMED,
+                "This offer has been claimed already; the shopping session belongs to the browser that claimed it.");
+    }
+
+    static CoordinatorException tokenOfEndedSession() {
+        return new CoordinatorException(
+                ProblemType.ADMISSION_SESSION_ENDED, "The shopping session of this admission token has ended.");
+    }
+
     static CoordinatorException sessionNotFound() {
         return new CoordinatorException(
                 ProblemType.SESSION_NOT_FOUND, "No shopping session with this id for this event.");

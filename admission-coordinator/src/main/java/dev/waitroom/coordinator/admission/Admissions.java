@@ -41,6 +41,8 @@ public class Admissions {
 
     private final SigningKeys keys;
 
+    private final SessionTokens tokens;
+
     private final QueueSync sync;
 
     private final AdmissionMetrics metrics;
@@ -52,6 +54,7 @@ public class Admissions {
             Events events,
             SessionRegistry registry,
             SigningKeys keys,
+            SessionTokens tokens,
             QueueSync sync,
             AdmissionMetrics metrics,
             Clock clock) {
@@ -59,13 +62,24 @@ public class Admissions {
         this.events = events;
         this.registry = registry;
         this.keys = keys;
+        this.tokens = tokens;
         this.sync = sync;
         this.metrics = metrics;
         this.clock = clock;
     }
 
-    /** Claims this visitor's offer, or returns their existing session with a fresh token (idempotent). */
+    /** Claims this visitor's offer without rotating the visitor id: see {@link #claim(EventId, VisitorId, VisitorId)}. */
     public Admission claim(EventId eventId, VisitorId visitor) {
+        return claim(eventId, visitor, visitor);
+    }
+
+    /**
+     * Claims the offer made to {@code visitor} and binds the session to {@code next}, the visitor's new identity (the
+     * gateway mints it: a visitor cookie copied while waiting is then worth nothing in the shop), in the statement that
+     * activates it. Idempotent for the session's own identity: a repeated claim by the visitor the session is bound to
+     * returns that session with a fresh token. A claim by the identity the session rotated away from is refused.
+     */
+    public Admission claim(EventId eventId, VisitorId visitor, VisitorId next) {
         Event event = event(eventId);
         EventConfig config = event.config();
         String e = eventId.value();
@@ -73,12 +87,24 @@ public class Admissions {
             Instant now = this.clock.instant();
             Instant absolute = now.plus(config.sessionMax());
             Instant expires = min(now.plus(config.sessionTtl()), absolute);
-            Optional<Grant> activated = this.grants.activate(e, visitor, SessionId.random(), now, expires, absolute);
+            Optional<Grant> activated =
+                    this.grants.activate(e, visitor, next, SessionId.random(), now, expires, absolute);
             if (activated.isPresent()) {
                 Admission admission = admit(event, activated.get(), now);
                 this.metrics.claimed(e, "activated");
                 this.sync.pushQuietly(activated.get());
                 return admission;
+            }
+            Optional<Grant> session = this.grants.findSessionOf(e, visitor);
+            if (session.isPresent()) {
+                Grant own = session.get();
+                if (!own.sessionExpiresAt().isAfter(now)) {
+                    release(own, ReleaseReason.SESSION_EXPIRED);
+                    this.metrics.claimFailed(e, "session-ended");
+                    throw AdmissionProblems.sessionEnded();
+                }
+                this.metrics.claimed(e, "repeat");
+                return admit(event, own, now);
             }
             Grant latest = this.grants.findLatest(e, visitor).orElse(null);
             if (latest == null) {
@@ -87,13 +113,9 @@ public class Admissions {
             }
             switch (latest.state()) {
                 case ACTIVE -> {
-                    if (!latest.sessionExpiresAt().isAfter(now)) {
-                        release(latest, ReleaseReason.SESSION_EXPIRED);
-                        this.metrics.claimFailed(e, "session-ended");
-                        throw AdmissionProblems.sessionEnded();
-                    }
-                    this.metrics.claimed(e, "repeat");
-                    return admit(event, latest, now);
+                    // claimed, and the session bound to the visitor's new identity: this one is spent
+                    this.metrics.claimFailed(e, "offer-claimed");
+                    throw AdmissionProblems.offerClaimed();
                 }
                 case OFFERED -> {
                     if (!latest.offerExpiresAt().isAfter(now)) {
@@ -116,21 +138,49 @@ public class Admissions {
         throw AdmissionProblems.noOffer();
     }
 
-    /** A fresh token with a later expiry, never past the absolute limit. */
+    /**
+     * A fresh token with a later expiry, never past the absolute limit, for the visitor who presents {@code token}, an
+     * admission token of their session (a 401 problem otherwise: the visitor cookie alone does not renew).
+     */
+    public Admission renew(EventId eventId, VisitorId visitor, String token) {
+        Event event = event(eventId);
+        Grant session = this.tokens.sessionOf(event, visitor, token);
+        if (session.state() != GrantState.ACTIVE) {
+            throw AdmissionProblems.tokenOfEndedSession();
+        }
+        return renew(event, session);
+    }
+
+    /** Renews the session bound to {@code visitor}, for in-process callers that need no token (tests, drills). */
     public Admission renew(EventId eventId, VisitorId visitor) {
         Event event = event(eventId);
+        Grant session =
+                this.grants.findSessionOf(eventId.value(), visitor).orElseThrow(AdmissionProblems::noLiveSession);
+        return renew(event, session);
+    }
+
+    private Admission renew(Event event, Grant session) {
         Instant now = this.clock.instant();
         Grant grant = this.grants
-                .renew(eventId.value(), visitor, now, event.config().sessionTtl())
+                .renew(session.id(), now, event.config().sessionTtl())
                 .orElseThrow(AdmissionProblems::noLiveSession);
         return admit(event, grant, now);
     }
 
-    /** Releases this visitor's session; true if this call returned the capacity. Idempotent. */
+    /**
+     * Releases the session of the visitor who presents {@code token}, an admission token of that session (a 401
+     * problem otherwise); true if this call returned the capacity. Idempotent: the session may have ended already.
+     */
+    public boolean leave(EventId eventId, VisitorId visitor, String token) {
+        Grant session = this.tokens.sessionOf(event(eventId), visitor, token);
+        return release(session, ReleaseReason.LEFT);
+    }
+
+    /** Releases the session bound to {@code visitor}, for in-process callers that need no token (tests, drills). */
     public boolean leave(EventId eventId, VisitorId visitor) {
         event(eventId);
-        Optional<Grant> live = this.grants.findLive(eventId.value(), visitor);
-        return live.filter(g -> g.state() == GrantState.ACTIVE)
+        return this.grants
+                .findSessionOf(eventId.value(), visitor)
                 .map(g -> release(g, ReleaseReason.LEFT))
                 .orElse(false);
     }
@@ -199,7 +249,7 @@ public class Admissions {
                 event.saleGeneration(),
                 grant.id().toString(),
                 grant.sessionId().toString(),
-                grant.visitor().value(),
+                grant.sessionVisitor().value(),
                 now,
                 grant.sessionExpiresAt(),
                 UUID.randomUUID().toString());
@@ -207,6 +257,7 @@ public class Admissions {
         log.debug("Admission token issued for {}", grant);
         return new Admission(
                 grant.sessionId(),
+                grant.sessionVisitor(),
                 grant.eventId(),
                 GrantState.ACTIVE,
                 grant.sessionExpiresAt(),

@@ -7,8 +7,10 @@ import dev.waitroom.tokens.VisitorId;
 import java.time.Instant;
 
 /**
- * A grant row. {@code sessionId} is null until the offer is claimed. {@code visitor} is personal data: it never
- * appears in logs ({@link #toString()} omits it).
+ * A grant row. {@code visitor} is the identity the offer was made to (the queue entry's); {@code sessionId} and
+ * {@code sessionVisitor} are null until the offer is claimed, then name the session and the identity it is bound to
+ * (the visitor id rotates at claim). Visitor ids are personal data: they never appear in logs ({@link #toString()}
+ * omits them).
  */
 public record Grant(
         GrantId id,
@@ -21,6 +23,7 @@ public record Grant(
         Instant offeredAt,
         Instant offerExpiresAt,
         SessionId sessionId,
+        VisitorId sessionVisitor,
         Instant activatedAt,
         Instant sessionExpiresAt,
         Instant absoluteExpiresAt,

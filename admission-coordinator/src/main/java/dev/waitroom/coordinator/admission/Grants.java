@@ -35,8 +35,8 @@ public class Grants {
 
     private static final String COLUMNS = """
             id, event_id, visitor, entry_id, order_key, generation, state, offered_at, offer_expires_at, session_id,
-            activated_at, session_expires_at, absolute_expires_at, purchased_at, released_at, release_reason,
-            queue_synced_state
+            session_visitor, activated_at, session_expires_at, absolute_expires_at, purchased_at, released_at,
+            release_reason, queue_synced_state
             """;
 
     private static final String OFFERED = SqlLiterals.of(GrantState.OFFERED);
@@ -71,15 +71,21 @@ public class Grants {
                     COLUMNS);
 
     private static final String ACTIVATE = """
-            update grants set state = %s, session_id = :sid, activated_at = :now,
+            update grants set state = %s, session_id = :sid, session_visitor = :bound, activated_at = :now,
                 session_expires_at = :sessionExpires, absolute_expires_at = :absolute
             where event_id = :e and visitor = :v and state = %s and offer_expires_at > :now
             returning %s""".formatted(ACTIVE, OFFERED, COLUMNS);
 
     private static final String RENEW = """
             update grants set session_expires_at = least(:until, absolute_expires_at)
-            where event_id = :e and visitor = :v and state = %s and session_expires_at > :now
+            where id = :id and state = %s and session_expires_at > :now
             returning %s""".formatted(ACTIVE, COLUMNS);
+
+    /** The session bound to a visitor: the newest ACTIVE grant whose session carries that identity. */
+    private static final String FIND_SESSION_OF = """
+            select %s from grants where event_id = :e and session_visitor = :v and state = %s
+            order by activated_at desc limit 1
+            """.formatted(COLUMNS, ACTIVE);
 
     private static final String EXPIRE_OFFERS = """
             update grants set state = %s, release_reason = %s, released_at = :now
@@ -201,10 +207,14 @@ public class Grants {
                 Grants::map);
     }
 
-    /** OFFERED -> ACTIVE for this visitor, only before the offer deadline. */
+    /**
+     * OFFERED -> ACTIVE for the offer made to {@code visitor}, only before the offer deadline; the session is bound to
+     * {@code bound} (the visitor's new identity, or {@code visitor} itself) in the same statement.
+     */
     Optional<Grant> activate(
             String eventId,
             VisitorId visitor,
+            VisitorId bound,
             SessionId sessionId,
             Instant now,
             Instant sessionExpiresAt,
@@ -212,6 +222,7 @@ public class Grants {
         return this.jdbc
                 .sql(ACTIVATE)
                 .param("sid", sessionId.value())
+                .param("bound", bound.value())
                 .param("now", ts(now))
                 .param("sessionExpires", ts(sessionExpiresAt))
                 .param("absolute", ts(absoluteExpiresAt))
@@ -222,11 +233,20 @@ public class Grants {
     }
 
     /** Extends an ACTIVE, unexpired session to {@code now + ttl}, never past its absolute limit. */
-    Optional<Grant> renew(String eventId, VisitorId visitor, Instant now, Duration ttl) {
+    Optional<Grant> renew(GrantId id, Instant now, Duration ttl) {
         return this.jdbc
                 .sql(RENEW)
                 .param("until", ts(now.plus(ttl)))
                 .param("now", ts(now))
+                .param("id", id.value())
+                .query(Grants::map)
+                .optional();
+    }
+
+    /** The ACTIVE session bound to {@code visitor} (its identity since the claim), if any. */
+    Optional<Grant> findSessionOf(String eventId, VisitorId visitor) {
+        return this.jdbc
+                .sql(FIND_SESSION_OF)
                 .param("e", eventId)
                 .param("v", visitor.value())
                 .query(Grants::map)
@@ -394,6 +414,7 @@ public class Grants {
         String reason = rs.getString("release_reason");
         String synced = rs.getString("queue_synced_state");
         UUID session = rs.getObject("session_id", UUID.class);
+        String sessionVisitor = rs.getString("session_visitor");
         return new Grant(
                 new GrantId(rs.getObject("id", UUID.class)),
                 rs.getString("event_id"),
@@ -405,6 +426,7 @@ public class Grants {
                 instant(rs, "offered_at"),
                 instant(rs, "offer_expires_at"),
                 session == null ? null : new SessionId(session),
+                sessionVisitor == null ? null : new VisitorId(sessionVisitor),
                 instant(rs, "activated_at"),
                 instant(rs, "session_expires_at"),
                 instant(rs, "absolute_expires_at"),

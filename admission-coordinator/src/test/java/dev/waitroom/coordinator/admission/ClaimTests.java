@@ -183,10 +183,17 @@ class ClaimTests {
                 .get(0);
         JsonNode session = claim(visitor).json();
         String absolute = session.path("absoluteExpiresAt").asString();
+        String bearer = "Bearer " + session.path("token").asString();
 
         this.scenario.clock.advance(Duration.ofSeconds(100));
         JsonNode renewed = this.http
-                .post("/events/" + this.eventId + "/shopping-session/renew", null, Headers.VISITOR, visitor)
+                .post(
+                        "/events/" + this.eventId + "/shopping-session/renew",
+                        null,
+                        Headers.VISITOR,
+                        visitor,
+                        "Authorization",
+                        bearer)
                 .json();
         assertThat(renewed.path("sessionId").asString())
                 .isEqualTo(session.path("sessionId").asString());
@@ -194,30 +201,51 @@ class ClaimTests {
                 .isAfter(java.time.Instant.parse(session.path("expiresAt").asString()));
 
         this.scenario.clock.advance(Duration.ofSeconds(110));
+        String renewedBearer = "Bearer " + renewed.path("token").asString();
         JsonNode capped = this.http
-                .post("/events/" + this.eventId + "/shopping-session/renew", null, Headers.VISITOR, visitor)
+                .post(
+                        "/events/" + this.eventId + "/shopping-session/renew",
+                        null,
+                        Headers.VISITOR,
+                        visitor,
+                        "Authorization",
+                        renewedBearer)
                 .json();
         assertThat(capped.path("expiresAt").asString()).isEqualTo(absolute);
 
+        // past the absolute limit (the token's expiry is still within the verifier's skew)
         this.scenario.clock.advance(Duration.ofSeconds(91));
-        Http.Response over =
-                this.http.post("/events/" + this.eventId + "/shopping-session/renew", null, Headers.VISITOR, visitor);
+        Http.Response over = this.http.post(
+                "/events/" + this.eventId + "/shopping-session/renew",
+                null,
+                Headers.VISITOR,
+                visitor,
+                "Authorization",
+                "Bearer " + capped.path("token").asString());
         assertThat(over.status()).isEqualTo(409);
         assertThat(over.problemType()).isEqualTo("https://waitroom.dev/problems/no-live-session");
+        assertThat(over.body()).doesNotContain("\"token\"");
     }
 
     @Test
     void leaveIsIdempotentAndRemovesTheRegistryEntryBeforeCapacityReturns() {
         String visitor = offered(1, 2, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE)
                 .get(0);
-        String sessionId = claim(visitor).json().path("sessionId").asString();
+        JsonNode session = claim(visitor).json();
+        String sessionId = session.path("sessionId").asString();
+        String cookie = "wr_at=" + session.path("token").asString();
         String key = RedisKeys.session(EventId.of(this.eventId), sessionId);
         assertThat(this.redisson.getBucket(key, StringCodec.INSTANCE).isExists())
                 .isTrue();
 
         for (int i = 0; i < 3; i++) {
             Http.Response left = this.http.post(
-                    "/events/" + this.eventId + "/shopping-session/leave", null, Headers.VISITOR, visitor);
+                    "/events/" + this.eventId + "/shopping-session/leave",
+                    null,
+                    Headers.VISITOR,
+                    visitor,
+                    "Cookie",
+                    cookie);
             assertThat(left.status()).isEqualTo(200);
             assertThat(left.header("Set-Cookie")).contains("wr_at=").contains("Max-Age=0");
         }
