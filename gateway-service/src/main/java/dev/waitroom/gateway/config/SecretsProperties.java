@@ -1,8 +1,13 @@
 package dev.waitroom.gateway.config;
 
+import dev.waitroom.contract.ops.ConfiguredOperator;
+import dev.waitroom.contract.ops.OperatorCredentials;
 import dev.waitroom.tokens.HmacKey;
 import jakarta.validation.constraints.NotBlank;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -12,7 +17,7 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("waitroom.security")
 public record SecretsProperties(
-        @NotBlank(message = "waitroom.security.ops-token (WAITROOM_OPS_TOKEN) must be set")
+        // required unless named operators are configured: checked in the constructor
         String opsToken,
 
         @NotBlank(message = "waitroom.security.internal-token (WAITROOM_INTERNAL_TOKEN) must be set")
@@ -22,13 +27,36 @@ public record SecretsProperties(
         String ticketKey,
 
         @NotBlank(message = "waitroom.security.visitor-key (WAITROOM_VISITOR_KEY) must be set")
-        String visitorKey) {
+        String visitorKey,
+
+        // also accepted for the operator "ops" during a rotation
+        String opsTokenPrevious,
+
+        // named operators, each by the hash of a token of their own (docs/SECURITY-NOTES/operators.md)
+        @DefaultValue List<ConfiguredOperator> operators) {
 
     private static final int MIN_KEY_BYTES = HmacKey.MIN_SECRET_BYTES;
 
+    @ConstructorBinding
     public SecretsProperties {
+        operators = operators == null ? List.of() : List.copyOf(operators);
+        if ((opsToken == null || opsToken.isBlank()) && operators.isEmpty()) {
+            throw new IllegalArgumentException("waitroom.security.ops-token (WAITROOM_SECURITY_OPSTOKEN) must be set,"
+                    + " or named operators configured (waitroom.security.operators)");
+        }
+        OperatorCredentials.fromConfiguration(opsToken, opsTokenPrevious, operators);
         requireKey("waitroom.security.ticket-key", ticketKey);
         requireKey("waitroom.security.visitor-key", visitorKey);
+    }
+
+    /** Without a previous ops token or named operators, as tests and tools build it. */
+    public SecretsProperties(String opsToken, String internalToken, String ticketKey, String visitorKey) {
+        this(opsToken, internalToken, ticketKey, visitorKey, null, List.of());
+    }
+
+    /** Who may use the ops API: named operators and the plain ops token (operator {@code ops}), current and previous. */
+    public OperatorCredentials operatorCredentials() {
+        return OperatorCredentials.fromConfiguration(opsToken, opsTokenPrevious, operators);
     }
 
     public HmacKey ticketHmacKey() {
@@ -53,6 +81,7 @@ public record SecretsProperties(
 
     @Override
     public String toString() {
-        return "SecretsProperties[opsToken=***, internalToken=***, ticketKey=***, visitorKey=***]";
+        return "SecretsProperties[opsToken=***, internalToken=***, ticketKey=***, visitorKey=***, opsTokenPrevious=***,"
+                + " operators=" + operators + "]";
     }
 }
