@@ -31,7 +31,9 @@ final class Secrets {
             "WAITROOM_SECURITY_VISITORKEY",
             "WAITROOM_SECURITY_WEBHOOKSECRET",
             // the gateway signs, booking verifies its per-request shop assertions
-            "WAITROOM_SECURITY_ASSERTIONKEY");
+            "WAITROOM_SECURITY_ASSERTIONKEY",
+            // the coordinator seals its signing keys at rest with it (AES-256)
+            "WAITROOM_SECURITY_KEYENCRYPTIONKEY");
     /** URL-safe base64: no character a Redis configuration line or an initdb password file would trip on. */
     private static final List<String> STORE_KEYS = List.of(POSTGRES_PASSWORD, REDIS_PASSWORD);
 

@@ -41,6 +41,8 @@ class ComposeHealthcheckTests {
             "w",
             "WAITROOM_SECURITY_ASSERTIONKEY",
             "a",
+            "WAITROOM_SECURITY_KEYENCRYPTIONKEY",
+            "k",
             "WAITROOM_POSTGRES_PASSWORD",
             "p",
             "WAITROOM_REDIS_PASSWORD",

@@ -44,6 +44,7 @@ class LocalPostgresTests {
             assertThat(Listeners.boundAddresses(port))
                     .isNotEmpty()
                     .allSatisfy(a -> assertThat(a.isLoopbackAddress()).isTrue());
+            assertTheLocalSocketAsksForThePasswordToo(port);
         }
         assertThat(LocalPostgres.trusts(data)).isFalse();
         assertThat(Files.list(dir).map(p -> p.getFileName().toString()))
@@ -98,6 +99,51 @@ class LocalPostgresTests {
         try (var c = DriverManager.getConnection(url(port), "postgres", PASSWORD)) {
             assertThat(c.isValid(2)).isTrue();
         }
+    }
+
+    /** A local user on the Unix socket (in /tmp, where these binaries put it) gets no more than one on TCP. */
+    private static void assertTheLocalSocketAsksForThePasswordToo(int port) throws Exception {
+        Path socket = Path.of("/tmp", ".s.PGSQL." + port);
+        java.util.Optional<Path> psql = java.util.stream.Stream.of(
+                        System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
+                .filter(d -> !d.isEmpty())
+                .map(d -> Path.of(d, "psql"))
+                .filter(Files::isExecutable)
+                .findFirst();
+        if (!Files.exists(socket) || psql.isEmpty()) {
+            System.out.println(
+                    "local socket not checked: " + (psql.isEmpty() ? "no psql here" : "no socket " + socket));
+            return;
+        }
+        assertThat(psql(psql.get(), port, null).exitValue())
+                .as("psql on the socket without a password")
+                .isNotZero();
+        assertThat(psql(psql.get(), port, PASSWORD).exitValue())
+                .as("psql on the socket with the password")
+                .isZero();
+    }
+
+    private static Process psql(Path psql, int port, String password) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(
+                        psql.toString(),
+                        "-h",
+                        "/tmp",
+                        "-p",
+                        String.valueOf(port),
+                        "-U",
+                        "postgres",
+                        "-w",
+                        "-c",
+                        "SELECT 1")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().keySet().removeIf(k -> k.startsWith("PG"));
+        if (password != null) {
+            builder.environment().put("PGPASSWORD", password);
+        }
+        Process process = builder.start();
+        assertThat(process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        return process;
     }
 
     private static String url(int port) {
