@@ -1,0 +1,341 @@
+package dev.waitroom.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waitroom.contract.Headers;
+import dev.waitroom.coordinator.support.CoordinatorTest;
+import dev.waitroom.coordinator.support.Http;
+import dev.waitroom.coordinator.support.Scenario;
+import dev.waitroom.testsupport.BodyFuzzer;
+import dev.waitroom.tokens.VisitorId;
+import dev.waitroom.web.WebKitProperties;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.redisson.api.RedissonClient;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+/**
+ * Bad input never costs a 5xx (docs/SECURITY-NOTES/input.md): every route of the coordinator, read from its request
+ * mappings, gets the seeded malformed bodies and path variables of {@link BodyFuzzer}, with every credential it needs
+ * so the body is really read. Each answer is below 500, each 4xx a problem with a type, and nothing in PostgreSQL or
+ * Redis changes. Repeat a run with {@code -Dfuzz.seed=<the printed seed>}.
+ */
+@CoordinatorTest
+class MalformedRequestFuzzTests {
+
+    /** The coordinator's body limit (the web kit's default). */
+    static final int MAX_BODY = 16 * 1024;
+
+    /**
+     * A valid body of every route that reads one (the fuzzer spoils one part at a time). A route missing here is still
+     * fuzzed, with whole-body faults only, and named in the output.
+     */
+    static final Map<String, Map<String, Object>> SAMPLES = new TreeMap<>();
+
+    static {
+        Map<String, Object> create = new LinkedHashMap<>();
+        create.put("eventId", "fuzz-never-created");
+        create.put("name", "Summer concert");
+        create.put("opensAt", "2030-01-01T10:00:00Z");
+        create.put("maxActiveSessions", 4);
+        create.put("maxAdmissionsPerSecond", 2.5);
+        create.put("batchMax", 3);
+        create.put("offerTtlSeconds", 30);
+        create.put("sessionTtlSeconds", 300);
+        create.put("sessionMaxSeconds", 900);
+        create.put("presaleOrdering", "RANDOM");
+        create.put("identityScope", "BROWSER");
+        create.put("expiredOfferPolicy", "REQUEUE_ONCE");
+        create.put("afterPurchase", "RELEASE");
+        SAMPLES.put("POST /admin/events", create);
+        Map<String, Object> patch = new LinkedHashMap<>(create);
+        patch.remove("eventId");
+        patch.put("name", "Winter concert");
+        patch.put("maxActiveSessions", 5);
+        SAMPLES.put("PATCH /admin/events/{eventId}", patch);
+        for (String action : List.of("open", "end", "pause", "resume", "sold-out", "bypass")) {
+            SAMPLES.put("POST /admin/events/{eventId}/" + action, Map.of("reason", "doors open at seven"));
+        }
+        SAMPLES.put("DELETE /admin/events/{eventId}/bypass", Map.of("reason", "back to the queue"));
+        SAMPLES.put("PUT /admin/events/{eventId}/announcement", Map.of("text", "Doors open at seven"));
+        SAMPLES.put("POST /internal/events/{eventId}/sold-out", Map.of("reason", "no seat left"));
+        SAMPLES.put(
+                "POST /internal/events/{eventId}/sessions/{sessionId}/purchase-completed",
+                Map.of("orderId", "8a6e0804-2bd0-4672-b79f-d97e8ca55f5f"));
+        Map<String, Object> health = new LinkedHashMap<>();
+        health.put("at", "2030-01-01T10:00:00Z");
+        health.put("windowSeconds", 1);
+        health.put("requests", 10);
+        health.put("latencyP95Ms", 12.5);
+        health.put("latencyP99Ms", 20.0);
+        health.put("errorRate", 0.01);
+        health.put("poolActive", 2);
+        health.put("poolPending", 0);
+        health.put("poolMax", 10);
+        health.put("holdFailureRate", 0.0);
+        SAMPLES.put("POST /internal/health", health);
+    }
+
+    /**
+     * Cases a route accepts by its documented contract, so they may answer 2xx and change what they change: booking's
+     * sold-out reason is cut to 500 characters, not refused (contract {@code SoldOut}).
+     */
+    static final Set<String> ACCEPTED_BY_CONTRACT =
+            Set.of("POST /internal/events/{eventId}/sold-out reason: long string");
+
+    private static final Pattern VARIABLE = Pattern.compile("\\{([^}/]+)}");
+
+    @Autowired
+    Scenario scenario;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    RedissonClient redis;
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    RequestMappingHandlerMapping mappings;
+
+    String eventId;
+
+    @BeforeEach
+    void createTheEventTheRoutesName() {
+        this.eventId = Scenario.eventId("fuzz");
+        Map<String, Object> body = new LinkedHashMap<>(SAMPLES.get("POST /admin/events"));
+        body.put("eventId", this.eventId);
+        Http.Response created = this.scenario.ops().post("/admin/events", Http.json(body));
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+    }
+
+    @Test
+    void malformedBodiesAndPathsOnEveryRouteAreRefusedWithAProblemAndChangeNothing() {
+        BodyFuzzer fuzzer = BodyFuzzer.seeded("admission-coordinator", MAX_BODY);
+        List<Route> routes = routes();
+        assertThat(routes)
+                .as("the routes read from the request mappings")
+                .extracting(Route::key)
+                .contains("POST /admin/events", "POST /events/{eventId}/admission/claim", "POST /internal/health");
+        List<String> faults = new ArrayList<>();
+        int sent = 0;
+        for (Route route : routes) {
+            Map<String, Object> sample = SAMPLES.get(route.key());
+            if (route.readsBody() && sample == null) {
+                System.out.println("FUZZ no sample body for " + route.key() + ": whole-body faults only");
+            }
+            for (BodyFuzzer.Case c : fuzzer.cases(route.key(), route.readsBody() ? sample : null)) {
+                if (c.absent() && route.readsBody() && !route.bodyRequired()) {
+                    continue; // no body where a body is optional is a valid request
+                }
+                boolean mustRefuse = route.readsBody() && !ACCEPTED_BY_CONTRACT.contains(route.key() + " " + c.name());
+                sent++;
+                check(fuzzer, route, uri(route, Map.of()), c, mustRefuse, false, faults);
+            }
+            BodyFuzzer.Case valid = new BodyFuzzer.Case(
+                    "a valid body",
+                    sample == null ? null : "application/json",
+                    sample == null ? new byte[0] : BodyFuzzer.json(sample),
+                    sample == null);
+            for (String variable : route.variables()) {
+                for (String segment : fuzzer.pathSegments(route.key())) {
+                    sent++;
+                    BodyFuzzer.Case c = new BodyFuzzer.Case(
+                            "{" + variable + "} = " + abbreviated(segment),
+                            valid.contentType(),
+                            valid.body(),
+                            valid.absent());
+                    check(fuzzer, route, uri(route, Map.of(variable, segment)), c, true, true, faults);
+                }
+            }
+        }
+        System.out.println("FUZZ admission-coordinator: " + sent + " requests to " + routes.size() + " routes");
+        assertThat(faults).as(fuzzer.report(faults)).isEmpty();
+    }
+
+    @Test
+    void textWithControlCharactersIsRefusedBeforeItReachesTheDatabase() {
+        Http ops = this.scenario.ops();
+        Map<String, String> before = fingerprint();
+        Map<String, Object> create = new LinkedHashMap<>(SAMPLES.get("POST /admin/events"));
+        create.put("eventId", Scenario.eventId("nul"));
+        create.put("name", "Summer\u0000concert");
+        assertProblem(ops.post("/admin/events", Http.json(create)), 400, "invalid-event-config");
+        create.put("name", "x".repeat(201));
+        assertProblem(ops.post("/admin/events", Http.json(create)), 400, "invalid-event-config");
+        String event = "/admin/events/" + this.eventId;
+        assertProblem(ops.send("PATCH", event, "{\"name\":\"Winter\\u202Econcert\"}"), 400, "invalid-event-config");
+        assertProblem(ops.post(event + "/pause", "{\"reason\":\"why\\u0000\"}"), 400, "malformed-request");
+        assertProblem(ops.post(event + "/open", "{\"reason\":\"line\\nbreak\"}"), 400, "malformed-request");
+        assertProblem(
+                ops.send("PUT", event + "/announcement", "{\"text\":\"\\u001b[31mred\"}"), 400, "invalid-announcement");
+        assertProblem(
+                this.scenario
+                        .http()
+                        .post("/internal/events/" + this.eventId + "/sold-out", "{\"reason\":\"a\\ud800\"}"),
+                400,
+                "malformed-request");
+        assertThat(fingerprint()).isEqualTo(before);
+        Http.Response fine = ops.send("PUT", event + "/announcement", "{\"text\":\"Caf\u00e9 \uD83C\uDFB8 at seven\"}");
+        assertThat(fine.status()).as(fine.body()).isEqualTo(200);
+        assertThat(fine.json().path("announcement").asString()).isEqualTo("Caf\u00e9 \uD83C\uDFB8 at seven");
+    }
+
+    private static void assertProblem(Http.Response response, int status, String slug) {
+        assertThat(response.status()).as(response.body()).isEqualTo(status);
+        assertThat(response.contentType()).startsWith("application/problem+json");
+        assertThat(response.problemType()).isEqualTo("https://waitroom.dev/problems/" + slug);
+    }
+
+    private void check(
+            BodyFuzzer fuzzer,
+            Route route,
+            URI uri,
+            BodyFuzzer.Case c,
+            boolean mustRefuse,
+            boolean inPath,
+            List<String> faults) {
+        Map<String, String> before = fingerprint();
+        BodyFuzzer.Answer answer = fuzzer.send(route.method(), uri, c, credentials());
+        String what = route.key() + " " + c + ": ";
+        (inPath ? fuzzer.pathFault(answer) : fuzzer.fault(answer)).ifPresent(fault -> faults.add(what + fault));
+        if (mustRefuse && answer.status() < 400) {
+            faults.add(what + "accepted with " + answer.status() + " " + abbreviated(answer.body()));
+        }
+        if (mustRefuse) {
+            Map<String, String> after = fingerprint();
+            if (!after.equals(before)) {
+                faults.add(what + "changed stored state: " + changed(before, after));
+            }
+        }
+    }
+
+    /** Every credential a route might ask for, so that the body is what decides: internal, ops, a visitor. */
+    private String[] credentials() {
+        WebKitProperties.Security security = this.scenario.security();
+        return new String[] {
+            Headers.INTERNAL, security.internalToken(),
+            Headers.AUTHORIZATION, Headers.BEARER_PREFIX + security.opsToken(),
+            Headers.VISITOR, VisitorId.random().value()
+        };
+    }
+
+    private URI uri(Route route, Map<String, String> replaced) {
+        Matcher m = VARIABLE.matcher(route.pattern());
+        StringBuilder path = new StringBuilder();
+        while (m.find()) {
+            String name = m.group(1);
+            String value = replaced.containsKey(name) ? replaced.get(name) : valueOf(name);
+            m.appendReplacement(path, Matcher.quoteReplacement(value));
+        }
+        m.appendTail(path);
+        return URI.create("http://127.0.0.1:" + this.scenario.port() + path);
+    }
+
+    private String valueOf(String variable) {
+        return switch (variable) {
+            case "eventId" -> this.eventId;
+            case "sessionId" -> UUID.randomUUID().toString();
+            default -> "fuzz-1";
+        };
+    }
+
+    /** Every table's rows (a digest each) and the number of Redis keys. */
+    private Map<String, String> fingerprint() {
+        Map<String, String> state = new TreeMap<>();
+        List<String> tables = this.jdbc
+                .sql("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+                        + " AND table_type = 'BASE TABLE' AND table_name NOT LIKE 'flyway%'")
+                .query(String.class)
+                .list();
+        for (String table : tables) {
+            state.put(
+                    table,
+                    this.jdbc
+                            .sql(
+                                    "SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '')"
+                                            + " FROM \"" + table + "\" t")
+                            .query(String.class)
+                            .single());
+        }
+        state.put("redis keys", String.valueOf(this.redis.getKeys().count()));
+        return state;
+    }
+
+    private static String changed(Map<String, String> before, Map<String, String> after) {
+        List<String> names = new ArrayList<>();
+        after.forEach((k, v) -> {
+            if (!v.equals(before.get(k))) {
+                names.add(k);
+            }
+        });
+        return String.join(", ", names);
+    }
+
+    private List<Route> routes() {
+        List<Route> routes = new ArrayList<>();
+        for (Map.Entry<RequestMappingInfo, HandlerMethod> e :
+                this.mappings.getHandlerMethods().entrySet()) {
+            RequestMappingInfo info = e.getKey();
+            Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
+            RequestBody body = bodyOf(e.getValue());
+            for (String pattern : info.getPatternValues()) {
+                if (pattern.startsWith("/error")) {
+                    continue;
+                }
+                for (RequestMethod method : methods.isEmpty() ? Set.of(RequestMethod.POST) : methods) {
+                    routes.add(new Route(method.name(), pattern, body != null, body != null && body.required()));
+                }
+            }
+        }
+        routes.sort((a, b) -> a.key().compareTo(b.key()));
+        return routes;
+    }
+
+    private static RequestBody bodyOf(HandlerMethod handler) {
+        for (var parameter : handler.getMethodParameters()) {
+            RequestBody body = parameter.getParameterAnnotation(RequestBody.class);
+            if (body != null) {
+                return body;
+            }
+        }
+        return null;
+    }
+
+    private static String abbreviated(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 40) + "...(" + s.length() + ")";
+    }
+
+    record Route(String method, String pattern, boolean readsBody, boolean bodyRequired) {
+
+        String key() {
+            return method + " " + pattern;
+        }
+
+        List<String> variables() {
+            List<String> names = new ArrayList<>();
+            Matcher m = VARIABLE.matcher(pattern);
+            while (m.find()) {
+                names.add(m.group(1));
+            }
+            return names;
+        }
+    }
+}
