@@ -3,6 +3,8 @@ package dev.waitroom.gateway.config;
 import dev.waitroom.contract.ops.ConfiguredOperator;
 import dev.waitroom.contract.ops.OperatorCredentials;
 import dev.waitroom.tokens.HmacKey;
+import dev.waitroom.tokens.QueueTicketCodec;
+import dev.waitroom.tokens.VisitorCookieCodec;
 import jakarta.validation.constraints.NotBlank;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -33,7 +35,13 @@ public record SecretsProperties(
         String opsTokenPrevious,
 
         // named operators, each by the hash of a token of their own (docs/SECURITY-NOTES/operators.md)
-        @DefaultValue List<ConfiguredOperator> operators) {
+        @DefaultValue List<ConfiguredOperator> operators,
+
+        // optional: the ticket key being rotated out, still accepted for queue tickets (docs/SECURITY-NOTES/keys.md)
+        String ticketKeyPrevious,
+
+        // optional: the visitor key being rotated out, still accepted for visitor cookies (docs/SECURITY-NOTES/keys.md)
+        String visitorKeyPrevious) {
 
     private static final int MIN_KEY_BYTES = HmacKey.MIN_SECRET_BYTES;
 
@@ -47,11 +55,15 @@ public record SecretsProperties(
         OperatorCredentials.fromConfiguration(opsToken, opsTokenPrevious, operators);
         requireKey("waitroom.security.ticket-key", ticketKey);
         requireKey("waitroom.security.visitor-key", visitorKey);
+        ticketKeyPrevious = blankToNull(ticketKeyPrevious);
+        visitorKeyPrevious = blankToNull(visitorKeyPrevious);
+        requireKey("waitroom.security.ticket-key-previous", ticketKeyPrevious);
+        requireKey("waitroom.security.visitor-key-previous", visitorKeyPrevious);
     }
 
     /** Without a previous ops token or named operators, as tests and tools build it. */
     public SecretsProperties(String opsToken, String internalToken, String ticketKey, String visitorKey) {
-        this(opsToken, internalToken, ticketKey, visitorKey, null, List.of());
+        this(opsToken, internalToken, ticketKey, visitorKey, null, List.of(), null, null);
     }
 
     /** Who may use the ops API: named operators and the plain ops token (operator {@code ops}), current and previous. */
@@ -65,6 +77,30 @@ public record SecretsProperties(
 
     public HmacKey visitorHmacKey() {
         return HmacKey.fromBase64(visitorKey);
+    }
+
+    /**
+     * Checks queue tickets signed with {@code ticket-key} or, during a rotation, {@code ticket-key-previous} (the key
+     * id in each ticket picks the one key to compute: one MAC per ticket either way). The gateway signs no ticket.
+     */
+    public QueueTicketCodec queueTicketCodec() {
+        return ticketKeyPrevious == null
+                ? QueueTicketCodec.of(ticketHmacKey())
+                : QueueTicketCodec.of(ticketHmacKey(), HmacKey.fromBase64(ticketKeyPrevious));
+    }
+
+    /**
+     * Signs visitor cookies with {@code visitor-key}; accepts cookies signed with it or, during a rotation, with
+     * {@code visitor-key-previous} (the key id in the cookie picks the key: one MAC per cookie either way).
+     */
+    public VisitorCookieCodec visitorCookieCodec() {
+        return visitorKeyPrevious == null
+                ? VisitorCookieCodec.of(visitorHmacKey())
+                : VisitorCookieCodec.of(visitorHmacKey(), HmacKey.fromBase64(visitorKeyPrevious));
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
     }
 
     private static void requireKey(String name, String value) {
@@ -82,6 +118,7 @@ public record SecretsProperties(
     @Override
     public String toString() {
         return "SecretsProperties[opsToken=***, internalToken=***, ticketKey=***, visitorKey=***, opsTokenPrevious=***,"
-                + " operators=" + operators + "]";
+                + " operators=" + operators + ", ticketKeyPrevious=" + (ticketKeyPrevious == null ? "none" : "***")
+                + ", visitorKeyPrevious=" + (visitorKeyPrevious == null ? "none" : "***") + "]";
     }
 }

@@ -93,8 +93,8 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
             EdgeProperties edge,
             Clock clock,
             MeterRegistry meters) {
-        this.visitors = VisitorCookieCodec.of(secrets.visitorHmacKey());
-        this.tickets = QueueTicketCodec.of(secrets.ticketHmacKey());
+        this.visitors = secrets.visitorCookieCodec();
+        this.tickets = secrets.queueTicketCodec();
         this.snapshots = snapshots;
         this.liveness = liveness;
         this.policy = new EdgeStatusPolicy(edge.snapshotMaxAge(), edge.ticketMaxAge());
