@@ -4,13 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
+import dev.waitroom.gateway.testing.StubHttpServer.Recorded;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.TestPropertySource;
 
-/** The production setting: every cookie the browser gets through the gateway is Secure. */
+/**
+ * The production setting (served over HTTPS): every cookie the browser gets through the gateway is Secure, HttpOnly,
+ * SameSite=Lax and carries the name prefix the browser enforces; cookies under the bare names are not honoured. The
+ * test client speaks plain http, so it sends the cookies itself (a browser keeps Secure cookies for https only).
+ */
 @GatewayIntegrationTest
 @TestPropertySource(properties = "waitroom.test.secure-cookies=true")
 class SecureCookiesTests {
@@ -21,29 +27,90 @@ class SecureCookiesTests {
     final StubUpstreams upstreams = StubUpstreams.get();
 
     @Test
-    void visitorTicketAndAdmissionCookiesAreSecure() {
+    void visitorTicketAndAdmissionCookiesArePrefixedSecureHttpOnlyAndLax() {
         Browser browser = new Browser(port);
-        String event = "sec-" + UUID.randomUUID().toString().substring(0, 12);
+        String event = event();
         upstreams.queue.event(event);
+
         Browser.Reply joined = browser.post("/events/" + event + "/queue", "{}");
-        assertThat(joined.allHeaders("Set-Cookie"))
-                .hasSize(2)
-                .allSatisfy(cookie -> assertThat(cookie).containsIgnoringCase("; Secure"));
-        String visitorCookie = joined.allHeaders("Set-Cookie").stream()
-                .filter(c -> c.startsWith("wr_vid="))
-                .findFirst()
-                .orElseThrow();
+        assertThat(joined.allHeaders("Set-Cookie")).hasSize(2).allSatisfy(SecureCookiesTests::assertHardened);
+        String visitor = setCookie(joined, "__Host-wr_vid");
+        assertThat(visitor).contains("; Path=/;").contains("Max-Age=43200").doesNotContainIgnoringCase("Domain");
+        assertThat(setCookie(joined, "__Secure-wr_qt"))
+                .contains("; Path=/events/" + event)
+                .doesNotContain("Max-Age");
+        assertThat(joined.allHeaders("Set-Cookie")).noneMatch(c -> c.startsWith("wr_"));
+
         upstreams.queue.event(event).offerNext(1);
-        Browser.Reply claimed = browser.post(
-                "/events/" + event + "/admission/claim",
-                "{}",
-                "Cookie",
-                visitorCookie.substring(0, visitorCookie.indexOf(';')));
+        Browser.Reply claimed = browser.post("/events/" + event + "/admission/claim", "{}", "Cookie", pair(visitor));
         assertThat(claimed.status()).as(claimed.toString()).isEqualTo(200);
-        assertThat(claimed.allHeaders("Set-Cookie"))
-                .filteredOn(c -> c.startsWith("wr_at="))
-                .singleElement()
-                .satisfies(cookie ->
-                        assertThat(cookie).containsIgnoringCase("HttpOnly").contains("; Secure"));
+        assertThat(claimed.allHeaders("Set-Cookie")).hasSize(2).allSatisfy(SecureCookiesTests::assertHardened);
+        String token = setCookie(claimed, "__Host-wr_at");
+        assertThat(token).contains("; Path=/").doesNotContainIgnoringCase("Domain");
+        String rotated = setCookie(claimed, "__Host-wr_vid");
+        assertThat(pair(rotated)).isNotEqualTo(pair(visitor));
+
+        // the shop and the session calls take the prefixed cookies; upstream sees wr_at only, never the edge cookies
+        String cookies = pair(rotated) + "; " + pair(token);
+        Browser.Reply shop = browser.get("/events/" + event + "/shop/seats", "Cookie", cookies);
+        assertThat(shop.status()).as(shop.toString()).isEqualTo(200);
+        Browser.Reply renewed = browser.post("/events/" + event + "/shopping-session/renew", "{}", "Cookie", cookies);
+        assertThat(renewed.status()).as(renewed.toString()).isEqualTo(200);
+        assertThat(setCookie(renewed, "__Host-wr_at")).satisfies(SecureCookiesTests::assertHardened);
+        Recorded forwarded = upstreams
+                .coordinator
+                .lastReceived("/events/" + event + "/shopping-session/renew")
+                .orElseThrow();
+        assertThat(forwarded.header("Cookie")).contains("wr_at=" + pair(token).substring("__Host-wr_at=".length()));
+        assertThat(forwarded.header("Cookie").orElseThrow())
+                .doesNotContain("wr_vid")
+                .doesNotContain("__Host-");
+    }
+
+    @Test
+    void bareCookieNamesAreNotHonouredOverHttps() {
+        Browser browser = new Browser(port);
+        String event = event();
+        upstreams.queue.event(event);
+        String visitor = setCookie(browser.post("/events/" + event + "/queue", "{}"), "__Host-wr_vid");
+        String bareVisitor = "wr_vid=" + pair(visitor).substring("__Host-wr_vid=".length());
+
+        // a visitor cookie planted under the bare name (by a sibling subdomain, or over plain http) is not an identity
+        Browser.Reply planted = browser.post("/events/" + event + "/queue", "{}", "Cookie", bareVisitor);
+        assertThat(planted.allHeaders("Set-Cookie")).anyMatch(c -> c.startsWith("__Host-wr_vid="));
+        assertThat(pair(setCookie(planted, "__Host-wr_vid"))).isNotEqualTo(pair(visitor));
+
+        upstreams.queue.event(event).offerNext(1);
+        Browser.Reply claimed = browser.post("/events/" + event + "/admission/claim", "{}", "Cookie", pair(visitor));
+        String rotated = pair(setCookie(claimed, "__Host-wr_vid"));
+        String token = pair(setCookie(claimed, "__Host-wr_at")).substring("__Host-wr_at=".length());
+        Browser.Reply bareToken =
+                browser.get("/events/" + event + "/shop/seats", "Cookie", rotated + "; wr_at=" + token);
+        assertThat(bareToken.status()).isEqualTo(401);
+        assertThat(bareToken.body()).contains("admission-token-required");
+    }
+
+    private static void assertHardened(String setCookie) {
+        assertThat(setCookie)
+                .contains("; Secure")
+                .containsIgnoringCase("; HttpOnly")
+                .contains("SameSite=Lax");
+    }
+
+    private static String setCookie(Browser.Reply reply, String name) {
+        List<String> matching = reply.allHeaders("Set-Cookie").stream()
+                .filter(c -> c.startsWith(name + "="))
+                .toList();
+        assertThat(matching).as(reply.allHeaders("Set-Cookie").toString()).hasSize(1);
+        return matching.get(0);
+    }
+
+    private static String pair(String setCookie) {
+        int semicolon = setCookie.indexOf(';');
+        return semicolon < 0 ? setCookie : setCookie.substring(0, semicolon);
+    }
+
+    private static String event() {
+        return "sec-" + UUID.randomUUID().toString().substring(0, 12);
     }
 }

@@ -5,14 +5,17 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
  * How the edge behaves.
  *
- * @param secureCookies mark cookies {@code Secure}; only {@code false} for local plain http
- * @param visitorCookieMaxAge how long the browser keeps the visitor identity
+ * @param secureCookies the edge is served over HTTPS: every cookie is {@code Secure} and carries a name prefix the
+ *        browser enforces ({@code __Host-wr_vid}, {@code __Host-wr_at}, {@code __Secure-wr_qt}); only {@code false}
+ *        for local plain http, where the names stay bare
+ * @param cookies the edge's cookies
  * @param snapshotRefreshInterval a per-event snapshot is fetched at most this often
  * @param snapshotMaxAge an older snapshot is stale: polls go to the queue-service
  * @param snapshotMaxEvents snapshots kept at most (idle events are dropped first)
@@ -33,7 +36,7 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("waitroom.gateway")
 public record EdgeProperties(
         @DefaultValue("true") boolean secureCookies,
-        @NotNull @DefaultValue("7d") Duration visitorCookieMaxAge,
+        @NotNull @Valid @DefaultValue Cookies cookies,
         @NotNull @DefaultValue("1s") Duration snapshotRefreshInterval,
         @NotNull @DefaultValue("2s") Duration snapshotMaxAge,
         @Min(1) @DefaultValue("10000") int snapshotMaxEvents,
@@ -46,6 +49,58 @@ public record EdgeProperties(
         @NotNull @DefaultValue("500ms") Duration redisTimeout,
         @NotNull @DefaultValue("30m") Duration orderStatusGrace,
         @DefaultValue("true") boolean bindTokenToVisitor) {
+
+    @ConstructorBinding
+    public EdgeProperties {}
+
+    /** With the visitor cookie's lifetime alone in place of {@link Cookies} (the form before the cookie settings). */
+    public EdgeProperties(
+            boolean secureCookies,
+            Duration visitorCookieMaxAge,
+            Duration snapshotRefreshInterval,
+            Duration snapshotMaxAge,
+            int snapshotMaxEvents,
+            Duration ticketMaxAge,
+            Duration livenessFlushInterval,
+            Duration livenessReportInterval,
+            int livenessMaxPending,
+            RateLimits rateLimits,
+            Duration upstreamTimeout,
+            Duration redisTimeout,
+            Duration orderStatusGrace,
+            boolean bindTokenToVisitor) {
+        this(
+                secureCookies,
+                new Cookies(visitorCookieMaxAge),
+                snapshotRefreshInterval,
+                snapshotMaxAge,
+                snapshotMaxEvents,
+                ticketMaxAge,
+                livenessFlushInterval,
+                livenessReportInterval,
+                livenessMaxPending,
+                rateLimits,
+                upstreamTimeout,
+                redisTimeout,
+                orderStatusGrace,
+                bindTokenToVisitor);
+    }
+
+    /**
+     * The edge's cookies ({@code waitroom.gateway.cookies.*}).
+     *
+     * @param visitorMaxAge how long the browser keeps the visitor identity ({@code wr_vid}): long enough for one sale
+     *        (a visitor who loses it loses their place), short enough that a copy of it soon expires; the id rotates at
+     *        claim anyway
+     */
+    public record Cookies(@NotNull @DefaultValue("12h") Duration visitorMaxAge) {
+
+        public Cookies {
+            if (visitorMaxAge != null && (visitorMaxAge.isNegative() || visitorMaxAge.isZero())) {
+                throw new IllegalArgumentException("waitroom.gateway.cookies.visitor-max-age must be positive");
+            }
+        }
+    }
 
     /** @param status the limit on status polls, held in each gateway instance */
     public record RateLimits(@NotNull @Valid @DefaultValue Limit status) {}

@@ -1,7 +1,6 @@
 package dev.waitroom.gateway.identity;
 
 import dev.waitroom.contract.Headers;
-import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.tokens.TokenRejectedException;
 import dev.waitroom.tokens.VisitorCookieCodec;
@@ -22,19 +21,20 @@ import reactor.core.publisher.Mono;
 
 /**
  * Visitor identity (docs/ARCHITECTURE.md#identity). Every request loses any client-supplied identity, bypass or
- * internal header. Requests to an event's API carry the verified visitor id from the signed {@code wr_vid}
- * cookie upstream as {@code X-Waitroom-Visitor}; a visitor without a valid cookie gets a new
- * random id and cookie. Static pages and the public event status never set the cookie, so shared
- * caches may keep them.
+ * internal header. Requests to an event's API carry the verified visitor id from the signed visitor cookie ({@code
+ * wr_vid}, {@code __Host-wr_vid} over HTTPS: {@link EdgeCookies}) upstream as {@code X-Waitroom-Visitor}; a visitor
+ * without a valid cookie gets a new random id and cookie. Static pages and the public event status never set the
+ * cookie, so shared caches may keep them. The id changes again at claim ({@link VisitorRotationGatewayFilterFactory}).
  */
 @Component
 public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 
-    public static final String COOKIE = "wr_vid";
+    /** The visitor cookie's canonical name; its name on the wire is {@link EdgeCookies#visitorName()}. */
+    public static final String COOKIE = EdgeCookies.VISITOR;
 
     /** Headers only the gateway sets (docs/CONTRACTS.md#headers): client copies never pass. */
     private static final List<String> STRIPPED =
-            List.of(Headers.VISITOR, Headers.ACCOUNT, Headers.INTERNAL, Headers.BYPASS);
+            List.of(Headers.VISITOR, Headers.NEXT_VISITOR, Headers.ACCOUNT, Headers.INTERNAL, Headers.BYPASS);
 
     private static final String ATTRIBUTE = VisitorIdentityWebFilter.class.getName() + ".visitor";
 
@@ -42,15 +42,15 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 
     private final VisitorCookieCodec codec;
 
-    private final EdgeProperties edge;
+    private final EdgeCookies cookies;
 
     private final Counter issued;
 
     private final Counter rejected;
 
-    VisitorIdentityWebFilter(SecretsProperties secrets, EdgeProperties edge, MeterRegistry meters) {
+    VisitorIdentityWebFilter(SecretsProperties secrets, EdgeCookies cookies, MeterRegistry meters) {
         this.codec = VisitorCookieCodec.of(secrets.visitorHmacKey());
-        this.edge = edge;
+        this.cookies = cookies;
         this.issued = Counter.builder("waitroom.gateway.visitor.cookies")
                 .tag("outcome", "issued")
                 .description("Visitor identity cookies issued to browsers without one")
@@ -99,8 +99,13 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
         return Optional.ofNullable(exchange.getAttribute(ATTRIBUTE));
     }
 
+    /** The signed visitor cookie that carries {@code visitor}. */
+    ResponseCookie cookieFor(VisitorId visitor) {
+        return cookies.visitor(codec.encode(visitor));
+    }
+
     private VisitorId verifiedOrNew(ServerWebExchange exchange) {
-        HttpCookie cookie = exchange.getRequest().getCookies().getFirst(COOKIE);
+        HttpCookie cookie = exchange.getRequest().getCookies().getFirst(cookies.visitorName());
         if (cookie != null) {
             try {
                 return codec.decode(cookie.getValue());
@@ -109,14 +114,7 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
             }
         }
         VisitorId fresh = VisitorId.random();
-        exchange.getResponse()
-                .addCookie(ResponseCookie.from(COOKIE, codec.encode(fresh))
-                        .path("/")
-                        .httpOnly(true)
-                        .sameSite("Lax")
-                        .secure(edge.secureCookies())
-                        .maxAge(edge.visitorCookieMaxAge())
-                        .build());
+        exchange.getResponse().addCookie(cookieFor(fresh));
         issued.increment();
         exchange.getAttributes().put(ISSUED_ATTRIBUTE, Boolean.TRUE);
         return fresh;

@@ -16,7 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The admission-coordinator as far as the gateway sees it: the JWKS, claim (OFFERED -> ACTIVE in
- * the queue model, registry write, then the token), leave, and the admin API (echo).
+ * the queue model, the session bound to the gateway's {@code X-Waitroom-Next-Visitor} and named back
+ * in {@code X-Waitroom-Visitor}, registry write, then the token), renew and leave (which need a token of
+ * the visitor's session, like the real one), and the admin API (echo).
  */
 public final class StubCoordinator extends StubHttpServer {
 
@@ -31,6 +33,8 @@ public final class StubCoordinator extends StubHttpServer {
     private final SessionRegistryWriter registry;
 
     private final Map<String, String> sessionsByVisitor = new ConcurrentHashMap<>();
+
+    private final Map<String, String> sessionsByToken = new ConcurrentHashMap<>();
 
     private volatile Duration sessionTtl = Duration.ofMinutes(10);
 
@@ -98,7 +102,13 @@ public final class StubCoordinator extends StubHttpServer {
         String[] s = segments(path);
         String visitor = request.header(Headers.VISITOR).orElse(null);
         if (s.length == 4 && s[0].equals("events") && s[2].equals("admission") && s[3].equals("claim")) {
-            return claim(s[1], visitor);
+            return claim(s[1], visitor, request.header(Headers.NEXT_VISITOR).orElse(visitor));
+        }
+        if (s.length == 4 && s[0].equals("events") && s[2].equals("shopping-session")) {
+            Reply refused = tokenRefused(s[1], visitor, request);
+            if (refused != null) {
+                return refused;
+            }
         }
         if (s.length == 4 && s[0].equals("events") && s[2].equals("shopping-session") && s[3].equals("renew")) {
             return renew(s[1], visitor);
@@ -111,6 +121,33 @@ public final class StubCoordinator extends StubHttpServer {
             return new Reply(204, null, Map.of());
         }
         return Reply.json(404, Map.of("status", 404, "title", "Not found"));
+    }
+
+    /** Renew and leave need a token of this visitor's session (Bearer or the wr_at cookie), else a 401 problem. */
+    private Reply tokenRefused(String eventId, String visitor, Recorded request) {
+        String token = request.header("Authorization")
+                .filter(a -> a.startsWith(Headers.BEARER_PREFIX))
+                .map(a -> a.substring(Headers.BEARER_PREFIX.length()))
+                .or(() -> request.header("Cookie").flatMap(StubCoordinator::admissionCookie))
+                .orElse(null);
+        if (token == null) {
+            return problem(ProblemType.ADMISSION_TOKEN_REQUIRED);
+        }
+        String session = sessionsByToken.get(token);
+        if (session == null || visitor == null || !session.equals(sessionsByVisitor.get(eventId + "/" + visitor))) {
+            return problem(ProblemType.ADMISSION_TOKEN_INVALID);
+        }
+        return null;
+    }
+
+    private static java.util.Optional<String> admissionCookie(String cookieHeader) {
+        for (String pair : cookieHeader.split(";")) {
+            String p = pair.trim();
+            if (p.startsWith("wr_at=")) {
+                return java.util.Optional.of(p.substring("wr_at=".length()));
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     private Reply renew(String eventId, String visitor) {
@@ -131,6 +168,7 @@ public final class StubCoordinator extends StubHttpServer {
                 expiresAt,
                 UUID.randomUUID().toString());
         String token = issuer.issue(claims);
+        sessionsByToken.put(token, sessionId);
         registry.live(eventId, sessionId, generation, expiresAt);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("sessionId", sessionId);
@@ -142,7 +180,7 @@ public final class StubCoordinator extends StubHttpServer {
         return new Reply(200, body, Map.of("Set-Cookie", "wr_at=" + token + "; Path=/; HttpOnly; SameSite=Lax"));
     }
 
-    private Reply claim(String eventId, String visitor) {
+    private Reply claim(String eventId, String visitor, String next) {
         if (!claimDelay.isZero()) {
             try {
                 Thread.sleep(claimDelay.toMillis());
@@ -151,15 +189,40 @@ public final class StubCoordinator extends StubHttpServer {
             }
         }
         StubQueueService.QueueEvent event = queue.event(eventId);
-        StubQueueService.Entry entry = visitor == null ? null : event.entryOf(visitor);
-        if (entry == null || !(entry.state.equals("OFFERED") || entry.state.equals("ACTIVE"))) {
-            return problem(ProblemType.NO_OFFER);
-        }
-        entry.state = "ACTIVE";
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        Issued issued = issue(eventId, visitor, event.saleGeneration, now, now.plus(sessionTtl));
+        String own = visitor == null ? null : sessionsByVisitor.get(eventId + "/" + visitor);
+        String bound;
+        Issued issued;
+        if (own != null && registry.isLive(eventId, own)) {
+            // a repeated claim by the session's own id: the same session, a fresh token, no new id
+            bound = visitor;
+            Instant expiresAt = now.plus(sessionTtl);
+            String token = issuer.issue(new AdmissionClaims(
+                    eventId,
+                    event.saleGeneration,
+                    UUID.randomUUID().toString(),
+                    own,
+                    visitor,
+                    now,
+                    expiresAt,
+                    UUID.randomUUID().toString()));
+            issued = new Issued(token, own, expiresAt);
+        } else {
+            StubQueueService.Entry entry = visitor == null ? null : event.entryOf(visitor);
+            if (entry != null && entry.state.equals("ACTIVE")) {
+                return problem(ProblemType.OFFER_CLAIMED);
+            }
+            if (entry == null || !entry.state.equals("OFFERED")) {
+                return problem(ProblemType.NO_OFFER);
+            }
+            // the offer is found by the visitor's current id; the session is bound to the id the gateway minted
+            bound = next;
+            entry.state = "ACTIVE";
+            issued = issue(eventId, bound, event.saleGeneration, now, now.plus(sessionTtl));
+            sessionsByVisitor.put(eventId + "/" + bound, issued.sessionId());
+        }
         registry.live(eventId, issued.sessionId(), event.saleGeneration, issued.expiresAt());
-        sessionsByVisitor.put(eventId + "/" + visitor, issued.sessionId());
+        sessionsByToken.put(issued.token(), issued.sessionId());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("sessionId", issued.sessionId());
         body.put("eventId", eventId);
@@ -170,6 +233,12 @@ public final class StubCoordinator extends StubHttpServer {
                 issued.expiresAt().plus(Duration.ofMinutes(20)).toString());
         body.put("token", issued.token());
         return new Reply(
-                200, body, Map.of("Set-Cookie", "wr_at=" + issued.token() + "; Path=/; HttpOnly; SameSite=Lax"));
+                200,
+                body,
+                Map.of(
+                        "Set-Cookie",
+                        "wr_at=" + issued.token() + "; Path=/; HttpOnly; SameSite=Lax",
+                        Headers.VISITOR,
+                        bound));
     }
 }
