@@ -196,6 +196,23 @@ public final class BodyFuzzer {
         return Optional.empty();
     }
 
+    /**
+     * {@link #fault(Answer)} for a request whose path carries one of {@link #pathSegments}: the servlet container
+     * (Tomcat) refuses an encoded NUL or invalid UTF-8 in a path with a plain 400 page of its own before any
+     * application code runs, so that answer is not a fault here (the gateway answers the same paths with its bad-path
+     * problem before they could reach a service).
+     */
+    public Optional<String> pathFault(Answer answer) {
+        if (answer.status() == 400
+                && answer.contentType() != null
+                && answer.contentType().startsWith("text/html")
+                && answer.body() != null
+                && answer.body().contains("HTTP Status 400")) {
+            return Optional.empty();
+        }
+        return fault(answer);
+    }
+
     /** The failure message for {@code faults}, naming the seed that repeats them. */
     public String report(List<String> faults) {
         return faults.size() + " malformed request(s) answered wrongly (repeat with -D" + SEED_PROPERTY + "=" + seed
@@ -225,7 +242,7 @@ public final class BodyFuzzer {
                 "scalar root", JSON, ascii(pick(random, "\"text\"", "42", "true", "-1e400", "\"\\u0000\"")), false));
         cases.add(new Case("object nested " + NESTING + " deep", JSON, nested("{\"a\":", "1", "}"), false));
         cases.add(new Case("array nested " + NESTING + " deep", JSON, nested("[", "1", "]"), false));
-        cases.add(new Case("invalid UTF-8 in a key", JSON, withInvalidUtf8Key(random, sample), false));
+        cases.add(new Case("invalid UTF-8 in a value", JSON, withInvalidUtf8(random, sample), false));
         cases.add(new Case("raw NUL byte in a string", JSON, rawControlInString(random, sample, (byte) 0), false));
         cases.add(new Case(
                 "raw control byte in a string",
@@ -269,26 +286,16 @@ public final class BodyFuzzer {
             values.add(new Hostile("line separator", insert(random, text, pick(random, "\u2028", "\n", "\r\n"))));
             values.add(new Hostile("long string", longString(random, text)));
             values.add(new Hostile(
-                    "invalid UTF-8",
-                    new Raw(concat(
-                            ascii("\""),
-                            ascii(text.replaceAll("[^A-Za-z0-9]", "")),
-                            invalidUtf8(random),
-                            ascii("\"")))));
+                    "invalid UTF-8", new Raw(withInvalidUtf8Inside(random, text.replaceAll("[^A-Za-z0-9]", "")))));
         } else if (valid instanceof Number) {
             values.add(new Hostile("a word for a number", "not-a-number"));
             values.add(new Hostile("an array for a number", List.of(valid)));
             values.add(new Hostile("an object for a number", Map.of("value", valid)));
             values.add(new Hostile("a boolean for a number", Boolean.TRUE));
-            values.add(new Hostile(
-                    "huge number",
-                    Raw.of(pick(
-                            random,
-                            "1e400",
-                            "-1e400",
-                            "123456789012345678901234567890",
-                            "-123456789012345678901234567890",
-                            "1.7976931348623157e309"))));
+            for (String huge :
+                    List.of("1e400", "-1e400", "123456789012345678901234567890", "-123456789012345678901234567890")) {
+                values.add(new Hostile("huge number " + huge, Raw.of(huge)));
+            }
             values.add(new Hostile("number of 2000 digits", Raw.of("9".repeat(2000))));
             values.add(new Hostile("NaN", Raw.of(pick(random, "NaN", "Infinity", "-Infinity"))));
         } else if (valid instanceof Boolean) {
@@ -367,8 +374,15 @@ public final class BodyFuzzer {
         return name.toString();
     }
 
+    /**
+     * {@code text} with {@code inserted} strictly inside it when it has two characters or more: parsers trim the ends of
+     * some values (Jackson an enum name or an instant), so a control character there would test the parser alone.
+     */
     private static String insert(Random random, String text, String inserted) {
-        int at = text.isEmpty() ? 0 : random.nextInt(text.length() + 1);
+        int at = text.length() < 2 ? text.length() : 1 + random.nextInt(text.length() - 1);
+        if (at < text.length() && Character.isLowSurrogate(text.charAt(at))) {
+            at--; // never between the halves of a pair
+        }
         return text.substring(0, at) + inserted + text.substring(at);
     }
 
@@ -384,6 +398,13 @@ public final class BodyFuzzer {
         return s.substring(0, length);
     }
 
+    /** {@code ascii} as a JSON string with invalid UTF-8 strictly inside it (see {@link #insert}). */
+    private static byte[] withInvalidUtf8Inside(Random random, String ascii) {
+        String text = ascii.length() < 2 ? "ab" : ascii;
+        int at = 1 + random.nextInt(text.length() - 1);
+        return concat(ascii("\"" + text.substring(0, at)), invalidUtf8(random), ascii(text.substring(at) + "\""));
+    }
+
     private static byte[] invalidUtf8(Random random) {
         byte[][] sequences = {
             {(byte) 0xff}, // never in UTF-8
@@ -397,11 +418,19 @@ public final class BodyFuzzer {
         return sequences[random.nextInt(sequences.length)];
     }
 
-    private static byte[] withInvalidUtf8Key(Random random, Map<String, ?> sample) {
-        Map<Object, Object> copy = new LinkedHashMap<>();
-        copy.put(new Raw(concat(ascii("\"k"), invalidUtf8(random), ascii("\""))), 1);
-        copy.putAll(sample);
-        return json(copy);
+    /**
+     * Invalid UTF-8 inside one of the sample's strings, or in place of its first value when it has none (a parser may
+     * skip an unknown member without decoding it, so the bytes go where they are read).
+     */
+    private static byte[] withInvalidUtf8(Random random, Map<String, ?> sample) {
+        List<List<Object>> paths = fieldPaths(sample, List.of());
+        List<List<Object>> strings =
+                paths.stream().filter(p -> at(sample, p) instanceof String).toList();
+        if (paths.isEmpty()) {
+            return concat(ascii("{\"k\":\""), invalidUtf8(random), ascii("\"}"));
+        }
+        List<Object> path = strings.isEmpty() ? paths.get(0) : strings.get(random.nextInt(strings.size()));
+        return json(replaced(sample, path, 0, new Raw(withInvalidUtf8Inside(random, "ab"))));
     }
 
     private static byte[] rawControlInString(Random random, Map<String, ?> sample, byte control) {
