@@ -1,5 +1,7 @@
 package dev.waitroom.queue.event;
 
+import dev.waitroom.contract.MalformedValueException;
+import dev.waitroom.contract.TextFields;
 import dev.waitroom.contract.queue.EventStateView;
 import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.contract.queue.PublicEventStatus;
@@ -11,9 +13,22 @@ final class EventBodies {
 
     private EventBodies() {}
 
-    /** The pushed state, once its shape is sound; commitment and seed are kept in lower case, empty ones as none. */
+    /**
+     * The most admissions a second any event is pushed with; the coordinator allows at most 100 000 (a larger number is
+     * no pace but a mistake, and the edge multiplies it into wait estimates).
+     */
+    static final double MAX_ADMISSION_RATE = 1_000_000;
+
+    /**
+     * The pushed state, once its shape is sound; commitment and seed are kept in lower case, empty ones as none. The
+     * announcement is shown on every waiting page: one line of plain text (contract {@link TextFields}).
+     */
     static EventUpdate update(EventUpdateRequest body) {
         EventUpdateRequest b = body.validated();
+        TextFields.optional("announcement", b.announcement(), EventUpdateRequest.MAX_ANNOUNCEMENT);
+        if (b.admissionRatePerSecond() != null && b.admissionRatePerSecond() > MAX_ADMISSION_RATE) {
+            throw new MalformedValueException("admissionRatePerSecond is at most " + (long) MAX_ADMISSION_RATE);
+        }
         return new EventUpdate(
                 b.phaseValue(),
                 b.modeValue(),

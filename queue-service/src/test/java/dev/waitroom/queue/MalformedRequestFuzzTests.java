@@ -1,0 +1,309 @@
+package dev.waitroom.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waitroom.contract.Headers;
+import dev.waitroom.testsupport.BodyFuzzer;
+import dev.waitroom.tokens.VisitorId;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.redisson.api.RedissonClient;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Bad input never costs a 5xx (docs/SECURITY-NOTES/input.md): every route of the queue-service, read from its request
+ * mappings, gets the seeded malformed bodies and path variables of {@link BodyFuzzer} with the internal credential and
+ * a visitor, so the body is really read. Each answer is below 500, each 4xx a problem with a type, and nothing in
+ * Redis changes: no key appears or goes, the event's counts and public status stay as they were. Repeat a run with
+ * {@code -Dfuzz.seed=<the printed seed>}.
+ */
+@QueueServiceTest
+class MalformedRequestFuzzTests {
+
+    /** The queue's body limit ({@code waitroom.web.max-body-size}). */
+    static final int MAX_BODY = 8 * 1024;
+
+    static final String COMMITMENT = "5feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9";
+
+    private static final Pattern VARIABLE = Pattern.compile("\\{([^}/]+)}");
+
+    /**
+     * The join body is an optional JSON object nobody reads, taken whatever its declared type and read as text (an
+     * invalid byte becomes U+FFFD); the member's join answers its existing entry and changes nothing.
+     */
+    static final Set<String> JOIN_ACCEPTS = Set.of(
+            "invalid UTF-8 in a value",
+            "no content type",
+            "content type text/plain",
+            "content type application/xml",
+            "content type application/x-www-form-urlencoded",
+            "content type multipart/form-data; boundary=x",
+            "content type application/octet-stream");
+
+    private final QueueClient client;
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    RedissonClient redis;
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    RequestMappingHandlerMapping mappings;
+
+    String event;
+    String member;
+    String entry;
+
+    MalformedRequestFuzzTests(QueueClient client) {
+        this.client = client;
+    }
+
+    /** A scheduled event (no draw, no offer can apply) with one member waiting in its pre-sale group. */
+    @BeforeEach
+    void oneEventWithAMember() {
+        event = QueueClient.newEventId("fuzz");
+        QueueClient.Reply pushed =
+                client.internal("PUT", "/internal/events/" + event, new String(BodyFuzzer.json(push())));
+        assertThat(pushed.status()).as(pushed.body()).isEqualTo(200);
+        member = VisitorId.random().value();
+        QueueClient.Reply joined = client.join(event, member);
+        assertThat(joined.status()).as(joined.body()).isEqualTo(201);
+        entry = joined.receipt();
+    }
+
+    static Map<String, Object> push() {
+        Map<String, Object> push = new LinkedHashMap<>();
+        push.put("phase", "SCHEDULED");
+        push.put("mode", "QUEUEING");
+        push.put("announcement", "Doors open at seven");
+        push.put("saleGeneration", 1);
+        push.put("commitment", COMMITMENT);
+        push.put("identityScope", "BROWSER");
+        push.put("expiredOfferPolicy", "REQUEUE_ONCE");
+        push.put("presaleOrdering", "RANDOM");
+        push.put("admissionRatePerSecond", 10.5);
+        push.put("offerTtlSeconds", 60);
+        push.put("opensAt", "2030-01-01T10:00:00Z");
+        return push;
+    }
+
+    /** A body of every route that reads one; each is refused as it stands or changes nothing (scheduled event). */
+    private Map<String, Map<String, Object>> samples() {
+        Map<String, Map<String, Object>> samples = new TreeMap<>();
+        samples.put("POST /events/{eventId}/queue", Map.of());
+        samples.put("PUT /internal/events/{eventId}", push());
+        samples.put("POST /internal/events/{eventId}/draw", Map.of("seed", "00".repeat(32)));
+        samples.put(
+                "POST /internal/events/{eventId}/offers",
+                Map.of(
+                        "offers",
+                        List.of(Map.of("entryId", entry, "grantId", "g-1", "expiresAt", "2030-01-01T00:00:00Z"))));
+        samples.put(
+                "POST /internal/events/{eventId}/entries/{entryId}/transition",
+                Map.of("to", "ACTIVE", "grantId", "g-1"));
+        samples.put("POST /internal/events/{eventId}/liveness", Map.of("seen", List.of(List.of(entry, member))));
+        return samples;
+    }
+
+    @Test
+    void malformedBodiesAndPathsOnEveryRouteAreRefusedWithAProblemAndChangeNothing() {
+        BodyFuzzer fuzzer = BodyFuzzer.seeded("queue-service", MAX_BODY);
+        Map<String, Map<String, Object>> samples = samples();
+        List<Route> routes = routes();
+        assertThat(routes)
+                .extracting(Route::key)
+                .contains("POST /events/{eventId}/queue", "PUT /internal/events/{eventId}");
+        List<String> faults = new ArrayList<>();
+        int sent = 0;
+        for (Route route : routes) {
+            Map<String, Object> sample = samples.get(route.key());
+            if (route.readsBody() && sample == null) {
+                System.out.println("FUZZ no sample body for " + route.key() + ": whole-body faults only");
+            }
+            for (BodyFuzzer.Case c : fuzzer.cases(route.key(), route.readsBody() ? sample : null)) {
+                if (c.absent() && route.readsBody() && !route.bodyRequired()) {
+                    continue; // no body where a body is optional is a valid request
+                }
+                boolean accepted =
+                        route.key().equals("POST /events/{eventId}/queue") && JOIN_ACCEPTS.contains(c.name());
+                sent++;
+                check(
+                        fuzzer,
+                        route,
+                        uri(route, Map.of()),
+                        c,
+                        route.readsBody() && !accepted,
+                        route.readsBody(),
+                        false,
+                        faults);
+            }
+            BodyFuzzer.Case valid = new BodyFuzzer.Case(
+                    "a valid body",
+                    sample == null ? null : "application/json",
+                    sample == null ? new byte[0] : BodyFuzzer.json(sample),
+                    sample == null);
+            for (String variable : route.variables()) {
+                for (String segment : fuzzer.pathSegments(route.key())) {
+                    sent++;
+                    BodyFuzzer.Case c = new BodyFuzzer.Case(
+                            "{" + variable + "} = " + abbreviated(segment),
+                            valid.contentType(),
+                            valid.body(),
+                            valid.absent());
+                    check(fuzzer, route, uri(route, Map.of(variable, segment)), c, true, true, true, faults);
+                }
+            }
+        }
+        System.out.println("FUZZ queue-service: " + sent + " requests to " + routes.size() + " routes");
+        assertThat(faults).as(fuzzer.report(faults)).isEmpty();
+    }
+
+    private void check(
+            BodyFuzzer fuzzer,
+            Route route,
+            URI uri,
+            BodyFuzzer.Case c,
+            boolean mustRefuse,
+            boolean unchanged,
+            boolean inPath,
+            List<String> faults) {
+        Map<String, String> before = unchanged ? fingerprint() : Map.of();
+        BodyFuzzer.Answer answer = fuzzer.send(route.method(), uri, c, credentials(route));
+        String what = route.key() + " " + c + ": ";
+        (inPath ? fuzzer.pathFault(answer) : fuzzer.fault(answer)).ifPresent(fault -> faults.add(what + fault));
+        if (mustRefuse && answer.status() < 400) {
+            faults.add(what + "accepted with " + answer.status() + " " + abbreviated(answer.body()));
+        }
+        if (unchanged) {
+            Map<String, String> after = fingerprint();
+            if (!after.equals(before)) {
+                faults.add(what + "changed the queue: " + before + " -> " + after);
+            }
+        }
+    }
+
+    /**
+     * The internal credential, and a visitor: the member where its answer changes nothing (join finds its entry,
+     * status reads it), a stranger elsewhere (leave must not take the member out).
+     */
+    private String[] credentials(Route route) {
+        boolean member = route.key().equals("POST /events/{eventId}/queue")
+                || route.key().equals("GET /events/{eventId}/queue/status");
+        return new String[] {
+            Headers.INTERNAL,
+            TestSecrets.INTERNAL_TOKEN,
+            Headers.VISITOR,
+            member ? this.member : VisitorId.random().value()
+        };
+    }
+
+    /** The keys of the event and their number in all of Redis, the event's counts and its public status. */
+    private Map<String, String> fingerprint() {
+        Map<String, String> state = new TreeMap<>();
+        state.put("redis keys", String.valueOf(redis.getKeys().count()));
+        state.put(
+                "event keys",
+                String.join(
+                        " ",
+                        redis.getKeys()
+                                .getKeysStreamByPattern("wr:{" + event + "}*")
+                                .sorted()
+                                .toList()));
+        ObjectNode counts = (ObjectNode) client.counts(event);
+        counts.remove("oldestWaitSeconds"); // grows with the clock
+        state.put("counts", counts.toString());
+        state.put(
+                "status",
+                client.internal("GET", "/events/" + event + "/status", null).body());
+        return state;
+    }
+
+    private URI uri(Route route, Map<String, String> replaced) {
+        Matcher m = VARIABLE.matcher(route.pattern());
+        StringBuilder path = new StringBuilder();
+        while (m.find()) {
+            String name = m.group(1);
+            String value = replaced.containsKey(name) ? replaced.get(name) : valueOf(name);
+            m.appendReplacement(path, Matcher.quoteReplacement(value));
+        }
+        m.appendTail(path);
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    private String valueOf(String variable) {
+        return switch (variable) {
+            case "eventId" -> event;
+            case "entryId" -> entry;
+            default -> "fuzz-1";
+        };
+    }
+
+    private List<Route> routes() {
+        List<Route> routes = new ArrayList<>();
+        for (Map.Entry<RequestMappingInfo, HandlerMethod> e :
+                mappings.getHandlerMethods().entrySet()) {
+            RequestMappingInfo info = e.getKey();
+            Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
+            RequestBody body = bodyOf(e.getValue());
+            for (String pattern : info.getPatternValues()) {
+                if (pattern.startsWith("/error")) {
+                    continue;
+                }
+                for (RequestMethod method : methods.isEmpty() ? Set.of(RequestMethod.POST) : methods) {
+                    routes.add(new Route(method.name(), pattern, body != null, body != null && body.required()));
+                }
+            }
+        }
+        routes.sort((a, b) -> a.key().compareTo(b.key()));
+        return routes;
+    }
+
+    private static RequestBody bodyOf(HandlerMethod handler) {
+        for (var parameter : handler.getMethodParameters()) {
+            RequestBody body = parameter.getParameterAnnotation(RequestBody.class);
+            if (body != null) {
+                return body;
+            }
+        }
+        return null;
+    }
+
+    private static String abbreviated(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 40) + "...(" + s.length() + ")";
+    }
+
+    record Route(String method, String pattern, boolean readsBody, boolean bodyRequired) {
+
+        String key() {
+            return method + " " + pattern;
+        }
+
+        List<String> variables() {
+            List<String> names = new ArrayList<>();
+            Matcher m = VARIABLE.matcher(pattern);
+            while (m.find()) {
+                names.add(m.group(1));
+            }
+            return names;
+        }
+    }
+}
