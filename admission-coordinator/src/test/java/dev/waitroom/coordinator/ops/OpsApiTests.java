@@ -14,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import tools.jackson.databind.JsonNode;
 
 @CoordinatorTest
@@ -24,6 +25,9 @@ class OpsApiTests {
 
     @Autowired
     SigningKeys keys;
+
+    @LocalManagementPort
+    int managementPort;
 
     Http ops;
 
@@ -337,8 +341,11 @@ class OpsApiTests {
         this.ops.post(path("/open"), null);
         this.scenario.join(this.eventId, 3);
         this.scenario.tickUntilLive(this.eventId, 3);
+        assertThat(new Http(this.scenario.port()).get("/actuator/prometheus").status())
+                .as("metrics are on the management port only")
+                .isEqualTo(404);
         String metrics =
-                new Http(this.scenario.port()).get("/actuator/prometheus").body();
+                new Http(this.managementPort).get("/actuator/prometheus").body();
         assertThat(metrics)
                 .contains(
                         "waitroom_coordinator_offers_total{event=\"" + this.eventId + "\"",
