@@ -49,7 +49,7 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
     private final Counter rejected;
 
     VisitorIdentityWebFilter(SecretsProperties secrets, EdgeCookies cookies, MeterRegistry meters) {
-        this.codec = VisitorCookieCodec.of(secrets.visitorHmacKey());
+        this.codec = secrets.visitorCookieCodec();
         this.cookies = cookies;
         this.issued = Counter.builder("waitroom.gateway.visitor.cookies")
                 .tag("outcome", "issued")
