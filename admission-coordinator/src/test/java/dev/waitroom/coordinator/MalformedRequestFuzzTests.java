@@ -135,6 +135,7 @@ class MalformedRequestFuzzTests {
                 .extracting(Route::key)
                 .contains("POST /admin/events", "POST /events/{eventId}/admission/claim", "POST /internal/health");
         List<String> faults = new ArrayList<>();
+        Map<Integer, Integer> answered = new TreeMap<>();
         int sent = 0;
         for (Route route : routes) {
             Map<String, Object> sample = SAMPLES.get(route.key());
@@ -145,9 +146,14 @@ class MalformedRequestFuzzTests {
                 if (c.absent() && route.readsBody() && !route.bodyRequired()) {
                     continue; // no body where a body is optional is a valid request
                 }
+                if (!route.readsBody()
+                        && !route.method().equals("GET")
+                        && !c.name().equals(BodyFuzzer.OVER_THE_LIMIT)) {
+                    continue; // a body nobody reads: only its size matters, and the call itself may change state
+                }
                 boolean mustRefuse = route.readsBody() && !ACCEPTED_BY_CONTRACT.contains(route.key() + " " + c.name());
                 sent++;
-                check(fuzzer, route, uri(route, Map.of()), c, mustRefuse, false, faults);
+                check(fuzzer, route, uri(route, Map.of()), c, mustRefuse, false, answered, faults);
             }
             BodyFuzzer.Case valid = new BodyFuzzer.Case(
                     "a valid body",
@@ -162,11 +168,12 @@ class MalformedRequestFuzzTests {
                             valid.contentType(),
                             valid.body(),
                             valid.absent());
-                    check(fuzzer, route, uri(route, Map.of(variable, segment)), c, true, true, faults);
+                    check(fuzzer, route, uri(route, Map.of(variable, segment)), c, true, true, answered, faults);
                 }
             }
         }
-        System.out.println("FUZZ admission-coordinator: " + sent + " requests to " + routes.size() + " routes");
+        System.out.println("FUZZ admission-coordinator: " + sent + " requests to " + routes.size()
+                + " routes, answered " + answered);
         assertThat(faults).as(fuzzer.report(faults)).isEmpty();
     }
 
@@ -211,9 +218,11 @@ class MalformedRequestFuzzTests {
             BodyFuzzer.Case c,
             boolean mustRefuse,
             boolean inPath,
+            Map<Integer, Integer> answered,
             List<String> faults) {
         Map<String, String> before = fingerprint();
         BodyFuzzer.Answer answer = fuzzer.send(route.method(), uri, c, credentials());
+        answered.merge(answer.status(), 1, Integer::sum);
         String what = route.key() + " " + c + ": ";
         (inPath ? fuzzer.pathFault(answer) : fuzzer.fault(answer)).ifPresent(fault -> faults.add(what + fault));
         if (mustRefuse && answer.status() < 400) {

@@ -133,6 +133,7 @@ class MalformedRequestFuzzTests {
                 .extracting(Route::key)
                 .contains("POST /events/{eventId}/queue", "PUT /internal/events/{eventId}");
         List<String> faults = new ArrayList<>();
+        Map<Integer, Integer> answered = new TreeMap<>();
         int sent = 0;
         for (Route route : routes) {
             Map<String, Object> sample = samples.get(route.key());
@@ -142,6 +143,11 @@ class MalformedRequestFuzzTests {
             for (BodyFuzzer.Case c : fuzzer.cases(route.key(), route.readsBody() ? sample : null)) {
                 if (c.absent() && route.readsBody() && !route.bodyRequired()) {
                     continue; // no body where a body is optional is a valid request
+                }
+                if (!route.readsBody()
+                        && !route.method().equals("GET")
+                        && !c.name().equals(BodyFuzzer.OVER_THE_LIMIT)) {
+                    continue; // a body nobody reads: only its size matters, and the call itself may change state
                 }
                 boolean accepted =
                         route.key().equals("POST /events/{eventId}/queue") && JOIN_ACCEPTS.contains(c.name());
@@ -154,6 +160,7 @@ class MalformedRequestFuzzTests {
                         route.readsBody() && !accepted,
                         route.readsBody(),
                         false,
+                        answered,
                         faults);
             }
             BodyFuzzer.Case valid = new BodyFuzzer.Case(
@@ -169,11 +176,12 @@ class MalformedRequestFuzzTests {
                             valid.contentType(),
                             valid.body(),
                             valid.absent());
-                    check(fuzzer, route, uri(route, Map.of(variable, segment)), c, true, true, true, faults);
+                    check(fuzzer, route, uri(route, Map.of(variable, segment)), c, true, true, true, answered, faults);
                 }
             }
         }
-        System.out.println("FUZZ queue-service: " + sent + " requests to " + routes.size() + " routes");
+        System.out.println(
+                "FUZZ queue-service: " + sent + " requests to " + routes.size() + " routes, answered " + answered);
         assertThat(faults).as(fuzzer.report(faults)).isEmpty();
     }
 
@@ -185,9 +193,11 @@ class MalformedRequestFuzzTests {
             boolean mustRefuse,
             boolean unchanged,
             boolean inPath,
+            Map<Integer, Integer> answered,
             List<String> faults) {
         Map<String, String> before = unchanged ? fingerprint() : Map.of();
         BodyFuzzer.Answer answer = fuzzer.send(route.method(), uri, c, credentials(route));
+        answered.merge(answer.status(), 1, Integer::sum);
         String what = route.key() + " " + c + ": ";
         (inPath ? fuzzer.pathFault(answer) : fuzzer.fault(answer)).ifPresent(fault -> faults.add(what + fault));
         if (mustRefuse && answer.status() < 400) {

@@ -45,6 +45,12 @@ public final class BodyFuzzer {
     /** How deep the nesting cases go: past every parser's default limit (Jackson's is 500 or 1000). */
     public static final int NESTING = 1000;
 
+    /**
+     * The name of the case over the body limit: the one a route that reads no body still has to refuse (413, before
+     * its handler runs).
+     */
+    public static final String OVER_THE_LIMIT = "over the body limit";
+
     private static final Pattern PROBLEM_TYPE = Pattern.compile("\"type\"\\s*:\\s*\"[^\"]+\"");
 
     private static final String JSON = "application/json";
@@ -262,7 +268,7 @@ public final class BodyFuzzer {
         int over = maxBodyBytes * 2 + random.nextInt(maxBodyBytes * 6);
         Map<String, Object> padded = new LinkedHashMap<>(sample);
         padded.put("padding", "p".repeat(over));
-        cases.add(new Case("over the body limit", JSON, json(padded), false));
+        cases.add(new Case(OVER_THE_LIMIT, JSON, json(padded), false));
         return cases;
     }
 

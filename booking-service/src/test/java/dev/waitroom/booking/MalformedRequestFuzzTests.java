@@ -1,0 +1,325 @@
+package dev.waitroom.booking;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waitroom.booking.payments.WebhookSignature;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.testsupport.BodyFuzzer;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+/**
+ * Bad input never costs a 5xx (docs/SECURITY-NOTES/input.md): every route of booking, read from its request
+ * mappings, gets the seeded malformed bodies and path variables of {@link BodyFuzzer}, sent as the gateway forwards
+ * them (internal credential, the shopper's admission token and a fresh assertion, the ops token, a valid webhook
+ * signature over each body), so the body is really read. Each answer is below 500, each 4xx a problem with a type, and
+ * nothing in PostgreSQL changes: no row appears or goes, the event's seats, holds and orders stay as they were, and
+ * fault injection stays off. Repeat a run with {@code -Dfuzz.seed=<the printed seed>}.
+ */
+class MalformedRequestFuzzTests extends ShopTestSupport {
+
+    /** Booking's body limit (the web kit's default). */
+    static final int MAX_BODY = 16 * 1024;
+
+    private static final String OPS = "Bearer " + TestSecrets.OPS_TOKEN;
+
+    private static final Pattern VARIABLE = Pattern.compile("\\{([^}/]+)}");
+
+    /**
+     * The webhook body is the signed bytes whatever their declared type: the fixture's webhook, sent again, is a
+     * duplicate that answers 200 and changes nothing.
+     */
+    static final Set<String> WEBHOOK_ACCEPTS = Set.of(
+            "no content type",
+            "content type text/plain",
+            "content type application/xml",
+            "content type application/x-www-form-urlencoded",
+            "content type multipart/form-data; boundary=x",
+            "content type application/json; charset=bogus-charset",
+            "content type application/octet-stream");
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    RequestMappingHandlerMapping mappings;
+
+    String event;
+    Checkout paid;
+    String heldId;
+    Map<String, Object> webhook;
+
+    /** An event of ten seats: one paid order (its webhook applied), and an active hold of the same shopper. */
+    @BeforeEach
+    void anEventWithAPaidOrderAndAHold() {
+        send("DELETE", "/admin/booking/faults", OPS, null);
+        event = newEvent("fuzz", 10);
+        paid = checkout(event, "A-1");
+        webhook = new LinkedHashMap<>();
+        webhook.put("webhookId", "wh-fuzz-" + event);
+        webhook.put("paymentAttemptId", paid.attemptId());
+        webhook.put("outcome", "SUCCEEDED");
+        webhook.put("amountCents", paid.amountCents());
+        Response applied = signedWebhook(new String(BodyFuzzer.json(webhook)), signature(BodyFuzzer.json(webhook)));
+        assertThat(applied.status()).as(applied.raw().body()).isEqualTo(200);
+        Response held = hold(paid.shopper(), "A-2");
+        assertThat(held.status()).as(held.raw().body()).isEqualTo(201);
+        heldId = held.text("holdId");
+    }
+
+    @AfterEach
+    void faultsOff() {
+        send("DELETE", "/admin/booking/faults", OPS, null);
+    }
+
+    private Map<String, Map<String, Object>> samples() {
+        Map<String, Map<String, Object>> samples = new TreeMap<>();
+        samples.put("POST /events/{eventId}/shop/holds", Map.of("seatIds", List.of("A-3", "A-4")));
+        samples.put("POST /events/{eventId}/shop/orders", Map.of("holdId", heldId));
+        samples.put(
+                "PUT /admin/events/{eventId}/inventory",
+                Map.of("categories", List.of(Map.of("name", "A", "seats", 10, "priceCents", 2500))));
+        samples.put("PUT /admin/booking/faults", Map.of("latencyMs", 0, "errorRate", 0.0, "poolLimit", 0));
+        samples.put("POST /webhooks/payments", webhook);
+        return samples;
+    }
+
+    @Test
+    void malformedBodiesAndPathsOnEveryRouteAreRefusedWithAProblemAndChangeNothing() {
+        BodyFuzzer fuzzer = BodyFuzzer.seeded("booking-service", MAX_BODY);
+        Map<String, Map<String, Object>> samples = samples();
+        List<Route> routes = routes();
+        assertThat(routes)
+                .extracting(Route::key)
+                .contains("POST /events/{eventId}/shop/holds", "PUT /admin/events/{eventId}/inventory");
+        List<String> faults = new ArrayList<>();
+        Map<Integer, Integer> answered = new TreeMap<>();
+        int sent = 0;
+        for (Route route : routes) {
+            Map<String, Object> sample = samples.get(route.key());
+            if (route.readsBody() && sample == null) {
+                System.out.println("FUZZ no sample body for " + route.key() + ": whole-body faults only");
+            }
+            for (BodyFuzzer.Case c : fuzzer.cases(route.key(), route.readsBody() ? sample : null)) {
+                if (c.absent() && route.readsBody() && !route.bodyRequired()) {
+                    continue; // no body where a body is optional is a valid request
+                }
+                if (!route.readsBody()
+                        && !route.method().equals("GET")
+                        && !c.name().equals(BodyFuzzer.OVER_THE_LIMIT)) {
+                    continue; // a body nobody reads: only its size matters, and the call itself may change state
+                }
+                boolean accepted = route.key().equals("POST /webhooks/payments") && WEBHOOK_ACCEPTS.contains(c.name());
+                sent++;
+                check(
+                        fuzzer,
+                        route,
+                        Map.of(),
+                        c,
+                        route.readsBody() && !accepted,
+                        route.readsBody(),
+                        false,
+                        answered,
+                        faults);
+            }
+            BodyFuzzer.Case valid = new BodyFuzzer.Case(
+                    "a valid body",
+                    sample == null ? null : "application/json",
+                    sample == null ? new byte[0] : BodyFuzzer.json(sample),
+                    sample == null);
+            for (String variable : route.variables()) {
+                for (String segment : fuzzer.pathSegments(route.key())) {
+                    sent++;
+                    BodyFuzzer.Case c = new BodyFuzzer.Case(
+                            "{" + variable + "} = " + abbreviated(segment),
+                            valid.contentType(),
+                            valid.body(),
+                            valid.absent());
+                    check(fuzzer, route, Map.of(variable, segment), c, true, true, true, answered, faults);
+                }
+            }
+        }
+        System.out.println(
+                "FUZZ booking-service: " + sent + " requests to " + routes.size() + " routes, answered " + answered);
+        assertThat(faults).as(fuzzer.report(faults)).isEmpty();
+    }
+
+    private void check(
+            BodyFuzzer fuzzer,
+            Route route,
+            Map<String, String> replaced,
+            BodyFuzzer.Case c,
+            boolean mustRefuse,
+            boolean unchanged,
+            boolean inPath,
+            Map<Integer, Integer> answered,
+            List<String> faults) {
+        String path = path(route, replaced);
+        Map<String, String> before = unchanged ? fingerprint() : Map.of();
+        BodyFuzzer.Answer answer =
+                fuzzer.send(route.method(), URI.create("http://127.0.0.1:" + port + path), c, headers(route, path, c));
+        answered.merge(answer.status(), 1, Integer::sum);
+        String what = route.key() + " " + c + ": ";
+        (inPath ? fuzzer.pathFault(answer) : fuzzer.fault(answer)).ifPresent(fault -> faults.add(what + fault));
+        if (mustRefuse && answer.status() < 400) {
+            faults.add(what + "accepted with " + answer.status() + " " + abbreviated(answer.body()));
+        }
+        if (unchanged) {
+            Map<String, String> after = fingerprint();
+            if (!after.equals(before)) {
+                faults.add(what + "changed stored state: " + changed(before, after));
+            }
+        }
+    }
+
+    /** As the gateway forwards it: the credential, a token and its assertion or the ops token; a webhook signed. */
+    private String[] headers(Route route, String path, BodyFuzzer.Case c) {
+        String authorization =
+                path.startsWith("/admin/") ? OPS : "Bearer " + paid.shopper().token();
+        List<String> headers = new ArrayList<>();
+        try {
+            headers.addAll(List.of(asGateway(route.method(), path, authorization)));
+        } catch (IllegalArgumentException noAssertionForThisPath) {
+            // an event id no assertion can name (over 255 bytes): the gateway refuses it before forwarding
+            headers.addAll(List.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN));
+        }
+        headers.add("Authorization");
+        headers.add(authorization);
+        headers.add(Headers.PAYMENT_SIGNATURE);
+        headers.add(signature(c.body()));
+        return headers.toArray(String[]::new);
+    }
+
+    private static String signature(byte[] body) {
+        return WebhookSignature.of(TestSecrets.WEBHOOK_KEY).sign(body);
+    }
+
+    /**
+     * Row counts of every table but the outbox (other tests' signals are retried in the background), the rows of this
+     * event, and the fault settings.
+     */
+    private Map<String, String> fingerprint() {
+        Map<String, String> state = new TreeMap<>();
+        List<String> tables = jdbc.sql("SELECT table_name FROM information_schema.tables WHERE table_schema ="
+                        + " current_schema() AND table_type = 'BASE TABLE' AND table_name NOT LIKE 'flyway%'"
+                        + " AND table_name <> 'coordinator_outbox'")
+                .query(String.class)
+                .list();
+        for (String table : tables) {
+            state.put(
+                    table + " rows",
+                    jdbc.sql("SELECT count(*)::text FROM \"" + table + "\"")
+                            .query(String.class)
+                            .single());
+        }
+        for (String table :
+                List.of("seat_categories", "seats", "holds", "orders", "sold_seats", "coordinator_outbox")) {
+            state.put(
+                    table + " of the event",
+                    jdbc.sql("SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '')"
+                                    + " FROM \"" + table + "\" t WHERE event_id = :e")
+                            .param("e", event)
+                            .query(String.class)
+                            .single());
+        }
+        state.put(
+                "faults", send("GET", "/admin/booking/faults", OPS, null).raw().body());
+        return state;
+    }
+
+    private static String changed(Map<String, String> before, Map<String, String> after) {
+        List<String> names = new ArrayList<>();
+        after.forEach((k, v) -> {
+            if (!v.equals(before.get(k))) {
+                names.add(k);
+            }
+        });
+        return String.join(", ", names);
+    }
+
+    private String path(Route route, Map<String, String> replaced) {
+        Matcher m = VARIABLE.matcher(route.pattern());
+        StringBuilder path = new StringBuilder();
+        while (m.find()) {
+            String name = m.group(1);
+            String value = replaced.containsKey(name) ? replaced.get(name) : valueOf(name);
+            m.appendReplacement(path, Matcher.quoteReplacement(value));
+        }
+        m.appendTail(path);
+        return path.toString();
+    }
+
+    private String valueOf(String variable) {
+        return switch (variable) {
+            case "eventId" -> event;
+            case "holdId" -> heldId;
+            case "orderId" -> paid.orderId();
+            default -> "fuzz-1";
+        };
+    }
+
+    private List<Route> routes() {
+        List<Route> routes = new ArrayList<>();
+        for (Map.Entry<RequestMappingInfo, HandlerMethod> e :
+                mappings.getHandlerMethods().entrySet()) {
+            RequestMappingInfo info = e.getKey();
+            Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
+            RequestBody body = bodyOf(e.getValue());
+            for (String pattern : info.getPatternValues()) {
+                if (pattern.startsWith("/error")) {
+                    continue;
+                }
+                for (RequestMethod method : methods.isEmpty() ? Set.of(RequestMethod.POST) : methods) {
+                    routes.add(new Route(method.name(), pattern, body != null, body != null && body.required()));
+                }
+            }
+        }
+        routes.sort((a, b) -> a.key().compareTo(b.key()));
+        return routes;
+    }
+
+    private static RequestBody bodyOf(HandlerMethod handler) {
+        for (var parameter : handler.getMethodParameters()) {
+            RequestBody body = parameter.getParameterAnnotation(RequestBody.class);
+            if (body != null) {
+                return body;
+            }
+        }
+        return null;
+    }
+
+    private static String abbreviated(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 40) + "...(" + s.length() + ")";
+    }
+
+    record Route(String method, String pattern, boolean readsBody, boolean bodyRequired) {
+
+        String key() {
+            return method + " " + pattern;
+        }
+
+        List<String> variables() {
+            List<String> names = new ArrayList<>();
+            Matcher m = VARIABLE.matcher(pattern);
+            while (m.find()) {
+                names.add(m.group(1));
+            }
+            return names;
+        }
+    }
+}
