@@ -2,7 +2,9 @@ package dev.waitroom.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
+import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
 import dev.waitroom.coordinator.support.Scenario;
@@ -16,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
@@ -117,6 +118,10 @@ class MalformedRequestFuzzTests {
 
     String eventId;
 
+    String liveEvent;
+
+    String liveSession;
+
     @BeforeEach
     void createTheEventTheRoutesName() {
         this.eventId = Scenario.eventId("fuzz");
@@ -126,8 +131,24 @@ class MalformedRequestFuzzTests {
         assertThat(created.status()).as(created.body()).isEqualTo(201);
     }
 
+    /** An open event with one claimed, live shopping session: booking's purchase signal names it. */
+    private void aLiveSession() {
+        this.liveEvent = Scenario.eventId("fuzz-live");
+        this.scenario.openEvent(
+                this.liveEvent,
+                Scenario.config(5, 1000, 100, 30, 120, 300, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE));
+        String visitor = this.scenario.join(this.liveEvent, 1).get(0);
+        this.scenario.tickUntilLive(this.liveEvent, 1);
+        Http.Response claimed = this.scenario
+                .http()
+                .post("/events/" + this.liveEvent + "/admission/claim", null, Headers.VISITOR, visitor);
+        assertThat(claimed.status()).as(claimed.body()).isEqualTo(200);
+        this.liveSession = claimed.json().path("sessionId").asString();
+    }
+
     @Test
     void malformedBodiesAndPathsOnEveryRouteAreRefusedWithAProblemAndChangeNothing() {
+        aLiveSession();
         BodyFuzzer fuzzer = BodyFuzzer.seeded("admission-coordinator", MAX_BODY);
         List<Route> routes = routes();
         assertThat(routes)
@@ -251,17 +272,19 @@ class MalformedRequestFuzzTests {
         StringBuilder path = new StringBuilder();
         while (m.find()) {
             String name = m.group(1);
-            String value = replaced.containsKey(name) ? replaced.get(name) : valueOf(name);
+            String value = replaced.containsKey(name) ? replaced.get(name) : valueOf(route, name);
             m.appendReplacement(path, Matcher.quoteReplacement(value));
         }
         m.appendTail(path);
         return URI.create("http://127.0.0.1:" + this.scenario.port() + path);
     }
 
-    private String valueOf(String variable) {
+    /** The event, or the live one with its session where a route names a session. */
+    private String valueOf(Route route, String variable) {
+        boolean session = route.variables().contains("sessionId");
         return switch (variable) {
-            case "eventId" -> this.eventId;
-            case "sessionId" -> UUID.randomUUID().toString();
+            case "eventId" -> session ? this.liveEvent : this.eventId;
+            case "sessionId" -> this.liveSession;
             default -> "fuzz-1";
         };
     }

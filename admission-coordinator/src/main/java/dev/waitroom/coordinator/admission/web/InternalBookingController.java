@@ -3,6 +3,7 @@ package dev.waitroom.coordinator.admission.web;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.TextFields;
 import dev.waitroom.contract.coordinator.CoordinatorPaths;
 import dev.waitroom.contract.coordinator.PurchaseCompleted;
 import dev.waitroom.contract.coordinator.PurchaseCompletedResult;
@@ -48,8 +49,9 @@ class InternalBookingController {
         } catch (IllegalArgumentException ex) {
             throw new CoordinatorException(ProblemType.INVALID_SESSION_ID, "Session ids are UUIDs.");
         }
-        GrantState state = this.admissions.purchaseCompleted(
-                EventId.of(eventId), session, body.validated().orderId());
+        // the order id is stored with the grant: plain text only (a NUL reached PostgreSQL and answered 503)
+        String orderId = TextFields.required("orderId", body.validated().orderId(), PurchaseCompleted.MAX_ORDER_ID);
+        GrantState state = this.admissions.purchaseCompleted(EventId.of(eventId), session, orderId);
         return new PurchaseCompletedResult(session.value(), state.name());
     }
 }
