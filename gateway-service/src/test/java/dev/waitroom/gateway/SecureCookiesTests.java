@@ -1,11 +1,13 @@
 package dev.waitroom.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubHttpServer.Recorded;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -88,6 +90,27 @@ class SecureCookiesTests {
                 browser.get("/events/" + event + "/shop/seats", "Cookie", rotated + "; wr_at=" + token);
         assertThat(bareToken.status()).isEqualTo(401);
         assertThat(bareToken.body()).contains("admission-token-required");
+    }
+
+    @Test
+    void statusPollsCarryingThePrefixedCookiesAreAnsweredAtTheEdge() {
+        Browser browser = new Browser(port);
+        String event = event();
+        upstreams.queue.event(event).admissionRate(1.0).addWaiting(200);
+        Browser.Reply joined = browser.post("/events/" + event + "/queue", "{}");
+        String cookies = pair(setCookie(joined, "__Host-wr_vid")) + "; " + pair(setCookie(joined, "__Secure-wr_qt"));
+
+        // the snapshot comes at most once a second; then the far-back visitor's polls never reach the queue-service
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> browser.get("/events/" + event + "/queue/status", "Cookie", cookies)
+                        .header("X-Waitroom-Status-Source")
+                        .filter("edge"::equals)
+                        .isPresent());
+        // under the bare names the edge knows no visitor (over HTTPS) and sends the poll on
+        String bare = cookies.replace("__Host-", "").replace("__Secure-", "");
+        assertThat(browser.get("/events/" + event + "/queue/status", "Cookie", bare)
+                        .header("X-Waitroom-Status-Source"))
+                .contains("queue");
     }
 
     private static void assertHardened(String setCookie) {

@@ -9,7 +9,7 @@ import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.correlation.RequestIdWebFilter;
 import dev.waitroom.gateway.events.EventSnapshots;
 import dev.waitroom.gateway.events.TimedSnapshot;
-import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
+import dev.waitroom.gateway.identity.EdgeCookies;
 import dev.waitroom.gateway.problem.ProblemResponses;
 import dev.waitroom.gateway.ratelimit.LocalTokenBuckets;
 import dev.waitroom.tokens.QueueTicket;
@@ -86,13 +86,21 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
 
     private final Map<String, Counter> forwarded = new ConcurrentHashMap<>();
 
+    /** The cookie names on the wire: {@code __Host-}/{@code __Secure-} prefixed when served over HTTPS. */
+    private final String visitorCookieName;
+
+    private final String ticketCookieName;
+
     EdgeStatusWebFilter(
             SecretsProperties secrets,
             EventSnapshots snapshots,
             LivenessBatches liveness,
             EdgeProperties edge,
+            EdgeCookies cookies,
             Clock clock,
             MeterRegistry meters) {
+        this.visitorCookieName = cookies.visitorName();
+        this.ticketCookieName = cookies.ticketName();
         this.visitors = secrets.visitorCookieCodec();
         this.tickets = secrets.queueTicketCodec();
         this.snapshots = snapshots;
@@ -135,14 +143,14 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
             return forward(exchange, chain, "unusual-request");
         }
         List<String> cookies = request.getHeaders().get(HttpHeaders.COOKIE);
-        VisitorId visitor = verifiedVisitor(cookieValue(cookies, VisitorIdentityWebFilter.COOKIE));
+        VisitorId visitor = verifiedVisitor(cookieValue(cookies, visitorCookieName));
         if (visitor == null) {
             return forward(exchange, chain, "no-visitor");
         }
         if (!buckets.tryTake(visitor.value(), pollCost)) {
             return refuse(exchange);
         }
-        String ticketCookie = cookieValue(cookies, QueueTicketCookieGlobalFilter.COOKIE);
+        String ticketCookie = cookieValue(cookies, ticketCookieName);
         if (ticketCookie == null || ticketCookie.isEmpty()) {
             return forward(exchange, chain, "no-ticket");
         }
