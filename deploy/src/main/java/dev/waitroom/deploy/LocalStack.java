@@ -232,6 +232,10 @@ final class LocalStack implements AutoCloseable {
             // Off unless asked for (--demo, --simulations, the fault suite): booking's own default is off too.
             env.put("WAITROOM_PAYMENTS_FAKE_ENABLED", String.valueOf(config.simulations()));
             env.put("WAITROOM_BOOKING_FAULTS_ENABLED", String.valueOf(config.simulations()));
+            if (config.simulations()) {
+                // The simulator calls back as a real provider would: through the gateway's public webhook route.
+                env.put("WAITROOM_PAYMENTS_FAKE_WEBHOOKURL", gatewayUrl() + "/webhooks/payments");
+            }
         }
         // Local http: cookies cannot be Secure or the browser drops them.
         env.put("WAITROOM_GATEWAY_SECURECOOKIES", "false");

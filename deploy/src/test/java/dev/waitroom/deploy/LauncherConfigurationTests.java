@@ -52,7 +52,10 @@ class LauncherConfigurationTests {
         LocalStack demo = LocalStack.prepare(defaults().withSimulations(true));
         assertThat(demo.environmentFor("booking-service"))
                 .containsEntry("WAITROOM_PAYMENTS_FAKE_ENABLED", "true")
-                .containsEntry("WAITROOM_BOOKING_FAULTS_ENABLED", "true");
+                .containsEntry("WAITROOM_BOOKING_FAULTS_ENABLED", "true")
+                .as("the simulator calls back through the gateway's public webhook route, as a provider does")
+                .containsEntry("WAITROOM_PAYMENTS_FAKE_WEBHOOKURL", "http://127.0.0.1:8080/webhooks/payments");
+        assertThat(plain.environmentFor("booking-service")).doesNotContainKey("WAITROOM_PAYMENTS_FAKE_WEBHOOKURL");
         for (String other : List.of("gateway-service", "queue-service", "admission-coordinator")) {
             assertThat(demo.environmentFor(other))
                     .as(other)

@@ -149,20 +149,48 @@ class ReplicasTests {
         }
     }
 
-    /** Cookies and queue tickets are signed with keys every gateway shares: any instance answers for any visitor. */
+    /**
+     * Cookies and queue tickets are signed with keys every gateway shares: any instance answers for any waiting
+     * visitor. (A visitor who claimed has a new visitor id since, which no longer owns the queue entry it waited with.)
+     */
     private static void assertEveryVisitorKnownToBothGateways(Crowd crowd, String e) {
         List<Integer> gateways = stack.config().instancePorts().get("gateway-service");
-        for (Crowd.Visitor v : crowd.visitors().subList(0, 20)) {
+        List<Crowd.Visitor> waiting = crowd.visitors().stream()
+                .filter(v -> v.token == null && v.receipt != null)
+                .limit(20)
+                .toList();
+        assertThat(waiting).as("visitors who never claimed").hasSize(20);
+        for (Crowd.Visitor v : waiting) {
             List<String> receipts = new ArrayList<>();
             for (int port : gateways) {
                 HttpRequest request = HttpRequest.newBuilder(
                                 URI.create("http://127.0.0.1:" + port + "/events/" + e + "/queue/status"))
                         .timeout(Duration.ofSeconds(10))
                         .build();
-                HttpResponse<String> status = await().atMost(Duration.ofSeconds(10))
-                        .until(
-                                () -> v.http.send(request, HttpResponse.BodyHandlers.ofString()),
-                                r -> r.statusCode() == 200);
+                java.util.concurrent.atomic.AtomicReference<HttpResponse<String>> last =
+                        new java.util.concurrent.atomic.AtomicReference<>();
+                HttpResponse<String> status;
+                try {
+                    // within the gateway's per-visitor status limit (2 a second)
+                    status = await().atMost(Duration.ofSeconds(10))
+                            .pollInterval(Duration.ofMillis(600))
+                            .until(
+                                    () -> {
+                                        HttpResponse<String> r =
+                                                v.http.send(request, HttpResponse.BodyHandlers.ofString());
+                                        last.set(r);
+                                        return r;
+                                    },
+                                    r -> r.statusCode() == 200);
+                } catch (org.awaitility.core.ConditionTimeoutException timedOut) {
+                    HttpResponse<String> r = last.get();
+                    throw new AssertionError(
+                            "status on gateway port " + port + " never 200; last answer: "
+                                    + (r == null
+                                            ? "none"
+                                            : r.statusCode() + " " + r.headers().map() + " " + r.body()),
+                            timedOut);
+                }
                 receipts.add(Crowd.text(status.body(), "receipt"));
             }
             assertThat(receipts).as("receipt from each gateway").containsOnly(v.receipt);
