@@ -150,20 +150,30 @@ class FaultSuiteTests {
                 crowd.send(newcomer, "POST", "/events/" + e + "/queue", "{}").statusCode();
         stack.startRedis();
         long kept = 0;
+        long admitted = 0;
         for (Map.Entry<Crowd.Visitor, String> entry : receipts.entrySet()) {
+            Crowd.Visitor visitor = entry.getKey();
+            // A visitor the crowd lets claim meanwhile shops under a new visitor id (the claim rotates it): its place
+            // became an admission, which the invariants below hold. Polled within the status limit (2 a second).
             HttpResponse<String> status = await().atMost(Duration.ofSeconds(15))
+                    .pollInterval(Duration.ofMillis(700))
                     .until(
-                            () -> crowd.send(entry.getKey(), "GET", "/events/" + e + "/queue/status", null),
-                            r -> r.statusCode() == 200);
+                            () -> crowd.send(visitor, "GET", "/events/" + e + "/queue/status", null),
+                            r -> r.statusCode() == 200 || visitor.token != null);
+            if (status.statusCode() != 200) {
+                admitted++;
+                continue;
+            }
             String receipt = Crowd.text(status.body(), "receipt");
             if (entry.getValue() != null && entry.getValue().equals(receipt)) {
                 kept++;
             }
         }
         Map<String, Object> figures = finish("Redis restart with its append-only file", e);
-        figures.put("places before / kept after", receipts.size() + " / " + kept);
+        figures.put(
+                "places before / kept after / admitted meanwhile", receipts.size() + " / " + kept + " / " + admitted);
         figures.put("join while Redis was down (HTTP)", joinWhileDown);
-        assertThat(kept).isEqualTo(receipts.size());
+        assertThat(kept + admitted).isEqualTo(receipts.size());
         assertThat(joinWhileDown).isIn(503, 0);
     }
 
@@ -195,7 +205,11 @@ class FaultSuiteTests {
     void aBookingSlowdownLowersTheAdmissionRateWhichThenRecovers() throws Exception {
         String e = newSaleWithAnOffer(40, 8, 300, 200, true);
         double before = averageRate(e, Duration.ofSeconds(4));
-        opsCall("PUT", "/admin/booking/faults", "{\"latencyMs\":900,\"errorRate\":0.4}");
+        // fault injection exists because this stack switched booking's test doubles on (a plain run answers 404)
+        assertThat(opsCall("PUT", "/admin/booking/faults", "{\"latencyMs\":900,\"errorRate\":0.4}")
+                                .statusCode()
+                        / 100)
+                .isEqualTo(2);
         double during;
         try {
             await().atMost(Duration.ofSeconds(20))
