@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 @GatewayIntegrationTest
@@ -13,6 +14,9 @@ class WaitingPageTests {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
 
     @Test
     void waitingPageIsStaticCacheableAndSetsNoCookie() {
@@ -71,8 +75,10 @@ class WaitingPageTests {
 
     @Test
     void prometheusEndpointExposesTheEdgeMetrics() {
-        Browser browser = new Browser(port);
-        Browser.Reply metrics = browser.get("/actuator/prometheus");
+        assertThat(new Browser(port).get("/actuator/prometheus").status())
+                .as("metrics are on the management port only")
+                .isEqualTo(404);
+        Browser.Reply metrics = new Browser(managementPort).get("/actuator/prometheus");
         assertThat(metrics.status()).isEqualTo(200);
         assertThat(metrics.body())
                 .contains("waitroom_gateway_status_polls_total")

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import tools.jackson.databind.JsonNode;
 
 @QueueServiceTest
@@ -20,6 +21,9 @@ class StatusTests {
     RedissonClient redisson;
 
     private final QueueClient client;
+
+    @LocalManagementPort
+    int managementPort;
 
     StatusTests(QueueClient client) {
         this.client = client;
@@ -212,7 +216,8 @@ class StatusTests {
         client.join(event, visitor);
         client.status(event, visitor);
         client.counts(event);
-        String scrape = client.send("GET", "/actuator/prometheus", null, java.util.Map.of())
+        String scrape = new QueueClient(managementPort)
+                .send("GET", "/actuator/prometheus", null, java.util.Map.of())
                 .body();
         assertThat(scrape)
                 .contains("waitroom_queue_joins_total")
