@@ -32,6 +32,8 @@ final class Crowd implements AutoCloseable {
         volatile String state = "NEW";
         volatile String token;
         volatile boolean done;
+        /** The visitor cookie it joined with: the id that owns its queue entry (a claim rotates the cookie's id). */
+        volatile String joinedAs;
 
         Visitor() {
             this.http = HttpClient.newBuilder()
@@ -40,6 +42,10 @@ final class Crowd implements AutoCloseable {
                     .build();
         }
     }
+
+    /** Cookie-less: {@link #statusAsJoined} sends the one cookie it means. */
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
     private final String base;
     private final String eventId;
@@ -71,6 +77,7 @@ final class Crowd implements AutoCloseable {
                     if (r.statusCode() == 200 || r.statusCode() == 201) {
                         v.receipt = text(r.body(), "receipt");
                         v.state = text(r.body(), "state");
+                        v.joinedAs = visitorCookie(v);
                     } else {
                         pause(500);
                     }
@@ -182,6 +189,35 @@ final class Crowd implements AutoCloseable {
                 method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         try {
             return v.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            count("io-error");
+            return new FailedResponse();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new FailedResponse();
+        }
+    }
+
+    /** The visitor's current {@code wr_vid} cookie ({@code name=value}), or null. */
+    static String visitorCookie(Visitor v) {
+        return v.http.cookieHandler()
+                .map(h -> ((CookieManager) h)
+                        .getCookieStore().getCookies().stream()
+                                .filter(c -> c.getName().endsWith("wr_vid"))
+                                .map(c -> c.getName() + "=" + c.getValue())
+                                .findFirst()
+                                .orElse(null))
+                .orElse(null);
+    }
+
+    /** A status poll as the visitor that joined: its first visitor cookie only, not what it holds now. */
+    HttpResponse<String> statusAsJoined(Visitor v) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/events/" + eventId + "/queue/status"))
+                .timeout(Duration.ofSeconds(10))
+                .header("Cookie", v.joinedAs)
+                .build();
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             count("io-error");
             return new FailedResponse();
