@@ -33,7 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Starts the launcher's real stack (embedded PostgreSQL and Redis, the four service jars as processes) as a plain
  * {@code ./waitroom run} does, walks a visitor through the whole journey over HTTP through the gateway (the payment
  * settled by a signed webhook, as a real provider does: a plain run has no simulator), holds it to "internal means
- * internal" (docs/SECURITY-NOTES/internal.md), then stops it and checks nothing is left.
+ * internal" (docs/security/internal.md), then stops it and checks nothing is left.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LocalStackTests {

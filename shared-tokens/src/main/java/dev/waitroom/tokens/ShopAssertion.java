@@ -10,7 +10,7 @@ import java.util.Objects;
  * the session is live (or, for order status, the token within its grace; or admitted the visitor under BYPASS), for
  * exactly this method and path, until {@code expiresAt} (a few seconds). Booking accepts a shop request only with a
  * valid one, so a token whose session has ended is worth nothing at booking even when booking is reached directly
- * (docs/SECURITY-NOTES/booking.md).
+ * (docs/security/booking.md).
  *
  * @param eventId        the event of the path; 1..255 UTF-8 bytes, no control characters
  * @param sessionId      the token's {@code sid} ({@code bypass-<visitor>} under BYPASS); 1..255 UTF-8 bytes

@@ -58,7 +58,7 @@ public record WebKitProperties(
 
     /**
      * The credentials. Each has a current value and, during a rotation, a previous one that is accepted as well (and
-     * never sent): see docs/SECURITY-NOTES/operators.md for the order of a rotation without downtime.
+     * never sent): see docs/security/operators.md for the order of a rotation without downtime.
      *
      * @param internalToken         the value of {@code X-Waitroom-Internal} on calls between services
      * @param internalTokenPrevious also accepted as {@code X-Waitroom-Internal} (optional)

@@ -231,7 +231,7 @@ public class EventManagement {
     }
 
     /**
-     * Every reason is audited and logged: one line of plain text (docs/SECURITY-NOTES/input.md), checked here so
+     * Every reason is audited and logged: one line of plain text (docs/security/input.md), checked here so
      * that each caller (ops, booking's sold-out signal) gets the same 400 and nothing reaches the database.
      */
     private static void requireReason(String reason) {

@@ -22,7 +22,7 @@ import org.springframework.stereotype.Component;
  * key-encryption key (AES-256-GCM, {@link KeyEncryption}): the row never holds a private key in plain text. Generated
  * at first start; every change is a compare-and-set on the row version. Rotation: publish NEXT, after {@code
  * publishLead} activate it, unpublish the retired key once no token it signed can still be valid. An emergency revoke
- * unpublishes a key at once (docs/SECURITY-NOTES/keys.md).
+ * unpublishes a key at once (docs/security/keys.md).
  */
 @Component
 public class SigningKeys implements InitializingBean {

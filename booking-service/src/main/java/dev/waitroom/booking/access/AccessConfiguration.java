@@ -20,7 +20,7 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Who may shop (docs/SECURITY-NOTES/booking.md): the web kit's internal credential on every route but the payment
+ * Who may shop (docs/security/booking.md): the web kit's internal credential on every route but the payment
  * webhook (application.yml), then on shop routes the gateway's per-request assertion ({@link ShopAssertionFilter}, as
  * the request arrives) and the admission token ({@link AdmissionInterceptor}), which must name the same session.
  */

@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The gateway's per-request assertion on a shop request ({@link Headers#ASSERTION}, docs/SECURITY-NOTES/booking.md):
+ * The gateway's per-request assertion on a shop request ({@link Headers#ASSERTION}, docs/security/booking.md):
  * checked once, as the request arrives ({@link ShopAssertionFilter}, before injected latency or a slow body could
  * age it), and kept in a request attribute for {@link AdmissionInterceptor}, which holds it against the admission
  * token. A request the filter did not see as a shop route is checked when the interceptor asks.

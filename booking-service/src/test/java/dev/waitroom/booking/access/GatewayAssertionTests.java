@@ -15,7 +15,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * Booking protects itself (docs/SECURITY-NOTES/booking.md): every route but the payment webhook needs the internal
+ * Booking protects itself (docs/security/booking.md): every route but the payment webhook needs the internal
  * credential, and a shop request needs the gateway's assertion for exactly this request and session besides the
  * admission token, so a token whose session has ended buys nothing when booking is reached directly.
  */

@@ -56,7 +56,7 @@ import reactor.core.scheduler.Schedulers;
  * <p>A request that passes leaves a {@link ShopAssertion} for exactly its method and raw path, signed with {@code
  * waitroom.security.assertion-key}, in {@link #SHOP_ASSERTION_ATTRIBUTE}; the internal-credential global filter sends it
  * as {@link Headers#ASSERTION} and drops any client copy. Booking accepts a shop request only with one, so a token
- * whose session has ended is refused there too (docs/SECURITY-NOTES/booking.md). One HMAC per forwarded request.
+ * whose session has ended is refused there too (docs/security/booking.md). One HMAC per forwarded request.
  */
 @Component
 public class AdmissionTokenGatewayFilterFactory

@@ -34,13 +34,13 @@ public record SecretsProperties(
         // also accepted for the operator "ops" during a rotation
         String opsTokenPrevious,
 
-        // named operators, each by the hash of a token of their own (docs/SECURITY-NOTES/operators.md)
+        // named operators, each by the hash of a token of their own (docs/security/operators.md)
         @DefaultValue List<ConfiguredOperator> operators,
 
-        // optional: the ticket key being rotated out, still accepted for queue tickets (docs/SECURITY-NOTES/keys.md)
+        // optional: the ticket key being rotated out, still accepted for queue tickets (docs/security/keys.md)
         String ticketKeyPrevious,
 
-        // optional: the visitor key being rotated out, still accepted for visitor cookies (docs/SECURITY-NOTES/keys.md)
+        // optional: the visitor key being rotated out, still accepted for visitor cookies (docs/security/keys.md)
         String visitorKeyPrevious) {
 
     private static final int MIN_KEY_BYTES = HmacKey.MIN_SECRET_BYTES;

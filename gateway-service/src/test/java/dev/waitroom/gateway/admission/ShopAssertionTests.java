@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * The gateway's per-request shop assertion (docs/SECURITY-NOTES/booking.md): every shop request it forwards carries
+ * The gateway's per-request shop assertion (docs/security/booking.md): every shop request it forwards carries
  * one for exactly that method, path and session, signed with the key booking verifies with; nothing else it forwards
  * carries one, and a client's copy never gets through.
  */

@@ -60,7 +60,9 @@ class FakePaymentProvider implements DisposableBean {
 
     @EventListener
     void onWebServer(WebServerInitializedEvent event) {
-        if (properties.webhookUrl() == null) {
+        // the management server (its own port) starts too; the webhook route is on the application's server
+        if (properties.webhookUrl() == null
+                && !"management".equals(event.getApplicationContext().getServerNamespace())) {
             webhookUrl = URI.create("http://127.0.0.1:" + event.getWebServer().getPort() + "/webhooks/payments");
         }
     }
