@@ -150,8 +150,8 @@ final class Crowd implements AutoCloseable {
 
     private boolean buy(Visitor v) {
         HttpResponse<String> seats = send(v, "GET", "/events/" + eventId + "/shop/seats", null);
+        count("seats." + seats.statusCode());
         if (seats.statusCode() != 200) {
-            count("seats." + seats.statusCode());
             return false;
         }
         Matcher m = Pattern.compile("\"(?:seatId|id)\"\\s*:\\s*\"([^\"]+)\"").matcher(seats.body());
