@@ -27,6 +27,14 @@ public enum ProblemType {
     UPSTREAM_TIMEOUT(504, "upstream-timeout", "Service did not answer in time"),
     OPERATOR_FORBIDDEN(403, "operator-forbidden", "Not allowed for this operator's role"),
 
+    // Abuse resistance (gateway, queue)
+    CLIENT_RATE_LIMITED(429, "client-rate-limited", "Too many requests from this network address"),
+    JOINS_THROTTLED(503, "joins-throttled", "Too many people are joining this second"),
+    QUEUE_STORE_FULL(503, "queue-store-full", "The queue is full for now"),
+    PROOF_OF_WORK_REQUIRED(403, "proof-of-work-required", "A solved join challenge is required"),
+    PROOF_OF_WORK_INVALID(403, "proof-of-work-invalid", "The join challenge solution is not accepted"),
+    PROOF_OF_WORK_REPLAYED(403, "proof-of-work-replayed", "The join challenge solution was used already"),
+
     // Admission tokens and sessions (gateway, booking, coordinator)
     ADMISSION_TOKEN_REQUIRED(401, "admission-token-required", "Admission token required"),
     ADMISSION_TOKEN_INVALID(401, "admission-token-invalid", "Admission token not accepted"),

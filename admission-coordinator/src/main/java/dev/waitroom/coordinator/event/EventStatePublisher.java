@@ -1,6 +1,7 @@
 package dev.waitroom.coordinator.event;
 
 import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
 import dev.waitroom.coordinator.rate.RateController;
@@ -65,7 +66,8 @@ public class EventStatePublisher {
                         c.presaleOrdering(),
                         expectedPace(event),
                         c.offerTtl().toSeconds(),
-                        c.opensAt()));
+                        c.opensAt(),
+                        JoinGate.OPEN));
     }
 
     /** Best effort; the ticker pushes again within seconds. */

@@ -10,6 +10,7 @@ import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.queue.DrawResult;
 import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.contract.queue.OfferResult;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.contract.queue.TransitionTarget;
@@ -117,6 +118,8 @@ abstract class QueueDirectoryContractScenarios {
                                 "RANDOM",
                                 1.0,
                                 60L,
+                                null,
+                                null,
                                 null)));
         assertRefused(() -> queue().putEventState(
                         event,
@@ -132,6 +135,8 @@ abstract class QueueDirectoryContractScenarios {
                                 "RANDOM",
                                 1.0,
                                 60L,
+                                null,
+                                null,
                                 null)));
         assertUnknown(event);
     }
@@ -188,7 +193,8 @@ abstract class QueueDirectoryContractScenarios {
                                 PresaleOrdering.RANDOM,
                                 2.0,
                                 60,
-                                null));
+                                null,
+                                JoinGate.OPEN));
         assertCounts(event, 7, 0, 0, 0, 0, 0);
         assertThat(queue().counts(event).joins()).isEqualTo(7);
     }
@@ -499,7 +505,8 @@ abstract class QueueDirectoryContractScenarios {
                                 ordering,
                                 2.0,
                                 60,
-                                null));
+                                null,
+                                JoinGate.OPEN));
     }
 
     private List<String> joinMany(String event, int visitors) {

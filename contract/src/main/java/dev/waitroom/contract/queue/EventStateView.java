@@ -29,4 +29,5 @@ public record EventStateView(
         Long presaleCount,
         Instant drawCompletedAt,
         long offerWatermark,
-        long waiting) {}
+        long waiting,
+        JoinGate joinGate) {}

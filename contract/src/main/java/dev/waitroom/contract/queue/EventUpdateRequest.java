@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
 /**
  * Body of {@code PUT /internal/events/{eventId}} ({@link QueuePaths#EVENT}): the event state the coordinator pushes on
  * every change and at least every 5 s. Only {@code phase} is required: a missing {@code mode} is QUEUEING, missing
- * policies are their defaults, missing numbers are 0.
+ * policies are their defaults, missing numbers are 0 (for {@code maxJoinsPerSecond} and {@code proofOfWorkDifficulty}:
+ * no join ceiling, no proof of work; {@link JoinGate}).
  *
  * <p>{@code phase}, {@code mode} and the three policies are Strings on purpose: the queue-service reads them itself
  * ({@link #validated()}, the typed readers) and answers an unknown name with its malformed-request problem naming the
@@ -31,7 +32,9 @@ public record EventUpdateRequest(
         String presaleOrdering,
         Double admissionRatePerSecond,
         Long offerTtlSeconds,
-        Instant opensAt) {
+        Instant opensAt,
+        Double maxJoinsPerSecond,
+        Long proofOfWorkDifficulty) {
 
     public static final int MAX_ANNOUNCEMENT = 1000;
 
@@ -50,7 +53,8 @@ public record EventUpdateRequest(
             PresaleOrdering presaleOrdering,
             double admissionRatePerSecond,
             long offerTtlSeconds,
-            Instant opensAt) {
+            Instant opensAt,
+            JoinGate joinGate) {
         return new EventUpdateRequest(
                 phase.name(),
                 mode.name(),
@@ -63,7 +67,9 @@ public record EventUpdateRequest(
                 presaleOrdering.name(),
                 admissionRatePerSecond,
                 offerTtlSeconds,
-                opensAt);
+                opensAt,
+                joinGate.maxJoinsPerSecond(),
+                joinGate.proofOfWorkDifficulty());
     }
 
     /**
@@ -93,12 +99,18 @@ public record EventUpdateRequest(
         if ((saleGeneration != null && saleGeneration < 0) || (offerTtlSeconds != null && offerTtlSeconds < 0)) {
             throw new MalformedValueException("saleGeneration and offerTtlSeconds are >= 0");
         }
+        joinGateValue();
         phaseValue();
         modeValue();
         identityScopeValue();
         expiredOfferPolicyValue();
         presaleOrderingValue();
         return this;
+    }
+
+    /** The join gate; missing numbers are 0 (no ceiling, no proof of work); out of range is a {@link MalformedValueException}. */
+    public JoinGate joinGateValue() {
+        return JoinGate.of(maxJoinsPerSecond, proofOfWorkDifficulty);
     }
 
     /** The phase; missing or unknown is a {@link MalformedValueException}. */

@@ -15,7 +15,7 @@ import java.util.List;
  *
  * <p>{@code offerWatermark}, {@code drawComplete} and {@code waiting} are boxed because the gateway read the first two
  * as optional and not the third before this record; the queue-service always sends them. A missing bucket list reads
- * as empty.
+ * as empty, a missing {@code joinGate} as {@link JoinGate#OPEN}.
  */
 public record QueueSnapshot(
         String eventId,
@@ -30,10 +30,12 @@ public record QueueSnapshot(
         Long presaleCount,
         Long waiting,
         List<WaitingBucket> waitingBuckets,
-        Instant generatedAt) {
+        Instant generatedAt,
+        JoinGate joinGate) {
 
     public QueueSnapshot {
         waitingBuckets = waitingBuckets == null ? List.of() : List.copyOf(waitingBuckets);
+        joinGate = joinGate == null ? JoinGate.OPEN : joinGate;
     }
 
     /** Whether a ticket issued at {@code issuedAt} holds a final order key (issued after any draw). */

@@ -48,7 +48,8 @@ class QueueRecordsTests {
                 PresaleOrdering.RANDOM,
                 2.5,
                 30,
-                Instant.parse("2026-06-01T10:00:00Z"));
+                Instant.parse("2026-06-01T10:00:00Z"),
+                JoinGate.OPEN);
         roundTrips(pushed, request);
         assertThat(request.validated()).isSameAs(request);
         assertThat(request.phaseValue()).isEqualTo(EventPhase.OPEN);
@@ -121,7 +122,8 @@ class QueueRecordsTests {
                         12L,
                         Instant.parse("2026-06-01T10:00:01Z"),
                         7,
-                        5));
+                        5,
+                        JoinGate.OPEN));
     }
 
     @Test
@@ -242,7 +244,8 @@ class QueueRecordsTests {
                 0L,
                 3L,
                 List.of(new WaitingBucket(9, 2), new WaitingBucket(12, 1)),
-                Instant.parse("2026-06-01T10:00:05Z"));
+                Instant.parse("2026-06-01T10:00:05Z"),
+                null);
         roundTrips(served, snapshot);
         assertThat(snapshot.orderFinalFor(Instant.parse("2026-06-01T09:00:00Z")))
                 .isTrue();
@@ -260,7 +263,7 @@ class QueueRecordsTests {
     void aTicketHoldsAFinalOrderOnlyWhenIssuedAfterTheDraw() {
         Instant drawn = Instant.parse("2026-06-01T10:00:00Z");
         QueueSnapshot afterDraw = new QueueSnapshot(
-                "e1", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 0L, drawn, true, 4L, 0L, null, drawn);
+                "e1", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 0L, drawn, true, 4L, 0L, null, drawn, null);
         assertThat(afterDraw.orderFinalFor(drawn.minusSeconds(1))).isFalse();
         assertThat(afterDraw.orderFinalFor(drawn.plusSeconds(1))).isTrue();
         QueueSnapshot scheduled = new QueueSnapshot(
@@ -276,7 +279,8 @@ class QueueRecordsTests {
                 null,
                 0L,
                 List.of(),
-                drawn);
+                drawn,
+                null);
         assertThat(scheduled.orderFinalFor(drawn)).isFalse();
     }
 

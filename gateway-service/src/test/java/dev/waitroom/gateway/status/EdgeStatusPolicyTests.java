@@ -37,7 +37,8 @@ class EdgeStatusPolicyTests {
                 0L,
                 waiting(buckets),
                 buckets,
-                NOW.minusMillis(500));
+                NOW.minusMillis(500),
+                null);
     }
 
     static long waiting(List<WaitingBucket> buckets) {
@@ -164,7 +165,8 @@ class EdgeStatusPolicyTests {
                 0L,
                 90L,
                 buckets(100, 90),
-                NOW.minusMillis(100));
+                NOW.minusMillis(100),
+                null);
         assertThat(reason(ticket(50), fresh(drawnLater)))
                 .as("ticket issued before the draw")
                 .isEqualTo("before-draw");
@@ -181,7 +183,8 @@ class EdgeStatusPolicyTests {
                 0L,
                 90L,
                 buckets(100, 90),
-                NOW.minusSeconds(20));
+                NOW.minusSeconds(20),
+                null);
         assertThat(reason(ticket(50), fresh(olderThanTicket))).isEqualTo("snapshot-older-than-ticket");
         QueueSnapshot aLittleOlder = new QueueSnapshot(
                 "e",
@@ -196,7 +199,8 @@ class EdgeStatusPolicyTests {
                 0L,
                 80L,
                 buckets(30, 20, 100, 60),
-                NOW.minusSeconds(11));
+                NOW.minusSeconds(11),
+                null);
         assertThat(decide(ticket(50), fresh(aLittleOlder)))
                 .as("a snapshot older than the ticket by less than its maximum age still answers (a forwarded poll's "
                         + "fresh ticket must not force the next poll to forward too)")
@@ -218,7 +222,8 @@ class EdgeStatusPolicyTests {
                 null,
                 90L,
                 buckets(30, 20, 60, 30, 100, 40),
-                NOW.minusMillis(100));
+                NOW.minusMillis(100),
+                null);
         assertThat(policy.decide("e", ticket(60), fresh(fifo), NOW)).isInstanceOf(EdgeStatusPolicy.Answer.class);
         QueueSnapshot unknown = new QueueSnapshot(
                 "e",
@@ -233,7 +238,8 @@ class EdgeStatusPolicyTests {
                 null,
                 90L,
                 buckets(30, 20, 60, 30, 100, 40),
-                NOW.minusMillis(100));
+                NOW.minusMillis(100),
+                null);
         assertThat(reason(ticket(60), fresh(unknown))).isEqualTo("before-draw");
     }
 
@@ -252,7 +258,8 @@ class EdgeStatusPolicyTests {
                 null,
                 3L,
                 List.of(),
-                NOW.minusMillis(100));
+                NOW.minusMillis(100),
+                null);
         var answer = (EdgeStatusPolicy.Answer)
                 policy.decide("e", new QueueTicket("e", "r-1", 0, NOW.minusSeconds(5)), fresh(scheduled), NOW);
         assertThat(answer.status().phase()).isEqualTo(EventPhase.SCHEDULED);

@@ -11,6 +11,7 @@ import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.queue.EventStateView;
 import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.contract.queue.LivenessBatch;
 import dev.waitroom.contract.queue.LivenessResult;
 import dev.waitroom.contract.queue.Offer;
@@ -491,7 +492,8 @@ abstract class QueueContractScenarios {
                         PresaleOrdering.RANDOM,
                         rate,
                         60,
-                        opensAt));
+                        opensAt,
+                        JoinGate.OPEN));
     }
 
     private OfferResult offer(String event, String entry, String grant, Instant expiresAt) {

@@ -11,6 +11,7 @@ import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.queue.EventStateView;
 import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.contract.queue.LivenessBatch;
 import dev.waitroom.contract.queue.LivenessResult;
 import dev.waitroom.contract.queue.Offer;
@@ -637,7 +638,8 @@ public final class StubQueueService extends StubHttpServer {
                     presaleCount,
                     waiting(),
                     buckets,
-                    Instant.now());
+                    Instant.now(),
+                    null);
         }
 
         synchronized EventStateView view() {
@@ -658,7 +660,8 @@ public final class StubQueueService extends StubHttpServer {
                     presaleCount,
                     drawCompletedAt,
                     offerWatermark,
-                    waiting());
+                    waiting(),
+                    JoinGate.OPEN);
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.waitroom.contract.MalformedValueException;
 import dev.waitroom.contract.TextFields;
 import dev.waitroom.contract.queue.EventStateView;
 import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.contract.queue.PublicEventStatus;
 import dev.waitroom.contract.queue.QueueSnapshot;
 import dev.waitroom.contract.queue.QueueStatus;
@@ -64,7 +65,8 @@ final class EventBodies {
                 e.presaleCount(),
                 e.drawCompletedAt(),
                 e.offerWatermark(),
-                e.waiting());
+                e.waiting(),
+                JoinGate.OPEN);
     }
 
     /** The public event status: the queue's length as a band, never the exact count. */
@@ -102,7 +104,8 @@ final class EventBodies {
                 e.presaleCount(),
                 e.waiting(),
                 s.waitingBuckets(),
-                s.generatedAt());
+                s.generatedAt(),
+                null);
     }
 
     private static String lowerHexOrNull(String hex) {

@@ -13,6 +13,7 @@ import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.queue.DrawResult;
 import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.contract.queue.OfferResult;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.contract.queue.TransitionTarget;
@@ -158,7 +159,8 @@ class RestClientQueueDirectoryTests {
                         PresaleOrdering.RANDOM,
                         2.5,
                         30,
-                        null));
+                        null,
+                        JoinGate.OPEN));
 
         assertThat(candidates)
                 .containsExactly(new QueueDirectory.Candidate("en-1", new VisitorId("AAAAAAAAAAAAAAAAAAAAAA"), 7));
