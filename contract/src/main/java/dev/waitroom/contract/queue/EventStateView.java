@@ -30,4 +30,9 @@ public record EventStateView(
         Instant drawCompletedAt,
         long offerWatermark,
         long waiting,
-        JoinGate joinGate) {}
+        JoinGate joinGate) {
+
+    public EventStateView {
+        joinGate = joinGate == null ? JoinGate.OPEN : joinGate;
+    }
+}

@@ -35,7 +35,8 @@ class QueueRecordsTests {
         String pushed =
                 json("{'phase':'OPEN','mode':'QUEUEING','announcement':'','saleGeneration':1,'commitment':'c0ffee',"
                         + "'seed':null,'identityScope':'BROWSER','expiredOfferPolicy':'REQUEUE_ONCE','presaleOrdering':'RANDOM',"
-                        + "'admissionRatePerSecond':2.5,'offerTtlSeconds':30,'opensAt':'2026-06-01T10:00:00Z'}");
+                        + "'admissionRatePerSecond':2.5,'offerTtlSeconds':30,'opensAt':'2026-06-01T10:00:00Z',"
+                        + "'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0}");
         EventUpdateRequest request = EventUpdateRequest.of(
                 EventPhase.OPEN,
                 OperatingMode.QUEUEING,
@@ -97,12 +98,12 @@ class QueueRecordsTests {
 
     @Test
     void eventStateViewIsTheStoredState() {
-        String stored =
-                json("{'eventId':'e1','phase':'OPEN','mode':'PAUSED','announcement':'Back soon','saleGeneration':2,"
+        String stored = json(
+                "{'eventId':'e1','phase':'OPEN','mode':'PAUSED','announcement':'Back soon','saleGeneration':2,"
                         + "'commitment':'c0ffee','seed':null,'identityScope':'ACCOUNT','expiredOfferPolicy':'DROP',"
                         + "'presaleOrdering':'FIFO','admissionRatePerSecond':2.5,'offerTtlSeconds':30,"
                         + "'opensAt':'2026-06-01T10:00:00Z','presaleCount':12,'drawCompletedAt':'2026-06-01T10:00:01Z',"
-                        + "'offerWatermark':7,'waiting':5}");
+                        + "'offerWatermark':7,'waiting':5,'joinGate':{'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0}}");
         roundTrips(
                 stored,
                 new EventStateView(
@@ -227,10 +228,11 @@ class QueueRecordsTests {
 
     @Test
     void snapshotIsWhatTheEdgeAnswersFrom() {
-        String served = json("{'eventId':'e1','phase':'OPEN','mode':'QUEUEING','announcement':null,'saleGeneration':1,"
-                + "'admissionRatePerSecond':2.5,'offerWatermark':7,'drawCompletedAt':null,'drawComplete':true,"
-                + "'presaleCount':0,'waiting':3,'waitingBuckets':[{'maxOrderKey':9,'count':2},{'maxOrderKey':12,'count':1}],"
-                + "'generatedAt':'2026-06-01T10:00:05Z'}");
+        String served = json(
+                "{'eventId':'e1','phase':'OPEN','mode':'QUEUEING','announcement':null,'saleGeneration':1,"
+                        + "'admissionRatePerSecond':2.5,'offerWatermark':7,'drawCompletedAt':null,'drawComplete':true,"
+                        + "'presaleCount':0,'waiting':3,'waitingBuckets':[{'maxOrderKey':9,'count':2},{'maxOrderKey':12,'count':1}],"
+                        + "'generatedAt':'2026-06-01T10:00:05Z','joinGate':{'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0}}");
         QueueSnapshot snapshot = new QueueSnapshot(
                 "e1",
                 EventPhase.OPEN,
@@ -256,6 +258,7 @@ class QueueRecordsTests {
                 QueueSnapshot.class);
         assertThat(older.offerWatermark()).isNull();
         assertThat(older.waitingBuckets()).isEmpty();
+        assertThat(older.joinGate()).isEqualTo(JoinGate.OPEN);
         assertThat(older.orderFinalFor(Instant.parse("2026-06-01T09:00:00Z"))).isFalse();
     }
 
