@@ -32,6 +32,12 @@ public final class Headers {
      */
     public static final String ASSERTION = "X-Waitroom-Assertion";
 
+    /**
+     * On a join to an event with a proof-of-work gate: the solved ALTCHA challenge (base64 of its JSON payload,
+     * docs/abuse/proof-of-work.md). Checked and removed by the gateway; never forwarded.
+     */
+    public static final String PROOF_OF_WORK = "X-Waitroom-Proof";
+
     /** {@code edge} or {@code queue}: who answered a status poll. */
     public static final String STATUS_SOURCE = "X-Waitroom-Status-Source";
 
