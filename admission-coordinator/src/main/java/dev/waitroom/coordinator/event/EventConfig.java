@@ -5,6 +5,7 @@ import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.TextFields;
+import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +23,9 @@ public record EventConfig(
         PresaleOrdering presaleOrdering,
         IdentityScope identityScope,
         ExpiredOfferPolicy expiredOfferPolicy,
-        AfterPurchase afterPurchase) {
+        AfterPurchase afterPurchase,
+        double maxJoinsPerSecond,
+        long proofOfWorkDifficulty) {
 
     static final int MAX_CEILING = 1_000_000;
 
@@ -46,6 +49,18 @@ public record EventConfig(
         require(
                 presaleOrdering != null && identityScope != null && expiredOfferPolicy != null && afterPurchase != null,
                 "policies are required");
+        // the join gate's own limits (contract JoinGate), answered as this event's config problem naming the field
+        require(
+                maxJoinsPerSecond >= 0 && maxJoinsPerSecond <= JoinGate.MAX_JOINS_PER_SECOND,
+                "maxJoinsPerSecond must be 0 (no ceiling) .. " + (long) JoinGate.MAX_JOINS_PER_SECOND);
+        require(
+                proofOfWorkDifficulty >= 0 && proofOfWorkDifficulty <= JoinGate.MAX_PROOF_OF_WORK_DIFFICULTY,
+                "proofOfWorkDifficulty must be 0 (off) .. " + JoinGate.MAX_PROOF_OF_WORK_DIFFICULTY);
+    }
+
+    /** The join ceiling and proof-of-work difficulty, as pushed to the queue and on to the gateway. */
+    public JoinGate joinGate() {
+        return new JoinGate(maxJoinsPerSecond, proofOfWorkDifficulty);
     }
 
     private static boolean positive(Duration d) {

@@ -1,7 +1,6 @@
 package dev.waitroom.coordinator.event;
 
 import dev.waitroom.contract.queue.EventUpdateRequest;
-import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
 import dev.waitroom.coordinator.rate.RateController;
@@ -67,7 +66,7 @@ public class EventStatePublisher {
                         expectedPace(event),
                         c.offerTtl().toSeconds(),
                         c.opensAt(),
-                        JoinGate.OPEN));
+                        c.joinGate()));
     }
 
     /** Best effort; the ticker pushes again within seconds. */

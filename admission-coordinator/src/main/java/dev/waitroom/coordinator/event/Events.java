@@ -24,7 +24,8 @@ public class Events {
     private static final String COLUMNS = """
             event_id, name, opens_at, max_active_sessions, max_admissions_per_second, batch_max, offer_ttl_seconds,
             session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope, expired_offer_policy,
-            after_purchase, phase, mode, sale_generation, seed, commitment, seed_revealed_at, announcement
+            after_purchase, phase, mode, sale_generation, seed, commitment, seed_revealed_at, announcement,
+            max_joins_per_second, proof_of_work_difficulty
             """;
 
     /** A new event: scheduled, queueing. */
@@ -32,9 +33,10 @@ public class Events {
             """
             insert into events (event_id, name, opens_at, max_active_sessions, max_admissions_per_second, batch_max,
                 offer_ttl_seconds, session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope,
-                expired_offer_policy, after_purchase, phase, mode, seed, commitment)
+                expired_offer_policy, after_purchase, max_joins_per_second, proof_of_work_difficulty, phase, mode, seed,
+                commitment)
             values (:id, :name, :opensAt, :ceiling, :rate, :batch, :offerTtl, :sessionTtl, :sessionMax, :presale,
-                :scope, :policy, :after, %s, %s, :seed, :commitment)
+                :scope, :policy, :after, :maxJoins, :pow, %s, %s, :seed, :commitment)
             on conflict (event_id) do nothing
             """.formatted(SqlLiterals.of(EventPhase.SCHEDULED), SqlLiterals.of(OperatingMode.QUEUEING));
 
@@ -80,7 +82,8 @@ public class Events {
                 update events set name = :name, opens_at = :opensAt, max_active_sessions = :ceiling,
                     max_admissions_per_second = :rate, batch_max = :batch, offer_ttl_seconds = :offerTtl,
                     session_ttl_seconds = :sessionTtl, session_max_seconds = :sessionMax, presale_ordering = :presale,
-                    identity_scope = :scope, expired_offer_policy = :policy, after_purchase = :after, updated_at = now()
+                    identity_scope = :scope, expired_offer_policy = :policy, after_purchase = :after,
+                    max_joins_per_second = :maxJoins, proof_of_work_difficulty = :pow, updated_at = now()
                 where event_id = :id
                 """)
                         .param("id", id.value())
@@ -103,6 +106,8 @@ public class Events {
         p.put("scope", c.identityScope().name());
         p.put("policy", c.expiredOfferPolicy().name());
         p.put("after", c.afterPurchase().name());
+        p.put("maxJoins", c.maxJoinsPerSecond());
+        p.put("pow", c.proofOfWorkDifficulty());
         return p;
     }
 
@@ -236,7 +241,9 @@ public class Events {
                 PresaleOrdering.valueOf(rs.getString("presale_ordering")),
                 IdentityScope.valueOf(rs.getString("identity_scope")),
                 ExpiredOfferPolicy.valueOf(rs.getString("expired_offer_policy")),
-                AfterPurchase.valueOf(rs.getString("after_purchase")));
+                AfterPurchase.valueOf(rs.getString("after_purchase")),
+                rs.getDouble("max_joins_per_second"),
+                rs.getLong("proof_of_work_difficulty"));
         return new Event(
                 new EventId(rs.getString("event_id")),
                 config,

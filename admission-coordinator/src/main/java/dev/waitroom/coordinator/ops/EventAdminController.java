@@ -66,7 +66,9 @@ class EventAdminController {
                 or(body.presaleOrdering(), PresaleOrdering.RANDOM),
                 or(body.identityScope(), IdentityScope.BROWSER),
                 or(body.expiredOfferPolicy(), ExpiredOfferPolicy.REQUEUE_ONCE),
-                or(body.afterPurchase(), AfterPurchase.RELEASE));
+                or(body.afterPurchase(), AfterPurchase.RELEASE),
+                or(body.maxJoinsPerSecond(), 0.0),
+                or(body.proofOfWorkDifficulty(), 0L));
         Event created = this.management.create(id, config, operator.name());
         return ResponseEntity.created(URI.create("/admin/events/" + id.value())).body(EventView.of(created, null));
     }
@@ -98,7 +100,9 @@ class EventAdminController {
                         or(body.presaleOrdering(), c.presaleOrdering()),
                         or(body.identityScope(), c.identityScope()),
                         or(body.expiredOfferPolicy(), c.expiredOfferPolicy()),
-                        or(body.afterPurchase(), c.afterPurchase())),
+                        or(body.afterPurchase(), c.afterPurchase()),
+                        or(body.maxJoinsPerSecond(), c.maxJoinsPerSecond()),
+                        or(body.proofOfWorkDifficulty(), c.proofOfWorkDifficulty())),
                 operator.name());
         return EventView.of(updated, null);
     }
@@ -205,7 +209,9 @@ class EventAdminController {
             PresaleOrdering presaleOrdering,
             IdentityScope identityScope,
             ExpiredOfferPolicy expiredOfferPolicy,
-            AfterPurchase afterPurchase) {}
+            AfterPurchase afterPurchase,
+            Double maxJoinsPerSecond,
+            Long proofOfWorkDifficulty) {}
 
     record PatchBody(
             String name,
@@ -219,7 +225,9 @@ class EventAdminController {
             PresaleOrdering presaleOrdering,
             IdentityScope identityScope,
             ExpiredOfferPolicy expiredOfferPolicy,
-            AfterPurchase afterPurchase) {}
+            AfterPurchase afterPurchase,
+            Double maxJoinsPerSecond,
+            Long proofOfWorkDifficulty) {}
 
     record ReasonBody(String reason) {}
 
@@ -240,6 +248,8 @@ class EventAdminController {
             String identityScope,
             String expiredOfferPolicy,
             String afterPurchase,
+            double maxJoinsPerSecond,
+            long proofOfWorkDifficulty,
             String phase,
             String mode,
             long saleGeneration,
@@ -271,6 +281,8 @@ class EventAdminController {
                     c.identityScope().name(),
                     c.expiredOfferPolicy().name(),
                     c.afterPurchase().name(),
+                    c.maxJoinsPerSecond(),
+                    c.proofOfWorkDifficulty(),
                     e.phase().name(),
                     e.mode().name(),
                     e.saleGeneration(),

@@ -3,6 +3,7 @@ package dev.waitroom.coordinator.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.support.CoordinatorTest;
@@ -244,6 +245,73 @@ class OpsApiTests {
                         .send("PUT", path("/announcement"), Http.json(Map.of("text", "x".repeat(501))))
                         .status())
                 .isEqualTo(400);
+    }
+
+    @Test
+    void theJoinGateIsOffByDefaultSetAtCreationPatchedAndPushedToTheQueue() {
+        JsonNode plain = create();
+        assertThat(plain.path("maxJoinsPerSecond").asDouble()).isZero();
+        assertThat(plain.path("proofOfWorkDifficulty").asLong()).isZero();
+        assertThat(this.scenario.queue.lastState(this.eventId).joinGateValue()).isEqualTo(JoinGate.OPEN);
+
+        String gated = Scenario.eventId("gated");
+        Map<String, Object> body = createBody(gated);
+        body.put("maxJoinsPerSecond", 250.5);
+        body.put("proofOfWorkDifficulty", 50_000);
+        Http.Response created = this.ops.post("/admin/events", Http.json(body));
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        assertThat(created.json().path("maxJoinsPerSecond").asDouble()).isEqualTo(250.5);
+        assertThat(created.json().path("proofOfWorkDifficulty").asLong()).isEqualTo(50_000);
+        assertThat(this.scenario.queue.lastState(gated).joinGateValue()).isEqualTo(new JoinGate(250.5, 50_000));
+
+        // a patch of one field keeps the other, and of an unrelated field keeps both
+        Http.Response patched = this.ops.send("PATCH", "/admin/events/" + gated, "{\"maxJoinsPerSecond\":40}");
+        assertThat(patched.status()).as(patched.body()).isEqualTo(200);
+        assertThat(this.scenario.queue.lastState(gated).joinGateValue()).isEqualTo(new JoinGate(40, 50_000));
+        this.ops.send("PATCH", "/admin/events/" + gated, "{\"maxActiveSessions\":7}");
+        JsonNode read = this.ops.get("/admin/events/" + gated).json();
+        assertThat(read.path("maxJoinsPerSecond").asDouble()).isEqualTo(40);
+        assertThat(read.path("proofOfWorkDifficulty").asLong()).isEqualTo(50_000);
+        assertThat(this.scenario.queue.lastState(gated).joinGateValue()).isEqualTo(new JoinGate(40, 50_000));
+
+        // 0 switches both off again
+        this.ops.send("PATCH", "/admin/events/" + gated, "{\"maxJoinsPerSecond\":0,\"proofOfWorkDifficulty\":0}");
+        assertThat(this.scenario.queue.lastState(gated).joinGateValue()).isEqualTo(JoinGate.OPEN);
+    }
+
+    @Test
+    void aJoinGateOutOfRangeIsAnInvalidEventConfigNamingTheFieldAndChangesNothing() {
+        create();
+        Map<String, Object> bad = new LinkedHashMap<>();
+        bad.put("negative ceiling", Map.of("maxJoinsPerSecond", -1));
+        bad.put("NaN ceiling", Map.of("maxJoinsPerSecond", "NaN"));
+        bad.put("infinite ceiling", Map.of("maxJoinsPerSecond", "Infinity"));
+        bad.put("ceiling too large", Map.of("maxJoinsPerSecond", 1_000_001));
+        bad.put("negative difficulty", Map.of("proofOfWorkDifficulty", -5));
+        bad.put("difficulty too large", Map.of("proofOfWorkDifficulty", 10_000_001));
+        bad.forEach((what, fields) -> {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> f = (Map<String, Object>) fields;
+            String field = f.keySet().iterator().next();
+            for (Http.Response r : new Http.Response[] {
+                this.ops.send("PATCH", path(""), Http.json(f)),
+                this.ops.post(
+                        "/admin/events", Http.json(withField(createBody(Scenario.eventId("bad")), field, f.get(field))))
+            }) {
+                assertThat(r.status()).as(what + ": " + r.body()).isEqualTo(400);
+                assertThat(r.contentType()).as(what).startsWith("application/problem+json");
+                assertThat(r.problemType()).as(what).endsWith("/invalid-event-config");
+                assertThat(r.json().path("detail").asString()).as(what).contains(field);
+            }
+        });
+        for (String notANumber : new String[] {"\"lots\"", "true", "[1]"}) {
+            Http.Response r = this.ops.send("PATCH", path(""), "{\"maxJoinsPerSecond\":" + notANumber + "}");
+            assertThat(r.status()).as(notANumber).isEqualTo(400);
+            assertThat(r.contentType()).as(notANumber).startsWith("application/problem+json");
+        }
+        JsonNode unchanged = this.ops.get(path("")).json();
+        assertThat(unchanged.path("maxJoinsPerSecond").asDouble()).isZero();
+        assertThat(unchanged.path("proofOfWorkDifficulty").asLong()).isZero();
     }
 
     @Test

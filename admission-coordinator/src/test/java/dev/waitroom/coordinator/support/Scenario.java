@@ -114,7 +114,9 @@ public final class Scenario {
                 PresaleOrdering.RANDOM,
                 IdentityScope.BROWSER,
                 policy,
-                afterPurchase);
+                afterPurchase,
+                0,
+                0);
     }
 
     /** Creates an event and opens it (draw through the queue). */
