@@ -175,6 +175,12 @@ public final class StubQueueService extends StubHttpServer {
                 if (event.mode == OperatingMode.SOLD_OUT) {
                     return problem(ProblemType.SOLD_OUT);
                 }
+                if (event.joinsToRefuse > 0) { // as the queue-service over its join ceiling: nothing created
+                    event.joinsToRefuse--;
+                    Reply refused = problem(ProblemType.JOINS_THROTTLED);
+                    return new Reply(refused.status(), refused.body(), Map.of("Retry-After", "1"));
+                }
+                event.joinsForwarded++;
                 return withTicket(201, event, event.join(visitor));
             }
         }
@@ -347,6 +353,15 @@ public final class StubQueueService extends StubHttpServer {
 
         volatile int livenessBatches;
 
+        /** The event's join ceiling and proof-of-work difficulty, as the coordinator pushed it or a test set it. */
+        volatile JoinGate joinGate = JoinGate.OPEN;
+
+        /** The next joins that would create an entry are refused 503 joins-throttled (Retry-After: 1) while above 0. */
+        volatile int joinsToRefuse;
+
+        /** Joins that created an entry. */
+        volatile int joinsForwarded;
+
         /** The visitor's latest entry. */
         final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
 
@@ -408,6 +423,22 @@ public final class StubQueueService extends StubHttpServer {
             return this;
         }
 
+        public synchronized QueueEvent joinGate(JoinGate gate) {
+            this.joinGate = gate;
+            return this;
+        }
+
+        /** The next {@code count} joins that would create an entry answer 503 joins-throttled instead. */
+        public synchronized QueueEvent refuseJoins(int count) {
+            this.joinsToRefuse = count;
+            return this;
+        }
+
+        /** Joins that created an entry (not counting {@link #addWaiting}). */
+        public synchronized int joinsCreated() {
+            return joinsForwarded;
+        }
+
         public synchronized int statusCalls() {
             return statusCalls;
         }
@@ -453,6 +484,7 @@ public final class StubQueueService extends StubHttpServer {
             admissionRatePerSecond = update.admissionRatePerSecond() == null ? 0 : update.admissionRatePerSecond();
             offerTtlSeconds = update.offerTtlSeconds() == null ? 0 : update.offerTtlSeconds();
             opensAt = update.opensAt();
+            joinGate = update.joinGateValue();
             return Reply.json(200, view());
         }
 
@@ -639,7 +671,7 @@ public final class StubQueueService extends StubHttpServer {
                     waiting(),
                     buckets,
                     Instant.now(),
-                    null);
+                    joinGate);
         }
 
         synchronized EventStateView view() {
@@ -661,7 +693,7 @@ public final class StubQueueService extends StubHttpServer {
                     drawCompletedAt,
                     offerWatermark,
                     waiting(),
-                    JoinGate.OPEN);
+                    joinGate);
         }
     }
 }
