@@ -1,7 +1,10 @@
 /*
  * The waiting page: joins on load (idempotent), polls the visitor status with the server's
  * pollAfterSeconds plus jitter, backs off on errors while saying the place is kept, and claims an
- * offer automatically, then opens the shop.
+ * offer automatically, then opens the shop. When the event asks for a proof of work, the join is
+ * refused with a challenge, which a Web Worker solves before the page joins again with the solution
+ * (docs/abuse/proof-of-work.md). A join refused for load (503, 429) is retried after Retry-After
+ * plus up to half as much again, so refused pages do not come back together.
  */
 (function () {
   'use strict';
@@ -14,6 +17,9 @@
   var sessionRefreshed = false;
   var countdownTimer = null;
   var opensAt = null;
+  var proof = null; /* a solved join challenge, kept until a join succeeds (the gateway gives it back on 503) */
+  var solving = false;
+  var PROOF_PROBLEM = /\/proof-of-work-(required|invalid|replayed)$/;
 
   function schedule(seconds) {
     clearTimeout(pollTimer);
@@ -33,17 +39,28 @@
     W.show('connection', false);
   }
 
+  function problemType(r) {
+    return r.body && typeof r.body.type === 'string' ? r.body.type : '';
+  }
+
   function join() {
-    W.request('POST', base + '/queue', {}).then(function (r) {
+    var headers = proof ? { 'X-Waitroom-Proof': proof } : undefined;
+    W.request('POST', base + '/queue', {}, headers).then(function (r) {
       if (r.ok && r.body) {
+        proof = null;
         connected();
         startEventUpdates();
         render(r.body);
         schedule(r.body.pollAfterSeconds || 5);
-      } else if (r.status === 429) {
-        W.setText('connection', 'Many requests at once — waiting a moment. Your place is kept.');
-        W.show('connection', true);
-        setTimeout(join, W.jittered(r.retryAfter || 5));
+      } else if (r.status === 403 && PROOF_PROBLEM.test(problemType(r))) {
+        proof = null;
+        if (r.body.challenge) {
+          solveThenJoin(r.body.challenge);
+        } else {
+          fetchChallengeThenJoin();
+        }
+      } else if (r.status === 429 || r.status === 503) {
+        joinLater(r);
       } else if (r.status === 404) {
         W.setText('headline', 'There is no sale at this address.');
         W.setText('detail', 'Please check the link you followed.');
@@ -59,6 +76,100 @@
       W.show('connection', true);
       setTimeout(join, W.jittered(Math.min(60, Math.pow(2, failures))));
     });
+  }
+
+  /* Why a join was refused for load, in plain words. */
+  function refusalReason(r) {
+    var type = problemType(r);
+    if (/\/joins-throttled$/.test(type)) {
+      return 'Many people are joining at this moment, so joining is held back for a few seconds.';
+    }
+    if (/\/queue-store-full$/.test(type)) {
+      return 'The queue is full for the moment.';
+    }
+    if (r.status === 429) {
+      return /\/client-rate-limited$/.test(type) ? 'Many requests came from your network at once.'
+        : 'Many requests came from this browser at once.';
+    }
+    return 'The queue cannot be reached for a moment.';
+  }
+
+  /* Retry-After plus up to 50 % more, so pages refused together do not return together. */
+  function joinLater(r) {
+    var seconds = r.retryAfter || 5;
+    var delay = Math.round(seconds * 1000 * (1 + Math.random() * 0.5));
+    var about = Math.max(1, Math.round(delay / 1000));
+    W.setText('connection', refusalReason(r) + ' You have not lost anything: a place is only given once ' +
+      'joining succeeds. This page tries again by itself in about ' + about +
+      (about === 1 ? ' second.' : ' seconds.'));
+    W.show('connection', true);
+    setTimeout(join, delay);
+  }
+
+  function fetchChallengeThenJoin() {
+    W.request('GET', base + '/queue/challenge').then(function (r) {
+      if (r.status === 200 && r.body && r.body.challenge) {
+        solveThenJoin(r.body);
+      } else if (r.status === 204) {
+        join();
+      } else {
+        failures += 1;
+        setTimeout(fetchChallengeThenJoin, W.jittered(Math.min(60, Math.pow(2, failures))));
+      }
+    }, function () {
+      failures += 1;
+      setTimeout(fetchChallengeThenJoin, W.jittered(Math.min(60, Math.pow(2, failures))));
+    });
+  }
+
+  /*
+   * Solves the challenge in a Web Worker (the page stays responsive), telling screen readers how far it is through
+   * the live region at most every two seconds, then joins with the solution. Nothing to do by hand.
+   */
+  function solveThenJoin(challenge) {
+    if (solving) { return; }
+    var worker = null;
+    try { worker = new Worker('/assets/proof-of-work.js'); } catch (e) { worker = null; }
+    if (!worker) {
+      W.setText('headline', 'This browser cannot run the check that protects the queue.');
+      W.setText('detail', 'Please open this page in an up-to-date browser to join.');
+      return;
+    }
+    solving = true;
+    var shown = -1;
+    var shownAt = Date.now();
+    W.setText('headline', 'Checking your browser…');
+    W.setText('detail', 'Before you join, this page does a short calculation that keeps automated programs ' +
+      'out. It takes a few seconds and needs nothing from you.');
+    worker.onmessage = function (message) {
+      var m = message.data || {};
+      if (m.progress !== undefined) {
+        var percent = Math.min(90, Math.floor(m.progress * 10) * 10);
+        if (percent > shown && Date.now() - shownAt >= 2000) {
+          shown = percent;
+          shownAt = Date.now();
+          W.setText('headline', 'Checking your browser… ' + percent + ' %');
+        }
+        return;
+      }
+      worker.terminate();
+      solving = false;
+      if (m.number !== undefined) {
+        proof = btoa(JSON.stringify({ algorithm: challenge.algorithm, challenge: challenge.challenge,
+          number: m.number, salt: challenge.salt, signature: challenge.signature }));
+        W.setText('headline', 'Joining the queue…');
+        W.setText('detail', '');
+        join();
+      } else {
+        setTimeout(fetchChallengeThenJoin, W.jittered(2));
+      }
+    };
+    worker.onerror = function () {
+      worker.terminate();
+      solving = false;
+      setTimeout(fetchChallengeThenJoin, W.jittered(5));
+    };
+    worker.postMessage({ challenge: challenge.challenge, salt: challenge.salt, max: challenge.maxnumber });
   }
 
   function poll() {

@@ -1,0 +1,84 @@
+package dev.waitroom.gateway.proofofwork;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.options.ReducedMotion;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Debian's headless Chromium driven by Playwright, as {@code WaitingPageBrowserTests} drives it: from PATH or
+ * {@code -Dwaitroom.chromium=...}; absent, the tests say so and are skipped.
+ */
+final class Chromium implements AutoCloseable {
+
+    static final String SKIP_REASON = "SKIPPED browser test: no chromium executable found on PATH or at "
+            + "-Dwaitroom.chromium (install Debian's chromium: apt-get install -y chromium)";
+
+    private final Playwright playwright;
+
+    private final Browser browser;
+
+    private Chromium(Path executable) {
+        this.playwright = Playwright.create(
+                new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+        this.browser = playwright
+                .chromium()
+                .launch(new BrowserType.LaunchOptions()
+                        .setExecutablePath(executable)
+                        .setHeadless(true)
+                        .setArgs(List.of(
+                                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking")));
+    }
+
+    /** Null, with the reason printed, where no chromium is installed. */
+    static Chromium launchOrNull() {
+        Path executable = executable();
+        if (executable == null) {
+            System.out.println(SKIP_REASON);
+            return null;
+        }
+        return new Chromium(executable);
+    }
+
+    /** A new browser context (its own cookies) whose requests come from {@code address} (X-Forwarded-For). */
+    Page newPage(String address) {
+        return browser.newContext(new Browser.NewContextOptions()
+                        .setReducedMotion(ReducedMotion.REDUCE)
+                        .setExtraHTTPHeaders(Map.of("X-Forwarded-For", address)))
+                .newPage();
+    }
+
+    String version() {
+        return browser.version();
+    }
+
+    private static Path executable() {
+        String configured = System.getProperty("waitroom.chromium");
+        if (configured != null) {
+            Path executable = Path.of(configured);
+            return Files.isExecutable(executable) ? executable : null;
+        }
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return null;
+        }
+        return Stream.of(path.split(File.pathSeparator))
+                .flatMap(dir -> Stream.of(Path.of(dir, "chromium"), Path.of(dir, "chromium-browser")))
+                .filter(Files::isExecutable)
+                .findFirst()
+                .orElse(null);
+    }
+
+    @Override
+    public void close() {
+        browser.close();
+        playwright.close();
+    }
+}
