@@ -2,12 +2,20 @@
 -- The identity is the visitor id, or the trusted account for an ACCOUNT-scoped event when one is present.
 -- KEYS[1] event hash, KEYS[2] visitor's identity bucket, KEYS[3] account's identity bucket
 -- (identity buckets map identity -> entry sequence), then the other keys it touches (lib/declared_keys.lua):
--- 'cnt', 'seq', 'w', 'of', and 'e:', 's:', 'o:' buckets of the existing entry or of the next sequence.
+-- 'cnt', 'seq', 'w', 'of', and 'e:', 's:', 'o:' buckets of the existing entry or of the next sequence, and 'jr' (the
+-- join ceiling's window) when the event has a ceiling.
 -- ARGV[1] key prefix 'wr:{eventId}:', ARGV[2] visitor id, ARGV[3] account identity or '', ARGV[4] now (epoch seconds),
--- ARGV[5] liveness interval (seconds). Answers CREATED or EXISTS followed by the visitor's status.
+-- ARGV[5] liveness interval (seconds). Answers CREATED or EXISTS followed by the visitor's status, or THROTTLED and
+-- the seconds until the ceiling's window ends.
+-- Join ceiling (docs/abuse/join-ceiling-and-redis-memory.md): the event hash's 'jn' new entries per window of 'jw'
+-- seconds of the Redis server's clock (TIME, one clock for every queue-service instance), counted in 'jr'. A visitor
+-- who holds an entry gets it back uncounted; a join over the ceiling writes nothing.
+-- Out of memory: Redis refuses the first write of a script without flags when it is over maxmemory, and every path
+-- here reads before its first write, so a refused join has changed nothing (the last-seen refresh of an existing
+-- entry is best effort, redis.pcall, so a visitor who holds a place still gets it back).
 -- Entry record (hash field = seq % 128 in bucket 'e:<seq/128>'): state|orderKey|visitor|joinedAt|requeues; the state
 -- letters (WAITING, LEFT, ...) are locals generated from the Java EntryState when the script is loaded.
-local ev = redis.call('HMGET', KEYS[1], 'phase', 'mode', 'scope')
+local ev = redis.call('HMGET', KEYS[1], 'phase', 'mode', 'scope', 'jw', 'jn')
 local phase, mode = ev[1], ev[2]
 if not phase then return {'NO_EVENT'} end
 local idKey, identity = KEYS[2], ARGV[2]
@@ -55,12 +63,32 @@ local seq = tonumber(redis.call('GET', seqKey) or '0') + 1
 local key = 0
 if phase ~= 'SCHEDULED' then key = seq end
 status_keys(seq)
+local perWindow = tonumber(ev[5] or '0')
+local jr
+if perWindow > 0 then
+  jr = K('jr')
+end
 local okey
 if key > 0 then
   okey = B('o:', key)
 end
 m = undeclared()
 if m then return m end
+
+if jr then
+  local seconds = tonumber(ev[4])
+  local t = redis.call('TIME')
+  local window = math.floor(tonumber(t[1]) / seconds)
+  local counted = redis.call('HMGET', jr, 'w', 'n')
+  local n = 0
+  if counted[1] == tostring(window) then n = tonumber(counted[2]) end
+  if n >= perWindow then
+    local leftMs = (window + 1) * seconds * 1000 - (tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+    return {'THROTTLED', tostring(math.max(1, math.ceil(leftMs / 1000)))}
+  end
+  redis.call('HSET', jr, 'w', tostring(window), 'n', tostring(n + 1))
+  redis.call('EXPIRE', jr, 2 * seconds)
+end
 
 redis.call('INCR', seqKey)
 local field = seq % 128

@@ -52,7 +52,8 @@ local function visitor_status(existing, now, liveness)
   local seenKey = K('s:' .. bucket)
   local seen = tonumber(redis.call('HGET', seenKey, field) or '0')
   if tonumber(now) - seen >= tonumber(liveness) then
-    redis.call('HSET', seenKey, field, now)
+    -- best effort: refused only when Redis is out of memory, and the status is worth more than the refresh
+    redis.pcall('HSET', seenKey, field, now)
   end
   return {'OK', phase, ev[2] or '', ev[3] or '', ev[4] or '0', waiting, tostring(existing), state, tostring(key),
     tostring(ahead), offerExpires}

@@ -24,6 +24,7 @@ import org.springframework.validation.annotation.Validated;
  *     replica that had it (docs/CONTRACTS.md, "Redis keys and topologies")
  * @param redisReplicaAckTimeout how long a change waits for those replicas before the call fails with 503
  * @param entryHints visitors whose entry sequence is remembered, so that a status call declares its keys at once
+ * @param redisMemoryRefresh how often the Redis memory gauges are read (INFO memory), off the scrape path
  */
 @Validated
 @ConfigurationProperties("waitroom.queue")
@@ -40,4 +41,5 @@ public record QueueProperties(
         @Min(0) @DefaultValue("1") int redisRetryAttempts,
         @Min(0) @Max(5) @DefaultValue("0") int redisReplicaAcks,
         @NotNull @DefaultValue("500ms") Duration redisReplicaAckTimeout,
-        @Min(0) @DefaultValue("100000") int entryHints) {}
+        @Min(0) @DefaultValue("100000") int entryHints,
+        @NotNull @DefaultValue("5s") Duration redisMemoryRefresh) {}

@@ -4,7 +4,6 @@ import dev.waitroom.contract.MalformedValueException;
 import dev.waitroom.contract.TextFields;
 import dev.waitroom.contract.queue.EventStateView;
 import dev.waitroom.contract.queue.EventUpdateRequest;
-import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.contract.queue.PublicEventStatus;
 import dev.waitroom.contract.queue.QueueSnapshot;
 import dev.waitroom.contract.queue.QueueStatus;
@@ -42,7 +41,8 @@ final class EventBodies {
                 b.presaleOrderingValue(),
                 b.admissionRatePerSecond() == null ? 0 : b.admissionRatePerSecond(),
                 b.offerTtlSeconds() == null ? 0 : b.offerTtlSeconds(),
-                b.opensAt());
+                b.opensAt(),
+                b.joinGateValue());
     }
 
     /** The stored state, answered to the coordinator's push. */
@@ -66,7 +66,7 @@ final class EventBodies {
                 e.drawCompletedAt(),
                 e.offerWatermark(),
                 e.waiting(),
-                JoinGate.OPEN);
+                p.joinGate());
     }
 
     /** The public event status: the queue's length as a band, never the exact count. */
@@ -105,7 +105,7 @@ final class EventBodies {
                 e.waiting(),
                 s.waitingBuckets(),
                 s.generatedAt(),
-                null);
+                p.joinGate());
     }
 
     private static String lowerHexOrNull(String hex) {

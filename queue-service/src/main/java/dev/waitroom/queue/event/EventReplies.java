@@ -10,6 +10,7 @@ import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.contract.queue.WaitingBucket;
 import dev.waitroom.queue.redis.ScriptReplies;
 import dev.waitroom.web.ProblemException;
@@ -68,6 +69,12 @@ final class EventReplies {
         return new Snapshot(state, buckets, generatedAt);
     }
 
+    /** The join gate as event_put.lua stored it: fields absent (an event stored before it had one) read as 0. */
+    private static JoinGate joinGate(Map<String, String> m) {
+        String rate = m.get(JoinWindow.RATE_FIELD);
+        return new JoinGate(rate == null ? 0 : Double.parseDouble(rate), number(m, JoinWindow.DIFFICULTY_FIELD));
+    }
+
     private static EventState eventState(EventId event, List<String> flat) {
         Map<String, String> m = ScriptReplies.pairs(flat);
         String mode = m.get("mode");
@@ -83,7 +90,8 @@ final class EventReplies {
                 PresaleOrdering.parse(m.get("ordering")),
                 m.containsKey("rate") ? Double.parseDouble(m.get("rate")) : 0,
                 number(m, "ttl"),
-                instant(m.get("opensAt")));
+                instant(m.get("opensAt")),
+                joinGate(m));
         return new EventState(
                 event,
                 pushed,

@@ -32,6 +32,7 @@ public class EventStore {
     public EventState putEvent(EventId event, EventUpdate u) {
         String allowed = mayFollow(u.phase()).stream().map(EventPhase::name).collect(Collectors.joining(",", ",", ","));
         EventKeys k = EventKeys.of(event);
+        java.util.Optional<JoinWindow> window = JoinWindow.of(u.joinGate());
         List<String> r = scripts.call(
                 put,
                 k,
@@ -60,7 +61,16 @@ public class EventStore {
                 "ttl",
                 Long.toString(u.offerTtlSeconds()),
                 "opensAt",
-                u.opensAt() == null ? "" : Long.toString(u.opensAt().toEpochMilli()));
+                u.opensAt() == null ? "" : Long.toString(u.opensAt().toEpochMilli()),
+                JoinWindow.RATE_FIELD,
+                Double.toString(u.joinGate().maxJoinsPerSecond()),
+                JoinWindow.DIFFICULTY_FIELD,
+                Long.toString(u.joinGate().proofOfWorkDifficulty()),
+                // what join.lua counts against: an empty value removes the field, so no ceiling is no field
+                JoinWindow.SECONDS_FIELD,
+                window.map(w -> Long.toString(w.seconds())).orElse(""),
+                JoinWindow.ENTRIES_FIELD,
+                window.map(w -> Long.toString(w.entries())).orElse(""));
         return EventReplies.put(event, u.phase(), r);
     }
 

@@ -29,6 +29,7 @@ public class VisitorKeys {
         }
         if (joining) {
             keys.add(event.sequence());
+            keys.add(event.joinWindow());
             Long last = hints.lastSequence(event);
             long next = last == null ? 1 : last + 1;
             addSequenceBuckets(keys, event, next);

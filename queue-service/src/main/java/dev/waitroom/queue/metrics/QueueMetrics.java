@@ -30,6 +30,11 @@ public class QueueMetrics {
                 .increment();
     }
 
+    /** A join refused by the event's join ceiling (no entry made). */
+    public void joinThrottled(EventId event) {
+        counter("waitroom.queue.joins", event, "outcome", "throttled").increment();
+    }
+
     public void statusServed(EventId event) {
         counter("waitroom.queue.status.requests", event, "outcome", "served").increment();
     }

@@ -8,7 +8,8 @@ import dev.waitroom.contract.RedisKeys;
  * {@code wr:{eventId}:}, one cluster slot: {@code ev} event hash; {@code seq} the sequence that numbers entries and
  * order keys; {@code cnt} counters; {@code w} bitmap of WAITING order keys; {@code id:<0..2047>} identity -> entry
  * sequence; {@code e:<seq/128>} entry records; {@code o:<key/128>} order key -> entry sequence; {@code s:<seq/128>}
- * last seen (apart from order); {@code of} grant and deadline of offered entries. The small bucketed hashes stay in
+ * last seen (apart from order); {@code of} grant and deadline of offered entries; {@code jr} the join ceiling's
+ * window and its count of new entries. The small bucketed hashes stay in
  * Redis's compact encoding, which keeps a waiting visitor near 100 bytes.
  *
  * <p>One per call: the prefix is built once, however many keys the call names.
@@ -51,6 +52,14 @@ public final class EventKeys {
     /** The bitmap of WAITING order keys. */
     public String waiting() {
         return prefix + "w";
+    }
+
+    /**
+     * The join ceiling's current window and the new entries counted in it (a hash {@code w}, {@code n}; expires
+     * after two windows); join.lua touches it only when the event has a ceiling.
+     */
+    public String joinWindow() {
+        return prefix + "jr";
     }
 
     /** Grant and deadline of each offered entry. */

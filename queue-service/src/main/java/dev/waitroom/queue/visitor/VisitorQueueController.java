@@ -15,6 +15,7 @@ import dev.waitroom.queue.metrics.QueueMetrics;
 import dev.waitroom.queue.status.StatusBodies;
 import dev.waitroom.queue.status.StatusLoad;
 import dev.waitroom.queue.status.StatusStore;
+import dev.waitroom.queue.web.RetryLaterException;
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.QueueTicketCodec;
 import dev.waitroom.web.ProblemException;
@@ -79,7 +80,13 @@ class VisitorQueueController {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
         requireEmptyOrObject(body);
-        JoinOutcome outcome = joins.join(event, who, properties.livenessInterval());
+        JoinOutcome outcome;
+        try {
+            outcome = joins.join(event, who, properties.livenessInterval());
+        } catch (RetryLaterException throttled) {
+            metrics.joinThrottled(event);
+            throw throttled;
+        }
         metrics.joined(event, outcome.created());
         metrics.waiting(event, outcome.status().waiting());
         return respond(outcome.created() ? HttpStatus.CREATED : HttpStatus.OK, event, outcome.status());

@@ -149,6 +149,31 @@ abstract class QueueTopologyScenarios {
         assertThat(snapshot.toString()).contains("\"waiting\":211");
     }
 
+    /** The ceiling's window key is declared with the event's keys: on a cluster it lives in the event's slot. */
+    @Test
+    void theJoinCeilingCountsInTheEventsSlot() {
+        QueueClient client = client();
+        String event = eventId("topo-ceiling");
+        assertThat(client.putEvent(event, "OPEN", "\"maxJoinsPerSecond\":0.05").status())
+                .isEqualTo(200);
+        int created = 0;
+        int throttled = 0;
+        for (int i = 0; i < 6; i++) {
+            Reply r = client.join(event, VisitorId.random().value());
+            assertThat(r.status()).as(r.body()).isIn(201, 503);
+            if (r.status() == 201) {
+                created++;
+            } else {
+                assertThat(r.json().get("type").asString()).endsWith("/joins-throttled");
+                assertThat(r.header("Retry-After")).isNotBlank();
+                throttled++;
+            }
+        }
+        assertThat(created).as("one entry per 20 s window").isBetween(1, 2);
+        assertThat(throttled).isEqualTo(6 - created);
+        assertThat(client.counts(event).get("joins").asLong()).isEqualTo(created);
+    }
+
     private static Reply transition(QueueClient client, String event, String entry, String to) {
         return client.internal(
                 "POST",
