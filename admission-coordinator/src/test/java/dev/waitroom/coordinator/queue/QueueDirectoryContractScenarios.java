@@ -194,7 +194,8 @@ abstract class QueueDirectoryContractScenarios {
                                 2.0,
                                 60,
                                 null,
-                                JoinGate.OPEN));
+                                // both sides take the coordinator's push with a join gate
+                                new JoinGate(100, 5000)));
         assertCounts(event, 7, 0, 0, 0, 0, 0);
         assertThat(queue().counts(event).joins()).isEqualTo(7);
     }
