@@ -114,6 +114,12 @@ final class LocalStack implements AutoCloseable {
         if (config.external().redisHost() == null) {
             Path redisDir = config.dataDir().resolve("redis");
             Files.createDirectories(redisDir);
+            String maxMemory;
+            try {
+                maxMemory = StackConfig.redisMaxMemory(System.getenv());
+            } catch (IllegalArgumentException e) {
+                throw new StackException(e.getMessage());
+            }
             try {
                 // The settings go to a configuration file of the library's (a temporary file only its owner reads),
                 // not onto the command line.
@@ -123,6 +129,10 @@ final class LocalStack implements AutoCloseable {
                         .setting("requirepass " + secrets.redisPassword())
                         .setting("appendonly yes")
                         .setting("appendfsync everysec")
+                        // a full Redis refuses writes (the queue answers 503 queue-store-full) rather than evict a
+                        // waiting visitor's place
+                        .setting("maxmemory " + maxMemory)
+                        .setting("maxmemory-policy noeviction")
                         .setting("dir " + redisDir.toAbsolutePath())
                         .onShutdownForceStop(true)
                         .build();

@@ -214,6 +214,31 @@ record StackConfig(
         }
     }
 
+    /** The embedded Redis's {@code maxmemory} when {@code WAITROOM_REDIS_MAXMEMORY} is not set. */
+    static final String DEFAULT_REDIS_MAX_MEMORY = "1gb";
+
+    private static final java.util.regex.Pattern REDIS_MEMORY = java.util.regex.Pattern.compile(
+            "[1-9][0-9]{0,12}(?:b|kb|mb|gb)?", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /**
+     * The embedded Redis's {@code maxmemory} (Redis's own notation: {@code 512mb}, {@code 2gb}, bytes without a unit):
+     * {@code WAITROOM_REDIS_MAXMEMORY}, default {@value #DEFAULT_REDIS_MAX_MEMORY}. It runs with {@code noeviction}, so
+     * at the limit Redis refuses writes and the queue answers 503 instead of losing places
+     * (docs/abuse/join-ceiling-and-redis-memory.md).
+     */
+    static String redisMaxMemory(Map<String, String> env) {
+        String value = env.getOrDefault("WAITROOM_REDIS_MAXMEMORY", "").strip();
+        if (value.isEmpty()) {
+            return DEFAULT_REDIS_MAX_MEMORY;
+        }
+        if (!REDIS_MEMORY.matcher(value).matches()) {
+            throw new IllegalArgumentException(
+                    "WAITROOM_REDIS_MAXMEMORY is a size such as 512mb or 2gb (bytes without a unit), not '" + value
+                            + "'");
+        }
+        return value.toLowerCase(java.util.Locale.ROOT);
+    }
+
     static StackConfig defaults(Path repoRoot, Path dataDir, ExternalStores external) {
         return new StackConfig(repoRoot, dataDir, 8080, 8081, 8082, 8083, 15432, 16379, external);
     }
