@@ -428,11 +428,9 @@ class AdmissionTests {
                     fresh.browser().post("/events/" + fresh.event() + "/admission/claim", "{}"),
                     503,
                     "admission-unavailable");
-            assertThat(meters.get("waitroom.gateway.rate.limits.suspended")
-                            .gauge()
-                            .value())
-                    .as("rate limits are suspended while Redis is unreachable, not applied with a delay each")
-                    .isEqualTo(1);
+            assertThat(meters.get("waitroom.gateway.redis.reachable").gauge().value())
+                    .as("Redis is known unreachable: claims are refused at once, not after a timeout each")
+                    .isEqualTo(0);
         } finally {
             RealStores.startRedis();
         }

@@ -33,14 +33,12 @@ class RateLimitTests {
 
     final StubUpstreams upstreams = StubUpstreams.get();
 
-    /** Another test may have stopped Redis moments ago: limits resume a few seconds after it is back. */
+    /** Another test may have stopped Redis moments ago: claims are refused until a PING answers again. */
     @BeforeEach
     void limitsAreApplied() {
         await().atMost(Duration.ofSeconds(15))
-                .until(() -> meters.get("waitroom.gateway.rate.limits.suspended")
-                                .gauge()
-                                .value()
-                        == 0);
+                .until(() ->
+                        meters.get("waitroom.gateway.redis.reachable").gauge().value() == 1);
     }
 
     /** Seconds the last {@link #concurrently} call took, rounded up: the refill the limiter may have granted. */
@@ -98,9 +96,9 @@ class RateLimitTests {
         assertThat(reachedQueue)
                 .isEqualTo(1 + replies.stream().filter(r -> r.status() < 300).count());
 
-        Browser other = new Browser(port);
+        Browser other = new Browser(port, flooder.address());
         assertThat(other.post("/events/" + event + "/queue", "{}").status())
-                .as("another visitor (same IP) is not limited")
+                .as("another visitor from the same address is not limited")
                 .isEqualTo(201);
     }
 

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import tools.jackson.databind.JsonNode;
 
 @GatewayIntegrationTest
 class RoutingTests {
@@ -33,13 +32,7 @@ class RoutingTests {
     }
 
     static void assertProblem(Browser.Reply reply, int status, String typeSlug) {
-        assertThat(reply.status()).as(reply.toString()).isEqualTo(status);
-        assertThat(reply.header("Content-Type"))
-                .hasValueSatisfying(ct -> assertThat(ct).startsWith("application/problem+json"));
-        JsonNode body = reply.json();
-        assertThat(body.get("type").asString()).isEqualTo("https://waitroom.dev/problems/" + typeSlug);
-        assertThat(body.get("status").asInt()).isEqualTo(status);
-        assertThat(body.get("title").asString()).isNotBlank();
+        reply.assertProblem(status, typeSlug);
     }
 
     @Test

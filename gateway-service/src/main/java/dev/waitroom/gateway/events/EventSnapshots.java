@@ -34,6 +34,12 @@ public class EventSnapshots {
 
     private static final Duration IDLE = Duration.ofMinutes(2);
 
+    /**
+     * Refreshes forced by a ticket newer than the snapshot ({@link #currentFor}) start at most this often per event:
+     * both instants come from the queue-service's clock, but several queue-service instances may disagree a little.
+     */
+    private static final Duration FORCED_REFRESH_GAP = Duration.ofMillis(200);
+
     private final ConcurrentHashMap<EventId, Slot> slots = new ConcurrentHashMap<>();
 
     private final WebClient queue;
@@ -81,7 +87,18 @@ public class EventSnapshots {
      * snapshot is returned however old (callers check its age); empty when none is known.
      */
     public Mono<TimedSnapshot> current(EventId eventId) {
-        return get(eventId, edge.snapshotMaxAge());
+        return get(eventId, edge.snapshotMaxAge(), null);
+    }
+
+    /**
+     * Like {@link #current}, for a queue ticket issued at {@code issuedAt}: a snapshot generated before the ticket was
+     * issued cannot hold its entry, so one is fetched now and awaited (one per event at a time however many polls ask,
+     * and at most one started per 200 ms). Only polls within a refresh interval of their join
+     * meet this, typically when the join itself read the snapshot (the proof-of-work gate asks it for the event's
+     * difficulty).
+     */
+    public Mono<TimedSnapshot> currentFor(EventId eventId, Instant issuedAt) {
+        return get(eventId, edge.snapshotMaxAge(), issuedAt);
     }
 
     /**
@@ -90,10 +107,10 @@ public class EventSnapshots {
      * slow queue-service never slows shoppers down.
      */
     public Mono<TimedSnapshot> latest(EventId eventId) {
-        return get(eventId, ChronoUnit.FOREVER.getDuration());
+        return get(eventId, ChronoUnit.FOREVER.getDuration(), null);
     }
 
-    private Mono<TimedSnapshot> get(EventId eventId, Duration usableFor) {
+    private Mono<TimedSnapshot> get(EventId eventId, Duration usableFor, Instant notBefore) {
         Slot existing = slots.get(eventId);
         if (existing == null) {
             evictIdle(); // outside computeIfAbsent: the map must not change inside its mapping function
@@ -103,6 +120,14 @@ public class EventSnapshots {
         slot.lastUsed = now;
         TimedSnapshot known = slot.snapshot;
         Instant lastAttempt = slot.lastAttempt;
+        if (notBefore != null
+                && known != null
+                && known.snapshot().generatedAt() != null
+                && known.snapshot().generatedAt().isBefore(notBefore)
+                && Duration.between(slot.lastForced, now).compareTo(FORCED_REFRESH_GAP) >= 0) {
+            slot.lastForced = now;
+            return refresh(eventId, slot).onErrorResume(error -> Mono.justOrEmpty(slot.snapshot));
+        }
         if (lastAttempt != null && Duration.between(lastAttempt, now).compareTo(edge.snapshotRefreshInterval()) < 0) {
             if (known != null) {
                 return Mono.just(known);
@@ -179,6 +204,8 @@ public class EventSnapshots {
         volatile Instant lastAttempt;
 
         volatile Instant lastUsed = Instant.EPOCH;
+
+        volatile Instant lastForced = Instant.EPOCH;
 
         Mono<TimedSnapshot> inFlight; // guarded by the slot
     }

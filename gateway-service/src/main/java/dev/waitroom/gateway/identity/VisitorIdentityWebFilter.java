@@ -1,7 +1,9 @@
 package dev.waitroom.gateway.identity;
 
 import dev.waitroom.contract.Headers;
+import dev.waitroom.gateway.client.ClientLimits;
 import dev.waitroom.gateway.config.SecretsProperties;
+import dev.waitroom.gateway.redis.RedisReachability;
 import dev.waitroom.tokens.TokenRejectedException;
 import dev.waitroom.tokens.VisitorCookieCodec;
 import dev.waitroom.tokens.VisitorId;
@@ -48,9 +50,20 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 
     private final Counter rejected;
 
-    VisitorIdentityWebFilter(SecretsProperties secrets, EdgeCookies cookies, MeterRegistry meters) {
+    private final ClientLimits limits;
+
+    private final RedisReachability reachability;
+
+    VisitorIdentityWebFilter(
+            SecretsProperties secrets,
+            EdgeCookies cookies,
+            ClientLimits limits,
+            RedisReachability reachability,
+            MeterRegistry meters) {
         this.codec = secrets.visitorCookieCodec();
         this.cookies = cookies;
+        this.limits = limits;
+        this.reachability = reachability;
         this.issued = Counter.builder("waitroom.gateway.visitor.cookies")
                 .tag("outcome", "issued")
                 .description("Visitor identity cookies issued to browsers without one")
@@ -70,7 +83,18 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
         boolean needsVisitor = needsVisitor(request.getPath().value());
-        VisitorId visitor = needsVisitor ? verifiedOrNew(exchange) : null;
+        VisitorId known = needsVisitor ? verified(exchange) : null;
+        if (needsVisitor && known == null) {
+            // a new identity: fails closed without Redis (what it is for, joining and claiming, needs Redis), and
+            // costs a token of the client address's bucket (docs/abuse/client-limits.md)
+            if (!reachability.reachable()) {
+                return reachability.refuse(exchange, "new-visitor");
+            }
+            if (!limits.tryTake(ClientLimits.Local.NEW_VISITORS, exchange)) {
+                return limits.refuse(exchange, ClientLimits.Local.NEW_VISITORS);
+            }
+        }
+        VisitorId visitor = needsVisitor && known == null ? issue(exchange) : known;
         ServerHttpRequest stripped = request.mutate()
                 .headers(headers -> {
                     STRIPPED.forEach(headers::remove);
@@ -104,7 +128,7 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
         return cookies.visitor(codec.encode(visitor));
     }
 
-    private VisitorId verifiedOrNew(ServerWebExchange exchange) {
+    private VisitorId verified(ServerWebExchange exchange) {
         HttpCookie cookie = exchange.getRequest().getCookies().getFirst(cookies.visitorName());
         if (cookie != null) {
             try {
@@ -113,6 +137,10 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
                 rejected.increment();
             }
         }
+        return null;
+    }
+
+    private VisitorId issue(ServerWebExchange exchange) {
         VisitorId fresh = VisitorId.random();
         exchange.getResponse().addCookie(cookieFor(fresh));
         issued.increment();

@@ -1,6 +1,7 @@
 package dev.waitroom.gateway.ratelimit;
 
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.gateway.buckets.LocalTokenBuckets;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 import dev.waitroom.gateway.problem.ProblemResponses;

@@ -4,19 +4,17 @@ import dev.waitroom.contract.ProblemType;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 import dev.waitroom.gateway.problem.ProblemResponses;
+import dev.waitroom.gateway.redis.RedisReachability;
 import dev.waitroom.tokens.VisitorId;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.beans.BeansException;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
-import org.springframework.cloud.gateway.filter.ratelimit.RateLimiter;
 import org.springframework.cloud.gateway.filter.ratelimit.RedisRateLimiter;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
@@ -30,37 +28,28 @@ import reactor.core.publisher.Mono;
  * Per-visitor rate limit on a route, keyed by the verified visitor id (never the IP address),
  * using Spring Cloud Gateway's {@link RedisRateLimiter} (token bucket in one atomic Lua script,
  * hash-tagged keys). A refusal is a 429 problem with {@code Retry-After}, not the limiter's empty
- * body. Like the stock filter it lets requests through when Redis cannot be reached (and stops
- * asking for a few seconds, so requests do not each wait for it): rate limits protect capacity,
- * they are not the admission gate.
+ * body. Unlike the stock filter it fails closed: while Redis cannot be reached ({@link RedisReachability}) the route
+ * answers 503 {@code admission-unavailable} without asking Redis, so requests do not each wait for it
+ * (docs/abuse/client-limits.md, "When Redis is down"; it guards claims, which need Redis anyway).
  */
 @Component
 public class VisitorRateLimitGatewayFilterFactory
         extends AbstractGatewayFilterFactory<VisitorRateLimitGatewayFilterFactory.Config>
         implements ApplicationContextAware {
 
-    private static final Duration SKIP_AFTER_FAILURE = Duration.ofSeconds(5);
-
     private final MeterRegistry meters;
 
     private final Duration redisTimeout;
 
-    /** {@link System#nanoTime()} of the last Redis failure of any limiter. */
-    private final AtomicLong unreachableSince = new AtomicLong(System.nanoTime() - SKIP_AFTER_FAILURE.toNanos() * 2);
+    private final RedisReachability reachability;
 
     private ApplicationContext context;
 
-    VisitorRateLimitGatewayFilterFactory(MeterRegistry meters, EdgeProperties edge) {
+    VisitorRateLimitGatewayFilterFactory(MeterRegistry meters, EdgeProperties edge, RedisReachability reachability) {
         super(Config.class);
         this.meters = meters;
         this.redisTimeout = edge.redisTimeout();
-        Gauge.builder("waitroom.gateway.rate.limits.suspended", this, f -> f.suspended() ? 1 : 0)
-                .description("1 while per-visitor rate limits are not applied because Redis was unreachable")
-                .register(meters);
-    }
-
-    boolean suspended() {
-        return System.nanoTime() - unreachableSince.get() < SKIP_AFTER_FAILURE.toNanos();
+        this.reachability = reachability;
     }
 
     @Override
@@ -95,18 +84,22 @@ public class VisitorRateLimitGatewayFilterFactory
             }
             Route route = exchange.getAttribute(ServerWebExchangeUtils.GATEWAY_ROUTE_ATTR);
             String routeId = route == null ? "unknown" : route.getId();
-            if (suspended()) {
-                return chain.filter(exchange);
+            if (!reachability.reachable()) {
+                return reachability.refuseAdmission(exchange, routeId);
             }
             return limiter.isAllowed(routeId, visitor.get().value())
                     .timeout(redisTimeout)
+                    .map(Optional::of)
                     .onErrorResume(error -> {
-                        // do not make every request wait for an unreachable Redis: skip limits for a few seconds
-                        unreachableSince.set(System.nanoTime());
-                        return Mono.just(new RateLimiter.Response(true, Map.of()));
+                        // fail closed, and do not make the next requests wait for an unreachable Redis
+                        reachability.failed();
+                        return Mono.just(Optional.empty());
                     })
-                    .flatMap(response -> {
-                        if (response.isAllowed()) {
+                    .flatMap(answer -> {
+                        if (answer.isEmpty()) {
+                            return reachability.refuseAdmission(exchange, routeId);
+                        }
+                        if (answer.get().isAllowed()) {
                             return chain.filter(exchange);
                         }
                         Counter.builder("waitroom.gateway.rate.limited")

@@ -4,6 +4,8 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.queue.QueueStatus;
+import dev.waitroom.gateway.buckets.LocalTokenBuckets;
+import dev.waitroom.gateway.client.ClientLimits;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.correlation.RequestIdWebFilter;
@@ -11,7 +13,6 @@ import dev.waitroom.gateway.events.EventSnapshots;
 import dev.waitroom.gateway.events.TimedSnapshot;
 import dev.waitroom.gateway.identity.EdgeCookies;
 import dev.waitroom.gateway.problem.ProblemResponses;
-import dev.waitroom.gateway.ratelimit.LocalTokenBuckets;
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.QueueTicketCodec;
 import dev.waitroom.tokens.TokenRejectedException;
@@ -51,7 +52,7 @@ import reactor.core.publisher.Mono;
  * ticket, an entry the queue-service said has moved on, a stale snapshot, or a visitor near an offer.
  * The per-visitor limit on status polls is applied here to every poll with a valid visitor cookie,
  * answered or forwarded; polls without one carry a new identity each time, so no per-visitor limit
- * could hold them (per-address limits belong in front, docs/CONTRACTS.md).
+ * could hold them: polls without a valid ticket are limited per client address instead ({@link ClientLimits}).
  */
 @Component
 class EdgeStatusWebFilter implements WebFilter, Ordered {
@@ -78,6 +79,8 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
 
     private final Clock clock;
 
+    private final ClientLimits clientLimits;
+
     private final MeterRegistry meters;
 
     private final Counter answeredAtEdge;
@@ -98,7 +101,9 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
             EdgeProperties edge,
             EdgeCookies cookies,
             Clock clock,
+            ClientLimits clientLimits,
             MeterRegistry meters) {
+        this.clientLimits = clientLimits;
         this.visitorCookieName = cookies.visitorName();
         this.ticketCookieName = cookies.ticketName();
         this.visitors = secrets.visitorCookieCodec();
@@ -145,27 +150,27 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
         List<String> cookies = request.getHeaders().get(HttpHeaders.COOKIE);
         VisitorId visitor = verifiedVisitor(cookieValue(cookies, visitorCookieName));
         if (visitor == null) {
-            return forward(exchange, chain, "no-visitor");
+            return forwardUnticketed(exchange, chain, "no-visitor");
         }
         if (!buckets.tryTake(visitor.value(), pollCost)) {
             return refuse(exchange);
         }
         String ticketCookie = cookieValue(cookies, ticketCookieName);
         if (ticketCookie == null || ticketCookie.isEmpty()) {
-            return forward(exchange, chain, "no-ticket");
+            return forwardUnticketed(exchange, chain, "no-ticket");
         }
         QueueTicket ticket;
         try {
             ticket = tickets.decode(ticketCookie);
         } catch (TokenRejectedException ex) {
-            return forward(exchange, chain, "bad-ticket");
+            return forwardUnticketed(exchange, chain, "bad-ticket");
         }
         Instant changedAt = liveness.changedAt(eventId, ticket.entryId());
         if (changedAt != null && !ticket.issuedAt().isAfter(changedAt)) {
             return forward(exchange, chain, "entry-changed");
         }
         return snapshots
-                .current(eventId)
+                .currentFor(eventId, ticket.issuedAt())
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
                 .flatMap(timed -> decide(exchange, chain, eventId, visitor, ticket, timed.orElse(null)));
@@ -185,6 +190,17 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
             return write(exchange, answer.status());
         }
         return forward(exchange, chain, ((EdgeStatusPolicy.Forward) decision).reason());
+    }
+
+    /**
+     * A poll without a valid queue ticket reaches the queue-service: it costs a token of the client address's bucket
+     * (docs/abuse/client-limits.md), since a client that drops its cookies is a new visitor on every poll.
+     */
+    private Mono<Void> forwardUnticketed(ServerWebExchange exchange, WebFilterChain chain, String reason) {
+        if (!clientLimits.tryTake(ClientLimits.Local.UNTICKETED_POLLS, exchange)) {
+            return clientLimits.refuse(exchange, ClientLimits.Local.UNTICKETED_POLLS);
+        }
+        return forward(exchange, chain, reason);
     }
 
     private Mono<Void> forward(ServerWebExchange exchange, WebFilterChain chain, String reason) {

@@ -1,4 +1,4 @@
-package dev.waitroom.gateway.ratelimit;
+package dev.waitroom.gateway.buckets;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;

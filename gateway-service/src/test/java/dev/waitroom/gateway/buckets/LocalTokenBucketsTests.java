@@ -1,4 +1,4 @@
-package dev.waitroom.gateway.ratelimit;
+package dev.waitroom.gateway.buckets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
