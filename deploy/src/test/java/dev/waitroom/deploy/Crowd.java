@@ -1,6 +1,7 @@
 package dev.waitroom.deploy;
 
 import java.io.IOException;
+import dev.waitroom.testsupport.SyntheticClients;
 import java.net.CookieManager;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,6 +35,8 @@ final class Crowd implements AutoCloseable {
         volatile boolean done;
         /** The visitor cookie it joined with: the id that owns its queue entry (a claim rotates the cookie's id). */
         volatile String joinedAs;
+        /** Its own client address, sent as X-Forwarded-For: the gateway's per-address limits see a crowd. */
+        final String address = SyntheticClients.next();
 
         Visitor() {
             this.http = HttpClient.newBuilder()
@@ -181,7 +184,8 @@ final class Crowd implements AutoCloseable {
     HttpResponse<String> send(Visitor v, String method, String path, String body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
                 .timeout(Duration.ofSeconds(10))
-                .header("Content-Type", "application/json");
+                .header("Content-Type", "application/json")
+                .header("X-Forwarded-For", v.address);
         if (v.token != null) {
             request.header("Authorization", "Bearer " + v.token);
         }
@@ -215,6 +219,7 @@ final class Crowd implements AutoCloseable {
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/events/" + eventId + "/queue/status"))
                 .timeout(Duration.ofSeconds(10))
                 .header("Cookie", v.joinedAs)
+                .header("X-Forwarded-For", v.address)
                 .build();
         try {
             return HTTP.send(request, HttpResponse.BodyHandlers.ofString());

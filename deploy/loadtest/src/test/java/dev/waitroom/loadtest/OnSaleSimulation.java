@@ -25,6 +25,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The on-sale rehearsal of the brief: a pre-sale group arrives before opening, later visitors ramp in around it,
@@ -44,7 +45,18 @@ public class OnSaleSimulation extends Simulation {
             .contentTypeHeader("application/json")
             .disableCaching()
             .shareConnections()
-            .userAgentHeader("waitroom-onsale-rehearsal");
+            .userAgentHeader("waitroom-onsale-rehearsal")
+            // every visitor is a client of its own (docs/abuse/client-limits.md): the gateway believes X-Forwarded-For
+            // from loopback, so its per-address limits see a crowd, as they would behind a load balancer
+            .header("X-Forwarded-For", "#{clientAddress}");
+
+    /** Visitors so far: each takes the next address of 198.18.0.0/15 (RFC 2544's benchmarking block). */
+    private static final AtomicInteger VISITORS = new AtomicInteger();
+
+    static String clientAddress(int n) {
+        int offset = Math.floorMod(n, 1 << 17);
+        return "198." + (18 + (offset >> 16)) + "." + ((offset >> 8) & 0xFF) + "." + (offset & 0xFF);
+    }
 
     private final String e = p.eventId();
 
@@ -193,6 +205,7 @@ public class OnSaleSimulation extends Simulation {
 
     private ScenarioBuilder visitor(String name) {
         return scenario(name)
+                .exec(session -> session.set("clientAddress", clientAddress(VISITORS.getAndIncrement())))
                 .exec(join)
                 .exec(waitForOffer)
                 .doIf(session -> "OFFERED".equals(session.getString("state")))
