@@ -1,7 +1,7 @@
 package dev.waitroom.deploy;
 
-import java.io.IOException;
 import dev.waitroom.testsupport.SyntheticClients;
+import java.io.IOException;
 import java.net.CookieManager;
 import java.net.URI;
 import java.net.http.HttpClient;
