@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import redis.embedded.RedisServer;
+import redis.embedded.core.RedisServerBuilder;
 
 /**
  * The whole waiting room on one machine: PostgreSQL and Redis (embedded unless external ones are given), then the
@@ -121,20 +122,7 @@ final class LocalStack implements AutoCloseable {
                 throw new StackException(e.getMessage());
             }
             try {
-                // The settings go to a configuration file of the library's (a temporary file only its owner reads),
-                // not onto the command line.
-                redis = RedisServer.newRedisServer()
-                        .bind("127.0.0.1")
-                        .port(config.redisPort())
-                        .setting("requirepass " + secrets.redisPassword())
-                        .setting("appendonly yes")
-                        .setting("appendfsync everysec")
-                        // a full Redis refuses writes (the queue answers 503 queue-store-full) rather than evict a
-                        // waiting visitor's place
-                        .setting("maxmemory " + maxMemory)
-                        .setting("maxmemory-policy noeviction")
-                        .setting("dir " + redisDir.toAbsolutePath())
-                        .onShutdownForceStop(true)
+                redis = redisServer(config.redisPort(), secrets.redisPassword(), maxMemory, redisDir)
                         .build();
                 redis.start();
             } catch (IOException | RuntimeException e) {
@@ -142,6 +130,26 @@ final class LocalStack implements AutoCloseable {
                         "embedded Redis did not start on port " + config.redisPort() + ": " + e.getMessage());
             }
         }
+    }
+
+    /**
+     * The embedded Redis as the launcher starts it. The settings go to a configuration file of the library's (a
+     * temporary file only its owner reads, written by {@link RedisServerBuilder#buildCommandArgs()}), not onto the
+     * command line.
+     */
+    static RedisServerBuilder redisServer(int port, String password, String maxMemory, Path dir) {
+        return RedisServer.newRedisServer()
+                .bind("127.0.0.1")
+                .port(port)
+                .setting("requirepass " + password)
+                .setting("appendonly yes")
+                .setting("appendfsync everysec")
+                // a full Redis refuses writes (the queue answers 503 queue-store-full) rather than evict a waiting
+                // visitor's place
+                .setting("maxmemory " + maxMemory)
+                .setting("maxmemory-policy noeviction")
+                .setting("dir " + dir.toAbsolutePath())
+                .onShutdownForceStop(true);
     }
 
     private void startProxies() throws IOException {

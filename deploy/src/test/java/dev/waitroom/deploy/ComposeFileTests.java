@@ -270,9 +270,45 @@ class ComposeFileTests {
         }
     }
 
-    /** Prometheus's own check of the scrape configuration, where Debian's {@code prometheus} package is installed. */
+    /**
+     * Every rule file prometheus.yml lists (relative to itself, as Prometheus resolves it) is mounted next to it in the
+     * container, from a file in the tree; the Redis memory alerts are among them.
+     */
     @Test
-    void thePrometheusConfigurationPassesPromtool() throws Exception {
+    @SuppressWarnings("unchecked")
+    void prometheusLoadsTheAlertRulesMountedBesideItsConfiguration() throws IOException {
+        Map<String, Path> mounts = new java.util.HashMap<>();
+        for (Object volume : (List<Object>) services.get("prometheus").get("volumes")) {
+            String[] parts = volume.toString().split(":");
+            assertThat(parts).as(volume.toString()).hasSize(3);
+            assertThat(parts[2]).as(volume + " is read-only").isEqualTo("ro");
+            mounts.put(parts[1], ROOT.resolve(parts[0]).normalize());
+        }
+        String configInContainer = "/etc/prometheus/prometheus.yml";
+        assertThat(mounts.get(configInContainer)).isEqualTo(ROOT.resolve("deploy/observability/prometheus.yml"));
+        Map<String, Object> config =
+                new Yaml().load(Files.readString(ROOT.resolve("deploy/observability/prometheus.yml")));
+        List<String> ruleFiles = (List<String>) config.get("rule_files");
+        assertThat(ruleFiles).as("rule_files").isNotEmpty();
+        Path configDir = Path.of(configInContainer).getParent();
+        List<Path> loaded = ruleFiles.stream()
+                .map(file -> mounts.get(configDir.resolve(file).normalize().toString()))
+                .toList();
+        assertThat(loaded)
+                .as("each rule file is mounted where Prometheus looks")
+                .doesNotContainNull();
+        assertThat(loaded).allSatisfy(file -> assertThat(file).exists());
+        assertThat(loaded).contains(ROOT.resolve("deploy/observability/alerts.yml"));
+        assertThat(Files.readString(ROOT.resolve("deploy/observability/alerts.yml")))
+                .contains("alert: WaitroomRedisMemoryHigh", "alert: WaitroomRedisMemoryFull");
+    }
+
+    /**
+     * Prometheus's own check of the scrape configuration and the rule files it loads, and the alert rules' unit tests,
+     * where Debian's {@code prometheus} package is installed.
+     */
+    @Test
+    void thePrometheusConfigurationAndAlertRulesPassPromtool() throws Exception {
         java.util.Optional<Path> promtool = java.util.stream.Stream.of(
                         System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
                 .filter(dir -> !dir.isEmpty())
@@ -281,16 +317,22 @@ class ComposeFileTests {
                 .findFirst();
         org.junit.jupiter.api.Assumptions.assumeTrue(
                 promtool.isPresent(), "promtool is not installed (Debian: apt-get install prometheus)");
-        Process check = new ProcessBuilder(
-                        promtool.get().toString(),
-                        "check",
-                        "config",
-                        ROOT.resolve("deploy/observability/prometheus.yml").toString())
-                .redirectErrorStream(true)
-                .start();
-        String output = new String(check.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertThat(check.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-        assertThat(check.exitValue()).as(output).isZero();
+        for (List<String> command : List.of(
+                List.of("check", "config", "deploy/observability/prometheus.yml"),
+                List.of("test", "rules", "deploy/observability/alerts-tests.yml"))) {
+            List<String> argv =
+                    new java.util.ArrayList<>(List.of(promtool.get().toString(), command.get(0), command.get(1)));
+            argv.add(ROOT.resolve(command.get(2)).toString());
+            Process check = new ProcessBuilder(argv).redirectErrorStream(true).start();
+            String output = new String(check.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(check.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(check.exitValue()).as(command + "\n" + output).isZero();
+            if (command.get(0).equals("check")) {
+                assertThat(output)
+                        .as("the rule files are loaded")
+                        .contains("Checking " + ROOT.resolve("deploy/observability/alerts.yml"));
+            }
+        }
     }
 
     @Test

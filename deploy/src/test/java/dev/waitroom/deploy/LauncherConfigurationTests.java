@@ -194,6 +194,63 @@ class LauncherConfigurationTests {
                 .hasSize(first.asEnvironment().size() + 2);
     }
 
+    @Test
+    void redisMaxMemoryDefaultsToOneGigabyteAndTakesRedisSizes() {
+        assertThat(StackConfig.redisMaxMemory(Map.of())).isEqualTo("1gb");
+        assertThat(StackConfig.redisMaxMemory(Map.of("WAITROOM_REDIS_MAXMEMORY", "  ")))
+                .as("blank is unset")
+                .isEqualTo("1gb");
+        assertThat(StackConfig.redisMaxMemory(Map.of("WAITROOM_REDIS_MAXMEMORY", "512mb")))
+                .isEqualTo("512mb");
+        assertThat(StackConfig.redisMaxMemory(Map.of("WAITROOM_REDIS_MAXMEMORY", " 2GB ")))
+                .isEqualTo("2gb");
+        assertThat(StackConfig.redisMaxMemory(Map.of("WAITROOM_REDIS_MAXMEMORY", "268435456")))
+                .as("bytes without a unit")
+                .isEqualTo("268435456");
+    }
+
+    @Test
+    void redisMaxMemoryRefusesWhatIsNotASizeNamingTheVariable() {
+        for (String bad : List.of(
+                "0", // Redis reads 0 as no limit at all
+                "-1",
+                "1.5gb",
+                "512 mb",
+                "10tb",
+                "lots",
+                "99999999999999",
+                "1gb\nmaxmemory-policy allkeys-lru", // a second line in the configuration file
+                "1gb maxmemory-policy allkeys-lru")) {
+            org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                    .as(bad)
+                    .isThrownBy(() -> StackConfig.redisMaxMemory(Map.of("WAITROOM_REDIS_MAXMEMORY", bad)))
+                    .withMessageContaining("WAITROOM_REDIS_MAXMEMORY is a size such as 512mb or 2gb")
+                    .withMessageContaining("'" + bad.strip() + "'");
+        }
+    }
+
+    @Test
+    void theEmbeddedRedisRunsWithItsMaxMemoryAndNoEvictionAndNoPasswordOnTheCommandLine() throws IOException {
+        var server = LocalStack.redisServer(16379, "not-on-the-command-line", "256mb", dataDir.resolve("redis"));
+        List<String> args = server.buildCommandArgs();
+        Path configFile = Path.of(args.get(1));
+        try {
+            assertThat(args).noneMatch(arg -> arg.contains("not-on-the-command-line"));
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(configFile)))
+                    .isEqualTo("rw-------");
+            assertThat(Files.readAllLines(configFile))
+                    .contains(
+                            "maxmemory 256mb",
+                            "maxmemory-policy noeviction",
+                            "requirepass not-on-the-command-line",
+                            "appendonly yes",
+                            "bind 127.0.0.1",
+                            "dir " + dataDir.resolve("redis").toAbsolutePath());
+        } finally {
+            Files.deleteIfExists(configFile);
+        }
+    }
+
     private StackConfig defaults() {
         return StackConfig.defaults(TestStacks.ROOT, dataDir, StackConfig.ExternalStores.none());
     }
