@@ -105,6 +105,26 @@ class ClientLimitsTests {
     }
 
     @Test
+    void aClientCannotChooseItsAddressByWritingForwardingHeaders() {
+        String event = newEvent();
+        // the trusted proxy (loopback here) appended the real client, 203.0.113.x; whatever the client wrote to the
+        // left of it, and a Forwarded header it added, are not read
+        String real = "203.0.113." + (1 + (int) (Math.random() * 250));
+        List<Browser.Reply> replies = inParallel(
+                16,
+                160,
+                i -> new Browser(port, null)
+                        .post(
+                                "/events/" + event + "/queue",
+                                "{}",
+                                "X-Forwarded-For",
+                                SyntheticClients.address(1000 + i) + ", " + real));
+        long refused = replies.stream().filter(r -> r.status() == 429).count();
+        assertThat(refused).as("160 spoofed addresses are one client").isGreaterThanOrEqualTo(160 - 100 - 20);
+        replies.stream().filter(r -> r.status() == 429).forEach(r -> r.assertProblem(429, "client-rate-limited"));
+    }
+
+    @Test
     void aThousandDistinctAddressesBehindATrustedProxyAreNotLimited() {
         String event = newEvent();
         List<Browser.Reply> replies = inParallel(
