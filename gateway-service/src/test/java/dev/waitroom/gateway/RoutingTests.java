@@ -263,7 +263,7 @@ class RoutingTests {
             assertThat(reply.allHeaders("Set-Cookie")).isEmpty();
         }
         assertThat(upstreams.queue.received(
-                        r -> r.path().contains(longId) || r.path().contains("-bad")))
+                        r -> r.path().contains(longId) || r.path().contains("/events/-bad/")))
                 .isEmpty();
         assertThat(upstreams.booking.received(r -> r.path().contains(longId))).isEmpty();
         assertThat(upstreams.coordinator.received(r -> r.path().contains("bad%20id")))
