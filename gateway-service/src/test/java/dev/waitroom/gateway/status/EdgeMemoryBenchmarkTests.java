@@ -3,10 +3,10 @@ package dev.waitroom.gateway.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.contract.EventId;
+import dev.waitroom.gateway.buckets.LocalTokenBuckets;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
-import dev.waitroom.gateway.ratelimit.LocalTokenBuckets;
 import dev.waitroom.testsupport.BenchmarkFigures;
 import dev.waitroom.tokens.VisitorId;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
