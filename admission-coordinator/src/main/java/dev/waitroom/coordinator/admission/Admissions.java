@@ -1,7 +1,7 @@
 package dev.waitroom.coordinator.admission;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
-import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventNotFoundException;

@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.event;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.PresaleOrdering;

@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.event;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
@@ -66,7 +67,10 @@ public class EventStatePublisher {
                         expectedPace(event),
                         c.offerTtl().toSeconds(),
                         c.opensAt(),
-                        c.joinGate()));
+                        c.joinGate(),
+                        null,
+                        AfterPurchase.DEFAULT,
+                        null));
     }
 
     /** Best effort; the ticker pushes again within seconds. */

@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.event;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;

@@ -2,9 +2,9 @@ package dev.waitroom.coordinator.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
-import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;

@@ -2,10 +2,10 @@ package dev.waitroom.coordinator.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.RedisKeys;
-import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Scenario;

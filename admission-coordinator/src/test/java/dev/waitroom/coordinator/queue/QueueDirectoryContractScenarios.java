@@ -3,6 +3,7 @@ package dev.waitroom.coordinator.queue;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
@@ -120,6 +121,9 @@ abstract class QueueDirectoryContractScenarios {
                                 60L,
                                 null,
                                 null,
+                                null,
+                                null,
+                                null,
                                 null)));
         assertRefused(() -> queue().putEventState(
                         event,
@@ -135,6 +139,9 @@ abstract class QueueDirectoryContractScenarios {
                                 "RANDOM",
                                 1.0,
                                 60L,
+                                null,
+                                null,
+                                null,
                                 null,
                                 null,
                                 null)));
@@ -195,7 +202,10 @@ abstract class QueueDirectoryContractScenarios {
                                 60,
                                 null,
                                 // both sides take the coordinator's push with a join gate
-                                new JoinGate(100, 5000)));
+                                new JoinGate(100, 5000),
+                                null,
+                                AfterPurchase.DEFAULT,
+                                null));
         assertCounts(event, 7, 0, 0, 0, 0, 0);
         assertThat(queue().counts(event).joins()).isEqualTo(7);
     }
@@ -507,7 +517,10 @@ abstract class QueueDirectoryContractScenarios {
                                 2.0,
                                 60,
                                 null,
-                                JoinGate.OPEN));
+                                JoinGate.OPEN,
+                                null,
+                                AfterPurchase.DEFAULT,
+                                null));
     }
 
     private List<String> joinMany(String event, int visitors) {

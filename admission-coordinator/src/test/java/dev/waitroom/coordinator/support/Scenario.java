@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.support;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
@@ -7,7 +8,6 @@ import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.admission.LiveCounts;
-import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventManagement;

@@ -2,11 +2,11 @@ package dev.waitroom.coordinator.tick;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.coordinator.admission.Admissions;
 import dev.waitroom.coordinator.admission.GrantState;
-import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Scenario;

@@ -2,6 +2,7 @@ package dev.waitroom.coordinator.tick;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.RedisKeys;
@@ -10,7 +11,6 @@ import dev.waitroom.coordinator.SqlLiterals;
 import dev.waitroom.coordinator.admission.Admissions;
 import dev.waitroom.coordinator.admission.GrantState;
 import dev.waitroom.coordinator.admission.QueueSync;
-import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.support.CoordinatorTest;

@@ -3,6 +3,7 @@ package dev.waitroom.coordinator.tick;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
@@ -10,7 +11,6 @@ import dev.waitroom.contract.queue.OfferBatch;
 import dev.waitroom.coordinator.admission.Grant;
 import dev.waitroom.coordinator.admission.GrantState;
 import dev.waitroom.coordinator.admission.Grants;
-import dev.waitroom.coordinator.event.AfterPurchase;
 import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;

@@ -12,6 +12,12 @@ public final class CoordinatorPaths {
     /** {@code POST}: no seat is left ({@link SoldOut} -> {@link SoldOutResult}). */
     public static final String SOLD_OUT = "/internal/events/{eventId}/sold-out";
 
+    /**
+     * {@code PUT}: seats still unsold per category ({@link SeatCategories}), sent by booking when a category's count
+     * reaches or leaves 0 and with every sold-out check; answered 204. The coordinator publishes the sold-out ones.
+     */
+    public static final String CATEGORIES = "/internal/events/{eventId}/categories";
+
     /** {@code POST}: an order was paid ({@link PurchaseCompleted} -> {@link PurchaseCompletedResult}). */
     public static final String PURCHASE_COMPLETED =
             "/internal/events/{eventId}/sessions/{sessionId}/purchase-completed";

@@ -1,11 +1,13 @@
 package dev.waitroom.contract.queue;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The answer to {@code PUT /internal/events/{eventId}} ({@link QueuePaths#EVENT}): the event state the queue-service
@@ -30,9 +32,14 @@ public record EventStateView(
         Instant drawCompletedAt,
         long offerWatermark,
         long waiting,
-        JoinGate joinGate) {
+        JoinGate joinGate,
+        String name,
+        AfterPurchase afterPurchase,
+        List<String> soldOutCategories) {
 
     public EventStateView {
         joinGate = joinGate == null ? JoinGate.OPEN : joinGate;
+        afterPurchase = afterPurchase == null ? AfterPurchase.DEFAULT : afterPurchase;
+        soldOutCategories = soldOutCategories == null ? List.of() : List.copyOf(soldOutCategories);
     }
 }

@@ -1,5 +1,6 @@
 package dev.waitroom.contract.queue;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
@@ -7,13 +8,15 @@ import dev.waitroom.contract.MalformedValueException;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import java.time.Instant;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
  * Body of {@code PUT /internal/events/{eventId}} ({@link QueuePaths#EVENT}): the event state the coordinator pushes on
  * every change and at least every 5 s. Only {@code phase} is required: a missing {@code mode} is QUEUEING, missing
  * policies are their defaults, missing numbers are 0 (for {@code maxJoinsPerSecond} and {@code proofOfWorkDifficulty}:
- * no join ceiling, no proof of work; {@link JoinGate}).
+ * no join ceiling, no proof of work; {@link JoinGate}). {@code name}, {@code afterPurchase} and {@code soldOutCategories}
+ * are what the page publishes (issue 17): missing is no name, {@link AfterPurchase#DEFAULT} and none sold out.
  *
  * <p>{@code phase}, {@code mode} and the three policies are Strings on purpose: the queue-service reads them itself
  * ({@link #validated()}, the typed readers) and answers an unknown name with its malformed-request problem naming the
@@ -34,9 +37,21 @@ public record EventUpdateRequest(
         Long offerTtlSeconds,
         Instant opensAt,
         Double maxJoinsPerSecond,
-        Long proofOfWorkDifficulty) {
+        Long proofOfWorkDifficulty,
+        String name,
+        String afterPurchase,
+        List<String> soldOutCategories) {
 
     public static final int MAX_ANNOUNCEMENT = 1000;
+
+    /** The longest event name, in characters (the coordinator's own limit). */
+    public static final int MAX_NAME = 200;
+
+    /** Seat categories named at most. */
+    public static final int MAX_CATEGORIES = 100;
+
+    /** A seat category's name as booking and the page show it. */
+    public static final Pattern CATEGORY = Pattern.compile("[\\p{L}\\p{N}_. -]{1,64}");
 
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]{2,256}");
 
@@ -54,7 +69,10 @@ public record EventUpdateRequest(
             double admissionRatePerSecond,
             long offerTtlSeconds,
             Instant opensAt,
-            JoinGate joinGate) {
+            JoinGate joinGate,
+            String name,
+            AfterPurchase afterPurchase,
+            List<String> soldOutCategories) {
         return new EventUpdateRequest(
                 phase.name(),
                 mode.name(),
@@ -69,7 +87,10 @@ public record EventUpdateRequest(
                 offerTtlSeconds,
                 opensAt,
                 joinGate.maxJoinsPerSecond(),
-                joinGate.proofOfWorkDifficulty());
+                joinGate.proofOfWorkDifficulty(),
+                name,
+                afterPurchase.name(),
+                soldOutCategories == null ? List.of() : List.copyOf(soldOutCategories));
     }
 
     /**
@@ -100,6 +121,20 @@ public record EventUpdateRequest(
             throw new MalformedValueException("saleGeneration and offerTtlSeconds are >= 0");
         }
         joinGateValue();
+        if (name != null && name.length() > MAX_NAME) {
+            throw new MalformedValueException("name is limited to " + MAX_NAME + " characters");
+        }
+        if (soldOutCategories != null) {
+            if (soldOutCategories.size() > MAX_CATEGORIES) {
+                throw new MalformedValueException("soldOutCategories holds at most " + MAX_CATEGORIES + " names");
+            }
+            for (String category : soldOutCategories) {
+                if (category == null || !CATEGORY.matcher(category).matches()) {
+                    throw new MalformedValueException("a sold-out category is 1-64 of letters, digits, space, _ . -");
+                }
+            }
+        }
+        afterPurchaseValue();
         phaseValue();
         modeValue();
         identityScopeValue();
@@ -121,6 +156,16 @@ public record EventUpdateRequest(
     /** The mode, {@link OperatingMode#DEFAULT} when missing; unknown is a {@link MalformedValueException}. */
     public OperatingMode modeValue() {
         return mode == null ? OperatingMode.DEFAULT : OperatingMode.parse(mode);
+    }
+
+    /** After a purchase, {@link AfterPurchase#DEFAULT} when missing; unknown is a {@link MalformedValueException}. */
+    public AfterPurchase afterPurchaseValue() {
+        return AfterPurchase.parse(afterPurchase);
+    }
+
+    /** The sold-out seat categories, empty when missing. */
+    public List<String> soldOutCategoriesValue() {
+        return soldOutCategories == null ? List.of() : soldOutCategories;
     }
 
     public IdentityScope identityScopeValue() {

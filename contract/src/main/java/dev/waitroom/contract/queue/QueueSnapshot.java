@@ -15,7 +15,8 @@ import java.util.List;
  *
  * <p>{@code offerWatermark}, {@code drawComplete} and {@code waiting} are boxed because the gateway read the first two
  * as optional and not the third before this record; the queue-service always sends them. A missing bucket list reads
- * as empty, a missing {@code joinGate} as {@link JoinGate#OPEN}.
+ * as empty, a missing {@code joinGate} as {@link JoinGate#OPEN}, missing {@code soldOutCategories} (the seat categories
+ * booking reported sold out, issue 17) as none.
  */
 public record QueueSnapshot(
         String eventId,
@@ -31,11 +32,13 @@ public record QueueSnapshot(
         Long waiting,
         List<WaitingBucket> waitingBuckets,
         Instant generatedAt,
-        JoinGate joinGate) {
+        JoinGate joinGate,
+        List<String> soldOutCategories) {
 
     public QueueSnapshot {
         waitingBuckets = waitingBuckets == null ? List.of() : List.copyOf(waitingBuckets);
         joinGate = joinGate == null ? JoinGate.OPEN : joinGate;
+        soldOutCategories = soldOutCategories == null ? List.of() : List.copyOf(soldOutCategories);
     }
 
     /** Whether a ticket issued at {@code issuedAt} holds a final order key (issued after any draw). */

@@ -6,6 +6,7 @@ import static dev.waitroom.contract.queue.WireJson.roundTrips;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
@@ -36,7 +37,8 @@ class QueueRecordsTests {
                 json("{'phase':'OPEN','mode':'QUEUEING','announcement':'','saleGeneration':1,'commitment':'c0ffee',"
                         + "'seed':null,'identityScope':'BROWSER','expiredOfferPolicy':'REQUEUE_ONCE','presaleOrdering':'RANDOM',"
                         + "'admissionRatePerSecond':2.5,'offerTtlSeconds':30,'opensAt':'2026-06-01T10:00:00Z',"
-                        + "'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0}");
+                        + "'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0,'name':null,'afterPurchase':'RELEASE',"
+                        + "'soldOutCategories':[]}");
         EventUpdateRequest request = EventUpdateRequest.of(
                 EventPhase.OPEN,
                 OperatingMode.QUEUEING,
@@ -50,7 +52,10 @@ class QueueRecordsTests {
                 2.5,
                 30,
                 Instant.parse("2026-06-01T10:00:00Z"),
-                JoinGate.OPEN);
+                JoinGate.OPEN,
+                null,
+                AfterPurchase.DEFAULT,
+                null);
         roundTrips(pushed, request);
         assertThat(request.validated()).isSameAs(request);
         assertThat(request.phaseValue()).isEqualTo(EventPhase.OPEN);
@@ -98,12 +103,13 @@ class QueueRecordsTests {
 
     @Test
     void eventStateViewIsTheStoredState() {
-        String stored = json(
-                "{'eventId':'e1','phase':'OPEN','mode':'PAUSED','announcement':'Back soon','saleGeneration':2,"
+        String stored =
+                json("{'eventId':'e1','phase':'OPEN','mode':'PAUSED','announcement':'Back soon','saleGeneration':2,"
                         + "'commitment':'c0ffee','seed':null,'identityScope':'ACCOUNT','expiredOfferPolicy':'DROP',"
                         + "'presaleOrdering':'FIFO','admissionRatePerSecond':2.5,'offerTtlSeconds':30,"
                         + "'opensAt':'2026-06-01T10:00:00Z','presaleCount':12,'drawCompletedAt':'2026-06-01T10:00:01Z',"
-                        + "'offerWatermark':7,'waiting':5,'joinGate':{'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0}}");
+                        + "'offerWatermark':7,'waiting':5,'joinGate':{'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0},"
+                        + "'name':null,'afterPurchase':'RELEASE','soldOutCategories':[]}");
         roundTrips(
                 stored,
                 new EventStateView(
@@ -124,7 +130,10 @@ class QueueRecordsTests {
                         Instant.parse("2026-06-01T10:00:01Z"),
                         7,
                         5,
-                        JoinGate.OPEN));
+                        JoinGate.OPEN,
+                        null,
+                        null,
+                        null));
     }
 
     @Test
@@ -232,7 +241,7 @@ class QueueRecordsTests {
                 "{'eventId':'e1','phase':'OPEN','mode':'QUEUEING','announcement':null,'saleGeneration':1,"
                         + "'admissionRatePerSecond':2.5,'offerWatermark':7,'drawCompletedAt':null,'drawComplete':true,"
                         + "'presaleCount':0,'waiting':3,'waitingBuckets':[{'maxOrderKey':9,'count':2},{'maxOrderKey':12,'count':1}],"
-                        + "'generatedAt':'2026-06-01T10:00:05Z','joinGate':{'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0}}");
+                        + "'generatedAt':'2026-06-01T10:00:05Z','joinGate':{'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0},'soldOutCategories':[]}");
         QueueSnapshot snapshot = new QueueSnapshot(
                 "e1",
                 EventPhase.OPEN,
@@ -247,6 +256,7 @@ class QueueRecordsTests {
                 3L,
                 List.of(new WaitingBucket(9, 2), new WaitingBucket(12, 1)),
                 Instant.parse("2026-06-01T10:00:05Z"),
+                null,
                 null);
         roundTrips(served, snapshot);
         assertThat(snapshot.orderFinalFor(Instant.parse("2026-06-01T09:00:00Z")))
@@ -266,7 +276,21 @@ class QueueRecordsTests {
     void aTicketHoldsAFinalOrderOnlyWhenIssuedAfterTheDraw() {
         Instant drawn = Instant.parse("2026-06-01T10:00:00Z");
         QueueSnapshot afterDraw = new QueueSnapshot(
-                "e1", EventPhase.OPEN, OperatingMode.QUEUEING, null, 1, 1, 0L, drawn, true, 4L, 0L, null, drawn, null);
+                "e1",
+                EventPhase.OPEN,
+                OperatingMode.QUEUEING,
+                null,
+                1,
+                1,
+                0L,
+                drawn,
+                true,
+                4L,
+                0L,
+                null,
+                drawn,
+                null,
+                null);
         assertThat(afterDraw.orderFinalFor(drawn.minusSeconds(1))).isFalse();
         assertThat(afterDraw.orderFinalFor(drawn.plusSeconds(1))).isTrue();
         QueueSnapshot scheduled = new QueueSnapshot(
@@ -283,6 +307,7 @@ class QueueRecordsTests {
                 0L,
                 List.of(),
                 drawn,
+                null,
                 null);
         assertThat(scheduled.orderFinalFor(drawn)).isFalse();
     }
@@ -352,7 +377,9 @@ class QueueRecordsTests {
         String status = json("{'eventId':'e1','phase':'SCHEDULED','mode':'QUEUEING','announcement':'Opens at ten',"
                 + "'admissionRatePerSecond':0.0,'queueLength':{'min':3,'max':3},"
                 + "'commitment':'3f1c0e8a9b7d6c5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e','seed':null,"
-                + "'drawCompletedAt':null,'presaleCount':null,'opensAt':'2026-06-01T10:00:00Z'}");
+                + "'drawCompletedAt':null,'presaleCount':null,'opensAt':'2026-06-01T10:00:00Z','name':'Spring tour',"
+                + "'policy':{'presaleOrdering':'FIFO','expiredOfferPolicy':'DROP','afterPurchase':'KEEP',"
+                + "'identityScope':'BROWSER'},'saleGeneration':2,'soldOutCategories':['Floor']}");
         roundTrips(
                 status,
                 new PublicEventStatus(
@@ -366,7 +393,22 @@ class QueueRecordsTests {
                         null,
                         null,
                         null,
-                        Instant.parse("2026-06-01T10:00:00Z")));
+                        Instant.parse("2026-06-01T10:00:00Z"),
+                        "Spring tour",
+                        new PublicEventStatus.Policy(
+                                PresaleOrdering.FIFO,
+                                ExpiredOfferPolicy.DROP,
+                                AfterPurchase.KEEP,
+                                IdentityScope.BROWSER),
+                        2L,
+                        List.of("Floor")));
+        PublicEventStatus older = JSON.readValue(
+                json("{'eventId':'e1','phase':'OPEN','mode':'QUEUEING','admissionRatePerSecond':0}"),
+                PublicEventStatus.class);
+        assertThat(older.saleGeneration())
+                .as("a status from before sale rounds is the first round")
+                .isEqualTo(1L);
+        assertThat(older.soldOutCategories()).isEmpty();
     }
 
     @Test

@@ -38,6 +38,7 @@ class EdgeStatusPolicyTests {
                 waiting(buckets),
                 buckets,
                 NOW.minusMillis(500),
+                null,
                 null);
     }
 
@@ -166,6 +167,7 @@ class EdgeStatusPolicyTests {
                 90L,
                 buckets(100, 90),
                 NOW.minusMillis(100),
+                null,
                 null);
         assertThat(reason(ticket(50), fresh(drawnLater)))
                 .as("ticket issued before the draw")
@@ -184,6 +186,7 @@ class EdgeStatusPolicyTests {
                 90L,
                 buckets(100, 90),
                 NOW.minusSeconds(20),
+                null,
                 null);
         assertThat(reason(ticket(50), fresh(olderThanTicket))).isEqualTo("snapshot-older-than-ticket");
         QueueSnapshot aLittleOlder = new QueueSnapshot(
@@ -200,6 +203,7 @@ class EdgeStatusPolicyTests {
                 80L,
                 buckets(30, 20, 100, 60),
                 NOW.minusSeconds(11),
+                null,
                 null);
         assertThat(decide(ticket(50), fresh(aLittleOlder)))
                 .as("a snapshot older than the ticket by less than its maximum age still answers (a forwarded poll's "
@@ -223,6 +227,7 @@ class EdgeStatusPolicyTests {
                 90L,
                 buckets(30, 20, 60, 30, 100, 40),
                 NOW.minusMillis(100),
+                null,
                 null);
         assertThat(policy.decide("e", ticket(60), fresh(fifo), NOW)).isInstanceOf(EdgeStatusPolicy.Answer.class);
         QueueSnapshot unknown = new QueueSnapshot(
@@ -239,6 +244,7 @@ class EdgeStatusPolicyTests {
                 90L,
                 buckets(30, 20, 60, 30, 100, 40),
                 NOW.minusMillis(100),
+                null,
                 null);
         assertThat(reason(ticket(60), fresh(unknown))).isEqualTo("before-draw");
     }
@@ -259,6 +265,7 @@ class EdgeStatusPolicyTests {
                 3L,
                 List.of(),
                 NOW.minusMillis(100),
+                null,
                 null);
         var answer = (EdgeStatusPolicy.Answer)
                 policy.decide("e", new QueueTicket("e", "r-1", 0, NOW.minusSeconds(5)), fresh(scheduled), NOW);

@@ -2,6 +2,7 @@ package dev.waitroom.gateway.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
@@ -493,7 +494,10 @@ abstract class QueueContractScenarios {
                         rate,
                         60,
                         opensAt,
-                        JoinGate.OPEN));
+                        JoinGate.OPEN,
+                        null,
+                        AfterPurchase.DEFAULT,
+                        null));
     }
 
     private OfferResult offer(String event, String entry, String grant, Instant expiresAt) {

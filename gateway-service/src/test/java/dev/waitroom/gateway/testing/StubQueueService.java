@@ -632,7 +632,11 @@ public final class StubQueueService extends StubHttpServer {
                     revealedSeed(),
                     drawCompletedAt,
                     presaleCount,
-                    opensAt);
+                    opensAt,
+                    null,
+                    null,
+                    1L,
+                    null);
         }
 
         private String revealedSeed() {
@@ -671,7 +675,8 @@ public final class StubQueueService extends StubHttpServer {
                     waiting(),
                     buckets,
                     Instant.now(),
-                    joinGate);
+                    joinGate,
+                    null);
         }
 
         synchronized EventStateView view() {
@@ -693,7 +698,10 @@ public final class StubQueueService extends StubHttpServer {
                     drawCompletedAt,
                     offerWatermark,
                     waiting(),
-                    joinGate);
+                    joinGate,
+                    null,
+                    null,
+                    null);
         }
     }
 }

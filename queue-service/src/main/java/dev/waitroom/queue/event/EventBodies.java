@@ -66,7 +66,10 @@ final class EventBodies {
                 e.drawCompletedAt(),
                 e.offerWatermark(),
                 e.waiting(),
-                p.joinGate());
+                p.joinGate(),
+                null,
+                null,
+                null);
     }
 
     /** The public event status: the queue's length as a band, never the exact count. */
@@ -84,7 +87,11 @@ final class EventBodies {
                 e.revealedSeed(),
                 e.drawCompletedAt(),
                 e.presaleCount(),
-                p.opensAt());
+                p.opensAt(),
+                null,
+                null,
+                1L,
+                null);
     }
 
     /** The gateway's edge snapshot (docs/ARCHITECTURE.md#the-edge-snapshot). */
@@ -105,7 +112,8 @@ final class EventBodies {
                 e.waiting(),
                 s.waitingBuckets(),
                 s.generatedAt(),
-                p.joinGate());
+                p.joinGate(),
+                null);
     }
 
     private static String lowerHexOrNull(String hex) {

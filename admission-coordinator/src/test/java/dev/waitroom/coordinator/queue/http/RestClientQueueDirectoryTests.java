@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
@@ -160,7 +161,10 @@ class RestClientQueueDirectoryTests {
                         2.5,
                         30,
                         null,
-                        JoinGate.OPEN));
+                        JoinGate.OPEN,
+                        null,
+                        AfterPurchase.DEFAULT,
+                        null));
 
         assertThat(candidates)
                 .containsExactly(new QueueDirectory.Candidate("en-1", new VisitorId("AAAAAAAAAAAAAAAAAAAAAA"), 7));
