@@ -2,13 +2,11 @@ package dev.waitroom.gateway;
 
 import static dev.waitroom.gateway.RoutingTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -17,7 +15,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -32,14 +29,6 @@ class RateLimitTests {
     MeterRegistry meters;
 
     final StubUpstreams upstreams = StubUpstreams.get();
-
-    /** Another test may have stopped Redis moments ago: claims are refused until a PING answers again. */
-    @BeforeEach
-    void limitsAreApplied() {
-        await().atMost(Duration.ofSeconds(15))
-                .until(() ->
-                        meters.get("waitroom.gateway.redis.reachable").gauge().value() == 1);
-    }
 
     /** Seconds the last {@link #concurrently} call took, rounded up: the refill the limiter may have granted. */
     long elapsedSeconds;

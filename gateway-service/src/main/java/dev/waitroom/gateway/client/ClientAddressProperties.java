@@ -2,7 +2,6 @@ package dev.waitroom.gateway.client;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotNull;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -12,7 +11,7 @@ import org.springframework.validation.annotation.Validated;
  * How the gateway finds the client's address ({@code waitroom.gateway.client-address.*}, docs/abuse/client-limits.md).
  *
  * @param trustedProxies CIDR blocks of the proxies in front of the gateway whose {@code Forwarded} / {@code
- *        X-Forwarded-For} are believed; by default loopback, link-local and the private ranges ({@link
+ *        X-Forwarded-For} are believed; when unset, loopback, link-local and the private ranges ({@link
  *        TrustedProxies#PRIVATE_AND_LOOPBACK}, Tomcat's {@code RemoteIpValve} convention). Empty: forwarding headers
  *        are never read, the peer is the client.
  * @param ipv6Prefix an IPv6 client is limited by this many leading bits of its address: one subscriber usually holds a
@@ -22,19 +21,11 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("waitroom.gateway.client-address")
 public record ClientAddressProperties(
-        @NotNull
-        @DefaultValue({
-            "127.0.0.0/8",
-            "10.0.0.0/8",
-            "172.16.0.0/12",
-            "192.168.0.0/16",
-            "169.254.0.0/16",
-            "100.64.0.0/10",
-            "::1/128",
-            "fc00::/7",
-            "fe80::/10"
-        })
         List<String> trustedProxies,
-
         @Min(1) @Max(128) @DefaultValue("64") int ipv6Prefix,
-        @Min(1) @Max(100) @DefaultValue("20") int maxHops) {}
+        @Min(1) @Max(100) @DefaultValue("20") int maxHops) {
+
+    public ClientAddressProperties {
+        trustedProxies = trustedProxies == null ? TrustedProxies.PRIVATE_AND_LOOPBACK : List.copyOf(trustedProxies);
+    }
+}
