@@ -54,6 +54,7 @@ public enum ProblemType {
     UNKNOWN_EVENT(404, "unknown-event", "Unknown event"),
     EVENT_EXISTS(409, "event-exists", "The event exists already"),
     INVALID_TRANSITION(409, "invalid-transition", "The event cannot move to that state"),
+    RULE_FROZEN(409, "rule-frozen", "The sale's published rule cannot change any more"),
     EVENT_ENDED(410, "event-ended", "The sale has ended"),
     SOLD_OUT(409, "sold-out", "The event is sold out"),
 
@@ -76,6 +77,7 @@ public enum ProblemType {
     // Claims and shopping sessions (coordinator)
     NO_OFFER(409, "no-offer", "No offer to claim"),
     OFFER_EXPIRED(410, "offer-expired", "The offer expired"),
+    ADMISSION_PAUSED(503, "admission-paused", "Admission is paused; the offer is held"),
     NO_LIVE_SESSION(409, "no-live-session", "No live shopping session"),
     SESSION_ENDED(409, "session-ended", "The shopping session has ended"),
     SESSION_NOT_FOUND(404, "session-not-found", "No such shopping session"),
