@@ -7,6 +7,12 @@
 -- ARGV[1] key prefix 'wr:{eventId}:', ARGV[2] visitor id, ARGV[3] account identity or '', ARGV[4] now (epoch seconds),
 -- ARGV[5] liveness interval (seconds). Answers CREATED or EXISTS followed by the visitor's status, or THROTTLED and
 -- the seconds until the ceiling's window ends.
+-- Rejoin (docs/sale-rules/rejoin-and-published-policy.md): an entry whose place is spent, EXPIRED (an offer expired
+-- under DROP, a second missed offer, a session that ran out) or COMPLETED while the event's after-purchase rule
+-- (event hash 'after') is not KEEP, does not answer the join: a new entry is made at the back, exactly as a first
+-- join (counted by the ceiling, 'joins' and 'rejoins'), and the identity points at it; the old record stays as it
+-- is, history counted where it was. When no entry can be made (ENDED, SOLD_OUT) the old one is answered, whose status
+-- says why. AFTER_PURCHASE_KEEP is generated from the Java AfterPurchase when the script is loaded.
 -- Join ceiling (docs/abuse/join-ceiling-and-redis-memory.md): the event hash's 'jn' new entries per window of 'jw'
 -- seconds of the Redis server's clock (TIME, one clock for every queue-service instance), counted in 'jr'. A visitor
 -- who holds an entry gets it back uncounted; a join over the ceiling writes nothing.
@@ -15,7 +21,7 @@
 -- entry is best effort, redis.pcall, so a visitor who holds a place still gets it back).
 -- Entry record (hash field = seq % 128 in bucket 'e:<seq/128>'): state|orderKey|visitor|joinedAt|requeues; the state
 -- letters (WAITING, LEFT, ...) are locals generated from the Java EntryState when the script is loaded.
-local ev = redis.call('HMGET', KEYS[1], 'phase', 'mode', 'scope', 'jw', 'jn')
+local ev = redis.call('HMGET', KEYS[1], 'phase', 'mode', 'scope', 'jw', 'jn', 'after')
 local phase, mode = ev[1], ev[2]
 if not phase then return {'NO_EVENT'} end
 local idKey, identity = KEYS[2], ARGV[2]
@@ -29,6 +35,7 @@ end
 
 local existing = redis.call('HGET', idKey, identity)
 local cnt, seqKey = K('cnt'), K('seq')
+local rejoin = false
 if existing then status_keys(existing) end
 local m = undeclared()
 if m then return m end
@@ -39,14 +46,20 @@ if existing then
   local field = seq % 128
   local rec = redis.call('HGET', ekey, field)
   local state, key, visitor, joined, rq = string.match(rec, '^(%u)|(%d+)|([^|]*)|(%d+)|(%d+)$')
-  if state ~= LEFT then
+  local spent = state == EXPIRED or (state == COMPLETED and ev[6] ~= AFTER_PURCHASE_KEEP)
+  if spent and (phase == 'ENDED' or mode == 'SOLD_OUT') then
+    -- no new place can be had: the old entry's status says why
+    return answer('EXISTS', existing)
+  end
+  if state ~= LEFT and not spent then
     if visitor ~= ARGV[2] then
       -- account-scoped place recovered from another browser: bind it to the new visitor
       redis.call('HSET', ekey, field, state .. '|' .. key .. '|' .. ARGV[2] .. '|' .. joined .. '|' .. rq)
     end
     return answer('EXISTS', existing)
   end
-  if phase == 'SCHEDULED' then
+  rejoin = spent
+  if state == LEFT and phase == 'SCHEDULED' then
     -- pre-sale rejoin gets its old entry back: no second ticket for the draw
     redis.call('HSET', ekey, field, WAITING .. '|' .. key .. '|' .. ARGV[2] .. '|' .. joined .. '|' .. rq)
     redis.call('HINCRBY', cnt, 'left', -1)
@@ -100,5 +113,6 @@ if key > 0 then
 end
 redis.call('HINCRBY', cnt, 'waiting', 1)
 redis.call('HINCRBY', cnt, 'joins', 1)
+if rejoin then redis.call('HINCRBY', cnt, 'rejoins', 1) end
 redis.call('HSET', B('s:', seq), field, ARGV[4])
 return answer('CREATED', seq)

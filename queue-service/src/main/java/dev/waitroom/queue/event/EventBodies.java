@@ -42,7 +42,10 @@ final class EventBodies {
                 b.admissionRatePerSecond() == null ? 0 : b.admissionRatePerSecond(),
                 b.offerTtlSeconds() == null ? 0 : b.offerTtlSeconds(),
                 b.opensAt(),
-                b.joinGateValue());
+                b.joinGateValue(),
+                TextFields.optional("name", b.name(), EventUpdateRequest.MAX_NAME),
+                b.afterPurchaseValue(),
+                b.soldOutCategoriesValue().stream().distinct().toList());
     }
 
     /** The stored state, answered to the coordinator's push. */
@@ -67,12 +70,16 @@ final class EventBodies {
                 e.offerWatermark(),
                 e.waiting(),
                 p.joinGate(),
-                null,
-                null,
-                null);
+                p.name(),
+                p.afterPurchase(),
+                p.soldOutCategories());
     }
 
-    /** The public event status: the queue's length as a band, never the exact count. */
+    /**
+     * The public event status: the queue's length as a band, never the exact count; the event's name and published
+     * rules, the sale round and the sold-out seat categories as last pushed. Read from the event hash and the waiting
+     * counter alone (event_read.lua): nothing about inventory or any visitor.
+     */
     static PublicEventStatus publicStatus(EventState e) {
         EventUpdate p = e.pushed();
         QueueStatus.Position band = QueueStatus.Position.around(e.waiting());
@@ -88,10 +95,12 @@ final class EventBodies {
                 e.drawCompletedAt(),
                 e.presaleCount(),
                 p.opensAt(),
-                null,
-                null,
-                1L,
-                null);
+                p.name(),
+                new PublicEventStatus.Policy(
+                        p.presaleOrdering(), p.expiredOfferPolicy(), p.afterPurchase(), p.identityScope()),
+                // 0 is a push that named no generation (only tests do): the first round
+                p.saleGeneration() > 0 ? p.saleGeneration() : null,
+                p.soldOutCategories());
     }
 
     /** The gateway's edge snapshot (docs/ARCHITECTURE.md#the-edge-snapshot). */
@@ -113,7 +122,7 @@ final class EventBodies {
                 s.waitingBuckets(),
                 s.generatedAt(),
                 p.joinGate(),
-                null);
+                p.soldOutCategories());
     }
 
     private static String lowerHexOrNull(String hex) {

@@ -3,6 +3,7 @@ package dev.waitroom.queue.event;
 import static dev.waitroom.queue.redis.ScriptReplies.instant;
 import static dev.waitroom.queue.redis.ScriptReplies.number;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
@@ -75,6 +76,11 @@ final class EventReplies {
         return new JoinGate(rate == null ? 0 : Double.parseDouble(rate), number(m, JoinWindow.DIFFICULTY_FIELD));
     }
 
+    /** The sold-out categories as event_put.lua stored them; absent (none, or an event stored before) is none. */
+    private static List<String> categories(String stored) {
+        return stored == null || stored.isEmpty() ? List.of() : List.of(stored.split(EventStore.CATEGORY_SEPARATOR));
+    }
+
     private static EventState eventState(EventId event, List<String> flat) {
         Map<String, String> m = ScriptReplies.pairs(flat);
         String mode = m.get("mode");
@@ -91,7 +97,10 @@ final class EventReplies {
                 m.containsKey("rate") ? Double.parseDouble(m.get("rate")) : 0,
                 number(m, "ttl"),
                 instant(m.get("opensAt")),
-                joinGate(m));
+                joinGate(m),
+                m.get(EventStore.NAME_FIELD),
+                AfterPurchase.parse(m.get(EventStore.AFTER_PURCHASE_FIELD)),
+                categories(m.get(EventStore.SOLD_OUT_FIELD)));
         return new EventState(
                 event,
                 pushed,

@@ -15,6 +15,18 @@ import org.springframework.stereotype.Component;
 @Component
 public class EventStore {
 
+    /** Event hash field: the event's name as the page shows it; absent when it has none. */
+    static final String NAME_FIELD = "name";
+
+    /** Event hash field: the after-purchase rule, read by join.lua (a completed entry joins again unless KEEP). */
+    static final String AFTER_PURCHASE_FIELD = "after";
+
+    /** Event hash field: the sold-out seat categories, joined by {@link #CATEGORY_SEPARATOR}; absent when none. */
+    static final String SOLD_OUT_FIELD = "soldOut";
+
+    /** Not a character of a category name (contract {@code EventUpdateRequest.CATEGORY}). */
+    static final String CATEGORY_SEPARATOR = ",";
+
     private final QueueScripts scripts;
     private final Clock clock;
     private final LuaScript put;
@@ -70,7 +82,13 @@ public class EventStore {
                 JoinWindow.SECONDS_FIELD,
                 window.map(w -> Long.toString(w.seconds())).orElse(""),
                 JoinWindow.ENTRIES_FIELD,
-                window.map(w -> Long.toString(w.entries())).orElse(""));
+                window.map(w -> Long.toString(w.entries())).orElse(""),
+                NAME_FIELD,
+                nullToEmpty(u.name()),
+                AFTER_PURCHASE_FIELD,
+                u.afterPurchase().name(),
+                SOLD_OUT_FIELD,
+                String.join(CATEGORY_SEPARATOR, u.soldOutCategories()));
         return EventReplies.put(event, u.phase(), r);
     }
 

@@ -1,5 +1,6 @@
 package dev.waitroom.queue.event;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
@@ -7,11 +8,14 @@ import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.queue.JoinGate;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The event state the coordinator pushes (PUT /internal/events/{e}), validated; as stored, the part of
  * {@link EventState} it pushed. The join gate is the event's join ceiling (enforced by join.lua) and its proof-of-work
- * difficulty (enforced by the gateway, which reads it from the snapshot).
+ * difficulty (enforced by the gateway, which reads it from the snapshot). {@code name}, {@code afterPurchase} and
+ * {@code soldOutCategories} are published on the waiting page (issue 17); join.lua reads {@code afterPurchase} to
+ * decide whether a completed entry may join again (docs/sale-rules/rejoin-and-published-policy.md).
  */
 public record EventUpdate(
         EventPhase phase,
@@ -26,4 +30,13 @@ public record EventUpdate(
         double admissionRatePerSecond,
         long offerTtlSeconds,
         Instant opensAt,
-        JoinGate joinGate) {}
+        JoinGate joinGate,
+        String name,
+        AfterPurchase afterPurchase,
+        List<String> soldOutCategories) {
+
+    public EventUpdate {
+        afterPurchase = afterPurchase == null ? AfterPurchase.DEFAULT : afterPurchase;
+        soldOutCategories = soldOutCategories == null ? List.of() : List.copyOf(soldOutCategories);
+    }
+}

@@ -1,17 +1,24 @@
 package dev.waitroom.queue.join;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.queue.redis.EventKeys;
+import dev.waitroom.queue.redis.LuaConstants;
 import dev.waitroom.queue.redis.LuaScript;
 import dev.waitroom.queue.redis.QueueScripts;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.springframework.stereotype.Component;
 
 /** Joining and leaving in Redis: join.lua and leave.lua, each one atomic script (docs/ARCHITECTURE.md#join-path). */
 @Component
 public class JoinStore {
+
+    /** The after-purchase rule under which a completed entry's place is kept, so a join does not make a new one. */
+    private static final String AFTER_PURCHASE =
+            LuaConstants.locals(Map.of("AFTER_PURCHASE_KEEP", AfterPurchase.KEEP.name()));
 
     private final QueueScripts scripts;
     private final VisitorKeys keys;
@@ -24,7 +31,11 @@ public class JoinStore {
         this.keys = keys;
         this.clock = clock;
         this.join = scripts.load(
-                "join", LuaScript.Kind.CHANGE_TAKING_SEQUENCE, EntryStateLua.STATES, VisitorStatusReply.LIBRARY);
+                "join",
+                LuaScript.Kind.CHANGE_TAKING_SEQUENCE,
+                EntryStateLua.STATES,
+                AFTER_PURCHASE,
+                VisitorStatusReply.LIBRARY);
         this.leave = scripts.load("leave", LuaScript.Kind.CHANGE, EntryStateLua.STATES);
     }
 

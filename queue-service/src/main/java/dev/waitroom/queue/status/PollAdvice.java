@@ -6,16 +6,26 @@ import dev.waitroom.queue.join.VisitorStatus;
 
 /**
  * How long a visitor's page should wait before asking again: a few seconds near the front, up to 30 s far
- * away, longer while paused or before the order is known, and twice as long while the service is busy.
+ * away, longer while paused or before the order is known, a minute while sold out, and twice as long while the
+ * service is busy.
  * The page adds its own random jitter.
  */
 final class PollAdvice {
 
+    static final int SOLD_OUT_SECONDS = 60;
+    static final int PAUSED_SECONDS = 45;
+    static final int PAUSED_OFFER_SECONDS = 10;
+
     private PollAdvice() {}
 
     static int pollAfterSeconds(VisitorStatus s, boolean busy) {
+        if (s.mode() == OperatingMode.SOLD_OUT) {
+            // nothing moves and nothing can be claimed: the page only needs to learn of a new sale round
+            return SOLD_OUT_SECONDS;
+        }
         int base = switch (s.state()) {
-            case OFFERED -> 2;
+            // a held offer cannot be claimed while paused (its deadline is extended by the pause)
+            case OFFERED -> s.mode() == OperatingMode.PAUSED ? PAUSED_OFFER_SECONDS : 2;
             case ACTIVE -> 30;
             case COMPLETED, LEFT, EXPIRED -> 60;
             case WAITING -> waiting(s);
@@ -27,11 +37,8 @@ final class PollAdvice {
     }
 
     private static int waiting(VisitorStatus s) {
-        if (s.mode() == OperatingMode.SOLD_OUT) {
-            return 60;
-        }
         if (s.mode() == OperatingMode.PAUSED) {
-            return 45;
+            return PAUSED_SECONDS;
         }
         if (s.ahead() < 0) {
             return 20;

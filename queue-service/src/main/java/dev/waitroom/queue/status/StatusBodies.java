@@ -19,11 +19,16 @@ public final class StatusBodies {
 
     public static QueueStatus of(VisitorStatus s, boolean busy) {
         Position position = s.state() == EntryState.WAITING && s.ahead() >= 0 ? Position.around(s.ahead()) : null;
+        // no progress is shown unless admissions run: paused, sold out (or bypassed) there is no estimate, and the
+        // position is the place kept, which only people ahead leaving can move
         EstimatedWait estimate = position != null && s.mode() == OperatingMode.QUEUEING
                 ? EstimatedWait.of(position, s.admissionRatePerSecond())
                 : null;
+        // sold out, an offer made before cannot be claimed: none is shown (paused, it is held and shown)
         Offer offer =
-                s.state() == EntryState.OFFERED && s.offerExpiresAt() != null ? new Offer(s.offerExpiresAt()) : null;
+                s.state() == EntryState.OFFERED && s.offerExpiresAt() != null && s.mode() != OperatingMode.SOLD_OUT
+                        ? new Offer(s.offerExpiresAt())
+                        : null;
         return new QueueStatus(
                 s.state().name(),
                 s.phase(),
