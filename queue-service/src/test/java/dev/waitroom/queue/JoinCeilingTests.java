@@ -133,6 +133,44 @@ class JoinCeilingTests {
     }
 
     @Test
+    void aRejoinIsANewEntryAndCountsAgainstTheCeiling() {
+        // one entry per 20 s window; the visitor's entry expires, then its rejoin meets a full window
+        String event = QueueClient.newEventId("ceiling-rejoin");
+        Reply put = client.putEvent(event, "OPEN", "\"maxJoinsPerSecond\":0.05,\"expiredOfferPolicy\":\"DROP\"");
+        assertThat(put.status()).as(put.body()).isEqualTo(200);
+        String visitor = VisitorId.random().value();
+        String entry = client.join(event, visitor).receipt();
+        client.offer(event, entry, "g-ceiling-rejoin");
+        client.transition(event, entry, "OFFER_EXPIRED", "g-ceiling-rejoin");
+        assertThat(client.status(event, visitor).json().get("state").asString()).isEqualTo("EXPIRED");
+
+        // fill the current window with newcomers until one is refused
+        Reply refused = null;
+        for (int i = 0; i < 3 && refused == null; i++) {
+            Reply r = client.join(event, VisitorId.random().value());
+            if (r.status() == 503) {
+                refused = r;
+            }
+        }
+        assertThat(refused).as("the window is full").isNotNull();
+        long joinsBefore = client.counts(event).get("joins").asLong();
+
+        Reply rejoin = client.join(event, visitor);
+        if (rejoin.status() == 201) {
+            // the window turned between the refusal and the rejoin (at most once in 20 s): the rejoin was counted
+            assertThat(client.counts(event).get("joins").asLong()).isEqualTo(joinsBefore + 1);
+            return;
+        }
+        assertThat(rejoin.status()).as(rejoin.body()).isEqualTo(503);
+        assertThat(rejoin.json().get("type").asString()).endsWith("/joins-throttled");
+        assertThat(rejoin.header("Retry-After")).isNotBlank();
+        assertThat(client.counts(event).get("joins").asLong()).isEqualTo(joinsBefore);
+        assertThat(client.status(event, visitor).receipt())
+                .as("a refused rejoin left the identity on its old entry")
+                .isEqualTo(entry);
+    }
+
+    @Test
     void aCeilingOfZeroIsNoCeilingAndLiftingOneLiftsIt() throws Exception {
         String event = eventWithCeiling("ceiling-off", "1");
         Reply put = client.putEvent(event, "OPEN", "\"maxJoinsPerSecond\":0");

@@ -99,6 +99,65 @@ class StatusTests {
     }
 
     @Test
+    void pausedOrSoldOutNoProgressIsShownAndASoldOutOfferIsNotShown() {
+        String event = client.newEvent("no-progress", "OPEN");
+        String offered = VisitorId.random().value();
+        String waiting = VisitorId.random().value();
+        String entry = client.join(event, offered).receipt();
+        client.join(event, waiting);
+        client.offer(event, entry, "g-no-progress");
+        JsonNode running = client.status(event, waiting).json();
+        assertThat(running.get("estimatedWaitSeconds").isNull())
+                .as("while admissions run there is an estimate")
+                .isFalse();
+
+        pushMode(event, "PAUSED");
+        JsonNode paused = client.status(event, waiting).json();
+        assertThat(paused.get("mode").asString()).isEqualTo("PAUSED");
+        assertThat(paused.get("estimatedWaitSeconds").isNull()).isTrue();
+        assertThat(paused.get("position").get("aheadMin").asLong())
+                .as("the place kept")
+                .isZero();
+        JsonNode heldOffer = client.status(event, offered).json();
+        assertThat(heldOffer.get("state").asString()).isEqualTo("OFFERED");
+        assertThat(heldOffer.get("offer").get("expiresAt").asString())
+                .as("a paused offer is held, and shown")
+                .isNotBlank();
+        assertThat(heldOffer.get("pollAfterSeconds").asInt())
+                .as("it cannot be claimed while paused: no 2 s polling")
+                .isEqualTo(10);
+
+        pushMode(event, "SOLD_OUT");
+        JsonNode soldOut = client.status(event, waiting).json();
+        assertThat(soldOut.get("mode").asString()).isEqualTo("SOLD_OUT");
+        assertThat(soldOut.get("estimatedWaitSeconds").isNull()).isTrue();
+        assertThat(soldOut.get("pollAfterSeconds").asInt()).isEqualTo(60);
+        JsonNode deadOffer = client.status(event, offered).json();
+        assertThat(deadOffer.get("mode").asString()).isEqualTo("SOLD_OUT");
+        assertThat(deadOffer.get("offer").isNull())
+                .as("sold out, an offer made before cannot be claimed")
+                .isTrue();
+        assertThat(deadOffer.get("pollAfterSeconds").asInt()).isEqualTo(60);
+
+        pushMode(event, "QUEUEING");
+        assertThat(client.status(event, waiting)
+                        .json()
+                        .get("estimatedWaitSeconds")
+                        .isNull())
+                .as("admissions run again: the estimate is back")
+                .isFalse();
+        assertThat(client.status(event, offered).json().get("offer").isNull()).isFalse();
+    }
+
+    private void pushMode(String event, String mode) {
+        Reply put = client.internal(
+                "PUT",
+                "/internal/events/" + event,
+                "{\"phase\":\"OPEN\",\"mode\":\"" + mode + "\",\"saleGeneration\":1,\"admissionRatePerSecond\":10}");
+        assertThat(put.status()).as(put.body()).isEqualTo(200);
+    }
+
+    @Test
     void beforeOpeningThereIsNoPositionAndTheTicketCarriesNoOrderKey() {
         String event = client.newEvent("scheduled", "SCHEDULED");
         String visitor = VisitorId.random().value();

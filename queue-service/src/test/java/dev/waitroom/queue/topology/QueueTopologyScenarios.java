@@ -6,6 +6,7 @@ import dev.waitroom.queue.QueueClient;
 import dev.waitroom.queue.QueueClient.Reply;
 import dev.waitroom.queue.QueueServiceApplication;
 import dev.waitroom.queue.TestSecrets;
+import dev.waitroom.testsupport.AllAtOnce;
 import dev.waitroom.tokens.VisitorId;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -172,6 +173,46 @@ abstract class QueueTopologyScenarios {
         assertThat(created).as("one entry per 20 s window").isBetween(1, 2);
         assertThat(throttled).isEqualTo(6 - created);
         assertThat(client.counts(event).get("joins").asLong()).isEqualTo(created);
+    }
+
+    /**
+     * A rejoin reads the spent entry's bucket and writes the next sequence's, buckets apart: every key declared, in the
+     * event's slot, and exactly one new entry however many calls race.
+     */
+    @Test
+    void aRejoinAcrossEntryBucketsMakesOneNewEntry() throws Exception {
+        QueueClient client = client();
+        String event = eventId("topo-rejoin");
+        assertThat(client.putEvent(event, "OPEN", "\"expiredOfferPolicy\":\"DROP\"")
+                        .status())
+                .isEqualTo(200);
+        String visitor = VisitorId.random().value();
+        String old = client.join(event, visitor).receipt();
+        for (int i = 0; i < 140; i++) {
+            client.join(event, VisitorId.random().value());
+        }
+        client.internal(
+                "POST",
+                "/internal/events/" + event + "/offers",
+                "{\"offers\":[{\"entryId\":\"" + old + "\",\"grantId\":\"g-" + old
+                        + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}");
+        assertThat(transition(client, event, old, "OFFER_EXPIRED")
+                        .json()
+                        .get("state")
+                        .asString())
+                .isEqualTo("EXPIRED");
+
+        List<Reply> replies = AllAtOnce.call(16, () -> client.join(event, visitor));
+        assertThat(replies).allSatisfy(r -> assertThat(r.status()).as(r.body()).isIn(200, 201));
+        assertThat(replies.stream().filter(r -> r.status() == 201)).hasSize(1);
+        assertThat(replies.stream().map(Reply::receipt).distinct()).hasSize(1).doesNotContain(old);
+        assertThat(replies.get(0).ticket().orderKey())
+                .as("entry 142, in the second bucket")
+                .isEqualTo(142);
+        JsonNode counts = client.counts(event);
+        assertThat(counts.get("joins").asLong()).isEqualTo(142);
+        assertThat(counts.get("waiting").asLong()).isEqualTo(141);
+        assertThat(counts.get("expired").asLong()).isEqualTo(1);
     }
 
     private static Reply transition(QueueClient client, String event, String entry, String to) {
