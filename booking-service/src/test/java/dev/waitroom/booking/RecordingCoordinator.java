@@ -3,6 +3,7 @@ package dev.waitroom.booking;
 import dev.waitroom.booking.signals.CoordinatorSignals;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.coordinator.HealthReport;
+import dev.waitroom.contract.coordinator.SeatCategories;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -13,9 +14,12 @@ public final class RecordingCoordinator implements CoordinatorSignals {
 
     public record PurchaseCompleted(String eventId, String sessionId, UUID orderId) {}
 
+    public record CategoriesReport(String eventId, SeatCategories categories) {}
+
     private final List<HealthReport> health = new CopyOnWriteArrayList<>();
     private final List<String> soldOut = new CopyOnWriteArrayList<>();
     private final List<PurchaseCompleted> purchases = new CopyOnWriteArrayList<>();
+    private final List<CategoriesReport> categories = new CopyOnWriteArrayList<>();
     private final AtomicBoolean unreachable = new AtomicBoolean();
     private final List<String> refusedEvents = new CopyOnWriteArrayList<>();
 
@@ -39,6 +43,14 @@ public final class RecordingCoordinator implements CoordinatorSignals {
         failIfUnreachable();
         failIfRefused(event);
         soldOut.add(event.value());
+    }
+
+    @Override
+    public void categories(EventId event, SeatCategories report) {
+        failIfUnreachable();
+        failIfRefused(event);
+        // As the coordinator does: the body must pass the contract's validation.
+        categories.add(new CategoriesReport(event.value(), report.validated()));
     }
 
     @Override
@@ -66,6 +78,14 @@ public final class RecordingCoordinator implements CoordinatorSignals {
 
     public List<String> soldOutEvents() {
         return List.copyOf(soldOut);
+    }
+
+    /** The category reports received for an event, oldest first. */
+    public List<SeatCategories> categoryReports(String eventId) {
+        return categories.stream()
+                .filter(r -> r.eventId().equals(eventId))
+                .map(CategoriesReport::categories)
+                .toList();
     }
 
     public List<PurchaseCompleted> purchases() {

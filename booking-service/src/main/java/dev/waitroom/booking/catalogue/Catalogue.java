@@ -20,10 +20,12 @@ public class Catalogue {
 
     private final JdbcClient jdbc;
     private final CatalogueProperties properties;
+    private final CategoryReports reports;
 
-    Catalogue(JdbcClient jdbc, CatalogueProperties properties) {
+    Catalogue(JdbcClient jdbc, CatalogueProperties properties, CategoryReports reports) {
         this.jdbc = jdbc;
         this.properties = properties;
+        this.reports = reports;
     }
 
     /** Creates or grows an event's inventory. Idempotent: repeating it changes nothing; seats are never removed. */
@@ -65,6 +67,9 @@ public class Catalogue {
                     .param("available", SeatState.AVAILABLE.name())
                     .update();
         }
+        // A category that grew has seats again; one defined without seats is sold out from the start.
+        reports.categoriesChanged(
+                event, categories.stream().map(CategorySpec::name).toList());
         return categories(event);
     }
 

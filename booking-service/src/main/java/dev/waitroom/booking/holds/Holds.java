@@ -1,6 +1,7 @@
 package dev.waitroom.booking.holds;
 
 import dev.waitroom.booking.Lifecycle;
+import dev.waitroom.booking.catalogue.CategoryReports;
 import dev.waitroom.booking.catalogue.SeatConditions;
 import dev.waitroom.booking.catalogue.SeatId;
 import dev.waitroom.contract.EventId;
@@ -39,16 +40,23 @@ public class Holds {
     private final JdbcClient jdbc;
     private final HoldOrders orders;
     private final HoldsProperties properties;
+    private final CategoryReports categories;
     private final Counter holdsCreated;
     private final Counter holdsConflicted;
     private final Counter holdsUnknown;
     private final Counter holdsOverLimit;
     private final Counter holdFailures;
 
-    Holds(JdbcClient jdbc, HoldOrders orders, HoldsProperties properties, MeterRegistry meters) {
+    Holds(
+            JdbcClient jdbc,
+            HoldOrders orders,
+            HoldsProperties properties,
+            CategoryReports categories,
+            MeterRegistry meters) {
         this.jdbc = jdbc;
         this.orders = orders;
         this.properties = properties;
+        this.categories = categories;
         this.holdsCreated = meters.counter(HOLDS_METRIC, "outcome", "created");
         this.holdsConflicted = meters.counter(HOLDS_METRIC, "outcome", "conflict");
         this.holdsUnknown = meters.counter(HOLDS_METRIC, "outcome", "unknown");
@@ -125,6 +133,7 @@ public class Holds {
                     .param("s", seat)
                     .update();
         }
+        categories.seatsChanged(event, ids);
         holdsCreated.increment();
         return find(event, id).orElseThrow();
     }
@@ -216,6 +225,8 @@ public class Holds {
         }
         if (end(id, HoldState.RELEASED) == 1) {
             freeSeatsOf(id);
+            categories.seatsChanged(
+                    event, hold.seats().stream().map(s -> s.seatId().value()).toList());
         }
     }
 

@@ -10,7 +10,8 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Signals owed to the coordinator, written in the same transaction as the change that causes them (a sale, a
- * completed order) so none is lost, each at most once (a dedup key), delivered and retried by the signal ticker.
+ * completed order) so none is lost, each at most once (a dedup key), delivered and retried by the signal ticker. The
+ * event's CATEGORIES signal is the exception: one row re-armed by every change it reports.
  */
 @Component
 public class CoordinatorOutbox {
@@ -24,6 +25,27 @@ public class CoordinatorOutbox {
     @Transactional(propagation = Propagation.MANDATORY)
     public void soldOut(EventId event) {
         enqueue(SignalKind.SOLD_OUT, event, null, null, "SOLD_OUT:" + event.value());
+    }
+
+    /**
+     * A category of the event ran out of seats that can be taken, or has some again: (re-)arms the event's one
+     * CATEGORIES signal. A busy sale coalesces into that row; the counts are read when it is delivered, and a re-arm
+     * while a report is in flight bumps the revision so the report is sent again rather than marked delivered.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void categoriesChanged(EventId event) {
+        jdbc.sql("""
+                INSERT INTO coordinator_outbox (signal_id, kind, event_id, dedup_key)
+                VALUES (:id, :kind, :event, :dedup)
+                ON CONFLICT (dedup_key) DO UPDATE
+                SET revision = coordinator_outbox.revision + 1, delivered_at = NULL, refused_at = NULL,
+                    refused_status = NULL
+                """)
+                .param("id", UUID.randomUUID())
+                .param("kind", SignalKind.CATEGORIES.name())
+                .param("event", event.value())
+                .param("dedup", SignalKind.CATEGORIES.name() + ":" + event.value())
+                .update();
     }
 
     @Transactional(propagation = Propagation.MANDATORY)
@@ -48,7 +70,7 @@ public class CoordinatorOutbox {
 
     public List<PendingSignal> pending(int limit) {
         return jdbc.sql("""
-                SELECT signal_id, kind, event_id, session_id, order_id, attempts
+                SELECT signal_id, kind, event_id, session_id, order_id, attempts, revision
                 FROM coordinator_outbox WHERE delivered_at IS NULL AND refused_at IS NULL ORDER BY created_at LIMIT :limit
                 """)
                 .param("limit", limit)
@@ -58,31 +80,41 @@ public class CoordinatorOutbox {
                         EventId.of(rs.getString("event_id")),
                         rs.getString("session_id"),
                         rs.getObject("order_id", UUID.class),
-                        rs.getInt("attempts")))
+                        rs.getInt("attempts"),
+                        rs.getInt("revision")))
                 .list();
     }
 
-    /** Marks a signal delivered; a second delivery of the same signal changes nothing. */
-    public boolean delivered(UUID signalId) {
+    /**
+     * Marks a signal delivered; a second delivery of the same signal changes nothing, nor does the delivery of a
+     * revision that was re-armed since it was read (it stays owed).
+     */
+    public boolean delivered(PendingSignal signal) {
         return jdbc.sql("UPDATE coordinator_outbox SET delivered_at = now(), attempts = attempts + 1 "
-                                + "WHERE signal_id = :id AND delivered_at IS NULL")
-                        .param("id", signalId)
+                                + "WHERE signal_id = :id AND revision = :revision AND delivered_at IS NULL")
+                        .param("id", signal.id())
+                        .param("revision", signal.revision())
                         .update()
                 == 1;
     }
 
-    /** The coordinator refused the signal for good (a 4xx answer): it is kept for the record, never resent. */
-    public void refused(UUID signalId, int status) {
-        jdbc.sql("UPDATE coordinator_outbox SET refused_at = now(), refused_status = :status, attempts = attempts + 1 "
-                        + "WHERE signal_id = :id AND delivered_at IS NULL AND refused_at IS NULL")
-                .param("id", signalId)
+    /**
+     * The coordinator refused the signal for good (a 4xx answer): it is kept for the record, never resent (unless a
+     * CATEGORIES signal is re-armed by a later change).
+     */
+    public void refused(PendingSignal signal, int status) {
+        jdbc.sql(
+                        "UPDATE coordinator_outbox SET refused_at = now(), refused_status = :status, attempts = attempts + 1 "
+                                + "WHERE signal_id = :id AND revision = :revision AND delivered_at IS NULL AND refused_at IS NULL")
+                .param("id", signal.id())
+                .param("revision", signal.revision())
                 .param("status", status)
                 .update();
     }
 
-    public void failed(UUID signalId) {
+    public void failed(PendingSignal signal) {
         jdbc.sql("UPDATE coordinator_outbox SET attempts = attempts + 1 WHERE signal_id = :id AND delivered_at IS NULL")
-                .param("id", signalId)
+                .param("id", signal.id())
                 .update();
     }
 }

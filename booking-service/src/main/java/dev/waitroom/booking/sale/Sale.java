@@ -1,5 +1,6 @@
 package dev.waitroom.booking.sale;
 
+import dev.waitroom.booking.catalogue.CategoryReports;
 import dev.waitroom.booking.catalogue.SeatConditions;
 import dev.waitroom.booking.catalogue.SeatId;
 import dev.waitroom.booking.catalogue.SeatState;
@@ -24,11 +25,13 @@ public class Sale {
     private final JdbcClient jdbc;
     private final Holds holds;
     private final CoordinatorOutbox outbox;
+    private final CategoryReports categories;
 
-    Sale(JdbcClient jdbc, Holds holds, CoordinatorOutbox outbox) {
+    Sale(JdbcClient jdbc, Holds holds, CoordinatorOutbox outbox, CategoryReports categories) {
         this.jdbc = jdbc;
         this.holds = holds;
         this.outbox = outbox;
+        this.categories = categories;
     }
 
     /**
@@ -71,7 +74,10 @@ public class Sale {
                     .update();
         }
         holds.markConverted(hold);
+        // Seats sold from a lapsed hold or free again were takeable until now: their category may have run out.
+        categories.seatsChanged(event, ids);
         if (isSoldOut(event)) {
+            categories.soldOut(event);
             outbox.soldOut(event);
         }
         return SaleOutcome.SOLD;
@@ -88,7 +94,10 @@ public class Sale {
                 """.formatted(SeatConditions.UNSOLD))
                 .query(String.class)
                 .list();
-        events.forEach(e -> outbox.soldOut(EventId.of(e)));
+        events.forEach(e -> {
+            categories.soldOut(EventId.of(e));
+            outbox.soldOut(EventId.of(e));
+        });
         return events.size();
     }
 

@@ -2,6 +2,7 @@ package dev.waitroom.booking.signals;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.coordinator.HealthReport;
+import dev.waitroom.contract.coordinator.SeatCategories;
 import java.util.UUID;
 
 /**
@@ -14,6 +15,9 @@ public interface CoordinatorSignals {
     void health(HealthReport report);
 
     void soldOut(EventId event, String reason);
+
+    /** Seats that can be taken now, per category ({@code PUT}: the coordinator keeps the latest). */
+    void categories(EventId event, SeatCategories categories);
 
     void purchaseCompleted(EventId event, String sessionId, UUID orderId);
 

@@ -5,10 +5,12 @@ import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.coordinator.CoordinatorPaths;
 import dev.waitroom.contract.coordinator.HealthReport;
 import dev.waitroom.contract.coordinator.PurchaseCompleted;
+import dev.waitroom.contract.coordinator.SeatCategories;
 import dev.waitroom.contract.coordinator.SoldOut;
 import java.net.URI;
 import java.time.Duration;
 import java.util.UUID;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.HttpClientErrorException;
@@ -43,6 +45,11 @@ final class RestClientCoordinatorSignals implements CoordinatorSignals {
     }
 
     @Override
+    public void categories(EventId event, SeatCategories categories) {
+        send(HttpMethod.PUT, categories, "categories", CoordinatorPaths.CATEGORIES, event.value());
+    }
+
+    @Override
     public void purchaseCompleted(EventId event, String sessionId, UUID orderId) {
         post(
                 new PurchaseCompleted(orderId.toString()),
@@ -53,8 +60,12 @@ final class RestClientCoordinatorSignals implements CoordinatorSignals {
     }
 
     private void post(Object body, String what, String path, Object... variables) {
+        send(HttpMethod.POST, body, what, path, variables);
+    }
+
+    private void send(HttpMethod method, Object body, String what, String path, Object... variables) {
         try {
-            http.post()
+            http.method(method)
                     .uri(path, variables)
                     .contentType(MediaType.APPLICATION_JSON)
                     .body(body)

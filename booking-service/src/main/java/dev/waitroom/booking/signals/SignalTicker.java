@@ -1,5 +1,6 @@
 package dev.waitroom.booking.signals;
 
+import dev.waitroom.booking.catalogue.CategoryReports;
 import dev.waitroom.booking.holds.Holds;
 import dev.waitroom.booking.outbox.CoordinatorOutbox;
 import dev.waitroom.booking.outbox.PendingSignal;
@@ -14,7 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every interval: report the last window's health, then deliver owed signals (sold out, purchase completed). A
+ * Every interval: report the last window's health, then deliver owed signals (sold out, purchase completed, seat
+ * categories, whose counts are read as they are sent). A
  * coordinator that cannot be reached is logged once per outage and retried on the next tick; shoppers never wait.
  */
 final class SignalTicker {
@@ -26,6 +28,7 @@ final class SignalTicker {
     private final RequestWindow window;
     private final DatabasePool pool;
     private final CoordinatorOutbox outbox;
+    private final CategoryReports categories;
     private final MeterRegistry meters;
     private final Clock clock;
     private final int windowSeconds;
@@ -38,6 +41,7 @@ final class SignalTicker {
             RequestWindow window,
             DatabasePool pool,
             CoordinatorOutbox outbox,
+            CategoryReports categories,
             MeterRegistry meters,
             Clock clock,
             SignalsProperties properties) {
@@ -45,6 +49,7 @@ final class SignalTicker {
         this.window = window;
         this.pool = pool;
         this.outbox = outbox;
+        this.categories = categories;
         this.meters = meters;
         this.clock = clock;
         this.windowSeconds = (int) Math.max(1, Math.round(properties.interval().toMillis() / 1000.0));
@@ -96,6 +101,9 @@ final class SignalTicker {
                         case SOLD_OUT -> coordinator.soldOut(signal.eventId(), "all seats sold");
                         case PURCHASE_COMPLETED ->
                             coordinator.purchaseCompleted(signal.eventId(), signal.sessionId(), signal.orderId());
+                        // Counted after the signal was read: every change up to its revision is in the counts.
+                        case CATEGORIES ->
+                            coordinator.categories(signal.eventId(), categories.report(signal.eventId()));
                     }
                 });
             } catch (CoordinatorSignals.CoordinatorRefusedException refused) {
@@ -103,13 +111,13 @@ final class SignalTicker {
                         "coordinator refused a {} signal with {}; it will not be resent",
                         signal.kind(),
                         refused.status());
-                outbox.refused(signal.id(), refused.status());
+                outbox.refused(signal, refused.status());
                 continue;
             }
             if (delivered) {
-                outbox.delivered(signal.id());
+                outbox.delivered(signal);
             } else {
-                outbox.failed(signal.id());
+                outbox.failed(signal);
                 return;
             }
         }

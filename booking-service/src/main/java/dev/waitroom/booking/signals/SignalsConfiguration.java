@@ -1,6 +1,7 @@
 package dev.waitroom.booking.signals;
 
 import dev.waitroom.booking.ServicesProperties;
+import dev.waitroom.booking.catalogue.CategoryReports;
 import dev.waitroom.booking.outbox.CoordinatorOutbox;
 import dev.waitroom.booking.pool.DatabasePool;
 import dev.waitroom.web.WebKitAutoConfiguration;
@@ -50,10 +51,11 @@ class SignalsConfiguration {
             RequestWindow window,
             DatabasePool pool,
             CoordinatorOutbox outbox,
+            CategoryReports categories,
             MeterRegistry meters,
             Clock clock,
             SignalsProperties properties) {
-        return new SignalTicker(coordinator, window, pool, outbox, meters, clock, properties);
+        return new SignalTicker(coordinator, window, pool, outbox, categories, meters, clock, properties);
     }
 
     @Bean

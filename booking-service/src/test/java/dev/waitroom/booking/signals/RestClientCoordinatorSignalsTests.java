@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.coordinator.HealthReport;
+import dev.waitroom.contract.coordinator.SeatCategories;
 import dev.waitroom.testsupport.LoopbackHttpServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -83,6 +84,26 @@ class RestClientCoordinatorSignalsTests {
         // A session id is a path segment, encoded, never a way to reach another path.
         assertThat(calls.get(1).path()).isEqualTo("/internal/events/ev-1/sessions/session%2F..%2Fx/purchase-completed");
         assertThat(calls.get(1).body()).contains("\"orderId\":\"" + order + "\"");
+    }
+
+    @Test
+    void putsSeatCategoriesToTheContractPath() {
+        signals.categories(
+                EventId.of("ev-4"),
+                new SeatCategories(
+                        List.of(new SeatCategories.Category("A", 0), new SeatCategories.Category("Stalls", 12))));
+        assertThat(calls).singleElement().satisfies(call -> {
+            assertThat(call.method()).isEqualTo("PUT");
+            assertThat(call.path()).isEqualTo("/internal/events/ev-4/categories");
+            assertThat(call.internalHeader()).isEqualTo("internal-secret");
+            assertThat(call.contentType()).startsWith("application/json");
+            assertThat(call.body())
+                    .isEqualTo("{\"categories\":[{\"name\":\"A\",\"available\":0},"
+                            + "{\"name\":\"Stalls\",\"available\":12}]}");
+        });
+        status.set(404);
+        assertThatThrownBy(() -> signals.categories(EventId.of("ev-4"), new SeatCategories(List.of())))
+                .isInstanceOf(CoordinatorSignals.CoordinatorRefusedException.class);
     }
 
     @Test
