@@ -78,6 +78,11 @@ class MalformedRequestFuzzTests {
         SAMPLES.put("PUT /admin/events/{eventId}/announcement", Map.of("text", "Doors open at seven"));
         SAMPLES.put("POST /internal/events/{eventId}/sold-out", Map.of("reason", "no seat left"));
         SAMPLES.put(
+                "PUT /internal/events/{eventId}/categories",
+                Map.of(
+                        "categories",
+                        List.of(Map.of("name", "Floor", "available", 0), Map.of("name", "Balcony", "available", 12))));
+        SAMPLES.put(
                 "POST /internal/events/{eventId}/sessions/{sessionId}/purchase-completed",
                 Map.of("orderId", "8a6e0804-2bd0-4672-b79f-d97e8ca55f5f"));
         Map<String, Object> health = new LinkedHashMap<>();

@@ -10,6 +10,9 @@ import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 
 /** The configurable part of an event (docs/ARCHITECTURE.md#ops-api). Validates itself. */
 public record EventConfig(
@@ -62,6 +65,36 @@ public record EventConfig(
     /** The join ceiling and proof-of-work difficulty, as pushed to the queue and on to the gateway. */
     public JoinGate joinGate() {
         return new JoinGate(maxJoinsPerSecond, proofOfWorkDifficulty);
+    }
+
+    /**
+     * What {@code next} changes, one "field from -> to" per field in the ops API's names, for the audit; the name's
+     * text is left out (it is long and would repeat in every line), the fact that it changed is not.
+     */
+    public List<String> changesTo(EventConfig next) {
+        List<String> changes = new ArrayList<>();
+        if (!this.name.equals(next.name)) {
+            changes.add("name");
+        }
+        change(changes, "opensAt", this.opensAt, next.opensAt);
+        change(changes, "maxActiveSessions", this.maxActiveSessions, next.maxActiveSessions);
+        change(changes, "maxAdmissionsPerSecond", this.maxAdmissionsPerSecond, next.maxAdmissionsPerSecond);
+        change(changes, "batchMax", this.batchMax, next.batchMax);
+        change(changes, "offerTtlSeconds", this.offerTtl.toSeconds(), next.offerTtl.toSeconds());
+        change(changes, "sessionTtlSeconds", this.sessionTtl.toSeconds(), next.sessionTtl.toSeconds());
+        change(changes, "sessionMaxSeconds", this.sessionMax.toSeconds(), next.sessionMax.toSeconds());
+        for (SaleRule rule : SaleRule.values()) {
+            change(changes, rule.field(), rule.of(this), rule.of(next));
+        }
+        change(changes, "maxJoinsPerSecond", this.maxJoinsPerSecond, next.maxJoinsPerSecond);
+        change(changes, "proofOfWorkDifficulty", this.proofOfWorkDifficulty, next.proofOfWorkDifficulty);
+        return changes;
+    }
+
+    private static void change(List<String> changes, String field, Object from, Object to) {
+        if (!Objects.equals(from, to)) {
+            changes.add(field + " " + from + " -> " + to);
+        }
     }
 
     private static boolean positive(Duration d) {

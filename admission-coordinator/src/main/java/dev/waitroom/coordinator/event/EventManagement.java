@@ -28,6 +28,9 @@ public class EventManagement {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /** The web kit's ops audit logger (its OpsTokenFilter's), so the fields a PATCH changed sit next to its line. */
+    private static final Logger OPS_AUDIT = LoggerFactory.getLogger("dev.waitroom.web.OpsAudit");
+
     /** The longest reason of a phase or mode change, in characters. */
     public static final int MAX_REASON = 500;
 
@@ -71,14 +74,42 @@ public class EventManagement {
         return this.events.find(id).orElseThrow(() -> new EventNotFoundException(id));
     }
 
+    /**
+     * Applies a configuration change as a whole or not at all. Once the event's commitment and rules are published or
+     * the sale opened, a change of a {@link SaleRule} is refused ({@link RuleFrozenException}); sending a rule's
+     * current value is no change. Every accepted change is audited with the fields it changed.
+     */
     public Event reconfigure(EventId id, java.util.function.UnaryOperator<EventConfig> change, String actor) {
+        java.util.List<String> changes = new java.util.ArrayList<>();
         Event updated = this.transactions.execute(status -> {
             Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
             EventConfig next = change.apply(current.config());
+            java.util.List<SaleRule> rules = SaleRule.changed(current.config(), next);
+            if (!rules.isEmpty() && this.publisher.rulesPublished(current)) {
+                throw new RuleFrozenException(
+                        rules,
+                        current.phase() == EventPhase.SCHEDULED
+                                ? "since the draw commitment was published with them"
+                                : "since the sale opened");
+            }
+            changes.addAll(current.config().changesTo(next));
             this.events.updateConfig(id, next);
-            this.events.audit(id, ChangeKind.CONFIG, null, "updated", actor, "configuration changed");
+            this.events.audit(
+                    id,
+                    ChangeKind.CONFIG,
+                    null,
+                    "updated",
+                    actor,
+                    changes.isEmpty()
+                            ? "configuration unchanged"
+                            : "configuration changed: " + String.join(", ", changes));
             return this.events.find(id).orElseThrow();
         });
+        OPS_AUDIT.info(
+                "Ops configuration of event {} by {}: {}",
+                id,
+                actor,
+                changes.isEmpty() ? "no field changed" : String.join(", ", changes));
         this.publisher.publishQuietly(updated);
         return updated;
     }

@@ -1,12 +1,14 @@
 package dev.waitroom.coordinator.event;
 
-import dev.waitroom.contract.AfterPurchase;
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
 import dev.waitroom.coordinator.rate.RateController;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
 /** Pushes an event's public state to the queue service (on every change and, from the ticker, every few seconds). */
@@ -21,10 +23,24 @@ public class EventStatePublisher {
 
     private final Events events;
 
-    EventStatePublisher(QueueDirectory queue, RateController rates, Events events) {
+    private final Publications publications;
+
+    private final SoldOutCategories soldOut;
+
+    /** Events this instance knows the queue has accepted a state of: the publication is recorded once, not per push. */
+    private final java.util.Set<EventId> published = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    EventStatePublisher(
+            QueueDirectory queue,
+            RateController rates,
+            Events events,
+            Publications publications,
+            SoldOutCategories soldOut) {
         this.queue = queue;
         this.rates = rates;
         this.events = events;
+        this.publications = publications;
+        this.soldOut = soldOut;
     }
 
     /**
@@ -50,8 +66,14 @@ public class EventStatePublisher {
         return event.offering() ? this.rates.factor() * event.config().maxAdmissionsPerSecond() : 0;
     }
 
+    /**
+     * Pushes the event's whole public state: its name and published rules, the sold-out seat categories as booking
+     * last reported them, phase, mode and pace. Once the queue has accepted it the commitment and the rules are public,
+     * recorded once per event ({@link #rulesPublished}).
+     */
     public void publish(Event event) {
         EventConfig c = event.config();
+        java.util.List<String> soldOutCategories = this.soldOut.of(event.id());
         this.queue.putEventState(
                 event.id().value(),
                 EventUpdateRequest.of(
@@ -68,9 +90,21 @@ public class EventStatePublisher {
                         c.offerTtl().toSeconds(),
                         c.opensAt(),
                         c.joinGate(),
-                        null,
-                        AfterPurchase.DEFAULT,
-                        null));
+                        c.name(),
+                        c.afterPurchase(),
+                        soldOutCategories));
+        if (!this.published.contains(event.id())) {
+            this.publications.markPublished(event.id());
+            this.published.add(event.id());
+        }
+    }
+
+    /**
+     * Whether the event's draw commitment and its sale rules are public: the queue has accepted a push of its state
+     * (at creation, unless the queue was unreachable then) or the sale has opened.
+     */
+    public boolean rulesPublished(Event event) {
+        return event.phase() != EventPhase.SCHEDULED || this.publications.published(event.id());
     }
 
     /** Best effort; the ticker pushes again within seconds. */
@@ -83,6 +117,10 @@ public class EventStatePublisher {
             // The queue already holds a newer state (say the ticker opened the event while it was being created):
             // this push was stale, and the ticker pushes the current state within seconds.
             log.info("The queue kept a newer state of event {}: {}", event.id(), ex.getMessage());
+        } catch (DataAccessException ex) {
+            // the sold-out categories or the publication record could not be read or written: the change itself is
+            // committed, and the ticker pushes again within seconds
+            log.warn("Could not push the state of event {}: {}", event.id(), ex.getMessage());
         }
     }
 }
