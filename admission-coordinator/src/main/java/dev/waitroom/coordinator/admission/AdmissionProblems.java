@@ -14,6 +14,22 @@ final class AdmissionProblems {
                 "Your offer expired before it was claimed. The event's expired-offer policy has been applied.");
     }
 
+    static CoordinatorException soldOut() {
+        return new CoordinatorException(
+                ProblemType.SOLD_OUT,
+                "The event is sold out: outstanding offers were withdrawn and nobody is admitted.");
+    }
+
+    static CoordinatorException paused() {
+        return new AdmissionPausedException();
+    }
+
+    static CoordinatorException oldGeneration() {
+        return new CoordinatorException(
+                ProblemType.ADMISSION_OLD_GENERATION,
+                "This shopping session belongs to an earlier round of the sale, which has ended.");
+    }
+
     static CoordinatorException noOffer() {
         return new CoordinatorException(ProblemType.NO_OFFER, "There is no offer to claim for you.");
     }

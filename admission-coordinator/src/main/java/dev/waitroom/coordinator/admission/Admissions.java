@@ -2,6 +2,7 @@ package dev.waitroom.coordinator.admission;
 
 import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventNotFoundException;
@@ -83,6 +84,7 @@ public class Admissions {
         Event event = event(eventId);
         EventConfig config = event.config();
         String e = eventId.value();
+        refuseUnlessClaimable(event);
         for (int attempt = 0; attempt < 3; attempt++) {
             Instant now = this.clock.instant();
             Instant absolute = now.plus(config.sessionMax());
@@ -95,9 +97,17 @@ public class Admissions {
                 this.sync.pushQuietly(activated.get());
                 return admission;
             }
+            // The statement refuses claims while PAUSED or SOLD_OUT: the mode may have changed since it was read.
+            event = event(eventId);
+            refuseUnlessClaimable(event);
             Optional<Grant> session = this.grants.findSessionOf(e, visitor);
             if (session.isPresent()) {
                 Grant own = session.get();
+                if (own.saleGeneration() != event.saleGeneration()) {
+                    release(own, ReleaseReason.NEW_ROUND);
+                    this.metrics.claimFailed(e, "old-generation");
+                    throw AdmissionProblems.oldGeneration();
+                }
                 if (!own.sessionExpiresAt().isAfter(now)) {
                     release(own, ReleaseReason.SESSION_EXPIRED);
                     this.metrics.claimFailed(e, "session-ended");
@@ -126,6 +136,10 @@ public class Admissions {
                     // A concurrent change between the two statements: look again.
                 }
                 case OFFER_EXPIRED -> {
+                    if (latest.releaseReason() == ReleaseReason.SOLD_OUT) {
+                        this.metrics.claimFailed(e, "sold-out");
+                        throw AdmissionProblems.soldOut();
+                    }
                     this.metrics.claimFailed(e, "offer-expired");
                     throw AdmissionProblems.offerExpired();
                 }
@@ -160,6 +174,9 @@ public class Admissions {
     }
 
     private Admission renew(Event event, Grant session) {
+        if (session.saleGeneration() != event.saleGeneration()) {
+            throw AdmissionProblems.oldGeneration();
+        }
         Instant now = this.clock.instant();
         Grant grant = this.grants
                 .renew(session.id(), now, event.config().sessionTtl())
@@ -230,7 +247,38 @@ public class Admissions {
                 released++;
             }
         }
+        return released + endEarlierRounds(eventId, limit);
+    }
+
+    /**
+     * Ends the sessions of sale generations before the event's current one (a new round has opened): registry first,
+     * then the capacity returns. Returns how many this call released.
+     */
+    public int endEarlierRounds(String eventId, int limit) {
+        int released = 0;
+        for (Grant old : this.grants.earlierRoundSessions(eventId, limit)) {
+            if (release(old, ReleaseReason.NEW_ROUND)) {
+                released++;
+            }
+        }
         return released;
+    }
+
+    /**
+     * SOLD_OUT admits nobody (409 {@code sold-out}); PAUSED holds the offer (503 {@code admission-paused} with
+     * Retry-After). docs/sale-rules/sold-out-pause-rounds.md.
+     */
+    private void refuseUnlessClaimable(Event event) {
+        if (Grants.CLAIMABLE.contains(event.mode())) {
+            return;
+        }
+        String e = event.id().value();
+        if (event.mode() == OperatingMode.PAUSED) {
+            this.metrics.claimFailed(e, "paused");
+            throw AdmissionProblems.paused();
+        }
+        this.metrics.claimFailed(e, "sold-out");
+        throw AdmissionProblems.soldOut();
     }
 
     private void expireOffer(Grant grant, Instant now) {
@@ -241,12 +289,13 @@ public class Admissions {
     }
 
     private Admission admit(Event event, Grant grant, Instant now) {
-        if (!this.registry.admit(event.id(), grant.sessionId(), event.saleGeneration(), grant.sessionExpiresAt())) {
+        // The grant's own round: a token never names a later generation than the session it opens.
+        if (!this.registry.admit(event.id(), grant.sessionId(), grant.saleGeneration(), grant.sessionExpiresAt())) {
             throw AdmissionProblems.sessionEnded();
         }
         AdmissionClaims claims = new AdmissionClaims(
                 grant.eventId(),
-                event.saleGeneration(),
+                grant.saleGeneration(),
                 grant.id().toString(),
                 grant.sessionId().toString(),
                 grant.sessionVisitor().value(),

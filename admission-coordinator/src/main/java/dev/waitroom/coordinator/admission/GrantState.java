@@ -38,12 +38,17 @@ public enum GrantState {
         return next().contains(target);
     }
 
-    /** The queue entry transition that mirrors reaching this state (OFFERED is told through the offers call). */
-    TransitionTarget queueTransition(boolean purchased) {
+    /**
+     * The queue entry transition that mirrors reaching this state (OFFERED is told through the offers call). An offer
+     * withdrawn because the event sold out ends the entry (EXPIRED): the expired-offer policy is for offers the visitor
+     * let lapse, and a requeue would show a place in a queue that has nothing left to offer.
+     */
+    TransitionTarget queueTransition(boolean purchased, ReleaseReason reason) {
         return switch (this) {
             case OFFERED -> throw new IllegalStateException("offers are told through the offers call");
             case ACTIVE -> TransitionTarget.ACTIVE;
-            case OFFER_EXPIRED -> TransitionTarget.OFFER_EXPIRED;
+            case OFFER_EXPIRED ->
+                reason == ReleaseReason.SOLD_OUT ? TransitionTarget.EXPIRED : TransitionTarget.OFFER_EXPIRED;
             case EXPIRED -> purchased ? TransitionTarget.COMPLETED : TransitionTarget.EXPIRED;
             case RELEASED, COMPLETED -> TransitionTarget.COMPLETED;
         };

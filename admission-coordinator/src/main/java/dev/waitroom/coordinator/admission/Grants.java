@@ -18,8 +18,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -36,7 +39,7 @@ public class Grants {
     private static final String COLUMNS = """
             id, event_id, visitor, entry_id, order_key, generation, state, offered_at, offer_expires_at, session_id,
             session_visitor, activated_at, session_expires_at, absolute_expires_at, purchased_at, released_at,
-            release_reason, queue_synced_state
+            release_reason, queue_synced_state, sale_generation
             """;
 
     private static final String OFFERED = SqlLiterals.of(GrantState.OFFERED);
@@ -52,8 +55,10 @@ public class Grants {
      * row is locked, so concurrent allocations for one event are serialised and each counts the other's rows.
      */
     private static final String INSERT_OFFERS = """
-            insert into grants (id, event_id, visitor, entry_id, order_key, generation, state, offered_at, offer_expires_at)
-            select c.id, ?, c.visitor, c.entry_id, c.order_key, ?, %s, ?, ?
+            insert into grants (id, event_id, visitor, entry_id, order_key, generation, state, offered_at, offer_expires_at,
+                sale_generation)
+            select c.id, ?, c.visitor, c.entry_id, c.order_key, ?, %s, ?, ?,
+                (select e.sale_generation from events e where e.event_id = ?)
             from unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) as c (id, visitor, entry_id, order_key)
             where exists (select 1 from leases l
                           where l.event_id = ? and l.owner = ? and l.generation = ? and l.expires_at > clock_timestamp())
@@ -70,11 +75,21 @@ public class Grants {
                     LIVE,
                     COLUMNS);
 
+    /** The modes in which an offer may be claimed: not while PAUSED (held) or SOLD_OUT (withdrawn). */
+    static final Set<OperatingMode> CLAIMABLE =
+            Collections.unmodifiableSet(EnumSet.of(OperatingMode.QUEUEING, OperatingMode.BYPASS));
+
+    /**
+     * The claim: only before the deadline, only while the event is in a claimable mode and in the offer's sale round. A
+     * concurrent sold-out withdrawal and this update lock the same grant row, so one of them finds it changed.
+     */
     private static final String ACTIVATE = """
             update grants set state = %s, session_id = :sid, session_visitor = :bound, activated_at = :now,
                 session_expires_at = :sessionExpires, absolute_expires_at = :absolute
             where event_id = :e and visitor = :v and state = %s and offer_expires_at > :now
-            returning %s""".formatted(ACTIVE, OFFERED, COLUMNS);
+              and exists (select 1 from events e where e.event_id = :e and e.mode in (%s)
+                          and e.sale_generation = grants.sale_generation)
+            returning %s""".formatted(ACTIVE, OFFERED, SqlLiterals.list(CLAIMABLE), COLUMNS);
 
     private static final String RENEW = """
             update grants set session_expires_at = least(:until, absolute_expires_at)
@@ -87,14 +102,40 @@ public class Grants {
             order by activated_at desc limit 1
             """.formatted(COLUMNS, ACTIVE);
 
+    /** Overdue offers expire, except while the event is PAUSED: a pause holds them (its length is added on resume). */
     private static final String EXPIRE_OFFERS = """
             update grants set state = %s, release_reason = %s, released_at = :now
             where event_id = :e and state = %s and offer_expires_at <= :now
+              and not exists (select 1 from events e where e.event_id = :e and e.mode = %s)
             returning %s""".formatted(
                     SqlLiterals.of(ReleaseReason.OFFER_EXPIRED.target()),
                     SqlLiterals.of(ReleaseReason.OFFER_EXPIRED),
                     OFFERED,
+                    SqlLiterals.of(OperatingMode.PAUSED),
                     COLUMNS);
+
+    /**
+     * SOLD_OUT withdraws every outstanding offer of the event, in the mode change's transaction. The queue has not
+     * heard of it yet: the outbox (queue_synced_state left as it was) tells it.
+     */
+    private static final String WITHDRAW_ALL = """
+            update grants set state = %s, release_reason = %s, released_at = :now
+            where event_id = :e and state = %s
+            returning %s""".formatted(
+            SqlLiterals.of(ReleaseReason.SOLD_OUT.target()), SqlLiterals.of(ReleaseReason.SOLD_OUT), OFFERED, COLUMNS);
+
+    /** Leaving PAUSED: every outstanding offer's deadline moves on by the pause. */
+    private static final String EXTEND_OFFERS = """
+            update grants set offer_expires_at = offer_expires_at + make_interval(secs => :seconds)
+            where event_id = :e and state = %s
+            """.formatted(OFFERED);
+
+    /** Sessions of a sale generation before the event's current one (a new round has opened). */
+    private static final String EARLIER_ROUND_SESSIONS = """
+            select %s from grants g where g.event_id = :e and g.state = %s
+              and g.sale_generation < (select e.sale_generation from events e where e.event_id = :e)
+            order by g.activated_at limit :limit
+            """.formatted(COLUMNS.replace("\n", " "), ACTIVE);
 
     /** The queue has already answered for a withdrawn offer, so it counts as acknowledged. */
     private static final String WITHDRAW = """
@@ -191,6 +232,7 @@ public class Grants {
                     ps.setLong(p++, generation.value());
                     ps.setObject(p++, ts(offeredAt));
                     ps.setObject(p++, ts(offerExpiresAt));
+                    ps.setString(p++, eventId);
                     ps.setArray(p++, idArray);
                     ps.setArray(p++, con.createArrayOf("text", visitors));
                     ps.setArray(p++, con.createArrayOf("text", entries));
@@ -278,6 +320,35 @@ public class Grants {
                 .sql(EXPIRE_OFFERS)
                 .param("now", ts(now))
                 .param("e", eventId)
+                .query(Grants::map)
+                .list();
+    }
+
+    /** Withdraws every outstanding offer of a sold-out event; returns the grants it changed. */
+    List<Grant> withdrawAll(String eventId, Instant now) {
+        return this.jdbc
+                .sql(WITHDRAW_ALL)
+                .param("now", ts(now))
+                .param("e", eventId)
+                .query(Grants::map)
+                .list();
+    }
+
+    /** Moves every outstanding offer's deadline on by {@code pause}; returns how many. */
+    int extendOffers(String eventId, Duration pause) {
+        return this.jdbc
+                .sql(EXTEND_OFFERS)
+                .param("seconds", pause.toNanos() / 1e9)
+                .param("e", eventId)
+                .update();
+    }
+
+    /** ACTIVE sessions of an earlier sale generation than the event's current one. */
+    List<Grant> earlierRoundSessions(String eventId, int limit) {
+        return this.jdbc
+                .sql(EARLIER_ROUND_SESSIONS)
+                .param("e", eventId)
+                .param("limit", limit)
                 .query(Grants::map)
                 .list();
     }
@@ -433,6 +504,7 @@ public class Grants {
                 instant(rs, "purchased_at"),
                 instant(rs, "released_at"),
                 reason == null ? null : ReleaseReason.valueOf(reason),
-                synced == null ? null : GrantState.valueOf(synced));
+                synced == null ? null : GrantState.valueOf(synced),
+                rs.getLong("sale_generation"));
     }
 }

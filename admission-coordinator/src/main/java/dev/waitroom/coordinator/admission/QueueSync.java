@@ -119,7 +119,7 @@ public class QueueSync {
                     this.queue.transition(
                             grant.eventId(),
                             grant.entryId(),
-                            step.queueTransition(grant.purchasedAt() != null),
+                            step.queueTransition(grant.purchasedAt() != null, grant.releaseReason()),
                             grant.id());
                 }
             } catch (QueueRejectedException ex) {

@@ -56,7 +56,13 @@ class SessionTokens {
             if (ex.reason() == RejectionReason.EXPIRED) {
                 throw new CoordinatorException(ProblemType.ADMISSION_TOKEN_EXPIRED, "The admission token has expired.");
             }
+            if (ex.reason() == RejectionReason.OLD_GENERATION) {
+                throw AdmissionProblems.oldGeneration();
+            }
             throw invalid();
+        }
+        if (claims.saleGeneration() < event.saleGeneration()) {
+            throw AdmissionProblems.oldGeneration();
         }
         if (claims.saleGeneration() != event.saleGeneration()
                 || !claims.visitor().equals(visitor.value())) {

@@ -11,6 +11,9 @@ import dev.waitroom.coordinator.queue.QueueDirectory;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +40,9 @@ public class EventManagement {
     /** The longest announcement, in characters. */
     public static final int MAX_ANNOUNCEMENT = 500;
 
+    /** What waiting visitors are told when ops open a new round without an announcement of their own. */
+    public static final String NEW_ROUND_ANNOUNCEMENT = "Seats are back: a new round of the sale has started.";
+
     private final Events events;
 
     private final TransactionTemplate transactions;
@@ -45,12 +51,23 @@ public class EventManagement {
 
     private final EventStatePublisher publisher;
 
+    private final ModeEffects effects;
+
+    private final Clock clock;
+
     EventManagement(
-            Events events, TransactionTemplate transactions, QueueDirectory queue, EventStatePublisher publisher) {
+            Events events,
+            TransactionTemplate transactions,
+            QueueDirectory queue,
+            EventStatePublisher publisher,
+            ModeEffects effects,
+            Clock clock) {
         this.events = events;
         this.transactions = transactions;
         this.queue = queue;
         this.publisher = publisher;
+        this.effects = effects;
+        this.clock = clock;
     }
 
     /** Creates an event with a fresh secret draw seed and its published SHA-256 commitment. */
@@ -173,7 +190,6 @@ public class EventManagement {
         return revealed;
     }
 
-    /** Moves the operating mode; a repeat of the current mode changes nothing. Every change is audited. */
     /**
      * Ends the sale: no offer is made any more (every offer insert checks the phase), joins are refused by the queue,
      * and shoppers already inside finish under their session's own expiry. Ending twice is refused.
@@ -196,18 +212,46 @@ public class EventManagement {
         return ended;
     }
 
+    /**
+     * Moves the operating mode; a repeat of the current mode changes nothing. Every change is audited. In the same
+     * transaction (docs/sale-rules/sold-out-pause-rounds.md): SOLD_OUT withdraws every outstanding offer; PAUSED
+     * records when the pause began, and leaving PAUSED moves every outstanding offer's deadline on by the pause.
+     * SOLD_OUT is left only through {@link #newRound}.
+     */
     public Event changeMode(EventId id, OperatingMode target, String actor, String reason) {
         requireReason(reason);
+        Instant now = this.clock.instant();
         Event changed = this.transactions.execute(status -> {
             Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
             if (current.mode() == target) {
                 return current;
+            }
+            if (current.mode() == OperatingMode.SOLD_OUT) {
+                throw invalid("mode SOLD_OUT is left only through a new round of the sale (POST /admin/events/" + id
+                        + "/rounds)");
             }
             if (!current.mode().canMoveTo(target)) {
                 throw invalid("mode " + current.mode() + " cannot move to " + target);
             }
             if (!this.events.changeMode(id, current.mode(), target)) {
                 throw invalid("the mode changed concurrently");
+            }
+            if (current.mode() == OperatingMode.PAUSED) {
+                Duration pause = this.events
+                        .pausedAt(id)
+                        .map(since -> Duration.between(since, now))
+                        .filter(d -> !d.isNegative() && !d.isZero())
+                        .orElse(Duration.ZERO);
+                int held = pause.isZero() ? 0 : this.effects.extendOffers(id, pause);
+                this.events.markPaused(id, null);
+                log.info("Event {}: {} outstanding offers held through a pause of {}", id, held, pause);
+            }
+            if (target == OperatingMode.PAUSED) {
+                this.events.markPaused(id, now);
+            }
+            if (target == OperatingMode.SOLD_OUT) {
+                int withdrawn = this.effects.withdrawOffers(id, now);
+                log.info("Event {} sold out: {} outstanding offers withdrawn", id, withdrawn);
             }
             this.events.audit(id, ChangeKind.MODE, current.mode().name(), target.name(), actor, reason);
             if (target == OperatingMode.BYPASS || current.mode() == OperatingMode.BYPASS) {
@@ -223,7 +267,49 @@ public class EventManagement {
             return this.events.find(id).orElseThrow();
         });
         this.publisher.publishQuietly(changed);
+        this.effects.tellQueue(id);
         return changed;
+    }
+
+    /**
+     * Opens a new round of the sale after SOLD_OUT, when seats have come back (docs/sale-rules/sold-out-pause-rounds.md):
+     * the sale generation increments, the mode returns to QUEUEING, the announcement tells the waiting visitors
+     * ({@code announcement}, or {@link #NEW_ROUND_ANNOUNCEMENT} when ops give none), and the push carries the new
+     * generation. Tokens and sessions of the earlier generation stop working: the gateway and this coordinator refuse
+     * their tokens, and their sessions end (registry first, then the capacity returns). Waiting visitors keep their
+     * places. Refused (409 {@code invalid-transition}) unless the event is SOLD_OUT and has not ended.
+     */
+    public Event newRound(EventId id, String actor, String reason, String announcement) {
+        requireReason(reason);
+        String given =
+                TextFields.optional(ProblemType.INVALID_ANNOUNCEMENT, "announcement", announcement, MAX_ANNOUNCEMENT);
+        String text = given == null ? NEW_ROUND_ANNOUNCEMENT : given;
+        Event opened = this.transactions.execute(status -> {
+            Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+            if (current.phase() == EventPhase.ENDED) {
+                throw invalid("the sale has ended: no new round");
+            }
+            if (current.mode() != OperatingMode.SOLD_OUT) {
+                throw invalid("a new round opens only after SOLD_OUT; the event is " + current.mode());
+            }
+            if (!this.events.newRound(id, current.saleGeneration(), text)) {
+                throw invalid("the event changed concurrently");
+            }
+            long round = current.saleGeneration() + 1;
+            this.events.audit(
+                    id,
+                    ChangeKind.MODE,
+                    OperatingMode.SOLD_OUT.name(),
+                    OperatingMode.QUEUEING.name(),
+                    actor,
+                    "new round: sale generation " + round + ": " + reason);
+            this.events.audit(id, ChangeKind.ANNOUNCEMENT, null, "set", actor, "announcement of round " + round);
+            log.info("Event {}: new round, sale generation {}, opened by {}: {}", id, round, actor, reason);
+            return this.events.find(id).orElseThrow();
+        });
+        this.publisher.publishQuietly(opened);
+        this.effects.endEarlierRounds(id);
+        return opened;
     }
 
     /** Ends bypass: back to QUEUEING; a no-op when the event is not in bypass. */

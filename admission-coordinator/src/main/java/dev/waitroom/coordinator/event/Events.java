@@ -59,6 +59,15 @@ public class Events {
             where event_id = :id and phase = %s and %s
             """.formatted(SqlLiterals.of(EventPhase.OPEN), drawIs(DrawState.PENDING, "events"));
 
+    private static final String NEW_ROUND = """
+            update events set mode = %s, sale_generation = sale_generation + 1, announcement = :announcement,
+                paused_at = null, updated_at = now()
+            where event_id = :id and mode = %s and phase <> %s and sale_generation = :generation
+            """.formatted(
+                    SqlLiterals.of(OperatingMode.QUEUEING),
+                    SqlLiterals.of(OperatingMode.SOLD_OUT),
+                    SqlLiterals.of(EventPhase.ENDED));
+
     private final JdbcClient jdbc;
 
     Events(JdbcClient jdbc) {
@@ -140,6 +149,39 @@ public class Events {
                         .param("id", id.value())
                         .param("from", from.name())
                         .param("to", to.name())
+                        .update()
+                == 1;
+    }
+
+    /** Records when the event entered PAUSED, or clears it ({@code at} null); in the mode change's transaction. */
+    void markPaused(EventId id, java.time.Instant at) {
+        this.jdbc
+                .sql("update events set paused_at = :at where event_id = :id")
+                .param("id", id.value())
+                .param("at", at == null ? null : OffsetDateTime.ofInstant(at, ZoneOffset.UTC))
+                .update();
+    }
+
+    /** When the event entered PAUSED, if it is paused. */
+    Optional<java.time.Instant> pausedAt(EventId id) {
+        return this.jdbc
+                .sql("select paused_at from events where event_id = :id and paused_at is not null")
+                .param("id", id.value())
+                .query((rs, n) ->
+                        rs.getObject("paused_at", OffsetDateTime.class).toInstant())
+                .optional();
+    }
+
+    /**
+     * A new round of the sale (docs/sale-rules/sold-out-pause-rounds.md): SOLD_OUT -> QUEUEING with the next sale
+     * generation and the round's announcement, only from SOLD_OUT and before the sale has ended.
+     */
+    boolean newRound(EventId id, long fromGeneration, String announcement) {
+        return this.jdbc
+                        .sql(NEW_ROUND)
+                        .param("id", id.value())
+                        .param("generation", fromGeneration)
+                        .param("announcement", announcement)
                         .update()
                 == 1;
     }

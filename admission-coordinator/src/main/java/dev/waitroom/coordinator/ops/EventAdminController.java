@@ -136,6 +136,20 @@ class EventAdminController {
         return mode(eventId, OperatingMode.SOLD_OUT, body, operator);
     }
 
+    /**
+     * A new round of the sale after SOLD_OUT (docs/sale-rules/sold-out-pause-rounds.md): the next sale generation,
+     * QUEUEING again, the round's announcement (the body's, or the default). 409 {@code invalid-transition} unless the
+     * event is SOLD_OUT and has not ended.
+     */
+    @PostMapping("/{eventId}/rounds")
+    EventView newRound(@PathVariable String eventId, @RequestBody(required = false) RoundBody body, Operator operator) {
+        String reason = reason(body == null ? null : new ReasonBody(body.reason()));
+        return EventView.of(
+                this.management.newRound(
+                        EventId.of(eventId), operator.name(), reason, body == null ? null : body.announcement()),
+                null);
+    }
+
     @PostMapping("/{eventId}/bypass")
     EventView bypassOn(
             @PathVariable String eventId, @RequestBody(required = false) ReasonBody body, Operator operator) {
@@ -230,6 +244,8 @@ class EventAdminController {
             Long proofOfWorkDifficulty) {}
 
     record ReasonBody(String reason) {}
+
+    record RoundBody(String reason, String announcement) {}
 
     record AnnouncementBody(String text) {}
 

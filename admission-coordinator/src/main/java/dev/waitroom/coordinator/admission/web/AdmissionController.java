@@ -4,9 +4,12 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.coordinator.admission.Admission;
+import dev.waitroom.coordinator.admission.AdmissionPausedException;
 import dev.waitroom.coordinator.admission.Admissions;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.tokens.VisitorId;
+import dev.waitroom.web.ProblemResponses;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Instant;
 import java.util.UUID;
@@ -14,9 +17,11 @@ import java.util.function.Supplier;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseCookie;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.CookieValue;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -82,6 +87,14 @@ class AdmissionController {
                 .cacheControl(CacheControl.noStore())
                 .header(HttpHeaders.SET_COOKIE, cleared.toString())
                 .body(new LeaveBody(eventId, "RELEASED"));
+    }
+
+    /** A claim while the event is paused: the offer is held; the answer says when to try again. */
+    @ExceptionHandler(AdmissionPausedException.class)
+    ResponseEntity<ProblemDetail> paused(AdmissionPausedException ex, HttpServletRequest request) {
+        return ProblemResponses.builder(ex.problem())
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(ex.retryAfter().toSeconds()))
+                .body(ProblemResponses.detail(ex.problem(), ex.getMessage(), ex.properties(), request));
     }
 
     private static ResponseEntity<SessionBody> withToken(Admission admission) {
