@@ -231,6 +231,69 @@ abstract class QueueContractScenarios {
     }
 
     @Test
+    void publicStatusPublishesTheEventsNamePolicyRoundAndSoldOutCategories() {
+        String event = newEvent();
+        Answer stored = call(
+                "PUT",
+                path(QueuePaths.EVENT, event),
+                null,
+                EventUpdateRequest.of(
+                        EventPhase.OPEN,
+                        OperatingMode.QUEUEING,
+                        null,
+                        3,
+                        COMMITMENT,
+                        null,
+                        IdentityScope.ACCOUNT,
+                        ExpiredOfferPolicy.DROP,
+                        PresaleOrdering.FIFO,
+                        1.0,
+                        60,
+                        null,
+                        JoinGate.OPEN,
+                        "Spring tour, Hall A",
+                        AfterPurchase.KEEP,
+                        List.of("Floor", "Balcony", "Floor")));
+        assertThat(stored.status()).as(stored.toString()).isEqualTo(200);
+        EventStateView view = stored.as(EventStateView.class);
+        assertThat(view.name()).isEqualTo("Spring tour, Hall A");
+        assertThat(view.afterPurchase()).isEqualTo(AfterPurchase.KEEP);
+        assertThat(view.soldOutCategories()).containsExactly("Floor", "Balcony");
+
+        PublicEventStatus status =
+                call("GET", "/events/" + event + "/status", null, null).as(PublicEventStatus.class);
+        assertThat(status.name()).isEqualTo("Spring tour, Hall A");
+        assertThat(status.policy())
+                .isEqualTo(new PublicEventStatus.Policy(
+                        PresaleOrdering.FIFO, ExpiredOfferPolicy.DROP, AfterPurchase.KEEP, IdentityScope.ACCOUNT));
+        assertThat(status.saleGeneration()).isEqualTo(3);
+        assertThat(status.soldOutCategories()).as("each category once").containsExactly("Floor", "Balcony");
+        assertThat(snapshot(event).soldOutCategories()).containsExactly("Floor", "Balcony");
+
+        push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 3, null, null, 1.0);
+        PublicEventStatus defaults =
+                call("GET", "/events/" + event + "/status", null, null).as(PublicEventStatus.class);
+        assertThat(defaults.name()).as("a push without a name clears it").isNull();
+        assertThat(defaults.policy().afterPurchase()).isEqualTo(AfterPurchase.DEFAULT);
+        assertThat(defaults.soldOutCategories()).isEmpty();
+
+        assertProblem(
+                call(
+                        "PUT",
+                        path(QueuePaths.EVENT, event),
+                        null,
+                        "{\"phase\":\"OPEN\",\"saleGeneration\":3,\"afterPurchase\":\"SOMETIMES\"}"),
+                ProblemType.MALFORMED_REQUEST);
+        assertProblem(
+                call(
+                        "PUT",
+                        path(QueuePaths.EVENT, event),
+                        null,
+                        "{\"phase\":\"OPEN\",\"saleGeneration\":3,\"soldOutCategories\":[\"<b>\"]}"),
+                ProblemType.MALFORMED_REQUEST);
+    }
+
+    @Test
     void preSaleJoinsWaitWithoutAPositionUntilTheGroupIsDrawn() {
         String event = newEvent();
         push(event, EventPhase.SCHEDULED, OperatingMode.QUEUEING, 1, null, null, 0);
@@ -347,7 +410,16 @@ abstract class QueueContractScenarios {
         assertThat(paused.announcement()).isEqualTo("Paused while payments recover");
         assertThat(snapshot(event).mode()).isEqualTo(OperatingMode.PAUSED);
 
+        String offered = visitor();
+        offer(
+                event,
+                join(event, offered).as(QueueStatus.class).receipt(),
+                grant(),
+                Instant.now().plusSeconds(60));
         push(event, EventPhase.OPEN, OperatingMode.SOLD_OUT, 1, null, null, 2);
+        assertThat(status(event, offered).as(QueueStatus.class).offer())
+                .as("sold out, an offer made before is not shown")
+                .isNull();
         assertProblem(join(event, visitor()), ProblemType.SOLD_OUT);
         Answer rejoin = join(event, inQueue);
         assertThat(rejoin.status()).as("a visitor with a place keeps it").isEqualTo(200);

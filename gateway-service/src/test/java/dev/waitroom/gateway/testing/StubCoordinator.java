@@ -40,6 +40,18 @@ public final class StubCoordinator extends StubHttpServer {
 
     private volatile Duration claimDelay = Duration.ZERO;
 
+    private final Map<String, ClaimRefusal> claimRefusals = new ConcurrentHashMap<>();
+
+    /**
+     * How the coordinator refuses a claim while the event cannot admit (issue 17): paused, the offer is held and the
+     * claim answers 503 admission-paused with Retry-After; sold out, the offer is withdrawn and the claim answers 409
+     * sold-out.
+     */
+    public enum ClaimRefusal {
+        ADMISSION_PAUSED,
+        SOLD_OUT
+    }
+
     StubCoordinator(String internalToken, StubQueueService queue, SessionRegistryWriter registry) {
         super(internalToken);
         this.queue = queue;
@@ -60,6 +72,15 @@ public final class StubCoordinator extends StubHttpServer {
     /** Makes claims answer only after this delay, as a hung (stopped) coordinator would. */
     public void claimDelay(Duration delay) {
         this.claimDelay = delay;
+    }
+
+    /** Claims for the event are refused this way from now on; null admits again. */
+    public void refuseClaims(String eventId, ClaimRefusal refusal) {
+        if (refusal == null) {
+            claimRefusals.remove(eventId);
+        } else {
+            claimRefusals.put(eventId, refusal);
+        }
     }
 
     /** A token for a session that is live in the registry. */
@@ -187,6 +208,15 @@ public final class StubCoordinator extends StubHttpServer {
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
             }
+        }
+        ClaimRefusal refusal = claimRefusals.get(eventId);
+        if (refusal == ClaimRefusal.SOLD_OUT) {
+            return problem(ProblemType.SOLD_OUT);
+        }
+        if (refusal == ClaimRefusal.ADMISSION_PAUSED) {
+            // the real coordinator says 10 s; 1 s keeps the pages under test quick
+            Reply paused = problem(ProblemType.ADMISSION_PAUSED);
+            return new Reply(paused.status(), paused.body(), Map.of("Retry-After", "1"));
         }
         StubQueueService.QueueEvent event = queue.event(eventId);
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);

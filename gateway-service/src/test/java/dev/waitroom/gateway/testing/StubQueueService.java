@@ -1,5 +1,6 @@
 package dev.waitroom.gateway.testing;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
@@ -9,6 +10,7 @@ import dev.waitroom.contract.MalformedValueException;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.TextFields;
 import dev.waitroom.contract.queue.EventStateView;
 import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.contract.queue.JoinGate;
@@ -44,7 +46,9 @@ import tools.jackson.core.JacksonException;
  * The queue-service as far as the gateway sees it (docs/CONTRACTS.md), over an in-memory model per event: join,
  * status, leave, public status, the edge snapshot and liveness batches, plus the coordinator's event push
  * ({@code PUT /internal/events/{e}}) and offers, so it can be driven over HTTP exactly like the real service.
- * Bodies are the contract's records; real queue tickets are issued with the shared ticket key.
+ * Bodies are the contract's records; real queue tickets are issued with the shared ticket key. A visitor whose place is
+ * spent (EXPIRED, or COMPLETED unless afterPurchase is KEEP) joins anew at the back with a new receipt (issue 17); the
+ * public status carries the event's name, published policy, sale generation and sold-out seat categories.
  * {@code QueueContractScenarios} holds it against the real queue-service: a difference is a bug here.
  *
  * <p>Tests may also shape the model directly ({@link #event}, {@link QueueEvent}): an event made that way starts
@@ -308,6 +312,16 @@ public final class StubQueueService extends StubHttpServer {
         public void leave() {
             state = "LEFT";
         }
+
+        /** As the coordinator's expiry would (DROP, or a second missed offer): the place has ended. */
+        public void expire() {
+            state = "EXPIRED";
+        }
+
+        /** As a purchase completing would. */
+        public void complete() {
+            state = "COMPLETED";
+        }
     }
 
     /** One event of the model; all methods lock the event. */
@@ -346,6 +360,14 @@ public final class StubQueueService extends StubHttpServer {
         volatile ExpiredOfferPolicy expiredOfferPolicy = ExpiredOfferPolicy.DEFAULT;
 
         volatile PresaleOrdering presaleOrdering = PresaleOrdering.DEFAULT;
+
+        volatile AfterPurchase afterPurchase = AfterPurchase.DEFAULT;
+
+        /** The event's name as the coordinator pushed it; null shows the id. */
+        volatile String name;
+
+        /** The seat categories booking reported sold out. */
+        volatile List<String> soldOutCategories = List.of();
 
         volatile long offerTtlSeconds;
 
@@ -423,6 +445,29 @@ public final class StubQueueService extends StubHttpServer {
             return this;
         }
 
+        public synchronized QueueEvent name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        /** The event's published rules, as the coordinator pushes them. */
+        public synchronized QueueEvent policy(
+                PresaleOrdering presaleOrdering,
+                ExpiredOfferPolicy expiredOfferPolicy,
+                AfterPurchase afterPurchase,
+                IdentityScope identityScope) {
+            this.presaleOrdering = presaleOrdering;
+            this.expiredOfferPolicy = expiredOfferPolicy;
+            this.afterPurchase = afterPurchase;
+            this.identityScope = identityScope;
+            return this;
+        }
+
+        public synchronized QueueEvent soldOutCategories(List<String> categories) {
+            this.soldOutCategories = List.copyOf(categories);
+            return this;
+        }
+
         public synchronized QueueEvent joinGate(JoinGate gate) {
             this.joinGate = gate;
             return this;
@@ -461,6 +506,7 @@ public final class StubQueueService extends StubHttpServer {
          */
         synchronized Reply update(EventUpdateRequest update) {
             EventPhase next = update.phaseValue();
+            String pushedName = TextFields.optional("name", update.name(), EventUpdateRequest.MAX_NAME);
             long generation = update.saleGeneration() == null ? 0 : update.saleGeneration();
             if (stored && next != phase && !phase.canMoveTo(next)) {
                 return problem(ProblemType.PHASE_CONFLICT);
@@ -485,6 +531,10 @@ public final class StubQueueService extends StubHttpServer {
             offerTtlSeconds = update.offerTtlSeconds() == null ? 0 : update.offerTtlSeconds();
             opensAt = update.opensAt();
             joinGate = update.joinGateValue();
+            name = pushedName;
+            afterPurchase = update.afterPurchaseValue();
+            soldOutCategories =
+                    update.soldOutCategoriesValue().stream().distinct().toList();
             return Reply.json(200, view());
         }
 
@@ -496,10 +546,20 @@ public final class StubQueueService extends StubHttpServer {
             return value == null || value.isEmpty() ? null : value.toLowerCase(Locale.ROOT);
         }
 
-        /** The visitor's entry unless it has left (a visitor who left joins anew, except before opening). */
+        /**
+         * The visitor's entry unless its place has ended: a visitor who left (except before opening), whose offer
+         * expired, or who bought under afterPurchase RELEASE joins anew at the back (issue 17); the old entry stays.
+         */
         synchronized Entry live(String visitor) {
             Entry existing = entries.get(visitor);
-            if (existing == null || !existing.state.equals("LEFT")) {
+            if (existing == null) {
+                return null;
+            }
+            if (existing.state.equals("EXPIRED")
+                    || (existing.state.equals("COMPLETED") && afterPurchase == AfterPurchase.RELEASE)) {
+                return null;
+            }
+            if (!existing.state.equals("LEFT")) {
                 return existing;
             }
             if (phase == EventPhase.SCHEDULED) {
@@ -520,6 +580,11 @@ public final class StubQueueService extends StubHttpServer {
 
         public synchronized Entry entryOf(String visitor) {
             return entries.get(visitor);
+        }
+
+        /** The entry with this receipt, current or ended (an ended entry is kept when its visitor joins anew). */
+        public synchronized Entry entryById(String entryId) {
+            return byId.get(entryId);
         }
 
         /** Offers the next {@code count} waiting entries in order (the coordinator's tick). */
@@ -613,9 +678,11 @@ public final class StubQueueService extends StubHttpServer {
             QueueStatus.EstimatedWait estimate = position != null && mode == OperatingMode.QUEUEING
                     ? QueueStatus.EstimatedWait.of(position, admissionRatePerSecond)
                     : null;
-            QueueStatus.Offer offer = entry.state.equals("OFFERED") && entry.offerExpiresAt != null
-                    ? new QueueStatus.Offer(entry.offerExpiresAt)
-                    : null;
+            // sold out, an offer made before cannot be claimed: none is shown
+            QueueStatus.Offer offer =
+                    entry.state.equals("OFFERED") && entry.offerExpiresAt != null && mode != OperatingMode.SOLD_OUT
+                            ? new QueueStatus.Offer(entry.offerExpiresAt)
+                            : null;
             return new QueueStatus(entry.state, phase, mode, position, estimate, offer, 2, announcement, entry.entryId);
         }
 
@@ -633,10 +700,10 @@ public final class StubQueueService extends StubHttpServer {
                     drawCompletedAt,
                     presaleCount,
                     opensAt,
-                    null,
-                    null,
-                    1L,
-                    null);
+                    name,
+                    new PublicEventStatus.Policy(presaleOrdering, expiredOfferPolicy, afterPurchase, identityScope),
+                    saleGeneration > 0 ? saleGeneration : null, // a push naming no generation: the first round
+                    soldOutCategories);
         }
 
         private String revealedSeed() {
@@ -676,7 +743,7 @@ public final class StubQueueService extends StubHttpServer {
                     buckets,
                     Instant.now(),
                     joinGate,
-                    null);
+                    soldOutCategories);
         }
 
         synchronized EventStateView view() {
@@ -699,9 +766,9 @@ public final class StubQueueService extends StubHttpServer {
                     offerWatermark,
                     waiting(),
                     joinGate,
-                    null,
-                    null,
-                    null);
+                    name,
+                    afterPurchase,
+                    soldOutCategories);
         }
     }
 }
