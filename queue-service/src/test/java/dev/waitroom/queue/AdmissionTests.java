@@ -175,9 +175,14 @@ class AdmissionTests {
         assertThat(counts.get("active").asLong()).isZero();
         assertThat(counts.get("offered").asLong()).isZero();
         assertThat(counts.get("waiting").asLong()).isEqualTo(1);
-        assertThat(client.join(event, a).json().get("state").asString())
-                .as("a completed entry is not renewed")
-                .isEqualTo("COMPLETED");
+        Reply again = client.join(event, a);
+        assertThat(again.status())
+                .as("after a purchase under afterPurchase RELEASE (the default) a join is a new entry")
+                .isEqualTo(201);
+        assertThat(again.receipt()).isNotEqualTo(entryA);
+        assertThat(client.counts(event).get("completed").asLong())
+                .as("the completed entry is kept")
+                .isEqualTo(1);
     }
 
     @Test

@@ -178,7 +178,7 @@ class RejoinTests {
     }
 
     @Test
-    void offeredAndActiveEntriesAreAnsweredNotReplaced() {
+    void offeredAndActiveEntriesAreAnsweredAndAnExpiredSessionIsReplaced() {
         String event = event("rejoin-live", "\"expiredOfferPolicy\":\"DROP\"");
         String visitor = VisitorId.random().value();
         Reply first = client.join(event, visitor);
@@ -189,6 +189,12 @@ class RejoinTests {
         assertThat(active.status()).isEqualTo(200);
         assertThat(active.receipt()).isEqualTo(first.receipt());
         assertThat(active.json().get("state").asString()).isEqualTo("ACTIVE");
+
+        // the shopping session ran out without a purchase: the place is spent
+        client.transition(event, first.receipt(), "EXPIRED", "g-live");
+        Reply again = client.join(event, visitor);
+        assertThat(again.status()).isEqualTo(201);
+        assertThat(again.receipt()).isNotEqualTo(first.receipt());
     }
 
     @Test
