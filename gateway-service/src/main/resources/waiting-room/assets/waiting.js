@@ -34,6 +34,7 @@
   var claimRetryAt = 0;
   var offerHeld = false; /* a claim was refused while admission is paused: the offer is held */
   var offerWithdrawn = false; /* a claim was refused because the event sold out */
+  var withdrawnReceipt = null; /* the entry whose offer the sell-out withdrew (it reads EXPIRED afterwards) */
 
   /*
    * One sentence (or two) per rule and value, in plain words. A value the page does not know is not described:
@@ -117,7 +118,7 @@
       } else if (r.status === 409 && /\/sold-out$/.test(problemType(r))) {
         connected();
         startEventUpdates();
-        showSoldOut();
+        showSoldOut('none');
         setTimeout(join, W.jittered(60)); /* a new round of the sale may open */
       } else if (r.status === 410) {
         connected();
@@ -267,11 +268,24 @@
       ' (an estimate: it changes when the admission rate changes)';
   }
 
-  function showSoldOut() {
+  /*
+   * Sold out, said for where the visitor stands: waiting (the place is kept for a new round), an offer the sell-out
+   * withdrew, no place (a join refused), or done with the queue.
+   */
+  function showSoldOut(kind) {
+    var details = {
+      waiting: 'There is nothing left to buy for this event, so the queue has stopped and nobody is let into the ' +
+        'shop. We are sorry. If seats come back, a new round of the sale may open: your place is kept, and this ' +
+        'page tells you.',
+      withdrawn: 'Your offer was withdrawn because there is nothing left to buy, so nobody is let into the shop. ' +
+        'We are sorry. If seats come back, a new round of the sale may open: this page tells you, and you can ' +
+        'join the queue again.',
+      none: 'There is nothing left to buy for this event, so the queue is closed. We are sorry. If seats come back, ' +
+        'a new round of the sale may open: this page tries to join by itself.',
+      done: 'There is nothing left to buy for this event. We are sorry. You can close this page.'
+    };
     W.setText('headline', 'Tickets are sold out.');
-    W.setText('detail', 'There is nothing left to buy for this event, so the queue has stopped and nobody is ' +
-      'let into the shop. We are sorry. If seats come back, a new round of the sale may open: this page keeps ' +
-      'your place and tells you.');
+    W.setText('detail', details[kind] || details.done);
     W.setText('ahead', 'Not counted while the event is sold out');
     W.setText('wait', 'None: the event is sold out');
     W.show('offer', false);
@@ -331,8 +345,13 @@
       showEnded();
       return;
     }
-    if (s.mode === 'SOLD_OUT' || (offerWithdrawn && s.state === 'OFFERED')) {
-      showSoldOut();
+    if (s.mode === 'SOLD_OUT' && (s.state === 'OFFERED' || s.state === 'EXPIRED') && s.receipt) {
+      withdrawnReceipt = s.receipt;
+    }
+    /* sold out, shoppers already inside keep their session until it ends */
+    if ((s.mode === 'SOLD_OUT' && s.state !== 'ACTIVE') || (offerWithdrawn && s.state === 'OFFERED')) {
+      showSoldOut(s.state === 'WAITING' ? 'waiting'
+        : s.state === 'OFFERED' || s.receipt === withdrawnReceipt ? 'withdrawn' : 'done');
       return;
     }
     var paused = s.mode === 'PAUSED';
@@ -384,9 +403,15 @@
         }
         return;
       case 'EXPIRED':
-        W.setText('headline', 'Your turn has passed.');
-        W.setText('detail', 'The offer was not taken in time, so this place has ended. You can join the queue ' +
-          'again: you get a new place at the back.');
+        if (s.receipt && s.receipt === withdrawnReceipt) {
+          W.setText('headline', 'Your offer was withdrawn when tickets sold out.');
+          W.setText('detail', 'Seats are on sale again, but that place has ended. Join the queue again to get a ' +
+            'new place at the back.');
+        } else {
+          W.setText('headline', 'Your turn has passed.');
+          W.setText('detail', 'The offer was not taken in time, so this place has ended. You can join the queue ' +
+            'again: you get a new place at the back.');
+        }
         W.show('rejoin-box', true);
         return;
       case 'LEFT':
@@ -439,7 +464,8 @@
         claimTimer = setTimeout(function () { claim(thenEnterShop); }, delay);
       } else if (r.status === 409 && /\/sold-out$/.test(type)) {
         offerWithdrawn = true;
-        showSoldOut();
+        if (lastStatus && lastStatus.receipt) { withdrawnReceipt = lastStatus.receipt; }
+        showSoldOut('withdrawn');
         refreshEvent();
       } else if (r.status === 503 || r.status === 429) {
         W.setText('connection', 'Admission cannot be reached for a moment. Your offer and your place are kept; ' +
@@ -515,8 +541,9 @@
   function renderRound(e) {
     var generation = e.saleGeneration || 1;
     if (seenGeneration === null ? generation > 1 : generation > seenGeneration) {
-      W.setText('round', 'A new round of the sale has started (round ' + generation + '): seats became available ' +
-        'again. Your place in the queue is kept; you do not need to do anything.');
+      var waiting = lastStatus && lastStatus.state === 'WAITING';
+      W.setText('round', 'A new round of the sale has started (round ' + generation + '): seats are on sale again.' +
+        (waiting ? ' Your place in the queue is kept; you do not need to do anything.' : ''));
       W.show('round-box', true);
     }
     seenGeneration = generation;

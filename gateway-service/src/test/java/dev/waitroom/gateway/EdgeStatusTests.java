@@ -256,6 +256,23 @@ class EdgeStatusTests {
         assertThat(model.statusCalls()).isEqualTo(statusCalls);
     }
 
+    @Test
+    void soldOutPollsGoToTheQueueServiceAndShowNoEstimateOrOffer() {
+        FarBack far = farBack();
+        double before = forwardedCount("mode");
+        int statusCalls = far.model().statusCalls();
+        far.model().mode("SOLD_OUT");
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            Browser.Reply reply = far.visitor().browser().get(far.status());
+            assertThat(answeredAtEdge(reply)).isFalse();
+            assertThat(reply.json().get("mode").asString()).isEqualTo("SOLD_OUT");
+            assertThat(reply.json().get("estimatedWaitSeconds").isNull()).isTrue();
+            assertThat(reply.json().get("offer").isNull()).isTrue();
+        });
+        assertThat(forwardedCount("mode")).isGreaterThan(before);
+        assertThat(far.model().statusCalls()).isGreaterThan(statusCalls);
+    }
+
     /** A visitor far back in a queue of 200, whose polls the edge answers: the event, its model and the status path. */
     record FarBack(String event, StubQueueService.QueueEvent model, Waiting visitor, String status) {}
 

@@ -267,8 +267,9 @@ class SaleRulesBrowserTests {
         }
     }
 
+    /** Sold out withdraws the offer; a new round then lets the visitor queue again, and says the place ended. */
     @Test
-    void aClaimRefusedAsSoldOutShowsSoldOutWithNoWayIntoTheShop() {
+    void aClaimRefusedAsSoldOutShowsSoldOutWithNoWayIntoTheShopAndANewRoundLetsTheVisitorQueueAgain() {
         String event = newEvent();
         StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(1);
         upstreams.coordinator.refuseClaims(event, ClaimRefusal.SOLD_OUT);
@@ -288,7 +289,20 @@ class SaleRulesBrowserTests {
                     .as("a withdrawn offer is not claimed again")
                     .isEqualTo(claims);
             assertThat(page).hasURL(java.util.regex.Pattern.compile(".*/events/" + event + "$"));
+            assertThat(page.locator("#detail")).containsText("Your offer was withdrawn");
             assertAccessible(page);
+
+            // the coordinator's outbox moves the withdrawn entry to EXPIRED; ops open a new round
+            String receipt = page.locator("#receipt").innerText();
+            model.entryById(receipt).expire();
+            upstreams.coordinator.refuseClaims(event, null);
+            model.saleGeneration(2).mode("QUEUEING");
+            assertThat(page.locator("#round")).containsText("(round 2): seats are on sale again", WAIT);
+            assertThat(page.locator("#round")).not().containsText("kept");
+            assertThat(page.locator("#headline")).containsText("Your offer was withdrawn when tickets sold out", WAIT);
+            page.locator("#rejoin").click();
+            assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
+            assertThat(page.locator("#receipt")).not().hasText(receipt);
             page.context().close();
         } finally {
             upstreams.coordinator.refuseClaims(event, null);

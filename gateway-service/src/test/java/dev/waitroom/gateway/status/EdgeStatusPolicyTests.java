@@ -294,6 +294,44 @@ class EdgeStatusPolicyTests {
         assertThat(answer.status().pollAfterSeconds()).isEqualTo(45);
     }
 
+    /**
+     * Issue 17: while paused or sold out the page shows no progress, as the queue-service answers (no estimate). Paused,
+     * an edge answer never carries an estimate; sold out, every poll is forwarded to the queue-service.
+     */
+    @Test
+    void pausedOrSoldOutTheEdgeNeverShowsAnEstimate() {
+        long seed = new Random().nextLong();
+        Random random = new Random(seed);
+        int answered = 0;
+        for (int round = 0; round < 500; round++) {
+            List<WaitingBucket> buckets = new ArrayList<>();
+            long key = random.nextInt(20);
+            for (int b = 0; b < 1 + random.nextInt(8); b++) {
+                key += 1 + random.nextInt(50);
+                buckets.add(new WaitingBucket(key, 1 + random.nextInt(10)));
+            }
+            long watermark = random.nextInt(20);
+            double rate = random.nextDouble() * 5;
+            QueueTicket ticket = ticket(watermark + 1 + random.nextInt((int) key));
+            var paused =
+                    decide(ticket, fresh(snapshot(EventPhase.OPEN, OperatingMode.PAUSED, watermark, buckets, rate)));
+            if (paused instanceof EdgeStatusPolicy.Answer answer) {
+                answered++;
+                assertThat(answer.status().estimatedWaitSeconds())
+                        .as("seed %d", seed)
+                        .isNull();
+                assertThat(answer.status().mode()).isEqualTo(OperatingMode.PAUSED);
+            }
+            assertThat(reason(
+                            ticket, fresh(snapshot(EventPhase.OPEN, OperatingMode.SOLD_OUT, watermark, buckets, rate))))
+                    .as("seed %d", seed)
+                    .isEqualTo("mode");
+        }
+        assertThat(answered)
+                .as("seed %d: some paused polls are answered at the edge", seed)
+                .isPositive();
+    }
+
     @Test
     void coarseBandsMatchTheQueueServiceRounding() {
         assertThat(QueueStatus.Position.covering(42, 51)).isEqualTo(new QueueStatus.Position(42, 51));
