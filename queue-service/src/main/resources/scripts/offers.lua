@@ -1,5 +1,6 @@
 -- WAITING -> OFFERED for each entry, with its grant and claim deadline. An entry already OFFERED with the
--- same grant is unchanged; any other entry is left as it is and reported with its state.
+-- same grant keeps its offer, its deadline moved to the one sent when that is later (a pause gave the offer its time
+-- back), never earlier; any other entry is left as it is and reported with its state.
 -- KEYS[1] event hash, then 'cnt', 'w', 'of' and the 'e:' bucket of every entry (lib/declared_keys.lua)
 -- ARGV[1] key prefix, then triples: entry sequence, grant id, offer deadline (epoch millis)
 -- Returns per entry: entry sequence, state letter (or '-' when unknown), '1' when the entry holds this grant.
@@ -35,7 +36,15 @@ for i = 2, #ARGV, 3 do
     else
       local holds = '0'
       local current = redis.call('HGET', of, seq)
-      if current and string.match(current, '^([^|]*)|') == grant then holds = '1' end
+      if current then
+        local held, deadline = string.match(current, '^([^|]*)|(%d*)$')
+        if held == grant then
+          holds = '1'
+          if state == OFFERED and tonumber(ARGV[i + 2]) > (tonumber(deadline) or 0) then
+            redis.call('HSET', of, seq, grant .. '|' .. ARGV[i + 2])
+          end
+        end
+      end
       table.insert(out, ARGV[i]); table.insert(out, state); table.insert(out, holds)
     end
   end

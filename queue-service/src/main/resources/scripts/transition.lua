@@ -2,10 +2,12 @@
 -- happened answers the same state and changes nothing.
 -- KEYS[1] event hash, then 'cnt', 'of', 'seq', 'w', the 'e:' bucket of the entry and, for a requeue, the 'o:'
 -- bucket of the next sequence (lib/declared_keys.lua)
--- ARGV[1] key prefix, ARGV[2] entry sequence, ARGV[3] the target: the letter of ACTIVE, COMPLETED or EXPIRED, or
--- OFFER_EXPIRED (no state of its own: the event's expired-offer policy decides), ARGV[4] grant id.
+-- ARGV[1] key prefix, ARGV[2] entry sequence, ARGV[3] the target: the letter of ACTIVE, COMPLETED or EXPIRED,
+-- OFFER_EXPIRED (no state of its own: the event's expired-offer policy decides) or OFFER_WITHDRAWN (the offer was
+-- withdrawn, the event sold out: WAITING again under the same order key, the requeue count unchanged), ARGV[4] grant id.
 -- Generated from the Java EntryState when the script is loaded: the state letters (WAITING, OFFERED, ...), COUNTER
--- (letter -> counter field), NEXT (letter -> the letters it may move to); OFFER_EXPIRED comes from AdmissionStore.
+-- (letter -> counter field), NEXT (letter -> the letters it may move to); OFFER_EXPIRED and OFFER_WITHDRAWN come from
+-- AdmissionStore.
 local policy = redis.call('HGET', KEYS[1], 'policy')
 if not redis.call('HGET', KEYS[1], 'phase') then return {'NO_EVENT'} end
 local seq = tonumber(ARGV[2])
@@ -52,6 +54,17 @@ if target == OFFER_EXPIRED then
     return {'OK', EXPIRED}
   end
   if (state == WAITING and rq ~= '0') or state == EXPIRED then return {'OK', state} end
+  return {'STATE', state}
+end
+
+if target == OFFER_WITHDRAWN then
+  if state == OFFERED then
+    -- the place is kept: the order key's bucket in 'o:' still names this entry, only its waiting bit was cleared
+    move(WAITING, key, rq)
+    redis.call('SETBIT', w, tonumber(key), 1)
+    return {'OK', WAITING}
+  end
+  if state == WAITING then return {'OK', state} end
   return {'STATE', state}
 end
 

@@ -233,6 +233,105 @@ class AdmissionTests {
     }
 
     @Test
+    void aWithdrawnOfferWaitsAgainInItsOwnPlaceOnlyForItsGrant() {
+        String event = client.newEvent("withdrawn", "OPEN");
+        String a = VisitorId.random().value();
+        String b = VisitorId.random().value();
+        String entryA = client.join(event, a).receipt();
+        String entryB = client.join(event, b).receipt();
+        for (int i = 0; i < 2; i++) {
+            client.join(event, VisitorId.random().value());
+        }
+        long keyA = client.status(event, a).ticket().orderKey();
+        client.offer(event, entryA, "g1");
+        client.offer(event, entryB, "g2");
+
+        Reply wrongGrant = client.transition(event, entryA, "OFFER_WITHDRAWN", "g2");
+        assertThat(wrongGrant.status()).isEqualTo(409);
+        assertThat(wrongGrant.json().get("type").asString()).endsWith("/grant-mismatch");
+        assertThat(client.status(event, a).json().get("state").asString())
+                .as("nothing changed")
+                .isEqualTo("OFFERED");
+        assertThat(client.transition(event, entryA, "OFFER_WITHDRAWN", "g1")
+                        .json()
+                        .get("state")
+                        .asString())
+                .isEqualTo("WAITING");
+        assertThat(client.transition(event, entryA, "OFFER_WITHDRAWN", "g1")
+                        .json()
+                        .get("state")
+                        .asString())
+                .as("repeat changes nothing")
+                .isEqualTo("WAITING");
+
+        Reply back = client.status(event, a);
+        assertThat(back.json().get("state").asString()).isEqualTo("WAITING");
+        assertThat(back.receipt()).isEqualTo(entryA);
+        assertThat(back.ticket().orderKey()).as("the same place").isEqualTo(keyA);
+        assertThat(back.json().get("position").get("aheadMin").asLong()).isZero();
+        List<JsonNode> next = client.candidates(event, 10);
+        assertThat(next).hasSize(3);
+        assertThat(next.get(0).get("entryId").asString()).as("first again").isEqualTo(entryA);
+        assertThat(next.get(0).get("orderKey").asLong()).isEqualTo(keyA);
+        JsonNode counts = client.counts(event);
+        assertThat(counts.get("waiting").asLong()).isEqualTo(3);
+        assertThat(counts.get("offered").asLong()).isEqualTo(1);
+        assertThat(counts.get("requeued").asLong()).as("no requeue").isZero();
+        assertThat(counts.get("offersExpired").asLong()).isZero();
+
+        client.transition(event, entryB, "ACTIVE", "g2");
+        Reply active = client.transition(event, entryB, "OFFER_WITHDRAWN", "g2");
+        assertThat(active.status()).as("a claimed offer is not withdrawn").isEqualTo(409);
+        assertThat(active.json().get("type").asString()).endsWith("/state-conflict");
+
+        client.offer(event, entryA, "g3");
+        assertThat(client.transition(event, entryA, "OFFER_WITHDRAWN", "g1").status())
+                .as("the old grant no longer holds the entry")
+                .isEqualTo(409);
+        assertThat(client.transition(event, entryA, "OFFER_EXPIRED", "g3")
+                        .json()
+                        .get("state")
+                        .asString())
+                .as("the withdrawal spent no requeue: this lapse still goes to the back once")
+                .isEqualTo("WAITING");
+        assertThat(client.status(event, a).ticket().orderKey()).isGreaterThan(keyA);
+    }
+
+    @Test
+    void aResentOfferMovesItsDeadlineLaterNeverEarlierAndOnlyForItsGrant() {
+        String event = client.newEvent("resent-offer", "OPEN");
+        String a = VisitorId.random().value();
+        String entryA = client.join(event, a).receipt();
+        client.offer(event, entryA, "g1", "2030-01-01T00:00:00Z");
+
+        JsonNode later = client.offer(event, entryA, "g1", "2030-01-01T00:01:15Z");
+        assertThat(later.get("state").asString()).isEqualTo("OFFERED");
+        assertThat(later.get("applied").asBoolean()).isTrue();
+        assertThat(offerExpiresAt(event, a)).isEqualTo(Instant.parse("2030-01-01T00:01:15Z"));
+
+        assertThat(client.offer(event, entryA, "g1", "2030-01-01T00:00:30Z")
+                        .get("applied")
+                        .asBoolean())
+                .isTrue();
+        assertThat(offerExpiresAt(event, a)).as("never earlier").isEqualTo(Instant.parse("2030-01-01T00:01:15Z"));
+
+        JsonNode other = client.offer(event, entryA, "g2", "2031-01-01T00:00:00Z");
+        assertThat(other.get("applied").asBoolean())
+                .as("another grant is refused")
+                .isFalse();
+        assertThat(offerExpiresAt(event, a)).isEqualTo(Instant.parse("2030-01-01T00:01:15Z"));
+        assertThat(client.counts(event).get("offered").asLong()).isEqualTo(1);
+    }
+
+    private Instant offerExpiresAt(String event, String visitor) {
+        return Instant.parse(client.status(event, visitor)
+                .json()
+                .get("offer")
+                .get("expiresAt")
+                .asString());
+    }
+
+    @Test
     void theDropPolicyExpiresAnUnclaimedOfferAtOnce() {
         String event = QueueClient.newEventId("drop");
         client.putEvent(event, "OPEN", "\"expiredOfferPolicy\":\"DROP\"");

@@ -137,11 +137,16 @@ public final class QueueClient {
 
     /** Offers one entry under a grant until 2030; answers its result. */
     public JsonNode offer(String eventId, String entryId, String grantId) {
+        return offer(eventId, entryId, grantId, "2030-01-01T00:00:00Z");
+    }
+
+    /** Offers one entry under a grant until {@code expiresAt} (ISO-8601); answers its result. */
+    public JsonNode offer(String eventId, String entryId, String grantId, String expiresAt) {
         return internal(
                         "POST",
                         "/internal/events/" + eventId + "/offers",
-                        "{\"offers\":[{\"entryId\":\"" + entryId + "\",\"grantId\":\"" + grantId
-                                + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}")
+                        "{\"offers\":[{\"entryId\":\"" + entryId + "\",\"grantId\":\"" + grantId + "\",\"expiresAt\":\""
+                                + expiresAt + "\"}]}")
                 .json()
                 .get("results")
                 .get(0);

@@ -40,15 +40,16 @@ public enum GrantState {
 
     /**
      * The queue entry transition that mirrors reaching this state (OFFERED is told through the offers call). An offer
-     * withdrawn because the event sold out ends the entry (EXPIRED): the expired-offer policy is for offers the visitor
-     * let lapse, and a requeue would show a place in a queue that has nothing left to offer.
+     * withdrawn because the event sold out gives the entry its place back (OFFER_WITHDRAWN: WAITING under the same
+     * order key), so a new round offers it again in order: the expired-offer policy is for offers the visitor let
+     * lapse, and the visitor did not.
      */
     TransitionTarget queueTransition(boolean purchased, ReleaseReason reason) {
         return switch (this) {
             case OFFERED -> throw new IllegalStateException("offers are told through the offers call");
             case ACTIVE -> TransitionTarget.ACTIVE;
             case OFFER_EXPIRED ->
-                reason == ReleaseReason.SOLD_OUT ? TransitionTarget.EXPIRED : TransitionTarget.OFFER_EXPIRED;
+                reason == ReleaseReason.SOLD_OUT ? TransitionTarget.OFFER_WITHDRAWN : TransitionTarget.OFFER_EXPIRED;
             case EXPIRED -> purchased ? TransitionTarget.COMPLETED : TransitionTarget.EXPIRED;
             case RELEASED, COMPLETED -> TransitionTarget.COMPLETED;
         };

@@ -124,9 +124,14 @@ public class Grants {
             returning %s""".formatted(
             SqlLiterals.of(ReleaseReason.SOLD_OUT.target()), SqlLiterals.of(ReleaseReason.SOLD_OUT), OFFERED, COLUMNS);
 
-    /** Leaving PAUSED: every outstanding offer's deadline moves on by the pause. */
+    /**
+     * Leaving PAUSED: every outstanding offer's deadline moves on by the pause. The queue has not heard the new
+     * deadline, so the offer counts as unacknowledged (queue_synced_state null): the outbox sends it again, and the
+     * queue moves a re-sent offer's deadline on (docs/CONTRACTS.md, queue-service internal API).
+     */
     private static final String EXTEND_OFFERS = """
-            update grants set offer_expires_at = offer_expires_at + make_interval(secs => :seconds)
+            update grants set offer_expires_at = offer_expires_at + make_interval(secs => :seconds),
+                queue_synced_state = null
             where event_id = :e and state = %s
             """.formatted(OFFERED);
 

@@ -64,12 +64,30 @@ public class QueueSync {
         }
     }
 
-    /** Sends every unacknowledged grant state of an event; returns how many grants are now in sync. */
+    /**
+     * Sends every unacknowledged grant state of an event; returns how many grants are now in sync. Outstanding offers
+     * the queue has not acknowledged (new, or a deadline moved on by a pause) go in offer calls of up to
+     * {@link OfferBatch#MAX_OFFERS}, the rest grant by grant.
+     */
     public int reconcile(String eventId, int limit) {
         int done = 0;
+        List<Grant> offers = new ArrayList<>();
         for (Grant grant : this.grants.unsynced(eventId, limit)) {
-            push(grant);
+            if (grant.state() == GrantState.OFFERED && grant.queueSyncedState() == null) {
+                offers.add(grant);
+            } else {
+                push(grant);
+            }
             done++;
+        }
+        for (int from = 0; from < offers.size(); from += OfferBatch.MAX_OFFERS) {
+            List<Grant> batch = offers.subList(from, Math.min(offers.size(), from + OfferBatch.MAX_OFFERS));
+            try {
+                offer(eventId, batch);
+            } catch (QueueRejectedException ex) {
+                // one refusal for the whole call: each grant on its own, so each gets its own answer
+                batch.forEach(this::push);
+            }
         }
         return done;
     }

@@ -8,7 +8,10 @@ public enum ReleaseReason {
     PURCHASED(GrantState.COMPLETED),
     /** The queue could not apply the offer: the visitor had left the queue. */
     WITHDRAWN(GrantState.OFFER_EXPIRED),
-    /** The offer was withdrawn in the step that declared the event sold out; the queue entry ends EXPIRED. */
+    /**
+     * The offer was withdrawn in the step that declared the event sold out; the queue entry waits again in its place
+     * (OFFER_WITHDRAWN).
+     */
     SOLD_OUT(GrantState.OFFER_EXPIRED),
     /** A session of an earlier sale generation, ended when ops opened a new round; the queue entry ends COMPLETED. */
     NEW_ROUND(GrantState.RELEASED);

@@ -131,6 +131,9 @@ class SoldOutPauseRoundTests {
                 .toList();
         String shopper = holders.get(0);
         assertThat(claim(shopper).status()).isEqualTo(200);
+        Map<String, Long> places = holders.stream()
+                .collect(Collectors.toMap(
+                        h -> h, h -> this.scenario.queue.entry(this.eventId, h).orderKey()));
 
         Http.Response soldOut =
                 this.http.post("/internal/events/" + this.eventId + "/sold-out", "{\"reason\":\"the last seat sold\"}");
@@ -144,9 +147,12 @@ class SoldOutPauseRoundTests {
         assertThat(live.active()).as("the shopper inside was counted and stays").isEqualTo(1);
         assertThat(this.scenario.queue.lastState(this.eventId).mode()).isEqualTo("SOLD_OUT");
         for (String holder : holders.subList(1, holders.size())) {
-            assertThat(queueState(this.eventId, holder))
-                    .as("a withdrawn offer's entry ends: no offer is shown under SOLD_OUT")
-                    .isEqualTo(InMemoryQueueDirectory.State.EXPIRED);
+            InMemoryQueueDirectory.Entry entry = this.scenario.queue.entry(this.eventId, holder);
+            assertThat(entry.state())
+                    .as("a withdrawn offer's entry waits again: no offer is shown under SOLD_OUT")
+                    .isEqualTo(InMemoryQueueDirectory.State.WAITING);
+            assertThat(entry.orderKey()).as("in its own place").isEqualTo(places.get(holder));
+            assertThat(entry.requeues()).as("no requeue spent").isZero();
             Http.Response refused = claim(holder);
             assertThat(refused.status()).isEqualTo(409);
             assertThat(refused.contentType()).startsWith("application/problem+json");
@@ -210,7 +216,7 @@ class SoldOutPauseRoundTests {
                     assertThat(queueState(event, holder)).isEqualTo(InMemoryQueueDirectory.State.ACTIVE);
                 } else {
                     assertThat(grant.releaseReason()).isEqualTo(ReleaseReason.SOLD_OUT);
-                    assertThat(queueState(event, holder)).isEqualTo(InMemoryQueueDirectory.State.EXPIRED);
+                    assertThat(queueState(event, holder)).isEqualTo(InMemoryQueueDirectory.State.WAITING);
                 }
                 assertThat(claimQuietly(event, holder))
                         .as("no claim is admitted after sold out")
@@ -266,9 +272,11 @@ class SoldOutPauseRoundTests {
                 .isEqualTo(200);
 
         for (String h : holders) {
-            assertThat(latest(this.eventId, h).offerExpiresAt())
-                    .as("deadline moved on by the pause")
-                    .isAfter(this.scenario.now());
+            Instant extended = latest(this.eventId, h).offerExpiresAt();
+            assertThat(extended).as("deadline moved on by the pause").isAfter(this.scenario.now());
+            assertThat(this.scenario.queue.entry(this.eventId, h).offerExpiresAt())
+                    .as("the queue was sent the new deadline, which the visitor's status shows")
+                    .isEqualTo(extended);
         }
         assertThat(latest(this.eventId, holder).offerExpiresAt()).isEqualTo(deadline.plus(pause));
         Http.Response admitted = claim(holder);
@@ -296,6 +304,68 @@ class SoldOutPauseRoundTests {
                         .claim(EventId.of(this.eventId), new VisitorId(holders.get(0)))
                         .state())
                 .isEqualTo(GrantState.ACTIVE);
+    }
+
+    @Test
+    void theQueueHearsResumedDeadlinesOnceItIsBackIfItWasDownAtResume() {
+        List<String> holders = offered(this.eventId, 3, 3, 30);
+        this.scenario.management.changeMode(EventId.of(this.eventId), OperatingMode.PAUSED, "ops", "incident");
+        this.scenario.clock.advance(Duration.ofSeconds(40));
+        this.scenario.queue.unavailable(true);
+        this.scenario.management.changeMode(EventId.of(this.eventId), OperatingMode.QUEUEING, "ops", "recovered");
+        Instant extended = latest(this.eventId, holders.get(0)).offerExpiresAt();
+        assertThat(this.scenario.queue.entry(this.eventId, holders.get(0)).offerExpiresAt())
+                .as("not heard yet")
+                .isBefore(extended);
+
+        this.scenario.queue.unavailable(false);
+        this.scenario.tick(this.eventId, Duration.ofSeconds(1));
+
+        for (String h : holders) {
+            assertThat(this.scenario.queue.entry(this.eventId, h).offerExpiresAt())
+                    .as("the outbox sent the extended offer again")
+                    .isEqualTo(latest(this.eventId, h).offerExpiresAt());
+        }
+        assertThat(grants(this.eventId, GrantState.OFFERED)).isEqualTo(3);
+    }
+
+    @Test
+    void aRoundOffersTheWithdrawnHoldersAgainInTheirPlacesBeforeLaterJoiners() {
+        List<String> visitors = offered(this.eventId, 3, 5, 60);
+        List<String> holders = visitors.stream()
+                .filter(v -> this.scenario
+                        .grants
+                        .findLive(this.eventId, new VisitorId(v))
+                        .isPresent())
+                .toList();
+        assertThat(holders).hasSize(3);
+        assertThat(admin("/sold-out", "{\"reason\":\"gone\"}").status()).isEqualTo(200);
+        for (String h : holders) {
+            assertThat(queueState(this.eventId, h)).isEqualTo(InMemoryQueueDirectory.State.WAITING);
+        }
+
+        assertThat(admin("/rounds", "{\"reason\":\"cancellations came back\"}").status())
+                .isEqualTo(200);
+        List<String> later = this.scenario.join(this.eventId, 2);
+        assertThat(this.scenario.tickUntilLive(this.eventId, 3).live()).isEqualTo(3);
+
+        for (String h : holders) {
+            Grant again = latest(this.eventId, h);
+            assertThat(again.state()).as("offered again in the new round").isEqualTo(GrantState.OFFERED);
+            assertThat(again.saleGeneration()).isEqualTo(2);
+            assertThat(queueState(this.eventId, h)).isEqualTo(InMemoryQueueDirectory.State.OFFERED);
+        }
+        for (String v : visitors) {
+            if (!holders.contains(v)) {
+                assertThat(queueState(this.eventId, v)).isEqualTo(InMemoryQueueDirectory.State.WAITING);
+            }
+        }
+        for (String v : later) {
+            assertThat(this.scenario.grants.findLatest(this.eventId, new VisitorId(v)))
+                    .isEmpty();
+        }
+        Http.Response admitted = claim(holders.get(1));
+        assertThat(admitted.status()).as("the new offer is claimable").isEqualTo(200);
     }
 
     @Test

@@ -410,6 +410,35 @@ abstract class QueueDirectoryContractScenarios {
     }
 
     @Test
+    void aWithdrawnOfferWaitsAgainInItsOwnPlaceAndIsOfferedFirst() {
+        String event = open(ExpiredOfferPolicy.REQUEUE_ONCE);
+        GrantId g1 = GrantId.random();
+        GrantId g2 = GrantId.random();
+        String first = offered(event, g1);
+        String shopping = claimed(event, g2);
+        String later = join(event, VisitorId.random());
+
+        assertRefused(() -> queue().transition(event, first, TransitionTarget.OFFER_WITHDRAWN, g2));
+        assertMovesAndRepeats(event, first, TransitionTarget.OFFER_WITHDRAWN, g1, "WAITING");
+        assertRefused(() -> queue().transition(event, shopping, TransitionTarget.OFFER_WITHDRAWN, g2));
+        List<Candidate> order = queue().candidates(event, 10);
+        assertThat(order).extracting(Candidate::entryId).containsExactly(first, later);
+        assertThat(order.get(0).orderKey())
+                .as("its own place")
+                .isLessThan(order.get(1).orderKey());
+        assertCounts(event, 2, 0, 1, 0, 0, 0);
+        assertExpiries(event, 0, 0, 0);
+
+        GrantId g3 = GrantId.random();
+        assertThat(offer(event, first, g3)).isEqualTo(new OfferResult(first, "OFFERED", true));
+        assertRefused(() -> queue().transition(event, first, TransitionTarget.OFFER_WITHDRAWN, g1));
+        assertThat(queue().transition(event, first, TransitionTarget.OFFER_EXPIRED, g3))
+                .as("no requeue was spent")
+                .isEqualTo("WAITING");
+        assertThat(queue().candidates(event, 10)).extracting(Candidate::entryId).containsExactly(later, first);
+    }
+
+    @Test
     void underDropAnUnclaimedOfferExpiresAtOnce() {
         String event = open(ExpiredOfferPolicy.DROP);
         GrantId g1 = GrantId.random();

@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -70,7 +71,7 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
         EXPIRED,
         LEFT;
 
-        /** OFFERED -> WAITING is the requeue of an expired offer; the last three are final. */
+        /** OFFERED -> WAITING is the requeue of an expired offer or a withdrawn one; the last three are final. */
         public Set<State> next() {
             return switch (this) {
                 case WAITING -> EnumSet.of(OFFERED, LEFT);
@@ -102,6 +103,9 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
         /** The grant the queue last offered this entry; kept after the offer ends, as the real queue keeps it. */
         String grantId;
 
+        /** That offer's deadline; a re-sent offer of the same grant moves it later, never earlier. */
+        Instant offerExpiresAt;
+
         int requeues;
 
         Entry(long sequence, String visitor, long joinedAtSecond) {
@@ -129,6 +133,10 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 
         public long orderKey() {
             return this.orderKey;
+        }
+
+        public Instant offerExpiresAt() {
+            return this.offerExpiresAt;
         }
     }
 
@@ -393,8 +401,14 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
             } else if (e.state == State.WAITING) {
                 e.state = State.OFFERED;
                 e.grantId = grant;
+                e.offerExpiresAt = offer.expiresAt();
                 results.add(new OfferResult(e.entryId, e.state.name(), true));
             } else {
+                if (e.state == State.OFFERED
+                        && grant.equals(e.grantId)
+                        && offer.expiresAt().isAfter(e.offerExpiresAt)) {
+                    e.offerExpiresAt = offer.expiresAt();
+                }
                 results.add(new OfferResult(e.entryId, e.state.name(), grant.equals(e.grantId)));
             }
         }
@@ -417,12 +431,25 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
         if (to == TransitionTarget.OFFER_EXPIRED) {
             return offerExpired(q, e);
         }
+        if (to == TransitionTarget.OFFER_WITHDRAWN) {
+            return offerWithdrawn(e);
+        }
         State target = State.valueOf(to.name());
         if (e.state != target) {
             if (!e.state.canMoveTo(target)) {
                 throw refused("state-conflict", "the entry is " + e.state + " and cannot become " + target);
             }
             e.state = target;
+        }
+        return e.state.name();
+    }
+
+    /** A withdrawn offer (the event sold out): WAITING again under the same order key, no requeue spent. */
+    private static String offerWithdrawn(Entry e) {
+        if (e.state == State.OFFERED) {
+            e.state = State.WAITING;
+        } else if (e.state != State.WAITING) {
+            throw refused("state-conflict", "the entry is " + e.state + " and cannot become OFFER_WITHDRAWN");
         }
         return e.state.name();
     }

@@ -86,7 +86,8 @@ class AdmissionController {
     @PostMapping(QueuePaths.TRANSITION)
     @Operation(
             summary =
-                    "Move an entry to ACTIVE, COMPLETED, EXPIRED, or OFFER_EXPIRED (the expired-offer policy decides)")
+                    "Move an entry to ACTIVE, COMPLETED, EXPIRED, OFFER_EXPIRED (the expired-offer policy decides), or"
+                            + " OFFER_WITHDRAWN (back to WAITING in its place)")
     EntryTransitionResult transition(
             @PathVariable String eventId,
             @PathVariable String entryId,

@@ -34,10 +34,18 @@ class AdmissionStore {
      */
     static final String OFFER_EXPIRED = "X";
 
+    /**
+     * How transition.lua names the target OFFER_WITHDRAWN (OFFERED -> WAITING under the same order key), as a letter
+     * no {@link EntryState} is stored as, given to the script as the local {@code OFFER_WITHDRAWN}.
+     */
+    static final String OFFER_WITHDRAWN = "R";
+
     static {
-        if (Arrays.stream(EntryState.values())
-                .anyMatch(s -> EntryStateLua.letter(s).equals(OFFER_EXPIRED))) {
-            throw new IllegalStateException("OFFER_EXPIRED is spelled like a stored entry state");
+        if (OFFER_EXPIRED.equals(OFFER_WITHDRAWN)
+                || Arrays.stream(EntryState.values())
+                        .map(EntryStateLua::letter)
+                        .anyMatch(l -> l.equals(OFFER_EXPIRED) || l.equals(OFFER_WITHDRAWN))) {
+            throw new IllegalStateException("OFFER_EXPIRED or OFFER_WITHDRAWN is spelled like a stored entry state");
         }
     }
 
@@ -61,7 +69,7 @@ class AdmissionStore {
                 EntryStateLua.STATES,
                 EntryStateLua.COUNTERS,
                 EntryStateLua.NEXT,
-                LuaConstants.locals(Map.of("OFFER_EXPIRED", OFFER_EXPIRED)));
+                LuaConstants.locals(Map.of("OFFER_EXPIRED", OFFER_EXPIRED, "OFFER_WITHDRAWN", OFFER_WITHDRAWN)));
         this.counts = scripts.load("counts", LuaScript.Kind.READ);
     }
 
@@ -86,7 +94,11 @@ class AdmissionStore {
     }
 
     EntryState transition(EventId event, EntryId entry, TransitionTarget target, String grantId) {
-        String to = target == TransitionTarget.OFFER_EXPIRED ? OFFER_EXPIRED : EntryStateLua.letter(stateOf(target));
+        String to = switch (target) {
+            case OFFER_EXPIRED -> OFFER_EXPIRED;
+            case OFFER_WITHDRAWN -> OFFER_WITHDRAWN;
+            default -> EntryStateLua.letter(stateOf(target));
+        };
         EventKeys k = EventKeys.of(event);
         List<String> keys = new ArrayList<>(
                 List.of(k.event(), k.counters(), k.offers(), k.sequence(), k.waiting(), k.entries(entry.sequence())));
@@ -101,13 +113,14 @@ class AdmissionStore {
                 target, scripts.call(transition, k, keys, k.prefix(), Long.toString(entry.sequence()), to, grantId));
     }
 
-    /** The state a target other than OFFER_EXPIRED moves an entry to. */
+    /** The state a target other than OFFER_EXPIRED and OFFER_WITHDRAWN moves an entry to. */
     private static EntryState stateOf(TransitionTarget target) {
         return switch (target) {
             case ACTIVE -> EntryState.ACTIVE;
             case COMPLETED -> EntryState.COMPLETED;
             case EXPIRED -> EntryState.EXPIRED;
-            case OFFER_EXPIRED -> throw new IllegalArgumentException("OFFER_EXPIRED is no state of its own");
+            case OFFER_EXPIRED, OFFER_WITHDRAWN ->
+                throw new IllegalArgumentException(target + " is no state of its own");
         };
     }
 
