@@ -22,9 +22,14 @@ public class CoordinatorOutbox {
         this.jdbc = jdbc;
     }
 
+    /**
+     * The event sold out with {@code seats} seats in all: once per sold-out, not once per event. Seats are never
+     * removed, so an event that sells out again after its inventory grew (a new round of the sale) has more seats and
+     * signals again; the dedup key is {@code SOLD_OUT:<event>:<seats>} (the sold-out sweep looks for the same key).
+     */
     @Transactional(propagation = Propagation.MANDATORY)
-    public void soldOut(EventId event) {
-        enqueue(SignalKind.SOLD_OUT, event, null, null, "SOLD_OUT:" + event.value());
+    public void soldOut(EventId event, long seats) {
+        enqueue(SignalKind.SOLD_OUT, event, null, null, SignalKind.SOLD_OUT.name() + ":" + event.value() + ":" + seats);
     }
 
     /**

@@ -2,7 +2,10 @@ package dev.waitroom.booking.outbox;
 
 /** What the booking service owes the coordinator. */
 public enum SignalKind {
-    /** No seat is left in any category of the event. Sent once per event. */
+    /**
+     * No seat is left in any category of the event. Sent once per sold-out: again when the event sells out after its
+     * inventory grew.
+     */
     SOLD_OUT,
     /** An order was paid: the coordinator releases the session if the event's policy says so. */
     PURCHASE_COMPLETED,

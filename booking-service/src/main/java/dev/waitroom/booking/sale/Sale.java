@@ -9,6 +9,7 @@ import dev.waitroom.booking.holds.Holds;
 import dev.waitroom.booking.outbox.CoordinatorOutbox;
 import dev.waitroom.contract.EventId;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.UUID;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
@@ -76,38 +77,48 @@ public class Sale {
         holds.markConverted(hold);
         // Seats sold from a lapsed hold or free again were takeable until now: their category may have run out.
         categories.seatsChanged(event, ids);
-        if (isSoldOut(event)) {
+        soldOutSeats(event).ifPresent(seats -> {
             categories.soldOut(event);
-            outbox.soldOut(event);
-        }
+            outbox.soldOut(event, seats);
+        });
         return SaleOutcome.SOLD;
     }
 
-    /** Events with seats, none of them unsold, and no sold-out signal yet (a sale's own check can race). */
+    /**
+     * Events with seats, none of them unsold, and no sold-out signal for this many seats yet (a sale's own check can
+     * race; an event whose inventory grew after it sold out sells out anew). The seats are counted from
+     * {@code seat_categories}, which every inventory change keeps equal to the event's {@code seats} rows.
+     */
     @Transactional
     public int signalSoldOutEvents() {
-        List<String> events = jdbc.sql("""
-                SELECT DISTINCT c.event_id FROM seat_categories c
-                WHERE c.seat_count > 0
-                  AND NOT EXISTS (SELECT 1 FROM coordinator_outbox o WHERE o.dedup_key = 'SOLD_OUT:' || c.event_id)
+        record SoldOut(String event, long seats) {}
+        List<SoldOut> events = jdbc.sql("""
+                SELECT c.event_id, sum(c.seat_count) AS seats FROM seat_categories c
+                GROUP BY c.event_id
+                HAVING sum(c.seat_count) > 0
+                  AND NOT EXISTS (SELECT 1 FROM coordinator_outbox o
+                                  WHERE o.dedup_key = 'SOLD_OUT:' || c.event_id || ':' || sum(c.seat_count))
                   AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.event_id = c.event_id AND %s)
                 """.formatted(SeatConditions.UNSOLD))
-                .query(String.class)
+                .query((rs, n) -> new SoldOut(rs.getString("event_id"), rs.getLong("seats")))
                 .list();
         events.forEach(e -> {
-            categories.soldOut(EventId.of(e));
-            outbox.soldOut(EventId.of(e));
+            categories.soldOut(EventId.of(e.event()));
+            outbox.soldOut(EventId.of(e.event()), e.seats());
         });
         return events.size();
     }
 
-    private boolean isSoldOut(EventId event) {
-        return Boolean.TRUE.equals(jdbc.sql("""
-                SELECT EXISTS (SELECT 1 FROM seats WHERE event_id = :e)
-                   AND NOT EXISTS (SELECT 1 FROM seats WHERE event_id = :e AND %s)
+    /** The event's number of seats when it has some and every one is sold; one statement, so one snapshot. */
+    private OptionalLong soldOutSeats(EventId event) {
+        return jdbc.sql("""
+                SELECT sum(seat_count) FROM seat_categories WHERE event_id = :e
+                HAVING sum(seat_count) > 0 AND NOT EXISTS (SELECT 1 FROM seats WHERE event_id = :e AND %s)
                 """.formatted(SeatConditions.UNSOLD))
                 .param("e", event.value())
-                .query(Boolean.class)
-                .single());
+                .query(Long.class)
+                .optional()
+                .map(OptionalLong::of)
+                .orElse(OptionalLong.empty());
     }
 }

@@ -5,12 +5,18 @@ import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.booking.RecordingCoordinator;
 import dev.waitroom.booking.ShopTestSupport;
+import dev.waitroom.booking.TestSecrets;
+import dev.waitroom.booking.sale.Sale;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 class SoldOutAndOutboxTests extends ShopTestSupport {
+
+    @Autowired
+    Sale sale;
 
     @AfterEach
     void coordinatorBack() {
@@ -35,6 +41,71 @@ class SoldOutAndOutboxTests extends ShopTestSupport {
         assertThat(coordinator.soldOutEvents().stream().filter(event::equals)).hasSize(1);
         assertThat(count("SELECT count(*) FROM coordinator_outbox WHERE kind = 'SOLD_OUT' AND event_id = ?", event))
                 .isEqualTo(1);
+    }
+
+    /**
+     * A new round of the sale: seats came back (the inventory grew, as ops do after cancellations), a hold on one of
+     * them lapses and the seat is sold to another shopper; the event sells out again and says so a second time, and
+     * the sweep adds no third signal for either sell-out.
+     */
+    @Test
+    void anEventThatSellsOutAgainAfterItsSeatsCameBackSignalsAgain() {
+        String event = newEvent("soldout-again", 2);
+        buy(event, "A-1");
+        buy(event, "A-2");
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(soldOutSignals(event)).isEqualTo(1));
+
+        Response grown = send(
+                "PUT",
+                "/admin/events/" + event + "/inventory",
+                "Bearer " + TestSecrets.OPS_TOKEN,
+                "{\"categories\":[{\"name\":\"A\",\"seats\":3,\"priceCents\":2500}]}");
+        assertThat(grown.status()).as(grown.raw().body()).isEqualTo(200);
+        Checkout lapsed = checkout(event, "A-3");
+        lapse(lapsed.holdId());
+        sale.signalSoldOutEvents();
+        assertThat(count("SELECT count(*) FROM coordinator_outbox WHERE kind = 'SOLD_OUT' AND event_id = ?", event))
+                .as("a lapsed hold's seat is not sold")
+                .isEqualTo(1);
+        buy(event, "A-3");
+
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(soldOutSignals(event)).isEqualTo(2));
+        sale.signalSoldOutEvents();
+        assertThat(count("SELECT count(*) FROM coordinator_outbox WHERE kind = 'SOLD_OUT' AND event_id = ?", event))
+                .isEqualTo(2);
+        await().during(Duration.ofMillis(1000))
+                .atMost(Duration.ofSeconds(3))
+                .untilAsserted(() -> assertThat(soldOutSignals(event)).isEqualTo(2));
+    }
+
+    /** A sold-out event whose signal row is gone (written before a crash, say) is found by the sweep once. */
+    @Test
+    void theSweepSignalsASoldOutEventWithoutASignalOnce() {
+        String event = newEvent("soldout-sweep", 1);
+        buy(event, "A-1");
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(soldOutSignals(event)).isEqualTo(1));
+        jdbc.sql("DELETE FROM coordinator_outbox WHERE kind = 'SOLD_OUT' AND event_id = :e")
+                .param("e", event)
+                .update();
+
+        sale.signalSoldOutEvents(); // or the background sweep got there first
+        assertThat(count("SELECT count(*) FROM coordinator_outbox WHERE kind = 'SOLD_OUT' AND event_id = ?", event))
+                .isEqualTo(1);
+        assertThat(count(
+                        "SELECT count(*) FROM coordinator_outbox WHERE kind = 'SOLD_OUT' AND event_id = ? "
+                                + "AND dedup_key = 'SOLD_OUT:' || event_id || ':1'",
+                        event))
+                .as("keyed by the seats it sold out with")
+                .isEqualTo(1);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(soldOutSignals(event)).isEqualTo(2));
+    }
+
+    private long soldOutSignals(String event) {
+        return coordinator.soldOutEvents().stream().filter(event::equals).count();
     }
 
     @Test
