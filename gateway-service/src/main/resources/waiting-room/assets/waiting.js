@@ -34,7 +34,6 @@
   var claimRetryAt = 0;
   var offerHeld = false; /* a claim was refused while admission is paused: the offer is held */
   var offerWithdrawn = false; /* a claim was refused because the event sold out */
-  var withdrawnReceipt = null; /* the entry whose offer the sell-out withdrew (it reads EXPIRED afterwards) */
 
   /*
    * One sentence (or two) per rule and value, in plain words. A value the page does not know is not described:
@@ -278,8 +277,8 @@
         'shop. We are sorry. If seats come back, a new round of the sale may open: your place is kept, and this ' +
         'page tells you.',
       withdrawn: 'Your offer was withdrawn because there is nothing left to buy, so nobody is let into the shop. ' +
-        'We are sorry. If seats come back, a new round of the sale may open: this page tells you, and you can ' +
-        'join the queue again.',
+        'We are sorry. Your place is kept: if seats come back, a new round of the sale may open, and you are ' +
+        'offered again in your turn. This page tells you.',
       none: 'There is nothing left to buy for this event, so the queue is closed. We are sorry. If seats come back, ' +
         'a new round of the sale may open: this page tries to join by itself.',
       done: 'There is nothing left to buy for this event. We are sorry. You can close this page.'
@@ -315,6 +314,9 @@
     lastStatus = s;
     if (lastMode !== null && s.mode !== lastMode) {
       refreshEvent(); /* a pause lifted or a sale round opened: the event's status says which */
+      if (s.mode === 'QUEUEING') {
+        offerWithdrawn = false; /* a new round: an offer now is a new one */
+      }
     }
     lastMode = s.mode;
     if (s.state !== 'OFFERED') {
@@ -345,13 +347,9 @@
       showEnded();
       return;
     }
-    if (s.mode === 'SOLD_OUT' && (s.state === 'OFFERED' || s.state === 'EXPIRED') && s.receipt) {
-      withdrawnReceipt = s.receipt;
-    }
     /* sold out, shoppers already inside keep their session until it ends */
     if ((s.mode === 'SOLD_OUT' && s.state !== 'ACTIVE') || (offerWithdrawn && s.state === 'OFFERED')) {
-      showSoldOut(s.state === 'WAITING' ? 'waiting'
-        : s.state === 'OFFERED' || s.receipt === withdrawnReceipt ? 'withdrawn' : 'done');
+      showSoldOut(s.state === 'WAITING' ? 'waiting' : s.state === 'OFFERED' ? 'withdrawn' : 'done');
       return;
     }
     var paused = s.mode === 'PAUSED';
@@ -403,15 +401,9 @@
         }
         return;
       case 'EXPIRED':
-        if (s.receipt && s.receipt === withdrawnReceipt) {
-          W.setText('headline', 'Your offer was withdrawn when tickets sold out.');
-          W.setText('detail', 'Seats are on sale again, but that place has ended. Join the queue again to get a ' +
-            'new place at the back.');
-        } else {
-          W.setText('headline', 'Your turn has passed.');
-          W.setText('detail', 'The offer was not taken in time, so this place has ended. You can join the queue ' +
-            'again: you get a new place at the back.');
-        }
+        W.setText('headline', 'Your turn has passed.');
+        W.setText('detail', 'The offer was not taken in time, so this place has ended. You can join the queue ' +
+          'again: you get a new place at the back.');
         W.show('rejoin-box', true);
         return;
       case 'LEFT':
@@ -464,7 +456,6 @@
         claimTimer = setTimeout(function () { claim(thenEnterShop); }, delay);
       } else if (r.status === 409 && /\/sold-out$/.test(type)) {
         offerWithdrawn = true;
-        if (lastStatus && lastStatus.receipt) { withdrawnReceipt = lastStatus.receipt; }
         showSoldOut('withdrawn');
         refreshEvent();
       } else if (r.status === 503 || r.status === 429) {

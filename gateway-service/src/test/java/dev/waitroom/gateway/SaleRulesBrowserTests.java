@@ -267,42 +267,45 @@ class SaleRulesBrowserTests {
         }
     }
 
-    /** Sold out withdraws the offer; a new round then lets the visitor queue again, and says the place ended. */
+    /**
+     * Sold out withdraws the offer and keeps the place (queue transition OFFER_WITHDRAWN); a new round offers the visitor
+     * again in their place, and the page takes them into the shop.
+     */
     @Test
-    void aClaimRefusedAsSoldOutShowsSoldOutWithNoWayIntoTheShopAndANewRoundLetsTheVisitorQueueAgain() {
+    void aClaimRefusedAsSoldOutShowsSoldOutWithNoWayIntoTheShopAndANewRoundOffersThePlaceAgain() {
         String event = newEvent();
         StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(1);
         upstreams.coordinator.refuseClaims(event, ClaimRefusal.SOLD_OUT);
         try {
             Page page = open(event);
             assertThat(page.locator("#ahead")).containsText("1 person", WAIT);
+            String receipt = page.locator("#receipt").innerText();
             model.offerNext(2);
             assertThat(page.locator("#headline")).containsText("Tickets are sold out", WAIT);
+            assertThat(page.locator("#detail")).containsText("Your offer was withdrawn");
             assertThat(page.locator("#offer")).isHidden();
             assertThat(page.locator("#enter")).isHidden();
             assertThat(page.locator("#wait")).containsText("None: the event is sold out");
-            long claims = upstreams.coordinator.countReceived("/events/" + event + "/admission/claim");
+            String claims = "/events/" + event + "/admission/claim";
+            long claimed = upstreams.coordinator.countReceived(claims);
             model.mode("SOLD_OUT");
-            assertThat(page.locator("#ahead")).containsText("Not counted while the event is sold out", WAIT);
-            assertThat(page.locator("#headline")).containsText("Tickets are sold out");
-            assertThat(upstreams.coordinator.countReceived("/events/" + event + "/admission/claim"))
+            model.entryById(receipt).withdrawOffer(); // the coordinator's outbox, after the mode
+            assertThat(page.locator("#detail")).containsText("your place is kept", WAIT);
+            assertThat(page.locator("#ahead")).containsText("Not counted while the event is sold out");
+            assertThat(upstreams.coordinator.countReceived(claims))
                     .as("a withdrawn offer is not claimed again")
-                    .isEqualTo(claims);
+                    .isEqualTo(claimed);
             assertThat(page).hasURL(java.util.regex.Pattern.compile(".*/events/" + event + "$"));
-            assertThat(page.locator("#detail")).containsText("Your offer was withdrawn");
             assertAccessible(page);
 
-            // the coordinator's outbox moves the withdrawn entry to EXPIRED; ops open a new round
-            String receipt = page.locator("#receipt").innerText();
-            model.entryById(receipt).expire();
             upstreams.coordinator.refuseClaims(event, null);
             model.saleGeneration(2).mode("QUEUEING");
             assertThat(page.locator("#round")).containsText("(round 2): seats are on sale again", WAIT);
-            assertThat(page.locator("#round")).not().containsText("kept");
-            assertThat(page.locator("#headline")).containsText("Your offer was withdrawn when tickets sold out", WAIT);
-            page.locator("#rejoin").click();
+            assertThat(page.locator("#round")).containsText("Your place in the queue is kept");
             assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
-            assertThat(page.locator("#receipt")).not().hasText(receipt);
+            assertThat(page.locator("#receipt")).hasText(receipt);
+            model.offerNext(1);
+            page.waitForURL("**/events/" + event + "/shop-ui", new Page.WaitForURLOptions().setTimeout(20_000));
             page.context().close();
         } finally {
             upstreams.coordinator.refuseClaims(event, null);

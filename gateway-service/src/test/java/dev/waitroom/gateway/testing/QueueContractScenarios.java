@@ -491,6 +491,25 @@ abstract class QueueContractScenarios {
     }
 
     @Test
+    void aResentOfferMovesTheDeadlineLaterNeverEarlier() {
+        String event = open();
+        String visitor = visitor();
+        String entry = join(event, visitor).as(QueueStatus.class).receipt();
+        String grant = grant();
+        Instant deadline = Instant.now().plusSeconds(60).truncatedTo(ChronoUnit.SECONDS);
+        offer(event, entry, grant, deadline);
+        Instant extended = deadline.plusSeconds(30);
+        assertThat(offer(event, entry, grant, extended))
+                .as("the coordinator re-sends an offer a pause extended")
+                .isEqualTo(new OfferResult(entry, "OFFERED", true));
+        assertThat(status(event, visitor).as(QueueStatus.class).offer()).isEqualTo(new QueueStatus.Offer(extended));
+        offer(event, entry, grant, deadline);
+        assertThat(status(event, visitor).as(QueueStatus.class).offer())
+                .as("never earlier")
+                .isEqualTo(new QueueStatus.Offer(extended));
+    }
+
+    @Test
     void thePushGuardsThePhaseAndTheSaleGeneration() {
         String event = newEvent();
         Answer stored = push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 2, "Hello", null, 1);

@@ -318,6 +318,13 @@ public final class StubQueueService extends StubHttpServer {
             state = "EXPIRED";
         }
 
+        /** As the sell-out's withdrawal would (queue transition OFFER_WITHDRAWN): WAITING again, in the same place. */
+        public void withdrawOffer() {
+            state = "WAITING";
+            grantId = null;
+            offerExpiresAt = null;
+        }
+
         /** As a purchase completing would. */
         public void complete() {
             state = "COMPLETED";
@@ -637,8 +644,15 @@ public final class StubQueueService extends StubHttpServer {
                     offer(entry, offer.grantId(), offer.expiresAt());
                     results.add(new OfferResult(entry.entryId, entry.state, true));
                 } else {
-                    results.add(new OfferResult(
-                            entry.entryId, entry.state, offer.grantId().equals(entry.grantId)));
+                    boolean held = offer.grantId().equals(entry.grantId);
+                    if (held
+                            && entry.state.equals("OFFERED")
+                            && entry.offerExpiresAt != null
+                            && offer.expiresAt().isAfter(entry.offerExpiresAt)) {
+                        // a re-sent offer (a pause extended it) moves the deadline later, never earlier
+                        entry.offerExpiresAt = offer.expiresAt();
+                    }
+                    results.add(new OfferResult(entry.entryId, entry.state, held));
                 }
             }
             return Reply.json(200, new OfferResults(results));
