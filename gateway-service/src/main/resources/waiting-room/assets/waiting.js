@@ -367,7 +367,7 @@
     }
     switch (s.state) {
       case 'OFFERED':
-        if (offerHeld) {
+        if (offerHeld || paused) { /* the claim below is answered admission-paused until admission resumes */
           showOfferHeld();
         } else {
           W.setText('headline', 'It is your turn.');
