@@ -393,6 +393,7 @@
         return;
       case 'COMPLETED':
         W.setText('headline', 'Your visit to the shop is complete.');
+        rememberSpent(true);
         if (policyValue('afterPurchase') === 'RELEASE') {
           W.setText('detail', 'Thank you. To buy again, join the queue again: you get a new place at the back.');
           W.show('rejoin-box', true);
@@ -401,12 +402,14 @@
         }
         return;
       case 'EXPIRED':
+        rememberSpent(true);
         W.setText('headline', 'Your turn has passed.');
         W.setText('detail', 'The offer was not taken in time, so this place has ended. You can join the queue ' +
           'again: you get a new place at the back.');
         W.show('rejoin-box', true);
         return;
       case 'LEFT':
+        rememberSpent(true);
         W.setText('headline', 'You left the queue.');
         W.setText('detail', 'Join again to get a new place at the back of the queue.');
         W.show('rejoin-box', true);
@@ -611,6 +614,7 @@
   /* A place that ended (left, expired, or spent by a purchase under afterPurchase RELEASE) is followed by a new one. */
   document.getElementById('rejoin').addEventListener('click', function () {
     W.show('rejoin-box', false);
+    rememberSpent(false);
     W.setText('headline', 'Joining the queue…');
     W.setText('detail', '');
     sessionRefreshed = false;
@@ -630,7 +634,50 @@
     }
   }
 
+  /* A place that ended in this browser (left, expired, or spent by a purchase) is remembered, so that a reload shows
+     it instead of joining again without being asked: the queue-service makes a new place for a spent one, and only the
+     "Join the queue again" button should take it. */
+  function rememberSpent(spent) {
+    try {
+      if (spent) {
+        window.localStorage.setItem(spentKey, '1');
+      } else {
+        window.localStorage.removeItem(spentKey);
+      }
+    } catch (e) { /* storage refused (private mode): a reload joins, as before */ }
+  }
+
+  function spentHere() {
+    try {
+      return window.localStorage.getItem(spentKey) === '1';
+    } catch (e) {
+      return false;
+    }
+  }
+
+  /* Reload after a spent place: read the status first; no entry (or any answer but a status) joins as usual. */
+  function statusThenJoin() {
+    W.request('GET', base + '/queue/status').then(function (r) {
+      if (r.ok && r.body) {
+        connected();
+        startEventUpdates();
+        render(r.body);
+        schedule(r.body.pollAfterSeconds || 5);
+      } else {
+        join();
+      }
+    }, function () {
+      join();
+    });
+  }
+
+  var spentKey = 'waitroom-spent:' + event;
+
   W.setText('event-title', 'Waiting room: ' + event);
   document.title = 'Waiting room: ' + event;
-  join();
+  if (spentHere()) {
+    statusThenJoin();
+  } else {
+    join();
+  }
 }());

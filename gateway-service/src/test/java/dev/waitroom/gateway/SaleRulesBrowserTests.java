@@ -200,6 +200,12 @@ class SaleRulesBrowserTests {
         model.addWaiting(2);
 
         assertThat(page.locator("#headline")).containsText("Your turn has passed", WAIT);
+        int joinsBefore = model.joinsCreated();
+        // a reload shows the ended place; only the button takes a new one
+        page.reload();
+        assertThat(page.locator("#headline")).containsText("Your turn has passed", WAIT);
+        assertThat(page.locator("#rejoin-box")).isVisible();
+        assertThat(model.joinsCreated()).isEqualTo(joinsBefore);
         page.locator("#rejoin").click();
         assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
         assertThat(page.locator("#ahead")).containsText("5 people", WAIT);
