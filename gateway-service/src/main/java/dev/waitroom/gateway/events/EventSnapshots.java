@@ -123,10 +123,18 @@ public class EventSnapshots {
         if (notBefore != null
                 && known != null
                 && known.snapshot().generatedAt() != null
-                && known.snapshot().generatedAt().isBefore(notBefore)
-                && Duration.between(slot.lastForced, now).compareTo(FORCED_REFRESH_GAP) >= 0) {
-            slot.lastForced = now;
-            return refresh(eventId, slot).onErrorResume(error -> Mono.justOrEmpty(slot.snapshot));
+                && known.snapshot().generatedAt().isBefore(notBefore)) {
+            Mono<TimedSnapshot> inFlight;
+            synchronized (slot) {
+                inFlight = slot.inFlight;
+            }
+            if (inFlight != null) { // polls arriving while the fetch runs join it
+                return inFlight.onErrorResume(error -> Mono.justOrEmpty(slot.snapshot));
+            }
+            if (Duration.between(slot.lastForced, now).compareTo(FORCED_REFRESH_GAP) >= 0) {
+                slot.lastForced = now;
+                return refresh(eventId, slot).onErrorResume(error -> Mono.justOrEmpty(slot.snapshot));
+            }
         }
         if (lastAttempt != null && Duration.between(lastAttempt, now).compareTo(edge.snapshotRefreshInterval()) < 0) {
             if (known != null) {
