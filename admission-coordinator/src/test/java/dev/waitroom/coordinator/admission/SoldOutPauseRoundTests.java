@@ -240,6 +240,59 @@ class SoldOutPauseRoundTests {
         }
     }
 
+    /**
+     * Claims racing a pause: each is admitted before the mode change (and counted) or answered {@code admission-paused};
+     * the offers not claimed stay OFFERED through the pause, no claim is admitted while it lasts, and after resume every
+     * held offer can be claimed. Several events, so the pause lands at different points among the claims.
+     */
+    @Test
+    void claimsRacingAPauseAreAdmittedOrHeldAndEveryHeldOfferIsClaimableAfterResume() throws Exception {
+        int ceiling = 16;
+        for (int round = 0; round < 4; round++) {
+            String event = Scenario.eventId("pause-race");
+            List<String> holders = offered(event, ceiling, ceiling, 60);
+            List<Callable<String>> calls = new ArrayList<>();
+            for (String holder : holders) {
+                calls.add(() -> claimQuietly(event, holder));
+            }
+            calls.add(round % 2 == 0 ? 0 : calls.size() / 2, () -> {
+                this.scenario.management.changeMode(
+                        EventId.of(event), OperatingMode.PAUSED, "ops", "payment provider incident");
+                return "declared";
+            });
+
+            List<String> results = AllAtOnce.call(calls);
+
+            Map<String, Long> outcomes = results.stream().collect(Collectors.groupingBy(r -> r, Collectors.counting()));
+            long admitted = outcomes.getOrDefault(ADMITTED, 0L);
+            long held = outcomes.getOrDefault(ProblemType.ADMISSION_PAUSED.slug(), 0L);
+            assertThat(admitted + held)
+                    .as("every claim admitted or held as paused: %s", outcomes)
+                    .isEqualTo(ceiling);
+            assertThat(grants(event, GrantState.ACTIVE)).isEqualTo(admitted);
+            assertThat(grants(event, GrantState.OFFERED))
+                    .as("no held offer is lost to the pause")
+                    .isEqualTo(held);
+            LiveCounts live = this.scenario.grants.count(event);
+            assertThat(live.active() + live.offered()).isEqualTo(ceiling);
+            for (String holder : holders) {
+                if (latest(event, holder).state() == GrantState.OFFERED) {
+                    assertThat(claimQuietly(event, holder))
+                            .as("no claim is admitted while paused")
+                            .isEqualTo(ProblemType.ADMISSION_PAUSED.slug());
+                }
+            }
+
+            this.scenario.management.changeMode(EventId.of(event), OperatingMode.QUEUEING, "ops", "provider recovered");
+            for (String holder : holders) {
+                if (latest(event, holder).state() == GrantState.OFFERED) {
+                    assertThat(claimQuietly(event, holder)).isEqualTo(ADMITTED);
+                }
+            }
+            assertThat(grants(event, GrantState.ACTIVE)).isEqualTo(ceiling);
+        }
+    }
+
     @Test
     void pauseHoldsOffersAndResumeGivesThePauseBackToTheirDeadline() {
         List<String> holders = offered(this.eventId, 5, 3, 30);
