@@ -183,20 +183,8 @@ class SoldOutPauseRoundTests {
         for (int round = 0; round < 6; round++) {
             String event = Scenario.eventId("soldout-race");
             List<String> holders = offered(event, ceiling, ceiling, 60);
-            List<Callable<String>> calls = new ArrayList<>();
-            for (String holder : holders) {
-                calls.add(() -> claimQuietly(event, holder));
-            }
-            // the sold-out signal lands somewhere among the claims
-            calls.add(round % 2 == 0 ? 0 : calls.size() / 2, () -> {
-                this.scenario.management.changeMode(
-                        EventId.of(event), OperatingMode.SOLD_OUT, "booking", "sold out during claims");
-                return "declared";
-            });
-
-            List<String> results = AllAtOnce.call(calls);
-
-            Map<String, Long> outcomes = results.stream().collect(Collectors.groupingBy(r -> r, Collectors.counting()));
+            Map<String, Long> outcomes = claimsRacing(
+                    event, holders, OperatingMode.SOLD_OUT, "booking", "sold out during claims", round % 2 == 0);
             long admitted = outcomes.getOrDefault(ADMITTED, 0L);
             long refused = outcomes.getOrDefault(ProblemType.SOLD_OUT.slug(), 0L);
             assertThat(admitted + refused)
@@ -231,6 +219,26 @@ class SoldOutPauseRoundTests {
                 admittedOverall, refusedOverall);
     }
 
+    /**
+     * Every holder claims at once while the mode changes to {@code mode}, the change released first or among the
+     * claims; answers how many claims ended each way ({@link #ADMITTED} or a problem slug).
+     */
+    private Map<String, Long> claimsRacing(
+            String event, List<String> holders, OperatingMode mode, String actor, String reason, boolean changeFirst)
+            throws Exception {
+        List<Callable<String>> calls = new ArrayList<>();
+        for (String holder : holders) {
+            calls.add(() -> claimQuietly(event, holder));
+        }
+        calls.add(changeFirst ? 0 : calls.size() / 2, () -> {
+            this.scenario.management.changeMode(EventId.of(event), mode, actor, reason);
+            return "declared";
+        });
+        return AllAtOnce.call(calls).stream()
+                .filter(result -> !result.equals("declared"))
+                .collect(Collectors.groupingBy(r -> r, Collectors.counting()));
+    }
+
     private String claimQuietly(String event, String visitor) {
         try {
             this.admissions.claim(EventId.of(event), new VisitorId(visitor));
@@ -251,19 +259,8 @@ class SoldOutPauseRoundTests {
         for (int round = 0; round < 4; round++) {
             String event = Scenario.eventId("pause-race");
             List<String> holders = offered(event, ceiling, ceiling, 60);
-            List<Callable<String>> calls = new ArrayList<>();
-            for (String holder : holders) {
-                calls.add(() -> claimQuietly(event, holder));
-            }
-            calls.add(round % 2 == 0 ? 0 : calls.size() / 2, () -> {
-                this.scenario.management.changeMode(
-                        EventId.of(event), OperatingMode.PAUSED, "ops", "payment provider incident");
-                return "declared";
-            });
-
-            List<String> results = AllAtOnce.call(calls);
-
-            Map<String, Long> outcomes = results.stream().collect(Collectors.groupingBy(r -> r, Collectors.counting()));
+            Map<String, Long> outcomes = claimsRacing(
+                    event, holders, OperatingMode.PAUSED, "ops", "payment provider incident", round % 2 == 0);
             long admitted = outcomes.getOrDefault(ADMITTED, 0L);
             long held = outcomes.getOrDefault(ProblemType.ADMISSION_PAUSED.slug(), 0L);
             assertThat(admitted + held)
