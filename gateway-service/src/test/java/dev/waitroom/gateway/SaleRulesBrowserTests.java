@@ -8,20 +8,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.deque.html.axecore.playwright.AxeBuilder;
 import com.deque.html.axecore.results.Rule;
 import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.assertions.LocatorAssertions;
-import com.microsoft.playwright.options.ReducedMotion;
 import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.PresaleOrdering;
+import dev.waitroom.gateway.testing.Chromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubCoordinator.ClaimRefusal;
 import dev.waitroom.gateway.testing.StubQueueService;
 import dev.waitroom.gateway.testing.StubUpstreams;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -65,9 +62,7 @@ class SaleRulesBrowserTests {
             IdentityScope.BROWSER, "Your place belongs to this browser",
             IdentityScope.ACCOUNT, "Your place belongs to your account");
 
-    static Playwright playwright;
-
-    static Browser chromium;
+    static Chromium chromium;
 
     @LocalServerPort
     int port;
@@ -76,34 +71,18 @@ class SaleRulesBrowserTests {
 
     @BeforeAll
     static void launchChromium() {
-        Path executable = WaitingPageBrowserTests.chromiumExecutable();
-        if (executable == null) {
-            System.out.println(WaitingPageBrowserTests.SKIP_REASON);
-            return;
-        }
-        playwright = Playwright.create(
-                new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-        chromium = playwright
-                .chromium()
-                .launch(new BrowserType.LaunchOptions()
-                        .setExecutablePath(executable)
-                        .setHeadless(true)
-                        .setArgs(List.of(
-                                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking")));
+        chromium = Chromium.launchOrNull();
     }
 
     @BeforeEach
     void requireChromium() {
-        assumeTrue(chromium != null, WaitingPageBrowserTests.SKIP_REASON);
+        assumeTrue(chromium != null, Chromium.SKIP_REASON);
     }
 
     @AfterAll
     static void closeChromium() {
         if (chromium != null) {
             chromium.close();
-        }
-        if (playwright != null) {
-            playwright.close();
         }
     }
 
@@ -397,8 +376,7 @@ class SaleRulesBrowserTests {
     }
 
     private Page open(String event) {
-        Page page = chromium.newContext(new Browser.NewContextOptions().setReducedMotion(ReducedMotion.REDUCE))
-                .newPage();
+        Page page = chromium.newContext(new Browser.NewContextOptions()).newPage();
         page.navigate("http://localhost:" + port + "/events/" + event);
         return page;
     }

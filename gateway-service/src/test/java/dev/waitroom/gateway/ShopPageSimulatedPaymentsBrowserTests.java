@@ -6,16 +6,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.deque.html.axecore.playwright.AxeBuilder;
 import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.Route;
 import com.microsoft.playwright.assertions.LocatorAssertions;
-import com.microsoft.playwright.options.ReducedMotion;
+import dev.waitroom.gateway.testing.Chromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,34 +29,19 @@ class ShopPageSimulatedPaymentsBrowserTests {
     private static final LocatorAssertions.ContainsTextOptions WAIT =
             new LocatorAssertions.ContainsTextOptions().setTimeout(15_000);
 
-    static Playwright playwright;
-
-    static Browser chromium;
+    static Chromium chromium;
 
     @LocalServerPort
     int port;
 
     @BeforeAll
     static void launchChromium() {
-        Path executable = WaitingPageBrowserTests.chromiumExecutable();
-        if (executable == null) {
-            System.out.println(WaitingPageBrowserTests.SKIP_REASON);
-            return;
-        }
-        playwright = Playwright.create(
-                new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-        chromium = playwright
-                .chromium()
-                .launch(new BrowserType.LaunchOptions()
-                        .setExecutablePath(executable)
-                        .setHeadless(true)
-                        .setArgs(List.of(
-                                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking")));
+        chromium = Chromium.launchOrNull();
     }
 
     @BeforeEach
     void requireChromium() {
-        assumeTrue(chromium != null, WaitingPageBrowserTests.SKIP_REASON);
+        assumeTrue(chromium != null, Chromium.SKIP_REASON);
     }
 
     @AfterAll
@@ -69,16 +49,12 @@ class ShopPageSimulatedPaymentsBrowserTests {
         if (chromium != null) {
             chromium.close();
         }
-        if (playwright != null) {
-            playwright.close();
-        }
     }
 
     /** The shop page of a new event, with booking's seat listing answered as booking would. */
     Page shopPage(boolean paymentsSimulated) {
         String event = "sim-" + UUID.randomUUID().toString().substring(0, 12);
-        Page page = chromium.newContext(new Browser.NewContextOptions().setReducedMotion(ReducedMotion.REDUCE))
-                .newPage();
+        Page page = chromium.newContext(new Browser.NewContextOptions()).newPage();
         page.route(
                 "**/events/" + event + "/shop/seats",
                 (Route route) -> route.fulfill(new Route.FulfillOptions()

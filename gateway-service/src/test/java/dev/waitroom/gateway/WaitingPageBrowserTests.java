@@ -8,21 +8,16 @@ import com.deque.html.axecore.playwright.AxeBuilder;
 import com.deque.html.axecore.results.AxeResults;
 import com.deque.html.axecore.results.Rule;
 import com.microsoft.playwright.Browser;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.assertions.LocatorAssertions;
-import com.microsoft.playwright.options.ReducedMotion;
+import dev.waitroom.gateway.testing.Chromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubQueueService;
 import dev.waitroom.gateway.testing.StubUpstreams;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,39 +34,21 @@ class WaitingPageBrowserTests {
     private static final LocatorAssertions.ContainsTextOptions WAIT =
             new LocatorAssertions.ContainsTextOptions().setTimeout(15_000);
 
-    static Playwright playwright;
-
-    static Browser chromium;
+    static Chromium chromium;
 
     @LocalServerPort
     int port;
 
     final StubUpstreams upstreams = StubUpstreams.get();
 
-    static final String SKIP_REASON = "SKIPPED browser test: no chromium executable found on PATH or at "
-            + "-Dwaitroom.chromium (install Debian's chromium: apt-get install -y chromium)";
-
     @BeforeAll
     static void launchChromium() {
-        Path executable = chromiumExecutable();
-        if (executable == null) {
-            System.out.println(SKIP_REASON);
-            return;
-        }
-        playwright = Playwright.create(
-                new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-        chromium = playwright
-                .chromium()
-                .launch(new BrowserType.LaunchOptions()
-                        .setExecutablePath(executable)
-                        .setHeadless(true)
-                        .setArgs(List.of(
-                                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking")));
+        chromium = Chromium.launchOrNull();
     }
 
     @BeforeEach
     void requireChromium() {
-        assumeTrue(chromium != null, SKIP_REASON);
+        assumeTrue(chromium != null, Chromium.SKIP_REASON);
     }
 
     @AfterAll
@@ -79,27 +56,6 @@ class WaitingPageBrowserTests {
         if (chromium != null) {
             chromium.close();
         }
-        if (playwright != null) {
-            playwright.close();
-        }
-    }
-
-    /** Debian's chromium from PATH, or the executable named by {@code -Dwaitroom.chromium=...}. */
-    static Path chromiumExecutable() {
-        String configured = System.getProperty("waitroom.chromium");
-        if (configured != null) {
-            Path executable = Path.of(configured);
-            return Files.isExecutable(executable) ? executable : null;
-        }
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return null;
-        }
-        return Stream.of(path.split(java.io.File.pathSeparator))
-                .flatMap(dir -> Stream.of(Path.of(dir, "chromium"), Path.of(dir, "chromium-browser")))
-                .filter(Files::isExecutable)
-                .findFirst()
-                .orElse(null);
     }
 
     String newEvent() {
@@ -107,8 +63,7 @@ class WaitingPageBrowserTests {
     }
 
     Page open(String event) {
-        Page page = chromium.newContext(new Browser.NewContextOptions().setReducedMotion(ReducedMotion.REDUCE))
-                .newPage();
+        Page page = chromium.newContext(new Browser.NewContextOptions()).newPage();
         page.navigate("http://localhost:" + port + "/events/" + event);
         return page;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.microsoft.playwright.Page;
 import dev.waitroom.contract.EventId;
+import dev.waitroom.gateway.testing.Chromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.testsupport.BenchmarkFigures;
 import dev.waitroom.tokens.HmacKey;

@@ -8,6 +8,7 @@ import com.deque.html.axecore.playwright.AxeBuilder;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import dev.waitroom.contract.queue.JoinGate;
+import dev.waitroom.gateway.testing.Chromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,10 +1,12 @@
-package dev.waitroom.gateway.proofofwork;
+package dev.waitroom.gateway.testing;
 
 import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.ReducedMotion;
+import dev.waitroom.testsupport.SyntheticClients;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,12 +15,12 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Debian's headless Chromium driven by Playwright, as {@code WaitingPageBrowserTests} drives it: from PATH or
- * {@code -Dwaitroom.chromium=...}; absent, the tests say so and are skipped.
+ * Debian's headless Chromium driven by Playwright, for every browser test: from PATH or {@code -Dwaitroom.chromium=...};
+ * absent, the tests say so and are skipped ({@code assumeTrue(chromium != null, Chromium.SKIP_REASON)}).
  */
-final class Chromium implements AutoCloseable {
+public final class Chromium implements AutoCloseable {
 
-    static final String SKIP_REASON = "SKIPPED browser test: no chromium executable found on PATH or at "
+    public static final String SKIP_REASON = "SKIPPED browser test: no chromium executable found on PATH or at "
             + "-Dwaitroom.chromium (install Debian's chromium: apt-get install -y chromium)";
 
     private final Playwright playwright;
@@ -38,7 +40,7 @@ final class Chromium implements AutoCloseable {
     }
 
     /** Null, with the reason printed, where no chromium is installed. */
-    static Chromium launchOrNull() {
+    public static Chromium launchOrNull() {
         Path executable = executable();
         if (executable == null) {
             System.out.println(SKIP_REASON);
@@ -48,14 +50,26 @@ final class Chromium implements AutoCloseable {
     }
 
     /** A new browser context (its own cookies) whose requests come from {@code address} (X-Forwarded-For). */
-    Page newPage(String address) {
+    public Page newPage(String address) {
         return browser.newContext(new Browser.NewContextOptions()
                         .setReducedMotion(ReducedMotion.REDUCE)
                         .setExtraHTTPHeaders(Map.of("X-Forwarded-For", address)))
                 .newPage();
     }
 
-    String version() {
+    /**
+     * A new browser context (its own cookies) with reduced motion and the given options; unless the options name
+     * headers, its requests come from an address of their own ({@link SyntheticClients}, as X-Forwarded-For), so the
+     * gateway's per-address limits see one client per context, as with real visitors.
+     */
+    public BrowserContext newContext(Browser.NewContextOptions options) {
+        if (options.extraHTTPHeaders == null) {
+            options.setExtraHTTPHeaders(Map.of("X-Forwarded-For", SyntheticClients.next()));
+        }
+        return browser.newContext(options.setReducedMotion(ReducedMotion.REDUCE));
+    }
+
+    public String version() {
         return browser.version();
     }
 
