@@ -9,6 +9,8 @@ import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.testsupport.BodyFuzzer;
+import dev.waitroom.testsupport.MvcRoutes;
+import dev.waitroom.testsupport.MvcRoutes.Route;
 import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.web.WebKitProperties;
 import java.net.URI;
@@ -26,10 +28,6 @@ import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestMethod;
-import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
@@ -155,7 +153,7 @@ class MalformedRequestFuzzTests {
     void malformedBodiesAndPathsOnEveryRouteAreRefusedWithAProblemAndChangeNothing() {
         aLiveSession();
         BodyFuzzer fuzzer = BodyFuzzer.seeded("admission-coordinator", MAX_BODY);
-        List<Route> routes = routes();
+        List<Route> routes = MvcRoutes.of(this.mappings);
         assertThat(routes)
                 .as("the routes read from the request mappings")
                 .extracting(Route::key)
@@ -190,7 +188,7 @@ class MalformedRequestFuzzTests {
                 for (String segment : fuzzer.pathSegments(route.key())) {
                     sent++;
                     BodyFuzzer.Case c = new BodyFuzzer.Case(
-                            "{" + variable + "} = " + abbreviated(segment),
+                            "{" + variable + "} = " + MvcRoutes.abbreviated(segment),
                             valid.contentType(),
                             valid.body(),
                             valid.absent());
@@ -252,7 +250,7 @@ class MalformedRequestFuzzTests {
         String what = route.key() + " " + c + ": ";
         (inPath ? fuzzer.pathFault(answer) : fuzzer.fault(answer)).ifPresent(fault -> faults.add(what + fault));
         if (mustRefuse && answer.status() < 400) {
-            faults.add(what + "accepted with " + answer.status() + " " + abbreviated(answer.body()));
+            faults.add(what + "accepted with " + answer.status() + " " + MvcRoutes.abbreviated(answer.body()));
         }
         if (mustRefuse) {
             Map<String, String> after = fingerprint();
@@ -324,55 +322,5 @@ class MalformedRequestFuzzTests {
             }
         });
         return String.join(", ", names);
-    }
-
-    private List<Route> routes() {
-        List<Route> routes = new ArrayList<>();
-        for (Map.Entry<RequestMappingInfo, HandlerMethod> e :
-                this.mappings.getHandlerMethods().entrySet()) {
-            RequestMappingInfo info = e.getKey();
-            Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
-            RequestBody body = bodyOf(e.getValue());
-            for (String pattern : info.getPatternValues()) {
-                if (pattern.startsWith("/error")) {
-                    continue;
-                }
-                for (RequestMethod method : methods.isEmpty() ? Set.of(RequestMethod.POST) : methods) {
-                    routes.add(new Route(method.name(), pattern, body != null, body != null && body.required()));
-                }
-            }
-        }
-        routes.sort((a, b) -> a.key().compareTo(b.key()));
-        return routes;
-    }
-
-    private static RequestBody bodyOf(HandlerMethod handler) {
-        for (var parameter : handler.getMethodParameters()) {
-            RequestBody body = parameter.getParameterAnnotation(RequestBody.class);
-            if (body != null) {
-                return body;
-            }
-        }
-        return null;
-    }
-
-    private static String abbreviated(String s) {
-        return s.length() <= 40 ? s : s.substring(0, 40) + "...(" + s.length() + ")";
-    }
-
-    record Route(String method, String pattern, boolean readsBody, boolean bodyRequired) {
-
-        String key() {
-            return method + " " + pattern;
-        }
-
-        List<String> variables() {
-            List<String> names = new ArrayList<>();
-            Matcher m = VARIABLE.matcher(pattern);
-            while (m.find()) {
-                names.add(m.group(1));
-            }
-            return names;
-        }
     }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waitroom.booking.payments.WebhookSignature;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.testsupport.BodyFuzzer;
+import dev.waitroom.testsupport.MvcRoutes;
+import dev.waitroom.testsupport.MvcRoutes.Route;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,10 +21,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestMethod;
-import org.springframework.web.method.HandlerMethod;
-import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
@@ -103,7 +101,7 @@ class MalformedRequestFuzzTests extends ShopTestSupport {
     void malformedBodiesAndPathsOnEveryRouteAreRefusedWithAProblemAndChangeNothing() {
         BodyFuzzer fuzzer = BodyFuzzer.seeded("booking-service", MAX_BODY);
         Map<String, Map<String, Object>> samples = samples();
-        List<Route> routes = routes();
+        List<Route> routes = MvcRoutes.of(this.mappings);
         assertThat(routes)
                 .extracting(Route::key)
                 .contains("POST /events/{eventId}/shop/holds", "PUT /admin/events/{eventId}/inventory");
@@ -146,7 +144,7 @@ class MalformedRequestFuzzTests extends ShopTestSupport {
                 for (String segment : fuzzer.pathSegments(route.key())) {
                     sent++;
                     BodyFuzzer.Case c = new BodyFuzzer.Case(
-                            "{" + variable + "} = " + abbreviated(segment),
+                            "{" + variable + "} = " + MvcRoutes.abbreviated(segment),
                             valid.contentType(),
                             valid.body(),
                             valid.absent());
@@ -177,7 +175,7 @@ class MalformedRequestFuzzTests extends ShopTestSupport {
         String what = route.key() + " " + c + ": ";
         (inPath ? fuzzer.pathFault(answer) : fuzzer.fault(answer)).ifPresent(fault -> faults.add(what + fault));
         if (mustRefuse && answer.status() < 400) {
-            faults.add(what + "accepted with " + answer.status() + " " + abbreviated(answer.body()));
+            faults.add(what + "accepted with " + answer.status() + " " + MvcRoutes.abbreviated(answer.body()));
         }
         if (unchanged) {
             Map<String, String> after = fingerprint();
@@ -276,55 +274,5 @@ class MalformedRequestFuzzTests extends ShopTestSupport {
             case "orderId" -> paid.orderId();
             default -> "fuzz-1";
         };
-    }
-
-    private List<Route> routes() {
-        List<Route> routes = new ArrayList<>();
-        for (Map.Entry<RequestMappingInfo, HandlerMethod> e :
-                mappings.getHandlerMethods().entrySet()) {
-            RequestMappingInfo info = e.getKey();
-            Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
-            RequestBody body = bodyOf(e.getValue());
-            for (String pattern : info.getPatternValues()) {
-                if (pattern.startsWith("/error")) {
-                    continue;
-                }
-                for (RequestMethod method : methods.isEmpty() ? Set.of(RequestMethod.POST) : methods) {
-                    routes.add(new Route(method.name(), pattern, body != null, body != null && body.required()));
-                }
-            }
-        }
-        routes.sort((a, b) -> a.key().compareTo(b.key()));
-        return routes;
-    }
-
-    private static RequestBody bodyOf(HandlerMethod handler) {
-        for (var parameter : handler.getMethodParameters()) {
-            RequestBody body = parameter.getParameterAnnotation(RequestBody.class);
-            if (body != null) {
-                return body;
-            }
-        }
-        return null;
-    }
-
-    private static String abbreviated(String s) {
-        return s.length() <= 40 ? s : s.substring(0, 40) + "...(" + s.length() + ")";
-    }
-
-    record Route(String method, String pattern, boolean readsBody, boolean bodyRequired) {
-
-        String key() {
-            return method + " " + pattern;
-        }
-
-        List<String> variables() {
-            List<String> names = new ArrayList<>();
-            Matcher m = VARIABLE.matcher(pattern);
-            while (m.find()) {
-                names.add(m.group(1));
-            }
-            return names;
-        }
     }
 }
