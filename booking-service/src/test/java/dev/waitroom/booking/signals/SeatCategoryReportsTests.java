@@ -203,7 +203,12 @@ class SeatCategoryReportsTests extends ShopTestSupport {
                     .as("seed %d: report owed", seed)
                     .isZero();
             List<SeatCategories> reports = coordinator.categoryReports(event);
-            assertThat(reports).as("seed %d", seed).isNotEmpty();
+            if (reports.isEmpty()) {
+                // No category ever ran out (the shuffle can leave a seat of each unheld): nothing was owed, and
+                // the coordinator's picture (nothing sold out) is still the database's.
+                assertThat(soldOutInDatabase(event)).as("seed %d", seed).isEmpty();
+                return;
+            }
             SeatCategories last = reports.get(reports.size() - 1);
             assertThat(last.categories())
                     .extracting(SeatCategories.Category::name)
