@@ -53,7 +53,19 @@ class PublishedPolicyTests {
         assertThat(state.get("afterPurchase").asString()).isEqualTo("KEEP");
         assertThat(names(state.get("soldOutCategories"))).containsExactly("Floor", "Balcony 2");
         for (int i = 0; i < 3; i++) {
-            client.join(event, VisitorId.random().value());
+            // an ACCOUNT-scoped event places only visitors with an account (sign-in-required otherwise)
+            Reply joined = client.send(
+                    "POST",
+                    "/events/" + event + "/queue",
+                    null,
+                    java.util.Map.of(
+                            dev.waitroom.contract.Headers.INTERNAL,
+                            TestSecrets.INTERNAL_TOKEN,
+                            dev.waitroom.contract.Headers.VISITOR,
+                            VisitorId.random().value(),
+                            dev.waitroom.contract.Headers.ACCOUNT,
+                            "account-" + i));
+            assertThat(joined.status()).as(joined.body()).isEqualTo(201);
         }
 
         JsonNode status = publicStatus(event);

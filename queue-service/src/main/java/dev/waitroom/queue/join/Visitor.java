@@ -7,7 +7,12 @@ import java.util.regex.Pattern;
 
 /**
  * Who is asking, as the gateway vouches: the visitor id always, the account only when signed in. Which one keys
- * the entry is the event's identity scope: the account for ACCOUNT-scoped events when present, else the visitor.
+ * the entry is the event's identity scope: the account for ACCOUNT-scoped events (where a visitor without one is
+ * refused {@code sign-in-required} before any script runs), else the visitor.
+ *
+ * <p>The account is whatever the gateway verified and forwarded in {@code X-Waitroom-Account}: today the pseudonym
+ * {@code p1.<43 base64url characters>} of the token's issuer and subject (docs/accounts.md), never a raw subject or
+ * e-mail. The pattern below accepts it and refuses anything that could not be a key part.
  */
 public record Visitor(VisitorId visitorId, String account) {
 

@@ -36,7 +36,10 @@ import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.ObjectMapper;
 
-/** Join, status and leave for one visitor, whose identity the gateway forwards (never the client). */
+/**
+ * Join, status and leave for one visitor, whose identity the gateway forwards (never the client). On an ACCOUNT-scoped
+ * event each needs the verified account too ({@link SignInRequirement}: 401 {@code sign-in-required} without one).
+ */
 @RestController
 @RequestMapping("/events/{eventId}/queue")
 @Tag(name = "visitor", description = "Routes the gateway forwards for a visitor (X-Waitroom-Visitor required)")
@@ -50,6 +53,7 @@ class VisitorQueueController {
     private final StatusLoad load;
     private final ObjectMapper json;
     private final Clock clock;
+    private final SignInRequirement signIn;
 
     VisitorQueueController(
             JoinStore joins,
@@ -59,7 +63,8 @@ class VisitorQueueController {
             QueueMetrics metrics,
             StatusLoad load,
             ObjectMapper json,
-            Clock clock) {
+            Clock clock,
+            SignInRequirement signIn) {
         this.joins = joins;
         this.statuses = statuses;
         this.tickets = tickets;
@@ -68,6 +73,7 @@ class VisitorQueueController {
         this.load = load;
         this.json = json;
         this.clock = clock;
+        this.signIn = signIn;
     }
 
     @PostMapping
@@ -80,6 +86,7 @@ class VisitorQueueController {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
         requireEmptyOrObject(body);
+        signIn.check(event, who);
         JoinOutcome outcome;
         try {
             outcome = joins.join(event, who, properties.livenessInterval());
@@ -100,6 +107,7 @@ class VisitorQueueController {
             @RequestHeader(value = Headers.ACCOUNT, required = false) String account) {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
+        signIn.check(event, who);
         VisitorStatus status = currentStatus(event, who);
         metrics.statusServed(event);
         return respond(HttpStatus.OK, event, status);
@@ -113,6 +121,7 @@ class VisitorQueueController {
             @RequestHeader(value = Headers.ACCOUNT, required = false) String account) {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
+        signIn.check(event, who);
         joins.leave(event, who);
         metrics.left(event);
         VisitorStatus status = currentStatus(event, who);

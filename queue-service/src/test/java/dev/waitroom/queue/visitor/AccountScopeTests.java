@@ -1,0 +1,175 @@
+package dev.waitroom.queue.visitor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waitroom.contract.Headers;
+import dev.waitroom.queue.QueueClient;
+import dev.waitroom.queue.QueueClient.Reply;
+import dev.waitroom.queue.QueueServiceTest;
+import dev.waitroom.queue.TestSecrets;
+import dev.waitroom.tokens.VisitorId;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.context.TestPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Issue 18 part 2 in the queue-service (docs/accounts.md): an ACCOUNT-scoped event keys its entry on the gateway's
+ * verified account. Without one, join, status and leave are 401 {@code sign-in-required} (with the configured {@code
+ * signInUrl}) and write nothing; many browsers of one account joining at once get exactly one entry; two accounts never
+ * share one. Accounts here have the gateway's pseudonym shape ({@code p1.} and 43 base64url characters).
+ */
+@QueueServiceTest
+@TestPropertySource(properties = "waitroom.accounts.sign-in-url=https://shop.example/sign-in?return=queue")
+class AccountScopeTests {
+
+    private final QueueClient client;
+
+    AccountScopeTests(QueueClient client) {
+        this.client = client;
+    }
+
+    @Test
+    void withoutAnAccountAnAccountScopedEventAnswersSignInRequiredAndWritesNothing() {
+        String event = accountEvent();
+        String visitor = VisitorId.random().value();
+
+        Reply join = client.join(event, visitor);
+        Reply status = client.status(event, visitor);
+        Reply leave = client.leave(event, visitor);
+
+        for (Reply r : List.of(join, status, leave)) {
+            assertThat(r.status()).as(r.body()).isEqualTo(401);
+            assertThat(r.header("Content-Type")).startsWith("application/problem+json");
+            JsonNode problem = r.json();
+            assertThat(problem.get("type").asString()).endsWith("/sign-in-required");
+            assertThat(problem.get("signInUrl").asString()).isEqualTo("https://shop.example/sign-in?return=queue");
+            assertThat(r.header(Headers.TICKET)).isNull();
+        }
+        JsonNode counts = client.counts(event);
+        assertThat(counts.get("joins").asLong()).isZero();
+        assertThat(counts.get("waiting").asLong()).isZero();
+    }
+
+    @Test
+    void browserScopedEventsStillPlaceVisitorsWithoutAnAccount() {
+        String event = client.newEvent("browser", "OPEN");
+        assertThat(client.join(event, VisitorId.random().value()).status()).isEqualTo(201);
+    }
+
+    @Test
+    void anUnknownEventIsStillUnknownNotSignInRequired() {
+        Reply r = client.join(
+                QueueClient.newEventId("nowhere"), VisitorId.random().value());
+        assertThat(r.status()).isEqualTo(404);
+        assertThat(r.json().get("type").asString()).endsWith("/unknown-event");
+    }
+
+    @Test
+    void manyBrowsersOfOneAccountJoiningAtOnceGetExactlyOneEntry() throws Exception {
+        String event = accountEvent();
+        String account = pseudonym();
+        int browsers = 48;
+        List<Reply> replies =
+                concurrently(browsers, i -> join(event, VisitorId.random().value(), account));
+
+        assertThat(replies.stream().filter(r -> r.status() == 201)).hasSize(1);
+        assertThat(replies.stream().filter(r -> r.status() == 200)).hasSize(browsers - 1);
+        assertThat(replies.stream().map(Reply::receipt).distinct()).hasSize(1);
+        JsonNode counts = client.counts(event);
+        assertThat(counts.get("joins").asLong()).isEqualTo(1);
+        assertThat(counts.get("waiting").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void twoAccountsNeverShareAPlaceEvenFromOneBrowser() {
+        String event = accountEvent();
+        String browser = VisitorId.random().value();
+        Reply first = join(event, browser, pseudonym());
+        Reply second = join(event, browser, pseudonym());
+
+        assertThat(first.status()).isEqualTo(201);
+        assertThat(second.status()).isEqualTo(201);
+        assertThat(second.receipt()).isNotEqualTo(first.receipt());
+        assertThat(client.counts(event).get("waiting").asLong()).isEqualTo(2);
+    }
+
+    @Test
+    void anotherBrowserOfTheAccountSeesAndLeavesTheSamePlace() {
+        String event = accountEvent();
+        String account = pseudonym();
+        Reply laptop = join(event, VisitorId.random().value(), account);
+        String phone = VisitorId.random().value();
+
+        Reply status = as("GET", event, "/queue/status", phone, account);
+        Reply left = as("DELETE", event, "/queue", phone, account);
+
+        assertThat(status.status()).isEqualTo(200);
+        assertThat(status.receipt()).isEqualTo(laptop.receipt());
+        assertThat(left.status()).isEqualTo(200);
+        assertThat(left.json().get("state").asString()).isEqualTo("LEFT");
+        assertThat(client.counts(event).get("waiting").asLong()).isZero();
+    }
+
+    private String accountEvent() {
+        String event = QueueClient.newEventId("accounts");
+        Reply put = client.putEvent(event, "OPEN", "\"identityScope\":\"ACCOUNT\"");
+        assertThat(put.status()).as(put.body()).isEqualTo(200);
+        return event;
+    }
+
+    private Reply join(String event, String visitor, String account) {
+        return as("POST", event, "/queue", visitor, account);
+    }
+
+    private Reply as(String method, String event, String path, String visitor, String account) {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN);
+        h.put(Headers.VISITOR, visitor);
+        h.put(Headers.ACCOUNT, account);
+        return client.send(method, "/events/" + event + path, null, h);
+    }
+
+    /** An account id of the gateway's shape: {@code p1.} and the base64url of 32 bytes. */
+    private static String pseudonym() {
+        byte[] mac = new byte[32];
+        ThreadLocalRandom.current().nextBytes(mac);
+        return "p1." + Base64.getUrlEncoder().withoutPadding().encodeToString(mac);
+    }
+
+    interface Call {
+        Reply call(int index) throws Exception;
+    }
+
+    private static List<Reply> concurrently(int count, Call call) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(count);
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<Future<Reply>> futures = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                int index = i;
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    return call.call(index);
+                }));
+            }
+            start.countDown();
+            List<Reply> out = new ArrayList<>();
+            for (Future<Reply> f : futures) {
+                out.add(f.get());
+            }
+            return out;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
