@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * The answer to {@code PUT /internal/events/{eventId}} ({@link QueuePaths#EVENT}): the event state the queue-service
  * stored. {@code seed} is the revealed seed (null until revealed); {@code presaleCount} and {@code drawCompletedAt}
- * are null until the draw; {@code offerWatermark} is the highest order key ever offered.
+ * are null until the draw; {@code offerWatermark} is the highest order key ever offered; {@code pace} the measured
+ * offer pace last pushed (null when none was).
  */
 public record EventStateView(
         String eventId,
@@ -35,11 +36,60 @@ public record EventStateView(
         JoinGate joinGate,
         String name,
         AfterPurchase afterPurchase,
-        List<String> soldOutCategories) {
+        List<String> soldOutCategories,
+        Pace pace) {
 
     public EventStateView {
         joinGate = joinGate == null ? JoinGate.OPEN : joinGate;
         afterPurchase = afterPurchase == null ? AfterPurchase.DEFAULT : afterPurchase;
         soldOutCategories = soldOutCategories == null ? List.of() : List.copyOf(soldOutCategories);
+    }
+
+    /** A view without a measured pace. */
+    public EventStateView(
+            String eventId,
+            EventPhase phase,
+            OperatingMode mode,
+            String announcement,
+            long saleGeneration,
+            String commitment,
+            String seed,
+            IdentityScope identityScope,
+            ExpiredOfferPolicy expiredOfferPolicy,
+            PresaleOrdering presaleOrdering,
+            double admissionRatePerSecond,
+            long offerTtlSeconds,
+            Instant opensAt,
+            Long presaleCount,
+            Instant drawCompletedAt,
+            long offerWatermark,
+            long waiting,
+            JoinGate joinGate,
+            String name,
+            AfterPurchase afterPurchase,
+            List<String> soldOutCategories) {
+        this(
+                eventId,
+                phase,
+                mode,
+                announcement,
+                saleGeneration,
+                commitment,
+                seed,
+                identityScope,
+                expiredOfferPolicy,
+                presaleOrdering,
+                admissionRatePerSecond,
+                offerTtlSeconds,
+                opensAt,
+                presaleCount,
+                drawCompletedAt,
+                offerWatermark,
+                waiting,
+                joinGate,
+                name,
+                afterPurchase,
+                soldOutCategories,
+                null);
     }
 }

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
  * policies are their defaults, missing numbers are 0 (for {@code maxJoinsPerSecond} and {@code proofOfWorkDifficulty}:
  * no join ceiling, no proof of work; {@link JoinGate}). {@code name}, {@code afterPurchase} and {@code soldOutCategories}
  * are what the page publishes (issue 17): missing is no name, {@link AfterPurchase#DEFAULT} and none sold out.
+ * {@code pace} is the offer pace the coordinator measured ({@link Pace}, docs/estimates.md); missing is none measured.
  *
  * <p>{@code phase}, {@code mode} and the three policies are Strings on purpose: the queue-service reads them itself
  * ({@link #validated()}, the typed readers) and answers an unknown name with its malformed-request problem naming the
@@ -40,7 +41,8 @@ public record EventUpdateRequest(
         Long proofOfWorkDifficulty,
         String name,
         String afterPurchase,
-        List<String> soldOutCategories) {
+        List<String> soldOutCategories,
+        Pace pace) {
 
     public static final int MAX_ANNOUNCEMENT = 1000;
 
@@ -55,7 +57,47 @@ public record EventUpdateRequest(
 
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]{2,256}");
 
-    /** The body the coordinator sends, from its typed state. */
+    /** A body without a measured pace. */
+    public EventUpdateRequest(
+            String phase,
+            String mode,
+            String announcement,
+            Long saleGeneration,
+            String commitment,
+            String seed,
+            String identityScope,
+            String expiredOfferPolicy,
+            String presaleOrdering,
+            Double admissionRatePerSecond,
+            Long offerTtlSeconds,
+            Instant opensAt,
+            Double maxJoinsPerSecond,
+            Long proofOfWorkDifficulty,
+            String name,
+            String afterPurchase,
+            List<String> soldOutCategories) {
+        this(
+                phase,
+                mode,
+                announcement,
+                saleGeneration,
+                commitment,
+                seed,
+                identityScope,
+                expiredOfferPolicy,
+                presaleOrdering,
+                admissionRatePerSecond,
+                offerTtlSeconds,
+                opensAt,
+                maxJoinsPerSecond,
+                proofOfWorkDifficulty,
+                name,
+                afterPurchase,
+                soldOutCategories,
+                null);
+    }
+
+    /** The body the coordinator sends, from its typed state, with no pace measured. */
     public static EventUpdateRequest of(
             EventPhase phase,
             OperatingMode mode,
@@ -73,6 +115,45 @@ public record EventUpdateRequest(
             String name,
             AfterPurchase afterPurchase,
             List<String> soldOutCategories) {
+        return of(
+                phase,
+                mode,
+                announcement,
+                saleGeneration,
+                commitment,
+                seed,
+                identityScope,
+                expiredOfferPolicy,
+                presaleOrdering,
+                admissionRatePerSecond,
+                offerTtlSeconds,
+                opensAt,
+                joinGate,
+                name,
+                afterPurchase,
+                soldOutCategories,
+                null);
+    }
+
+    /** The body the coordinator sends, from its typed state and the pace it measured. */
+    public static EventUpdateRequest of(
+            EventPhase phase,
+            OperatingMode mode,
+            String announcement,
+            long saleGeneration,
+            String commitment,
+            String seed,
+            IdentityScope identityScope,
+            ExpiredOfferPolicy expiredOfferPolicy,
+            PresaleOrdering presaleOrdering,
+            double admissionRatePerSecond,
+            long offerTtlSeconds,
+            Instant opensAt,
+            JoinGate joinGate,
+            String name,
+            AfterPurchase afterPurchase,
+            List<String> soldOutCategories,
+            Pace pace) {
         return new EventUpdateRequest(
                 phase.name(),
                 mode.name(),
@@ -90,13 +171,15 @@ public record EventUpdateRequest(
                 joinGate.proofOfWorkDifficulty(),
                 name,
                 afterPurchase.name(),
-                soldOutCategories == null ? List.of() : List.copyOf(soldOutCategories));
+                soldOutCategories == null ? List.of() : List.copyOf(soldOutCategories),
+                pace);
     }
 
     /**
      * This body when its shape is sound, else a {@link MalformedValueException} (malformed request) naming the first
      * fault: phase missing, announcement too long, commitment or seed not hex, a rate that is negative or not finite,
-     * a negative generation or offer TTL, then an unknown phase, mode or policy name.
+     * a negative generation or offer TTL, a pace out of range ({@link Pace#validated}), then an unknown phase, mode or
+     * policy name.
      */
     public EventUpdateRequest validated() {
         if (phase == null) {
@@ -133,6 +216,9 @@ public record EventUpdateRequest(
                     throw new MalformedValueException("a sold-out category is 1-64 of letters, digits, space, _ . -");
                 }
             }
+        }
+        if (pace != null) {
+            pace.validated();
         }
         afterPurchaseValue();
         phaseValue();

@@ -16,7 +16,8 @@ import java.util.List;
  * <p>{@code offerWatermark}, {@code drawComplete} and {@code waiting} are boxed because the gateway read the first two
  * as optional and not the third before this record; the queue-service always sends them. A missing bucket list reads
  * as empty, a missing {@code joinGate} as {@link JoinGate#OPEN}, missing {@code soldOutCategories} (the seat categories
- * booking reported sold out, issue 17) as none.
+ * booking reported sold out, issue 17) as none. {@code pace} is the measured offer pace the coordinator pushed
+ * (docs/estimates.md), null before any was pushed: the edge estimates with it exactly as the queue-service does.
  */
 public record QueueSnapshot(
         String eventId,
@@ -33,12 +34,49 @@ public record QueueSnapshot(
         List<WaitingBucket> waitingBuckets,
         Instant generatedAt,
         JoinGate joinGate,
-        List<String> soldOutCategories) {
+        List<String> soldOutCategories,
+        Pace pace) {
 
     public QueueSnapshot {
         waitingBuckets = waitingBuckets == null ? List.of() : List.copyOf(waitingBuckets);
         joinGate = joinGate == null ? JoinGate.OPEN : joinGate;
         soldOutCategories = soldOutCategories == null ? List.of() : List.copyOf(soldOutCategories);
+    }
+
+    /** A snapshot without a measured pace. */
+    public QueueSnapshot(
+            String eventId,
+            EventPhase phase,
+            OperatingMode mode,
+            String announcement,
+            long saleGeneration,
+            double admissionRatePerSecond,
+            Long offerWatermark,
+            Instant drawCompletedAt,
+            Boolean drawComplete,
+            Long presaleCount,
+            Long waiting,
+            List<WaitingBucket> waitingBuckets,
+            Instant generatedAt,
+            JoinGate joinGate,
+            List<String> soldOutCategories) {
+        this(
+                eventId,
+                phase,
+                mode,
+                announcement,
+                saleGeneration,
+                admissionRatePerSecond,
+                offerWatermark,
+                drawCompletedAt,
+                drawComplete,
+                presaleCount,
+                waiting,
+                waitingBuckets,
+                generatedAt,
+                joinGate,
+                soldOutCategories,
+                null);
     }
 
     /** Whether a ticket issued at {@code issuedAt} holds a final order key (issued after any draw). */

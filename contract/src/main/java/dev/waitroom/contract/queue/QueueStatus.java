@@ -55,8 +55,11 @@ public record QueueStatus(
         }
     }
 
-    /** Seconds until an offer is expected: a range. */
-    public record EstimatedWait(long min, long max) {
+    /**
+     * Seconds until an offer is expected: a 90 % range from the measured offer pace (docs/estimates.md), with the
+     * reason it is wider than usual, null when the pace is steady.
+     */
+    public record EstimatedWait(long min, long max, EstimateCaveat caveat) {
 
         public EstimatedWait {
             if (min < 0 || max < min) {
@@ -64,17 +67,23 @@ public record QueueStatus(
             }
         }
 
+        /** A range without a caveat. */
+        public EstimatedWait(long min, long max) {
+            this(min, max, null);
+        }
+
         /**
-         * The band ahead over the admission rate, widened to x0.8 .. x1.5 because the rate moves; null when the rate
-         * is zero or unknown (paused): no made-up numbers.
+         * The range for the band ahead at the measured pace ({@link WaitBand}), or, with no pace measured yet, from
+         * the pushed rate and wide ({@link EstimateCaveat#MEASURING}); null when the rate is zero or unknown (paused):
+         * no made-up numbers. The queue-service and the edge both answer with this.
          */
+        public static EstimatedWait of(Position ahead, double admissionRatePerSecond, Pace pace) {
+            return WaitBand.of(ahead, admissionRatePerSecond, pace);
+        }
+
+        /** {@link #of(Position, double, Pace)} with no pace measured. */
         public static EstimatedWait of(Position ahead, double admissionRatePerSecond) {
-            if (!(admissionRatePerSecond > 0) || Double.isInfinite(admissionRatePerSecond)) {
-                return null;
-            }
-            long min = (long) Math.floor(ahead.aheadMin() / admissionRatePerSecond * 0.8);
-            long max = (long) Math.ceil((ahead.aheadMax() + 1) / admissionRatePerSecond * 1.5);
-            return new EstimatedWait(min, Math.max(min, max));
+            return of(ahead, admissionRatePerSecond, null);
         }
     }
 

@@ -38,7 +38,8 @@ class QueueRecordsTests {
                         + "'seed':null,'identityScope':'BROWSER','expiredOfferPolicy':'REQUEUE_ONCE','presaleOrdering':'RANDOM',"
                         + "'admissionRatePerSecond':2.5,'offerTtlSeconds':30,'opensAt':'2026-06-01T10:00:00Z',"
                         + "'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0,'name':null,'afterPurchase':'RELEASE',"
-                        + "'soldOutCategories':[]}");
+                        + "'soldOutCategories':[],'pace':{'perSecond':2.4,'variance':3.1,'recentPerSecond':2.2,"
+                        + "'buckets':12,'floorPerSecond':1.5,'resumed':false}}");
         EventUpdateRequest request = EventUpdateRequest.of(
                 EventPhase.OPEN,
                 OperatingMode.QUEUEING,
@@ -55,7 +56,8 @@ class QueueRecordsTests {
                 JoinGate.OPEN,
                 null,
                 AfterPurchase.DEFAULT,
-                null);
+                null,
+                new Pace(2.4, 3.1, 2.2, 12, 1.5, false));
         roundTrips(pushed, request);
         assertThat(request.validated()).isSameAs(request);
         assertThat(request.phaseValue()).isEqualTo(EventPhase.OPEN);
@@ -84,6 +86,13 @@ class QueueRecordsTests {
         assertMalformed("{'phase':'OPEN','commitment':'not hex'}", "commitment is hex");
         assertMalformed("{'phase':'OPEN','seed':'0'}", "seed is hex");
         assertMalformed("{'phase':'OPEN','offerTtlSeconds':-5}", "saleGeneration and offerTtlSeconds are >= 0");
+        String paceNumbers =
+                "pace.perSecond, pace.variance, pace.recentPerSecond and pace.floorPerSecond are finite numbers >= 0";
+        assertMalformed("{'phase':'OPEN','pace':" + pace("-1", "0", "0", "6") + "}", paceNumbers);
+        assertMalformed("{'phase':'OPEN','pace':" + pace("1", "-0.5", "1", "6") + "}", paceNumbers);
+        assertMalformed("{'phase':'OPEN','pace':" + pace("1", "1", "1e309", "6") + "}", paceNumbers);
+        assertMalformed("{'phase':'OPEN','pace':" + pace("1", "1", "1", "61") + "}", "pace.buckets is 0..60");
+        assertMalformed("{'phase':'OPEN','pace':" + pace("1", "1", "1", "-1") + "}", "pace.buckets is 0..60");
         assertMalformed(
                 "{'phase':'LATER','announcement':'" + "a".repeat(1001) + "'}",
                 "announcement is limited to 1000 characters");
@@ -91,6 +100,11 @@ class QueueRecordsTests {
                         .validated()
                         .commitment())
                 .isEmpty();
+    }
+
+    private static String pace(String perSecond, String variance, String recent, String buckets) {
+        return "{'perSecond':" + perSecond + ",'variance':" + variance + ",'recentPerSecond':" + recent + ",'buckets':"
+                + buckets + ",'floorPerSecond':0,'resumed':false}";
     }
 
     private static void assertMalformed(String body, String detail) {
@@ -109,7 +123,7 @@ class QueueRecordsTests {
                         + "'presaleOrdering':'FIFO','admissionRatePerSecond':2.5,'offerTtlSeconds':30,"
                         + "'opensAt':'2026-06-01T10:00:00Z','presaleCount':12,'drawCompletedAt':'2026-06-01T10:00:01Z',"
                         + "'offerWatermark':7,'waiting':5,'joinGate':{'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0},"
-                        + "'name':null,'afterPurchase':'RELEASE','soldOutCategories':[]}");
+                        + "'name':null,'afterPurchase':'RELEASE','soldOutCategories':[],'pace':null}");
         roundTrips(
                 stored,
                 new EventStateView(
@@ -241,7 +255,8 @@ class QueueRecordsTests {
                 "{'eventId':'e1','phase':'OPEN','mode':'QUEUEING','announcement':null,'saleGeneration':1,"
                         + "'admissionRatePerSecond':2.5,'offerWatermark':7,'drawCompletedAt':null,'drawComplete':true,"
                         + "'presaleCount':0,'waiting':3,'waitingBuckets':[{'maxOrderKey':9,'count':2},{'maxOrderKey':12,'count':1}],"
-                        + "'generatedAt':'2026-06-01T10:00:05Z','joinGate':{'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0},'soldOutCategories':[]}");
+                        + "'generatedAt':'2026-06-01T10:00:05Z','joinGate':{'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0},'soldOutCategories':[],"
+                        + "'pace':{'perSecond':2.4,'variance':3.1,'recentPerSecond':2.2,'buckets':12,'floorPerSecond':1.5,'resumed':true}}");
         QueueSnapshot snapshot = new QueueSnapshot(
                 "e1",
                 EventPhase.OPEN,
@@ -257,7 +272,8 @@ class QueueRecordsTests {
                 List.of(new WaitingBucket(9, 2), new WaitingBucket(12, 1)),
                 Instant.parse("2026-06-01T10:00:05Z"),
                 null,
-                null);
+                null,
+                new Pace(2.4, 3.1, 2.2, 12, 1.5, true));
         roundTrips(served, snapshot);
         assertThat(snapshot.orderFinalFor(Instant.parse("2026-06-01T09:00:00Z")))
                 .isTrue();
@@ -314,21 +330,22 @@ class QueueRecordsTests {
 
     @Test
     void visitorStatusReadsAlikeFromQueueAndEdge() {
-        // StatusTests: 152 ahead at 2 offers a second
+        // StatusTests: 152 ahead at 2 offers a second, measured steady
         QueueStatus.Position ahead = QueueStatus.Position.around(152);
+        Pace steady = new Pace(2, 2, 2, 60, 1, false);
         QueueStatus waiting = new QueueStatus(
                 "WAITING",
                 EventPhase.OPEN,
                 OperatingMode.QUEUEING,
                 ahead,
-                QueueStatus.EstimatedWait.of(ahead, 2),
+                QueueStatus.EstimatedWait.of(ahead, 2, steady),
                 null,
                 8,
                 null,
                 "4gfk");
         roundTrips(
                 json("{'state':'WAITING','phase':'OPEN','mode':'QUEUEING','position':{'aheadMin':150,'aheadMax':159},"
-                        + "'estimatedWaitSeconds':{'min':60,'max':120},'offer':null,'pollAfterSeconds':8,'announcement':null,"
+                        + "'estimatedWaitSeconds':{'min':50,'max':104,'caveat':null},'offer':null,'pollAfterSeconds':8,'announcement':null,"
                         + "'receipt':'4gfk'}"),
                 waiting);
         roundTrips(
@@ -364,7 +381,9 @@ class QueueRecordsTests {
                 .isNull();
         assertThat(QueueStatus.EstimatedWait.of(ahead(10), Double.POSITIVE_INFINITY))
                 .isNull();
-        assertThat(QueueStatus.EstimatedWait.of(ahead(0), 10)).isEqualTo(new QueueStatus.EstimatedWait(0, 1));
+        assertThat(QueueStatus.EstimatedWait.of(ahead(0), 10))
+                .as("the front, nothing measured: a few seconds, said to be measuring")
+                .isEqualTo(new QueueStatus.EstimatedWait(0, 11, EstimateCaveat.MEASURING));
     }
 
     private static QueueStatus.Position ahead(long exact) {

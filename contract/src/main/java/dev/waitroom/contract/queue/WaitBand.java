@@ -1,0 +1,110 @@
+package dev.waitroom.contract.queue;
+
+/**
+ * The one rule for a wait estimate (docs/estimates.md), which the queue-service and the gateway edge both apply through
+ * {@link QueueStatus.EstimatedWait#of}: a 90 % band from the measured offer pace and its variability, not a fixed
+ * factor.
+ *
+ * <p>A visitor with {@code a..b} waiting ahead is offered once {@code a+1..b+1} offers are made, fewer when people ahead
+ * leave or let their place lapse. Offers in t seconds are about N(r t, s² t): the earliest t is where the fast pace's
+ * upper 95 % quantile reaches the low end, the latest where the slow pace's lower 5 % quantile reaches the high end.
+ * The fast and slow paces are the long-run and the recent pace, each widened by the long-run pace's own standard error
+ * (few buckets, wide band), and further when the pace changed or admissions just resumed. The band never gets
+ * narrower than an honest floor around its middle, and a few seconds of slack cover the ticker, the offer outbox
+ * and the poll.
+ */
+final class WaitBand {
+
+    /** Both tails of a 90 % band. */
+    static final double Z = 1.645;
+
+    /** People ahead who leave or lapse before their turn: the front may need this much fewer offers. */
+    static final double DEPARTURES = 0.10;
+
+    /** The ticker (250 ms), the outbox and a forwarded poll's age, either way. */
+    static final double SLACK_SECONDS = 5;
+
+    /** The band is at least -15 % .. +25 % of its middle. */
+    static final double FLOOR_BELOW = 0.85;
+
+    static final double FLOOR_ABOVE = 1.25;
+
+    /** A recent pace this far (25 %) from the long-run pace, and beyond its own noise, is a change. */
+    static final double CHANGE = 0.25;
+
+    /** How much a caveat widens each end's pace. */
+    static final double WIDEN = 1.3;
+
+    /** Without a measured floor, while measuring, the slow end assumes a pace this many times below the rate. */
+    static final double MEASURING_SPREAD = 4;
+
+    private WaitBand() {}
+
+    static QueueStatus.EstimatedWait of(QueueStatus.Position ahead, double rate, Pace pace) {
+        if (!(rate > 0) || Double.isInfinite(rate)) {
+            return null;
+        }
+        double fewest = (ahead.aheadMin() + 1) * (1 - DEPARTURES);
+        double most = ahead.aheadMax() + 1;
+        double central;
+        double fast;
+        double slow;
+        double variance;
+        EstimateCaveat caveat;
+        if (pace == null || !pace.measured()) {
+            caveat = pace != null && pace.resumed() ? EstimateCaveat.RESUMED : EstimateCaveat.MEASURING;
+            central = rate;
+            fast = rate;
+            double floor = pace == null ? 0 : pace.floorPerSecond();
+            slow = floor > 0 ? Math.min(floor, rate / 2) : rate / MEASURING_SPREAD;
+            variance = rate;
+        } else {
+            double r = pace.perSecond();
+            double recent = pace.recentPerSecond();
+            variance = Math.max(pace.variance(), 0);
+            double rateError = Math.sqrt(variance / (pace.buckets() * (double) Pace.BUCKET_SECONDS));
+            double recentError = Math.sqrt(
+                    variance / (Math.min(pace.buckets(), Pace.RECENT_BUCKETS) * (double) Pace.BUCKET_SECONDS));
+            central = r;
+            fast = Math.max(r, recent) + Z * rateError;
+            slow = Math.min(r, recent) - Z * rateError;
+            if (recent < r * (1 - CHANGE) && recent < r - Z * recentError) {
+                caveat = EstimateCaveat.SLOWED;
+                central = (r + recent) / 2;
+                slow /= WIDEN;
+            } else if (recent > r * (1 + CHANGE) && recent > r + Z * recentError) {
+                caveat = EstimateCaveat.SPED_UP;
+                central = (r + recent) / 2;
+                fast *= WIDEN;
+            } else if (pace.resumed()) {
+                caveat = EstimateCaveat.RESUMED;
+                slow /= WIDEN;
+                fast *= WIDEN;
+            } else {
+                caveat = null;
+            }
+            // never slower than a tenth of the long-run pace: a stall is a pause, which shows no estimate at all
+            slow = Math.max(slow, r / 10);
+        }
+        double middle = (fewest + most) / 2 / central;
+        double min = Math.min(earliest(fewest, fast, variance), middle * FLOOR_BELOW) - SLACK_SECONDS;
+        double max = Math.max(latest(most, slow, variance), middle * FLOOR_ABOVE) + SLACK_SECONDS;
+        long lo = (long) Math.max(0, Math.floor(min));
+        long hi = (long) Math.ceil(Math.min(max, Long.MAX_VALUE / 2.0));
+        return new QueueStatus.EstimatedWait(lo, Math.max(lo, hi), caveat);
+    }
+
+    /** The t where r t + z s √t reaches k: the fast pace's upper quantile makes k offers this early. */
+    static double earliest(double k, double r, double variance) {
+        double s = Math.sqrt(variance);
+        double x = (-Z * s + Math.sqrt(Z * Z * variance + 4 * r * k)) / (2 * r);
+        return x * x;
+    }
+
+    /** The t where r t - z s √t reaches k: the slow pace's lower quantile makes k offers this late. */
+    static double latest(double k, double r, double variance) {
+        double s = Math.sqrt(variance);
+        double x = (Z * s + Math.sqrt(Z * Z * variance + 4 * r * k)) / (2 * r);
+        return x * x;
+    }
+}
