@@ -44,19 +44,78 @@
     }
   }
 
+  /*
+   * The page's language: <html lang> and the message bundle the gateway inlined for it (docs/page-language.md).
+   * Numbers, plurals, durations, times and lists follow that language; times are in the browser's own time zone.
+   */
+  var lang = document.documentElement.lang || 'en';
+  var messages = {};
+  try {
+    messages = JSON.parse(document.getElementById('waitroom-messages').textContent) || {};
+  } catch (e) { messages = {}; }
+  var numbers = new Intl.NumberFormat(lang);
+  var plurals = new Intl.PluralRules(lang);
+  var units = {};
+
   function count(n) {
-    return Number(n).toLocaleString();
+    return numbers.format(Number(n));
   }
 
-  /** Seconds as plain words, rounded the way people say it. */
+  /*
+   * The message `key` with its {placeholders} filled from `params` (numbers formatted for the language). A message with
+   * plural forms takes the form Intl.PluralRules picks for params.count, 'other' where the bundle has no such form.
+   */
+  function t(key, params) {
+    var message = messages[key];
+    if (message === undefined || message === null) { return key; }
+    if (typeof message === 'object') {
+      var n = params && params.count !== undefined ? Number(params.count) : NaN;
+      message = message[isNaN(n) ? 'other' : plurals.select(n)] || message.other;
+    }
+    return String(message).replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, function (all, name) {
+      if (!params || params[name] === undefined || params[name] === null) { return all; }
+      return typeof params[name] === 'number' ? count(params[name]) : String(params[name]);
+    });
+  }
+
+  function unit(n, name, display) {
+    var id = name + display;
+    if (!units[id]) { units[id] = new Intl.NumberFormat(lang, { style: 'unit', unit: name, unitDisplay: display }); }
+    return units[id].format(n);
+  }
+
+  function list(parts, type, style) {
+    try {
+      return new Intl.ListFormat(lang, { type: type, style: style }).format(parts);
+    } catch (e) {
+      return parts.join(', ');
+    }
+  }
+
+  /** Seconds as words, rounded the way people say it: "less than a minute", "5 minutes", "1 hour, 5 minutes". */
   function duration(seconds) {
-    if (seconds < 60) { return 'less than a minute'; }
+    if (seconds < 60) { return t('duration.underMinute'); }
     var minutes = Math.round(seconds / 60);
-    if (minutes < 60) { return minutes === 1 ? '1 minute' : minutes + ' minutes'; }
+    if (minutes < 60) { return unit(minutes, 'minute', 'long'); }
     var hours = Math.floor(minutes / 60);
     var rest = minutes % 60;
-    var h = hours === 1 ? '1 hour' : hours + ' hours';
-    return rest === 0 ? h : h + ' ' + (rest === 1 ? '1 minute' : rest + ' minutes');
+    return rest === 0 ? unit(hours, 'hour', 'long')
+      : list([unit(hours, 'hour', 'long'), unit(rest, 'minute', 'long')], 'unit', 'long');
+  }
+
+  /** A countdown's remaining time, short: "1 hr 5 min 3 sec", "2 Std., 5 Min. und 3 Sek.". */
+  function countdown(seconds) {
+    var h = Math.floor(seconds / 3600);
+    var m = Math.floor((seconds % 3600) / 60);
+    var parts = [];
+    if (h > 0) { parts.push(unit(h, 'hour', 'short')); }
+    if (h > 0 || m > 0) { parts.push(unit(m, 'minute', 'short')); }
+    parts.push(unit(seconds % 60, 'second', 'short'));
+    return list(parts, 'unit', 'narrow');
+  }
+
+  function percent(fraction) {
+    return new Intl.NumberFormat(lang, { style: 'percent' }).format(fraction);
   }
 
   /** A delay in ms of `seconds` with +/-25% random jitter, so pages do not poll in step. */
@@ -64,16 +123,45 @@
     return Math.round(seconds * 1000 * (0.75 + Math.random() * 0.5));
   }
 
+  var times = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' });
+  var dateTimes = new Intl.DateTimeFormat(lang, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric',
+    hour: '2-digit', minute: '2-digit', timeZoneName: 'short' });
+
+  /* In the browser's own time zone (Intl's default). */
   function time(iso) {
     var d = new Date(iso);
-    return isNaN(d.getTime()) ? iso : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    return isNaN(d.getTime()) ? iso : times.format(d);
   }
 
   function dateTime(iso) {
     var d = new Date(iso);
-    return isNaN(d.getTime()) ? iso : d.toLocaleString([], { dateStyle: 'full', timeStyle: 'short' });
+    return isNaN(d.getTime()) ? iso : dateTimes.format(d);
   }
 
-  window.Waitroom = { eventId: eventId, request: request, setText: setText, show: show, count: count,
-    duration: duration, jittered: jittered, time: time, dateTime: dateTime };
+  /** An http(s) address from a server's answer, or null: nothing else becomes a link. */
+  function safeUrl(url) {
+    try {
+      var parsed = new URL(url, window.location.href);
+      return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  /*
+   * The language switcher: the choice is kept for a year in the waitroom_lang cookie (a language tag, nothing
+   * personal), which the gateway reads before Accept-Language; the page reloads in that language at once.
+   */
+  var switcher = document.getElementById('language');
+  if (switcher) {
+    switcher.addEventListener('change', function () {
+      document.cookie = 'waitroom_lang=' + encodeURIComponent(switcher.value) + '; Path=/; Max-Age=31536000; SameSite=Lax' +
+        (window.location.protocol === 'https:' ? '; Secure' : '');
+      window.location.reload();
+    });
+  }
+
+  window.Waitroom = { eventId: eventId, request: request, setText: setText, show: show, count: count, t: t,
+    lang: lang, duration: duration, countdown: countdown, percent: percent, list: list, jittered: jittered,
+    time: time, dateTime: dateTime, safeUrl: safeUrl };
 }());

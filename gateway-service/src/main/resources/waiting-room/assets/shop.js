@@ -1,4 +1,7 @@
-/* The minimal shop: list seats, hold one, pay, follow the order until it is settled. */
+/*
+ * The minimal shop: list seats, hold one, pay, follow the order until it is settled. Texts come from the page's
+ * message bundle (W.t); a problem's own title and detail are the API's English, so the page says its own words.
+ */
 (function () {
   'use strict';
   var W = window.Waitroom;
@@ -7,6 +10,7 @@
   var shop = base + '/shop';
   var hold = null;
   var paying = false;
+  var price = new Intl.NumberFormat(W.lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
   document.getElementById('back').href = base;
 
@@ -14,26 +18,36 @@
     W.setText('message', text);
   }
 
-  function problem(r, fallback) {
-    if (r.status === 401 || r.status === 403) {
-      say('Your shopping session has ended or is not valid here. Return to the waiting room to get a new place.');
+  function problem(r, fallbackKey) {
+    var type = r.body && typeof r.body.type === 'string' ? r.body.type : '';
+    var expired = /\/account-token-invalid$/.test(type);
+    if (r.status === 401 && (expired || /\/sign-in-required$/.test(type))) {
+      var url = r.body.signInUrl ? W.safeUrl(r.body.signInUrl) : null;
+      say(W.t(expired ? 'signIn.expired.detail' : 'signIn.required.detail') + (url ? '' : ' ' + W.t('signIn.noLink')));
+      if (url) { document.getElementById('sign-in').href = url; }
+      W.show('sign-in-box', !!url);
       document.getElementById('hold').disabled = true;
       return true;
     }
-    say((r.body && r.body.detail) || fallback);
+    if (r.status === 401 || r.status === 403) {
+      say(W.t('shop.sessionNotValid'));
+      document.getElementById('hold').disabled = true;
+      return true;
+    }
+    say(W.t(fallbackKey));
     return false;
   }
 
   function loadSeats() {
     W.request('GET', shop + '/seats').then(function (r) {
-      if (!r.ok) { problem(r, 'The seats could not be loaded. Please try again.'); return; }
+      if (!r.ok) { problem(r, 'shop.seats.failed'); return; }
       /* booking says whether its payment simulator is on: then no payment here is real, and the page says so */
       W.show('simulated', !!(r.body && r.body.paymentsSimulated === true));
       var container = document.getElementById('seats');
       container.textContent = '';
       var seats = (r.body && r.body.seats) || [];
       if (seats.length === 0) {
-        say('No seats are available any more.');
+        say(W.t('shop.seats.none'));
         return;
       }
       seats.forEach(function (seat, i) {
@@ -45,29 +59,28 @@
         input.value = seat.seatId;
         input.id = 'seat-' + i;
         label.appendChild(input);
-        label.appendChild(document.createTextNode(' Seat ' + seat.seatId + ' (' + seat.category + ', ' +
-          (seat.priceCents / 100).toFixed(2) + ')'));
+        label.appendChild(document.createTextNode(' ' + W.t('shop.seat', { seat: seat.seatId, category: seat.category,
+          price: price.format(seat.priceCents / 100) })));
         container.appendChild(label);
       });
       document.getElementById('hold').disabled = false;
-      say(seats.length + ' seats available. Pick one and hold it.');
-    }, function () { say('Connection trouble while loading seats. Please try again.'); });
+      say(W.t('shop.seats.available', { count: seats.length }));
+    }, function () { say(W.t('shop.seats.connection')); });
   }
 
   document.getElementById('seat-form').addEventListener('submit', function (e) {
     e.preventDefault();
     var chosen = document.querySelector('input[name="seat"]:checked');
-    if (!chosen) { say('Pick a seat first.'); return; }
+    if (!chosen) { say(W.t('shop.pickFirst')); return; }
     W.request('POST', shop + '/holds', { seatIds: [chosen.value] }).then(function (r) {
-      if (r.status === 409) { say('That seat was just taken by someone else. Please pick another.'); loadSeats(); return; }
-      if (!r.ok) { problem(r, 'The seat could not be held. Please try again.'); return; }
+      if (r.status === 409) { say(W.t('shop.taken')); loadSeats(); return; }
+      if (!r.ok) { problem(r, 'shop.hold.failed'); return; }
       hold = r.body;
-      W.setText('hold-text', 'Seat ' + hold.seatIds.join(', ') + ' is held for you until ' +
-        W.time(hold.expiresAt) + '. Pay before then to keep it.');
+      W.setText('hold-text', W.t('shop.hold.text', { seats: hold.seatIds.join(', '), time: W.time(hold.expiresAt) }));
       W.show('hold-box', true);
-      say('Seat held. Pay to complete your order.');
+      say(W.t('shop.hold.done'));
       document.getElementById('pay').focus();
-    }, function () { say('Connection trouble. Your seat was not held; please try again.'); });
+    }, function () { say(W.t('shop.hold.connection')); });
   });
 
   document.getElementById('pay').addEventListener('click', function () {
@@ -76,25 +89,25 @@
     var key = 'order-' + hold.holdId;
     W.request('POST', shop + '/orders', { holdId: hold.holdId }, { 'Idempotency-Key': key }).then(function (r) {
       paying = false;
-      if (!r.ok) { problem(r, 'The order could not be placed. Please try again.'); return; }
+      if (!r.ok) { problem(r, 'shop.order.failed'); return; }
       W.show('order-box', true);
       follow(r.body.orderId, 0);
-    }, function () { paying = false; say('Connection trouble. Please press Pay again; you will not pay twice.'); });
+    }, function () { paying = false; say(W.t('shop.order.connection')); });
   });
 
   function follow(orderId, attempt) {
     W.request('GET', shop + '/orders/' + encodeURIComponent(orderId)).then(function (r) {
-      if (!r.ok) { problem(r, 'The order status could not be read. Retrying.'); setTimeout(function () { follow(orderId, attempt + 1); }, W.jittered(3)); return; }
+      if (!r.ok) { problem(r, 'shop.order.unreadable'); setTimeout(function () { follow(orderId, attempt + 1); }, W.jittered(3)); return; }
       var order = r.body;
       if (order.state === 'PAID') {
-        W.setText('order-text', 'Paid. Order ' + order.orderId + ' is confirmed.');
-        say('Payment complete. Your ticket is confirmed.');
+        W.setText('order-text', W.t('shop.order.paid', { order: order.orderId }));
+        say(W.t('shop.order.paidSay'));
         W.show('hold-box', false);
       } else if (order.state === 'PAYMENT_FAILED' || order.state === 'VOIDED') {
-        W.setText('order-text', 'The payment did not go through (' + order.state.toLowerCase().replace('_', ' ') + ').');
-        say('The payment did not go through.');
+        W.setText('order-text', W.t('shop.order.notThrough', { state: W.t('shop.order.state.' + order.state) }));
+        say(W.t('shop.order.notThroughSay'));
       } else {
-        W.setText('order-text', 'Payment in progress for order ' + order.orderId + '…');
+        W.setText('order-text', W.t('shop.order.inProgress', { order: order.orderId }));
         setTimeout(function () { follow(orderId, attempt + 1); }, W.jittered(Math.min(10, 1 + attempt)));
       }
     }, function () { setTimeout(function () { follow(orderId, attempt + 1); }, W.jittered(5)); });
@@ -107,7 +120,7 @@
   });
 
   function showSession(until) {
-    if (until) { W.setText('session', 'Your shopping session lasts until ' + W.time(until) + '.'); }
+    if (until) { W.setText('session', W.t('shop.session.until', { time: W.time(until) })); }
   }
 
   /* A fresh token with a later expiry, never past the session's absolute limit (the coordinator decides). */
@@ -116,12 +129,13 @@
       if (r.ok && r.body) {
         try { sessionStorage.setItem('waitroom.session.' + event, r.body.expiresAt); } catch (e) { /* optional */ }
         showSession(r.body.expiresAt);
-        say('Your session now lasts until ' + W.time(r.body.expiresAt) +
-          (r.body.absoluteExpiresAt ? ' (it cannot go past ' + W.time(r.body.absoluteExpiresAt) + ').' : '.'));
+        say(r.body.absoluteExpiresAt
+          ? W.t('shop.session.renewedCapped', { time: W.time(r.body.expiresAt), limit: W.time(r.body.absoluteExpiresAt) })
+          : W.t('shop.session.renewed', { time: W.time(r.body.expiresAt) }));
       } else {
-        problem(r, 'Your session could not be extended.');
+        problem(r, 'shop.session.renewFailed');
       }
-    }, function () { say('Connection trouble. Your session was not extended; please try again.'); });
+    }, function () { say(W.t('shop.session.renewConnection')); });
   });
 
   try {

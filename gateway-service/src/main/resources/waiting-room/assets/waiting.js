@@ -36,39 +36,34 @@
   var offerWithdrawn = false; /* a claim was refused because the event sold out */
 
   /*
-   * One sentence (or two) per rule and value, in plain words. A value the page does not know is not described:
-   * the page never guesses a rule.
+   * One sentence (or two) per rule and value, in plain words: the keys of the messages (i18n/<language>.json). A value
+   * the page does not know is not described: the page never guesses a rule.
    */
   var RULES = {
     presaleOrdering: {
-      RANDOM: ['Everyone who joins before the sale opens is in the pre-sale group. When the sale opens, the order ' +
-        'of this group is decided by a random draw, so arriving early in that period gives no advantage.',
-        'The draw can be checked and cannot be run twice. Before opening we publish a fingerprint (a SHA-256 ' +
-        'commitment) of a secret random number, the seed. After the draw we publish the seed itself. Each place ' +
-        'in the group is the order of HMAC-SHA256(seed, receipt), so anyone can check their own place with the ' +
-        'receipt below.'],
-      FIFO: ['Everyone who joins before the sale opens is in the pre-sale group, and this group is served in the ' +
-        'order people joined: the earlier you join, the earlier your turn.']
+      RANDOM: ['rule.presaleOrdering.RANDOM', 'rule.presaleOrdering.RANDOM.proof'],
+      FIFO: ['rule.presaleOrdering.FIFO']
     },
     expiredOfferPolicy: {
-      REQUEUE_ONCE: ['If it is your turn and the offer is not taken in time, you go to the back of the queue once; ' +
-        'a second missed offer ends your place.'],
-      DROP: ['If it is your turn and the offer is not taken in time, your place ends at once; you can join the ' +
-        'queue again, at the back.']
+      REQUEUE_ONCE: ['rule.expiredOfferPolicy.REQUEUE_ONCE'],
+      DROP: ['rule.expiredOfferPolicy.DROP']
     },
     afterPurchase: {
-      RELEASE: ['When you complete a purchase, your shopping session ends and makes room for the next person; ' +
-        'to buy again, you join the queue again, at the back.'],
-      KEEP: ['When you complete a purchase, your shopping session stays open until its time runs out, so you can ' +
-        'buy more in the same visit; the purchase uses up your place in the queue.']
+      RELEASE: ['rule.afterPurchase.RELEASE'],
+      KEEP: ['rule.afterPurchase.KEEP']
     },
     identityScope: {
-      BROWSER: ['Your place belongs to this browser, which keeps it in a cookie: opening the sale in another ' +
-        'browser or on another device gives a separate place at the back, not a better one, and clearing your ' +
-        'cookies loses this place.'],
-      ACCOUNT: ['Your place belongs to your account, not to this browser: one place per account, whichever ' +
-        'browser or device you use.']
+      BROWSER: ['rule.identityScope.BROWSER'],
+      ACCOUNT: ['rule.identityScope.ACCOUNT']
     }
+  };
+
+  /* Why the estimate's range is wide, by the status's caveat code; an unknown code says nothing. */
+  var CAVEATS = {
+    MEASURING: 'caveat.MEASURING',
+    SLOWED: 'caveat.SLOWED',
+    SPED_UP: 'caveat.SPED_UP',
+    RESUMED: 'caveat.RESUMED'
   };
 
   function schedule(seconds) {
@@ -78,7 +73,7 @@
 
   function connectionTrouble(message) {
     failures += 1;
-    W.setText('connection', message || 'Reconnecting — your place is kept.');
+    W.setText('connection', message || W.t('connection.reconnecting'));
     W.show('connection', true);
     var backoff = Math.min(60, Math.pow(2, failures));
     schedule(backoff);
@@ -87,6 +82,27 @@
   function connected() {
     failures = 0;
     W.show('connection', false);
+    W.show('sign-in-box', false);
+  }
+
+  /*
+   * An account-scoped sale refuses a visitor without a valid sign-in: 401 sign-in-required (with the operator's
+   * signInUrl when configured) or account-token-invalid. The page says so and links to the sign-in; it does not retry.
+   */
+  function signInProblem(r) {
+    var type = problemType(r);
+    var expired = /\/account-token-invalid$/.test(type);
+    if (r.status !== 401 || !(expired || /\/sign-in-required$/.test(type))) { return false; }
+    var url = r.body && r.body.signInUrl ? W.safeUrl(r.body.signInUrl) : null;
+    W.setText('headline', W.t(expired ? 'signIn.expired.headline' : 'signIn.required.headline'));
+    W.setText('detail', W.t(expired ? 'signIn.expired.detail' : 'signIn.required.detail') +
+      (url ? '' : ' ' + W.t('signIn.noLink')));
+    if (url) { document.getElementById('sign-in').href = url; }
+    W.show('sign-in-box', !!url);
+    W.show('connection', false);
+    W.show('offer', false);
+    clearTimeout(pollTimer);
+    return true;
   }
 
   function problemType(r) {
@@ -111,9 +127,11 @@
         }
       } else if (r.status === 429 || r.status === 503) {
         joinLater(r);
+      } else if (signInProblem(r)) {
+        return;
       } else if (r.status === 404) {
-        W.setText('headline', 'There is no sale at this address.');
-        W.setText('detail', 'Please check the link you followed.');
+        W.setText('headline', W.t('join.noSale.headline'));
+        W.setText('detail', W.t('join.noSale.detail'));
       } else if (r.status === 409 && /\/sold-out$/.test(problemType(r))) {
         connected();
         startEventUpdates();
@@ -125,13 +143,13 @@
         showEnded();
       } else {
         failures += 1;
-        W.setText('connection', (r.body && r.body.detail) || 'Reconnecting — trying to join the queue.');
+        W.setText('connection', W.t('connection.joining')); /* a problem's detail is the API's English */
         W.show('connection', true);
         setTimeout(join, W.jittered(Math.min(60, Math.pow(2, failures))));
       }
     }, function () {
       failures += 1;
-      W.setText('connection', 'Reconnecting — trying to join the queue.');
+      W.setText('connection', W.t('connection.joining'));
       W.show('connection', true);
       setTimeout(join, W.jittered(Math.min(60, Math.pow(2, failures))));
     });
@@ -141,16 +159,15 @@
   function refusalReason(r) {
     var type = problemType(r);
     if (/\/joins-throttled$/.test(type)) {
-      return 'Many people are joining at this moment, so joining is held back for a few seconds.';
+      return W.t('refusal.throttled');
     }
     if (/\/queue-store-full$/.test(type)) {
-      return 'The queue is full for the moment.';
+      return W.t('refusal.storeFull');
     }
     if (r.status === 429) {
-      return /\/client-rate-limited$/.test(type) ? 'Many requests came from your network at once.'
-        : 'Many requests came from this browser at once.';
+      return W.t(/\/client-rate-limited$/.test(type) ? 'refusal.network' : 'refusal.browser');
     }
-    return 'The queue cannot be reached for a moment.';
+    return W.t('refusal.unreachable');
   }
 
   /* Retry-After plus up to 50 % more, so pages refused together do not return together. */
@@ -158,9 +175,7 @@
     var seconds = r.retryAfter || 5;
     var delay = Math.round(seconds * 1000 * (1 + Math.random() * 0.5));
     var about = Math.max(1, Math.round(delay / 1000));
-    W.setText('connection', refusalReason(r) + ' You have not lost anything: a place is only given once ' +
-      'joining succeeds. This page tries again by itself in about ' + about +
-      (about === 1 ? ' second.' : ' seconds.'));
+    W.setText('connection', refusalReason(r) + ' ' + W.t('refusal.retry', { count: about }));
     W.show('connection', true);
     setTimeout(join, delay);
   }
@@ -190,16 +205,15 @@
     var worker = null;
     try { worker = new Worker('/assets/proof-of-work.js'); } catch (e) { worker = null; }
     if (!worker) {
-      W.setText('headline', 'This browser cannot run the check that protects the queue.');
-      W.setText('detail', 'Please open this page in an up-to-date browser to join.');
+      W.setText('headline', W.t('proofOfWork.unsupported.headline'));
+      W.setText('detail', W.t('proofOfWork.unsupported.detail'));
       return;
     }
     solving = true;
     var shown = -1;
     var shownAt = Date.now();
-    W.setText('headline', 'Checking your browser…');
-    W.setText('detail', 'Before you join, this page does a short calculation that keeps automated programs ' +
-      'out. It takes a few seconds and needs nothing from you.');
+    W.setText('headline', W.t('proofOfWork.checking'));
+    W.setText('detail', W.t('proofOfWork.detail'));
     worker.onmessage = function (message) {
       var m = message.data || {};
       if (m.progress !== undefined) {
@@ -207,7 +221,7 @@
         if (percent > shown && Date.now() - shownAt >= 2000) {
           shown = percent;
           shownAt = Date.now();
-          W.setText('headline', 'Checking your browser… ' + percent + ' %');
+          W.setText('headline', W.t('proofOfWork.progress', { percent: W.percent(percent / 100) }));
         }
         return;
       }
@@ -216,7 +230,7 @@
       if (m.number !== undefined) {
         proof = btoa(JSON.stringify({ algorithm: challenge.algorithm, challenge: challenge.challenge,
           number: m.number, salt: challenge.salt, signature: challenge.signature }));
-        W.setText('headline', 'Joining the queue…');
+        W.setText('headline', W.t('status.joining'));
         W.setText('detail', '');
         join();
       } else {
@@ -237,6 +251,8 @@
         connected();
         render(r.body);
         schedule(r.body.pollAfterSeconds || 5);
+      } else if (signInProblem(r)) {
+        return;
       } else if (r.status === 404) {
         join();
       } else if (r.status === 429) {
@@ -250,21 +266,28 @@
   }
 
   function band(position) {
-    if (!position) { return 'Not known yet'; }
-    if (position.aheadMax === 0) { return 'Nobody — you are at the front'; }
+    if (!position) { return W.t('status.notKnown'); }
+    if (position.aheadMax === 0) { return W.t('ahead.front'); }
     if (position.aheadMin === position.aheadMax) {
-      return position.aheadMin === 1 ? '1 person' : W.count(position.aheadMin) + ' people';
+      return W.t('ahead.exact', { count: position.aheadMin });
     }
-    return 'Between ' + W.count(position.aheadMin) + ' and ' + W.count(position.aheadMax) + ' people';
+    return W.t('ahead.between', { min: position.aheadMin, max: position.aheadMax, count: position.aheadMax });
   }
 
+  /* The estimate's range {min, max} in seconds, in words of the page's language. */
   function estimate(wait) {
-    if (!wait) { return 'Not known yet'; }
-    if (wait.max < 60) { return 'Less than a minute (an estimate)'; }
+    if (!wait) { return W.t('status.notKnown'); }
+    if (wait.max < 60) { return W.t('wait.underMinute'); }
     var low = W.duration(wait.min);
     var high = W.duration(wait.max);
-    return (low === high ? 'About ' + high : 'Between ' + low + ' and ' + high) +
-      ' (an estimate: it changes when the admission rate changes)';
+    return low === high ? W.t('wait.about', { duration: high }) : W.t('wait.between', { min: low, max: high });
+  }
+
+  /* Why the range is wide, when the status says (estimatedWaitSeconds.caveat); hidden otherwise. */
+  function caveat(wait) {
+    var key = wait && wait.caveat ? CAVEATS[wait.caveat] : null;
+    W.setText('caveat', key ? W.t(key) : '');
+    W.show('caveat', !!key);
   }
 
   /*
@@ -272,37 +295,28 @@
    * withdrew, no place (a join refused), or done with the queue.
    */
   function showSoldOut(kind) {
-    var details = {
-      waiting: 'There is nothing left to buy for this event, so the queue has stopped and nobody is let into the ' +
-        'shop. We are sorry. If seats come back, a new round of the sale may open: your place is kept, and this ' +
-        'page tells you.',
-      withdrawn: 'Your offer was withdrawn because there is nothing left to buy, so nobody is let into the shop. ' +
-        'We are sorry. Your place is kept: if seats come back, a new round of the sale may open, and you are ' +
-        'offered again in your turn. This page tells you.',
-      none: 'There is nothing left to buy for this event, so the queue is closed. We are sorry. If seats come back, ' +
-        'a new round of the sale may open: this page tries to join by itself.',
-      done: 'There is nothing left to buy for this event. We are sorry. You can close this page.'
-    };
-    W.setText('headline', 'Tickets are sold out.');
-    W.setText('detail', details[kind] || details.done);
-    W.setText('ahead', 'Not counted while the event is sold out');
-    W.setText('wait', 'None: the event is sold out');
+    var details = { waiting: 'soldOut.waiting', withdrawn: 'soldOut.withdrawn', none: 'soldOut.none', done: 'soldOut.done' };
+    W.setText('headline', W.t('soldOut.headline'));
+    W.setText('detail', W.t(details[kind] || details.done));
+    W.setText('ahead', W.t('soldOut.ahead'));
+    W.setText('wait', W.t('soldOut.wait'));
+    caveat(null);
     W.show('offer', false);
     W.show('rejoin-box', false);
   }
 
   function showEnded() {
-    W.setText('headline', 'The sale has ended.');
-    W.setText('detail', 'No more visitors will be let into the shop for this event.');
+    W.setText('headline', W.t('ended.headline'));
+    W.setText('detail', W.t('ended.detail'));
     W.show('offer', false);
     W.show('rejoin-box', false);
   }
 
   function showOfferHeld() {
-    W.setText('headline', 'It is your turn, but admission is paused for a moment.');
-    W.setText('detail', 'Your offer is held for you while admission is paused: you lose nothing by waiting. ' +
-      'This page takes you into the shop by itself when admission resumes.');
-    W.setText('wait', 'None: it is your turn');
+    W.setText('headline', W.t('held.headline'));
+    W.setText('detail', W.t('held.detail'));
+    W.setText('wait', W.t('held.wait'));
+    caveat(null);
     W.show('offer', false);
   }
 
@@ -333,17 +347,17 @@
     W.show('offer', false);
     W.show('rejoin-box', false);
     if (s.phase === 'SCHEDULED') {
-      W.setText('wait', 'Not known yet');
-      W.setText('headline', 'You are in the pre-sale group.');
-      W.setText('detail', policyValue('presaleOrdering') === 'FIFO'
-        ? 'The sale has not opened yet. When it opens, this group is served in the order people joined.'
-        : 'The sale has not opened yet. When it opens, places in this group are drawn at random, ' +
-          'so there is no need to arrive earlier or to refresh.');
+      W.setText('wait', W.t('status.notKnown'));
+      caveat(null);
+      W.setText('headline', W.t('scheduled.headline'));
+      W.setText('detail', W.t(policyValue('presaleOrdering') === 'FIFO' ? 'scheduled.detail.FIFO'
+        : 'scheduled.detail.RANDOM'));
       return; /* before opening, the event status says how big the group is */
     }
     if (s.phase === 'ENDED') {
-      W.setText('ahead', 'Not counted: the sale has ended');
-      W.setText('wait', 'None: the sale has ended');
+      W.setText('ahead', W.t('ended.ahead'));
+      W.setText('wait', W.t('ended.wait'));
+      caveat(null);
       showEnded();
       return;
     }
@@ -354,14 +368,14 @@
     }
     var paused = s.mode === 'PAUSED';
     /* no progress while paused: the place is shown as it stands, with no estimate */
-    W.setText('ahead', paused && s.position ? band(s.position) + ' (the queue is not moving while admission is paused)'
-      : band(s.position));
-    W.setText('wait', paused ? 'Not while admission is paused' : estimate(s.estimatedWaitSeconds));
+    W.setText('ahead', paused && s.position ? W.t('ahead.paused', { ahead: band(s.position) }) : band(s.position));
+    W.setText('wait', paused ? W.t('wait.paused') : estimate(s.estimatedWaitSeconds));
+    caveat(paused ? null : s.estimatedWaitSeconds);
     if (s.mode === 'BYPASS') {
-      W.setText('headline', 'The waiting room is not needed right now.');
-      W.setText('detail', 'You can go straight to the shop.');
+      W.setText('headline', W.t('bypass.headline'));
+      W.setText('detail', W.t('bypass.detail'));
       document.getElementById('enter').href = base + '/shop-ui';
-      W.setText('offer-text', 'The shop is open to everyone at the moment.');
+      W.setText('offer-text', W.t('bypass.offer'));
       W.show('offer', true);
       return;
     }
@@ -370,10 +384,10 @@
         if (offerHeld || paused) { /* the claim below is answered admission-paused until admission resumes */
           showOfferHeld();
         } else {
-          W.setText('headline', 'It is your turn.');
-          W.setText('detail', 'We are taking you into the shop now.');
+          W.setText('headline', W.t('offered.headline'));
+          W.setText('detail', W.t('offered.detail'));
           if (s.offer && s.offer.expiresAt) {
-            W.setText('offer-text', 'Your offer is held until ' + W.time(s.offer.expiresAt) + '.');
+            W.setText('offer-text', W.t('offered.until', { time: W.time(s.offer.expiresAt) }));
           }
           document.getElementById('enter').href = base + '/shop-ui';
           W.show('offer', true);
@@ -381,9 +395,9 @@
         claim(true);
         return;
       case 'ACTIVE':
-        W.setText('headline', 'You have a shopping session.');
-        W.setText('detail', 'Your session in the shop is open; continue shopping with the link below.');
-        W.setText('offer-text', 'Your place in the shop is held for you.');
+        W.setText('headline', W.t('active.headline'));
+        W.setText('detail', W.t('active.detail'));
+        W.setText('offer-text', W.t('active.offer'));
         document.getElementById('enter').href = base + '/shop-ui';
         W.show('offer', true);
         if (!sessionRefreshed) {
@@ -392,40 +406,37 @@
         }
         return;
       case 'COMPLETED':
-        W.setText('headline', 'Your visit to the shop is complete.');
+        W.setText('headline', W.t('completed.headline'));
         rememberSpent(true);
         if (policyValue('afterPurchase') === 'RELEASE') {
-          W.setText('detail', 'Thank you. To buy again, join the queue again: you get a new place at the back.');
+          W.setText('detail', W.t('completed.release'));
           W.show('rejoin-box', true);
         } else {
-          W.setText('detail', 'Thank you. You can close this page.');
+          W.setText('detail', W.t('completed.keep'));
         }
         return;
       case 'EXPIRED':
         rememberSpent(true);
-        W.setText('headline', 'Your turn has passed.');
-        W.setText('detail', 'The offer was not taken in time, so this place has ended. You can join the queue ' +
-          'again: you get a new place at the back.');
+        W.setText('headline', W.t('expired.headline'));
+        W.setText('detail', W.t('expired.detail'));
         W.show('rejoin-box', true);
         return;
       case 'LEFT':
         rememberSpent(true);
-        W.setText('headline', 'You left the queue.');
-        W.setText('detail', 'Join again to get a new place at the back of the queue.');
+        W.setText('headline', W.t('left.headline'));
+        W.setText('detail', W.t('left.detail'));
         W.show('rejoin-box', true);
         return;
       default:
         break;
     }
     if (paused) {
-      W.setText('headline', 'Admission is paused. Your place is kept.');
-      W.setText('detail', 'Nobody is being let in at the moment, so the queue is not moving. ' +
-        'You do not need to do anything; this page continues when admission resumes.');
+      W.setText('headline', W.t('paused.headline'));
+      W.setText('detail', W.t('paused.detail'));
       return;
     }
-    W.setText('headline', 'You are in the queue. Your place is kept.');
-    W.setText('detail', s.position && s.position.aheadMax === 0 ? 'You are next.'
-      : 'We will take you to the shop when it is your turn.');
+    W.setText('headline', W.t('waiting.headline'));
+    W.setText('detail', W.t(s.position && s.position.aheadMax === 0 ? 'waiting.next' : 'waiting.detail'));
   }
 
   /* Retry-After plus up to 50 % more, in ms, so pages refused together do not return together. */
@@ -462,18 +473,19 @@
         showSoldOut('withdrawn');
         refreshEvent();
       } else if (r.status === 503 || r.status === 429) {
-        W.setText('connection', 'Admission cannot be reached for a moment. Your offer and your place are kept; ' +
-          'this page keeps trying.');
+        W.setText('connection', W.t('connection.admissionUnreachable'));
         W.show('connection', true);
         var wait = afterRetryAfter(r);
         claimRetryAt = Date.now() + wait;
         claimTimer = setTimeout(function () { claim(thenEnterShop); }, wait);
+      } else if (signInProblem(r)) {
+        return;
       } else {
         schedule(2);
       }
     }, function () {
       claiming = false;
-      connectionTrouble('Reconnecting — your offer and your place are kept while we retry.');
+      connectionTrouble(W.t('connection.offerKept'));
     });
   }
 
@@ -484,25 +496,23 @@
     var policy = e.policy || {};
     ['presaleOrdering', 'expiredOfferPolicy', 'afterPurchase', 'identityScope'].forEach(function (rule) {
       var texts = RULES[rule][policy[rule]];
-      (texts || []).forEach(function (text) {
+      (texts || []).forEach(function (key) {
         var li = document.createElement('li');
         li.setAttribute('data-rule', rule);
         li.setAttribute('data-value', policy[rule]);
-        li.textContent = text;
+        li.textContent = W.t(key);
         items.push(li);
       });
     });
     if (e.phase === 'SCHEDULED') {
       var opens = document.createElement('li');
       opens.setAttribute('data-rule', 'opensAt');
-      opens.textContent = e.opensAt
-        ? 'The sale is due to open ' + W.dateTime(e.opensAt) + ' (your local time).'
-        : 'The opening time of the sale has not been announced yet.';
+      opens.textContent = e.opensAt ? W.t('rule.opensAt', { time: W.dateTime(e.opensAt) }) : W.t('rule.opensUnknown');
       items.push(opens);
     }
     if (items.length === 0) {
       var pending = document.createElement('li');
-      pending.textContent = 'The rules of this sale are not published yet; this page shows them as soon as they are.';
+      pending.textContent = W.t('rule.pending');
       items.push(pending);
     }
     var text = items.map(function (li) { return li.textContent; }).join('\n');
@@ -515,9 +525,9 @@
   }
 
   function renderName(e) {
-    var title = e.name || event;
-    W.setText('event-title', 'Waiting room: ' + title);
-    if (document.title !== 'Waiting room: ' + title) { document.title = 'Waiting room: ' + title; }
+    var title = W.t('page.titleNamed', { name: e.name || event });
+    W.setText('event-title', title);
+    if (document.title !== title) { document.title = title; }
   }
 
   /* Sold-out seat categories, from the public status only: no status poll reaches inventory. */
@@ -527,7 +537,7 @@
       W.show('categories-box', false);
       return;
     }
-    W.setText('categories', 'Sold out: ' + soldOut.join(', ') + '. Seats in the other categories are still on sale.');
+    W.setText('categories', W.t('categories.soldOut', { categories: soldOut.join(', ') }));
     W.show('categories-box', true);
   }
 
@@ -536,8 +546,7 @@
     var generation = e.saleGeneration || 1;
     if (seenGeneration === null ? generation > 1 : generation > seenGeneration) {
       var waiting = lastStatus && lastStatus.state === 'WAITING';
-      W.setText('round', 'A new round of the sale has started (round ' + generation + '): seats are on sale again.' +
-        (waiting ? ' Your place in the queue is kept; you do not need to do anything.' : ''));
+      W.setText('round', W.t('round.started', { round: generation }) + (waiting ? ' ' + W.t('round.placeKept') : ''));
       W.show('round-box', true);
     }
     seenGeneration = generation;
@@ -562,22 +571,23 @@
       if (e.commitment) { W.setText('commitment', e.commitment); }
       if (e.seed) { W.setText('seed', e.seed); }
       if (e.policy && e.policy.presaleOrdering === 'FIFO') {
-        W.setText('draw', 'No draw: this sale serves everyone in the order they joined');
+        W.setText('draw', W.t('draw.none'));
       } else if (e.drawCompletedAt) {
-        W.setText('draw', 'Ran at ' + W.time(e.drawCompletedAt) +
-          (e.presaleCount != null ? ' among ' + W.count(e.presaleCount) + ' people in the pre-sale group' : ''));
+        W.setText('draw', e.presaleCount != null
+          ? W.t('draw.ranAmong', { time: W.time(e.drawCompletedAt), count: e.presaleCount })
+          : W.t('draw.ran', { time: W.time(e.drawCompletedAt) }));
       } else if (e.phase && e.phase !== 'SCHEDULED') {
-        W.setText('draw', 'No draw was needed: nobody joined before opening, or the event is first come, first served');
+        W.setText('draw', W.t('draw.notNeeded'));
       }
       if (e.phase === 'SCHEDULED' && e.queueLength) {
-        W.setText('ahead', e.queueLength.max === e.queueLength.min
-          ? W.count(e.queueLength.min) + ' people in the pre-sale group so far' + orderNote(e)
-          : 'Between ' + W.count(e.queueLength.min) + ' and ' + W.count(e.queueLength.max) +
-            ' people in the pre-sale group so far' + orderNote(e));
+        W.setText('ahead', (e.queueLength.max === e.queueLength.min
+          ? W.t('presale.exact', { count: e.queueLength.min })
+          : W.t('presale.between', { min: e.queueLength.min, max: e.queueLength.max, count: e.queueLength.max })) +
+          ' ' + orderNote(e));
       }
       if (e.phase === 'SCHEDULED' && e.opensAt) {
         opensAt = new Date(e.opensAt);
-        W.setText('opens-at', 'The sale opens ' + W.dateTime(e.opensAt) + ' (your local time).');
+        W.setText('opens-at', W.t('countdown.opensAt', { time: W.dateTime(e.opensAt) }));
         W.show('countdown-box', true);
         tick();
       } else {
@@ -591,8 +601,7 @@
   }
 
   function orderNote(e) {
-    return e.policy && e.policy.presaleOrdering === 'FIFO' ? ' (served in the order they joined)'
-      : ' (the draw decides the order)';
+    return W.t(e.policy && e.policy.presaleOrdering === 'FIFO' ? 'presale.note.FIFO' : 'presale.note.RANDOM');
   }
 
   /* The countdown is outside the live region: screen readers are not interrupted every second. */
@@ -601,13 +610,10 @@
     if (!opensAt) { return; }
     var seconds = Math.round((opensAt.getTime() - Date.now()) / 1000);
     if (seconds <= 0) {
-      W.setText('countdown', 'Opening now.');
+      W.setText('countdown', W.t('countdown.openingNow'));
       return;
     }
-    var h = Math.floor(seconds / 3600);
-    var m = Math.floor((seconds % 3600) / 60);
-    var sec = seconds % 60;
-    W.setText('countdown', 'Opens in ' + (h > 0 ? h + ' h ' : '') + m + ' min ' + sec + ' s.');
+    W.setText('countdown', W.t('countdown.opensIn', { duration: W.countdown(seconds) }));
     countdownTimer = setTimeout(tick, 1000);
   }
 
@@ -615,7 +621,7 @@
   document.getElementById('rejoin').addEventListener('click', function () {
     W.show('rejoin-box', false);
     rememberSpent(false);
-    W.setText('headline', 'Joining the queue…');
+    W.setText('headline', W.t('status.joining'));
     W.setText('detail', '');
     sessionRefreshed = false;
     offerHeld = false;
@@ -673,8 +679,8 @@
 
   var spentKey = 'waitroom-spent:' + event;
 
-  W.setText('event-title', 'Waiting room: ' + event);
-  document.title = 'Waiting room: ' + event;
+  W.setText('event-title', W.t('page.titleNamed', { name: event }));
+  document.title = W.t('page.titleNamed', { name: event });
   if (spentHere()) {
     statusThenJoin();
   } else {

@@ -1,0 +1,91 @@
+package dev.waitroom.gateway.page;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.web.util.HtmlUtils;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A page of {@code waiting-room/} with its texts filled in for one language, once at start: {@code {{t:key}}} is the
+ * message {@code key} (HTML-escaped; {@code <strong>} is the one markup a message may carry), {@code {{lang}}} and
+ * {@code {{dir}}} the language tag and writing direction, {@code {{languages}}} the switcher's options (each language
+ * named in itself), {@code {{messages}}} the whole bundle as JSON for the page's scripts. A template naming a key
+ * English lacks fails the start.
+ */
+final class PageTemplate {
+
+    private static final Pattern SLOT = Pattern.compile("\\{\\{([a-z]+)(?::([A-Za-z0-9._-]+))?}}");
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final String path;
+
+    private final String template;
+
+    private PageTemplate(String path, String template) {
+        this.path = path;
+        this.template = template;
+    }
+
+    static PageTemplate load(String path) {
+        try (InputStream in = new ClassPathResource(path).getInputStream()) {
+            return new PageTemplate(path, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException ex) {
+            throw new UncheckedIOException("page " + path + " missing from the jar", ex);
+        }
+    }
+
+    byte[] render(MessageBundles.Bundle bundle, MessageBundles all) {
+        Matcher slot = SLOT.matcher(template);
+        StringBuilder page = new StringBuilder(template.length() + 16_384);
+        while (slot.find()) {
+            slot.appendReplacement(page, Matcher.quoteReplacement(fill(slot.group(1), slot.group(2), bundle, all)));
+        }
+        slot.appendTail(page);
+        return page.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private String fill(String slot, String key, MessageBundles.Bundle bundle, MessageBundles all) {
+        return switch (slot) {
+            case "t" -> markup(bundle.text(key));
+            case "lang" -> bundle.tag();
+            case "dir" -> bundle.direction();
+            case "languages" -> options(bundle, all);
+            case "messages" -> scriptData(bundle);
+            default -> throw new IllegalStateException("page " + path + " has an unknown slot {{" + slot + "}}");
+        };
+    }
+
+    /** Escaped text, with {@code <strong>} and {@code </strong>} let through. */
+    static String markup(String text) {
+        return HtmlUtils.htmlEscape(text, "UTF-8")
+                .replace("&lt;strong&gt;", "<strong>")
+                .replace("&lt;/strong&gt;", "</strong>");
+    }
+
+    private static String options(MessageBundles.Bundle current, MessageBundles all) {
+        StringBuilder options = new StringBuilder();
+        for (MessageBundles.Bundle language : all.all()) {
+            options.append("<option value=\"")
+                    .append(language.tag())
+                    .append("\" lang=\"")
+                    .append(language.tag())
+                    .append('"')
+                    .append(language.tag().equals(current.tag()) ? " selected" : "")
+                    .append('>')
+                    .append(HtmlUtils.htmlEscape(language.name(), "UTF-8"))
+                    .append("</option>");
+        }
+        return options.toString();
+    }
+
+    /** JSON inside {@code <script type="application/json">}: no {@code <} survives, so nothing can close the element. */
+    private static String scriptData(MessageBundles.Bundle bundle) {
+        return JSON.writeValueAsString(bundle.messages()).replace("<", "\\u003c");
+    }
+}
