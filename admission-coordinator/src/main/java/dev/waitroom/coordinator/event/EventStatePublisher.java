@@ -3,6 +3,7 @@ package dev.waitroom.coordinator.event;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
 import dev.waitroom.coordinator.rate.RateController;
@@ -16,6 +17,9 @@ import org.springframework.stereotype.Component;
 public class EventStatePublisher {
 
     private static final Logger log = LoggerFactory.getLogger(EventStatePublisher.class);
+
+    /** After admissions resume, estimates say so (and are wider) this long. */
+    static final java.time.Duration RESUMED_FOR = java.time.Duration.ofMinutes(2);
 
     private final QueueDirectory queue;
 
@@ -61,6 +65,31 @@ public class EventStatePublisher {
         }
     }
 
+    /**
+     * The measured offer pace the wait estimates come from (docs/estimates.md): offers per 5 s bucket since admissions
+     * last started, the slowest pace a healthy sale runs at (the rate in force, or the ceiling over the longest a slot
+     * stays taken: an unclaimed offer's TTL plus the longest session), and whether admissions resumed within
+     * {@link #RESUMED_FOR}. Null before the opening or when the offers cannot be counted: the estimate then says it
+     * is still measuring.
+     */
+    public Pace pace(Event event) {
+        if (event.phase() != EventPhase.OPEN) {
+            return null;
+        }
+        EventConfig c = event.config();
+        double allowed = admissionRate(event);
+        long slotSeconds = Math.max(1, c.offerTtl().toSeconds() + c.sessionMax().toSeconds());
+        double floor = allowed > 0 ? Math.min(allowed, c.maxActiveSessions() / (double) slotSeconds) : 0;
+        try {
+            Events.OfferBuckets buckets = this.events.offerBuckets(event.id());
+            boolean resumed =
+                    buckets.resumedSecondsAgo() != null && buckets.resumedSecondsAgo() < RESUMED_FOR.toSeconds();
+            return Pace.fromBuckets(buckets.counts(), floor, resumed);
+        } catch (DataAccessException ex) {
+            return null;
+        }
+    }
+
     /** The admission rate in force for this event now: the controller's factor times the configured maximum. */
     public double admissionRate(Event event) {
         return event.offering() ? this.rates.factor() * event.config().maxAdmissionsPerSecond() : 0;
@@ -92,7 +121,8 @@ public class EventStatePublisher {
                         c.joinGate(),
                         c.name(),
                         c.afterPurchase(),
-                        soldOutCategories));
+                        soldOutCategories,
+                        pace(event)));
         if (!this.published.contains(event.id())) {
             this.publications.markPublished(event.id());
             this.published.add(event.id());

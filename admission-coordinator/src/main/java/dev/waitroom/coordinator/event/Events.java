@@ -7,6 +7,7 @@ import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
+import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.coordinator.SqlLiterals;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -252,6 +253,53 @@ public class Events {
                 .query(Long.class)
                 .single();
         return java.util.OptionalDouble.of(offers / (double) seconds);
+    }
+
+    /**
+     * The offers of the measured pace (docs/estimates.md): counts per {@link Pace#BUCKET_SECONDS} s bucket ending now,
+     * oldest first, since admissions last started (the opening, or a return to QUEUEING), at most
+     * {@link Pace#WINDOW_BUCKETS}; and how long ago they last resumed after the opening (null if they never did).
+     * Database time throughout, like the offers it counts.
+     */
+    public OfferBuckets offerBuckets(EventId id) {
+        java.util.Map<String, Object> started =
+                this.jdbc.sql("""
+                select extract(epoch from clock_timestamp() - max(at)) as since_start,
+                       extract(epoch from clock_timestamp() - max(at) filter (where kind = 'MODE')) as since_resume,
+                       extract(epoch from clock_timestamp() - max(at) filter (where kind = 'PHASE')) as since_open
+                from mode_changes
+                where event_id = ? and ((kind = 'MODE' and to_value = 'QUEUEING') or (kind = 'PHASE' and to_value = 'OPEN'))
+                """).param(id.value()).query().singleRow();
+        double sinceStart = seconds(started.get("since_start"), Pace.WINDOW_BUCKETS * Pace.BUCKET_SECONDS);
+        Double sinceResume = started.get("since_resume") == null ? null : seconds(started.get("since_resume"), 0);
+        Double sinceOpen = started.get("since_open") == null ? null : seconds(started.get("since_open"), 0);
+        boolean resumedAfterOpening = sinceResume != null && (sinceOpen == null || sinceResume < sinceOpen);
+        int n = (int) Math.min(Pace.WINDOW_BUCKETS, Math.floor(sinceStart / Pace.BUCKET_SECONDS));
+        long[] counts = new long[Math.max(0, n)];
+        if (n > 0) {
+            this.jdbc
+                    .sql("""
+                    select floor(extract(epoch from clock_timestamp() - offered_at) / ?)::int as age, count(*) as offers
+                    from grants where event_id = ? and offered_at > clock_timestamp() - make_interval(secs => ?)
+                    group by 1""")
+                    .params(Pace.BUCKET_SECONDS, id.value(), n * Pace.BUCKET_SECONDS)
+                    .query((rs, row) -> {
+                        int age = rs.getInt("age");
+                        if (age >= 0 && age < n) {
+                            counts[n - 1 - age] = rs.getLong("offers");
+                        }
+                        return age;
+                    })
+                    .list();
+        }
+        return new OfferBuckets(counts, resumedAfterOpening ? sinceResume : null);
+    }
+
+    /** @param resumedSecondsAgo how long ago admissions resumed after the opening, null if they never did */
+    public record OfferBuckets(long[] counts, Double resumedSecondsAgo) {}
+
+    private static double seconds(Object value, double fallback) {
+        return value instanceof Number number ? number.doubleValue() : fallback;
     }
 
     public List<ModeChange> changes(EventId id) {
