@@ -79,6 +79,7 @@ final class MessageBundles {
 
     /** Bundles from already-read messages by language tag; English must be among them. */
     static MessageBundles of(Map<String, Map<String, Object>> byTag) {
+        byTag.forEach(MessageBundles::validate);
         Map<String, Object> english = byTag.get(FALLBACK);
         if (english == null) {
             throw new IllegalStateException("no English message bundle (" + FALLBACK + ".json): it is the fallback");
@@ -140,6 +141,25 @@ final class MessageBundles {
         return names;
     }
 
+    /** Every message a text, or plural forms: CLDR categories with texts, 'other' among them. */
+    private static void validate(String tag, Map<String, Object> messages) {
+        messages.forEach((key, message) -> {
+            if (message instanceof Map<?, ?> forms) {
+                forms.forEach((category, text) -> {
+                    if (!PLURAL_CATEGORIES.contains(String.valueOf(category)) || !(text instanceof String)) {
+                        throw new IllegalStateException("message " + tag + ":" + key
+                                + " has a form that is not a plural category with a text: " + category);
+                    }
+                });
+                if (!forms.containsKey("other")) {
+                    throw new IllegalStateException("message " + tag + ":" + key + " lacks the plural form 'other'");
+                }
+            } else if (!(message instanceof String)) {
+                throw new IllegalStateException("message " + tag + ":" + key + " is neither a text nor plural forms");
+            }
+        });
+    }
+
     private static Map<String, Object> parse(String tag, JsonNode root) {
         if (!root.isObject()) {
             throw new IllegalStateException("message bundle " + tag + " is not a JSON object");
@@ -150,18 +170,11 @@ final class MessageBundles {
             if (value.isString()) {
                 messages.put(entry.getKey(), value.asString());
             } else if (value.isObject()) {
-                Map<String, String> forms = new LinkedHashMap<>();
+                Map<String, Object> forms = new LinkedHashMap<>();
                 for (Map.Entry<String, JsonNode> form : value.properties()) {
-                    if (!PLURAL_CATEGORIES.contains(form.getKey())
-                            || !form.getValue().isString()) {
-                        throw new IllegalStateException("message " + tag + ":" + entry.getKey()
-                                + " has a form that is not a plural category with a text: " + form.getKey());
-                    }
-                    forms.put(form.getKey(), form.getValue().asString());
-                }
-                if (!forms.containsKey("other")) {
-                    throw new IllegalStateException(
-                            "message " + tag + ":" + entry.getKey() + " lacks the plural form 'other'");
+                    forms.put(
+                            form.getKey(),
+                            form.getValue().isString() ? form.getValue().asString() : form.getValue());
                 }
                 messages.put(entry.getKey(), Collections.unmodifiableMap(forms));
             } else {
