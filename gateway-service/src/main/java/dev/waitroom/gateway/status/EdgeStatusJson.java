@@ -1,5 +1,6 @@
 package dev.waitroom.gateway.status;
 
+import dev.waitroom.contract.queue.EstimateCaveat;
 import dev.waitroom.contract.queue.QueueStatus;
 import java.nio.charset.StandardCharsets;
 import tools.jackson.core.io.JsonStringEncoder;
@@ -43,7 +44,10 @@ final class EdgeStatusJson {
                     .append(status.estimatedWaitSeconds().min())
                     .append(",\"max\":")
                     .append(status.estimatedWaitSeconds().max())
-                    .append('}');
+                    .append(",\"caveat\":");
+            EstimateCaveat caveat = status.estimatedWaitSeconds().caveat();
+            string(json, caveat == null ? null : caveat.name());
+            json.append('}');
         }
         if (status.offer() != null) {
             throw new IllegalArgumentException("the edge never answers for an offered entry");

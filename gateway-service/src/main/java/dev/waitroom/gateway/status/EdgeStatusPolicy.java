@@ -14,7 +14,8 @@ import java.time.Instant;
  * Decides whether a status poll can be answered at the edge from the visitor's queue ticket and
  * the event snapshot (docs/ARCHITECTURE.md#status-path), and computes the answer: before opening, that the visitor
  * waits in the pre-sale group; after the draw, a position band and an estimate range, by the same rules as the
- * queue-service's answers ({@link QueueStatus.Position#covering}, {@link QueueStatus.EstimatedWait#of}). Every doubt
+ * queue-service's answers ({@link QueueStatus.Position#covering}, {@link QueueStatus.EstimatedWait#of} on the
+ * snapshot's measured pace). Every doubt
  * forwards to the queue-service: the edge fails toward the truth, never toward a made-up position.
  */
 final class EdgeStatusPolicy {
@@ -127,7 +128,8 @@ final class EdgeStatusPolicy {
         // truth
         QueueStatus.Position band = QueueStatus.Position.covering(aheadMin, aheadMax);
         boolean paused = snapshot.mode() == OperatingMode.PAUSED;
-        QueueStatus.EstimatedWait estimate = paused ? null : QueueStatus.EstimatedWait.of(band, rate);
+        // the queue-service's rule on the same pushed pace (docs/estimates.md)
+        QueueStatus.EstimatedWait estimate = paused ? null : QueueStatus.EstimatedWait.of(band, rate, snapshot.pace());
         QueueStatus status = new QueueStatus(
                 "WAITING",
                 snapshot.phase(),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.queue.EstimateCaveat;
 import dev.waitroom.contract.queue.QueueStatus;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -37,7 +38,14 @@ class EdgeStatusJsonTests {
                     EventPhase.values()[random.nextInt(EventPhase.values().length)],
                     OperatingMode.values()[random.nextInt(OperatingMode.values().length)],
                     random.nextBoolean() ? null : new QueueStatus.Position(min, min + random.nextInt(1000)),
-                    random.nextBoolean() ? null : new QueueStatus.EstimatedWait(min, min + random.nextInt(5000)),
+                    random.nextBoolean()
+                            ? null
+                            : new QueueStatus.EstimatedWait(
+                                    min,
+                                    min + random.nextInt(5000),
+                                    random.nextBoolean()
+                                            ? null
+                                            : EstimateCaveat.values()[random.nextInt(EstimateCaveat.values().length)]),
                     null,
                     random.nextInt(60),
                     texts.get(random.nextInt(texts.size())),
