@@ -39,9 +39,12 @@ class EventAdminController {
 
     private final LiveView liveView;
 
-    EventAdminController(EventManagement management, LiveView liveView) {
+    private final AccountScopeGuard accountScope;
+
+    EventAdminController(EventManagement management, LiveView liveView, AccountScopeGuard accountScope) {
         this.management = management;
         this.liveView = liveView;
+        this.accountScope = accountScope;
     }
 
     @PostMapping
@@ -54,6 +57,7 @@ class EventAdminController {
             throw invalid("maxActiveSessions and maxAdmissionsPerSecond are required");
         }
         double rate = body.maxAdmissionsPerSecond();
+        this.accountScope.check(null, body.identityScope());
         EventConfig config = new EventConfig(
                 body.name(),
                 body.opensAt(),
@@ -88,23 +92,30 @@ class EventAdminController {
         }
         Event updated = this.management.reconfigure(
                 EventId.of(eventId),
-                c -> new EventConfig(
-                        or(body.name(), c.name()),
-                        body.opensAt() == null ? c.opensAt() : body.opensAt(),
-                        or(body.maxActiveSessions(), c.maxActiveSessions()),
-                        or(body.maxAdmissionsPerSecond(), c.maxAdmissionsPerSecond()),
-                        or(body.batchMax(), c.batchMax()),
-                        body.offerTtlSeconds() == null ? c.offerTtl() : seconds(body.offerTtlSeconds()),
-                        body.sessionTtlSeconds() == null ? c.sessionTtl() : seconds(body.sessionTtlSeconds()),
-                        body.sessionMaxSeconds() == null ? c.sessionMax() : seconds(body.sessionMaxSeconds()),
-                        or(body.presaleOrdering(), c.presaleOrdering()),
-                        or(body.identityScope(), c.identityScope()),
-                        or(body.expiredOfferPolicy(), c.expiredOfferPolicy()),
-                        or(body.afterPurchase(), c.afterPurchase()),
-                        or(body.maxJoinsPerSecond(), c.maxJoinsPerSecond()),
-                        or(body.proofOfWorkDifficulty(), c.proofOfWorkDifficulty())),
+                c -> {
+                    this.accountScope.check(c.identityScope(), or(body.identityScope(), c.identityScope()));
+                    return reconfigured(body, c);
+                },
                 operator.name());
         return EventView.of(updated, null);
+    }
+
+    private static EventConfig reconfigured(PatchBody body, EventConfig c) {
+        return new EventConfig(
+                or(body.name(), c.name()),
+                body.opensAt() == null ? c.opensAt() : body.opensAt(),
+                or(body.maxActiveSessions(), c.maxActiveSessions()),
+                or(body.maxAdmissionsPerSecond(), c.maxAdmissionsPerSecond()),
+                or(body.batchMax(), c.batchMax()),
+                body.offerTtlSeconds() == null ? c.offerTtl() : seconds(body.offerTtlSeconds()),
+                body.sessionTtlSeconds() == null ? c.sessionTtl() : seconds(body.sessionTtlSeconds()),
+                body.sessionMaxSeconds() == null ? c.sessionMax() : seconds(body.sessionMaxSeconds()),
+                or(body.presaleOrdering(), c.presaleOrdering()),
+                or(body.identityScope(), c.identityScope()),
+                or(body.expiredOfferPolicy(), c.expiredOfferPolicy()),
+                or(body.afterPurchase(), c.afterPurchase()),
+                or(body.maxJoinsPerSecond(), c.maxJoinsPerSecond()),
+                or(body.proofOfWorkDifficulty(), c.proofOfWorkDifficulty()));
     }
 
     @PostMapping("/{eventId}/open")

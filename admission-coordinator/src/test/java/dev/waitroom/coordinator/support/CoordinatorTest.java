@@ -21,6 +21,8 @@ import org.springframework.test.context.ContextConfiguration;
             "waitroom.test.database=coordinator",
             "waitroom.coordinator.ticker-enabled=false",
             "waitroom.keys.publish-lead=0s",
+            // an identity provider is configured, so ACCOUNT-scoped events can be made (docs/accounts.md)
+            "waitroom.accounts.issuer=https://accounts.test.invalid/realms/waitroom",
             "logging.level.dev.waitroom=INFO"
         })
 @ContextConfiguration(initializers = {RealStoresInitializer.class, RandomSecretsInitializer.class})
