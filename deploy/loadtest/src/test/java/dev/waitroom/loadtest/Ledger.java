@@ -16,10 +16,17 @@ final class Ledger {
 
     record LiveSample(long atMillis, long offered, long active, double admissionRate, String mode) {}
 
+    /** A wait estimate a visitor was shown: when (the answer's arrival), the range in seconds and its caveat. */
+    record Shown(long atMillis, long min, long max, String caveat) {}
+
+    /** An admitted visitor's estimates, first shown first, and when the offer was made (its deadline less the TTL). */
+    record Waited(List<Shown> shown, long offeredAtMillis) {}
+
     private final Map<String, ConcurrentLinkedQueue<Timing>> timings = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<LiveSample> liveSamples = new ConcurrentLinkedQueue<>();
     private final Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<String> soldSeats = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Waited> waits = new ConcurrentLinkedQueue<>();
     private final AtomicLong edgeAnswered = new AtomicLong();
     private final AtomicLong forwarded = new AtomicLong();
     private volatile long slowdownStartMillis;
@@ -44,6 +51,14 @@ final class Ledger {
 
     void sold(List<String> seatIds) {
         soldSeats.addAll(seatIds);
+    }
+
+    void waited(List<Shown> shown, long offeredAtMillis) {
+        waits.add(new Waited(List.copyOf(shown), offeredAtMillis));
+    }
+
+    List<Waited> waits() {
+        return new ArrayList<>(waits);
     }
 
     void live(LiveSample sample) {

@@ -77,8 +77,10 @@ public class OnSaleSimulation extends Simulation {
                             status().in(200, 201),
                             jsonPath("$.state").saveAs("state"),
                             jsonPath("$.pollAfterSeconds").ofInt().optional().saveAs("poll"),
+                            bodyString().saveAs("statusBody"),
                             responseTimeInMillis().saveAs("rt")))
             .exec(timed("join"))
+            .exec(OnSaleSimulation::recordEstimate)
             .exec(session -> {
                 LEDGER.outcome("joined");
                 return session;
@@ -109,8 +111,10 @@ public class OnSaleSimulation extends Simulation {
                                             header("X-Waitroom-Status-Source")
                                                     .optional()
                                                     .saveAs("source"),
+                                            bodyString().saveAs("statusBody"),
                                             responseTimeInMillis().saveAs("rt")))
                             .exec(timed("status"))
+                            .exec(OnSaleSimulation::recordEstimate)
                             .exec(session -> {
                                 LEDGER.statusSource(session.getString("source"));
                                 String state = session.getString("state");
@@ -235,6 +239,38 @@ public class OnSaleSimulation extends Simulation {
 
     private static io.gatling.javaapi.core.ChainBuilder pause(Duration d) {
         return exec(session -> session).pause(d);
+    }
+
+    private static final java.util.regex.Pattern ESTIMATE = java.util.regex.Pattern.compile(
+            "\"estimatedWaitSeconds\":\\{\"min\":(\\d+),\"max\":(\\d+)(?:,\"caveat\":(?:null|\"(\\w+)\"))?");
+
+    private static final java.util.regex.Pattern OFFER =
+            java.util.regex.Pattern.compile("\"offer\":\\{\"expiresAt\":\"([^\"]+)\"");
+
+    /**
+     * Keeps the range a status answer showed (its arrival time, min, max, caveat) and, on the answer that shows the
+     * offer, hands the visitor's ranges to the ledger with the offer's time: its deadline less the offer TTL.
+     */
+    static Session recordEstimate(Session session) {
+        if (!session.contains("statusBody")) {
+            return session;
+        }
+        String body = session.getString("statusBody");
+        long now = System.currentTimeMillis();
+        List<Ledger.Shown> shown = session.contains("shown") ? session.getList("shown") : List.of();
+        java.util.regex.Matcher estimate = ESTIMATE.matcher(body);
+        if (estimate.find()) {
+            shown = new java.util.ArrayList<>(shown);
+            shown.add(new Ledger.Shown(
+                    now, Long.parseLong(estimate.group(1)), Long.parseLong(estimate.group(2)), estimate.group(3)));
+        }
+        java.util.regex.Matcher offer = OFFER.matcher(body);
+        if (offer.find() && !session.contains("offeredAt") && !shown.isEmpty()) {
+            long offeredAt = Instant.parse(offer.group(1)).toEpochMilli() - OpsClient.OFFER_TTL_SECONDS * 1000L;
+            LEDGER.waited(shown, offeredAt);
+            session = session.set("offeredAt", offeredAt);
+        }
+        return session.set("shown", shown).remove("statusBody");
     }
 
     private long pollPause(Session session) {

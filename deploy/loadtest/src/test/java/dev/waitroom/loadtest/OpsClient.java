@@ -18,6 +18,10 @@ import java.util.regex.Pattern;
 final class OpsClient {
 
     static final AtomicBoolean STOP = new AtomicBoolean();
+
+    /** The rehearsal event's offer TTL: an offer was made this long before its deadline. */
+    static final int OFFER_TTL_SECONDS = 30;
+
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
     private final String baseUrl;
@@ -31,10 +35,14 @@ final class OpsClient {
     void createEvent(LoadParameters p, Instant opensAt) {
         String event = """
                 {"eventId":"%s","name":"On-sale rehearsal","opensAt":"%s","maxActiveSessions":%d,
-                 "maxAdmissionsPerSecond":%d,"offerTtlSeconds":30,"sessionTtlSeconds":120,"sessionMaxSeconds":300,
+                 "maxAdmissionsPerSecond":%d,"offerTtlSeconds":%d,"sessionTtlSeconds":120,"sessionMaxSeconds":300,
                  "presaleOrdering":"RANDOM","identityScope":"BROWSER","expiredOfferPolicy":"REQUEUE_ONCE",
                  "afterPurchase":"RELEASE"}""".formatted(
-                        p.eventId(), opensAt.truncatedTo(ChronoUnit.SECONDS), p.capacity(), p.admissionsPerSecond());
+                        p.eventId(),
+                        opensAt.truncatedTo(ChronoUnit.SECONDS),
+                        p.capacity(),
+                        p.admissionsPerSecond(),
+                        OFFER_TTL_SECONDS);
         expect2xx(send("POST", "/admin/events", event), "create the event");
         expect2xx(
                 send(

@@ -97,7 +97,118 @@ final class Verdict {
                 false,
                 ledger.slowdownStartMillis() == 0 || during < before,
                 String.format(Locale.ROOT, "%.2f/s before, %.2f/s during", before, during)));
+        v.estimates(ledger);
         return v;
+    }
+
+    /** Below this many admitted visitors a share of 90 % says too little to fail a run on (docs/estimates.md). */
+    static final int ESTIMATE_MIN_SAMPLES = 100;
+
+    /** The share of real waits inside the range shown that the brief asks for at a steady rate. */
+    static final double ESTIMATE_SHARE = 0.90;
+
+    /** "Ten minutes before admission" (or at join, when the wait was shorter). */
+    static final long TEN_MINUTES_MS = 600_000;
+
+    /** How one admitted visitor's real wait compared with one range shown. */
+    record Scored(boolean inside, boolean early, double waitSeconds, Ledger.Shown range) {}
+
+    static Scored score(Ledger.Shown range, long offeredAtMillis) {
+        double wait = (offeredAtMillis - range.atMillis()) / 1000.0;
+        return new Scored(wait >= range.min() && wait <= range.max(), wait < range.min(), wait, range);
+    }
+
+    /** The range shown first: at the join, or at the first answer after the draw for the pre-sale group. */
+    static Ledger.Shown atJoin(Ledger.Waited w) {
+        return w.shown().get(0);
+    }
+
+    /** The last range shown at least ten minutes before the offer, or the first when the wait was shorter. */
+    static Ledger.Shown tenMinutesBefore(Ledger.Waited w) {
+        Ledger.Shown chosen = w.shown().get(0);
+        for (Ledger.Shown s : w.shown()) {
+            if (s.atMillis() <= w.offeredAtMillis() - TEN_MINUTES_MS) {
+                chosen = s;
+            }
+        }
+        return chosen;
+    }
+
+    /**
+     * The accuracy of the wait estimates: for every admitted visitor shown a range, whether the real wait (offer time
+     * less the time the range was shown) fell inside the range shown at join and the one shown ten minutes before
+     * admission; at a steady rate (the wait did not overlap the injected slowdown) and during it. The steady share at
+     * join is a must once there are {@value #ESTIMATE_MIN_SAMPLES} samples; below that it is reported (a 90 % share
+     * of a few dozen says little either way).
+     */
+    private void estimates(Ledger ledger) {
+        long slowStart = ledger.slowdownStartMillis();
+        long slowEnd = ledger.slowdownEndMillis();
+        List<Ledger.Waited> steady = new ArrayList<>();
+        List<Ledger.Waited> slowed = new ArrayList<>();
+        for (Ledger.Waited w : ledger.waits()) {
+            if (w.shown().isEmpty()) {
+                continue;
+            }
+            boolean overlaps = slowStart > 0 && atJoin(w).atMillis() < slowEnd && w.offeredAtMillis() > slowStart;
+            (overlaps ? slowed : steady).add(w);
+        }
+        Map<String, Object> steadyFigures = shares(steady);
+        Map<String, Object> slowedFigures = shares(slowed);
+        figures.put("estimates.steady", steadyFigures);
+        figures.put("estimates.duringSlowdown", slowedFigures);
+        double share = (double) steadyFigures.get("atJoinInside");
+        boolean enough = steady.size() >= ESTIMATE_MIN_SAMPLES;
+        checks.add(new Check(
+                "real wait inside the range shown at join, steady rate, >= 90 %",
+                enough,
+                share >= ESTIMATE_SHARE,
+                String.format(
+                        Locale.ROOT,
+                        "%.1f %% of %d admitted visitors (%s early, %s late); ten minutes before admission %.1f %%%s",
+                        share * 100,
+                        steady.size(),
+                        steadyFigures.get("atJoinEarly"),
+                        steadyFigures.get("atJoinLate"),
+                        (double) steadyFigures.get("tenMinutesInside") * 100,
+                        enough ? "" : "; fewer than " + ESTIMATE_MIN_SAMPLES + " samples, reported, not a must")));
+        checks.add(new Check(
+                "real wait inside the range shown at join, during the injected slowdown",
+                false,
+                slowed.isEmpty() || (double) slowedFigures.get("atJoinInside") >= ESTIMATE_SHARE,
+                String.format(
+                        Locale.ROOT,
+                        "%.1f %% of %d admitted visitors whose wait overlapped the slowdown; ten minutes before %.1f %%",
+                        (double) slowedFigures.get("atJoinInside") * 100,
+                        slowed.size(),
+                        (double) slowedFigures.get("tenMinutesInside") * 100)));
+    }
+
+    private static Map<String, Object> shares(List<Ledger.Waited> waits) {
+        int inside = 0;
+        int early = 0;
+        int tenInside = 0;
+        List<Double> widths = new ArrayList<>();
+        Map<String, Integer> caveats = new TreeMap<>();
+        for (Ledger.Waited w : waits) {
+            Scored join = score(atJoin(w), w.offeredAtMillis());
+            inside += join.inside() ? 1 : 0;
+            early += join.early() ? 1 : 0;
+            tenInside += score(tenMinutesBefore(w), w.offeredAtMillis()).inside() ? 1 : 0;
+            widths.add((double) (join.range().max() - join.range().min()) / Math.max(1, join.waitSeconds()));
+            caveats.merge(join.range().caveat() == null ? "none" : join.range().caveat(), 1, Integer::sum);
+        }
+        int n = waits.size();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("admitted", n);
+        out.put("atJoinInside", n == 0 ? 0.0 : round((double) inside / n));
+        out.put("atJoinEarly", early);
+        out.put("atJoinLate", n - inside - early);
+        out.put("tenMinutesInside", n == 0 ? 0.0 : round((double) tenInside / n));
+        widths.sort(Double::compare);
+        out.put("atJoinWidthOverWaitMedian", widths.isEmpty() ? 0.0 : round(widths.get(widths.size() / 2)));
+        out.put("atJoinCaveats", caveats);
+        return out;
     }
 
     boolean passed() {

@@ -77,6 +77,81 @@ class VerdictTests {
                 .isFalse();
     }
 
+    /** A visitor shown {@code min..max} at {@code shownAt} and offered {@code waitSeconds} later. */
+    private static void waited(Ledger ledger, long shownAt, long min, long max, double waitSeconds) {
+        ledger.waited(List.of(new Ledger.Shown(shownAt, min, max, null)), shownAt + (long) (waitSeconds * 1000));
+    }
+
+    @Test
+    void theSteadyEstimateShareIsAMustOnceThereAreEnoughSamples() {
+        Ledger ledger = healthyLedger();
+        for (int i = 0; i < 100; i++) {
+            waited(ledger, 1_000_000 + i, 60, 120, i < 89 ? 90 : 200); // 89 inside, 11 late
+        }
+        Verdict verdict = Verdict.of(ledger, params(3), Map.of("waiting", 1L, "completed", 1L, "joins", 2L));
+        assertThat(verdict.passed()).as(verdict.text()).isFalse();
+        assertThat(verdict.text()).contains("[FAIL] real wait inside the range shown at join, steady rate");
+        assertThat(verdict.text()).contains("89.0 % of 100 admitted visitors (0 early, 11 late)");
+
+        Ledger good = healthyLedger();
+        for (int i = 0; i < 100; i++) {
+            waited(good, 1_000_000 + i, 60, 120, i < 90 ? 90 : 30); // 90 inside, 10 early
+        }
+        Verdict passing = Verdict.of(good, params(3), Map.of("waiting", 1L, "completed", 1L, "joins", 2L));
+        assertThat(passing.passed()).as(passing.text()).isTrue();
+        assertThat(passing.json()).contains("\"atJoinInside\":0.9").contains("\"atJoinEarly\":10");
+    }
+
+    @Test
+    void aFewSamplesAreReportedNotAMust() {
+        Ledger ledger = healthyLedger();
+        for (int i = 0; i < 99; i++) {
+            waited(ledger, 1_000_000 + i, 60, 120, 500);
+        }
+        Verdict verdict = Verdict.of(ledger, params(3), Map.of("waiting", 1L, "completed", 1L, "joins", 2L));
+        assertThat(verdict.passed()).as(verdict.text()).isTrue();
+        assertThat(verdict.text()).contains("fewer than 100 samples, reported, not a must");
+    }
+
+    @Test
+    void waitsOverlappingTheSlowdownAreReportedApart() {
+        Ledger ledger = healthyLedger();
+        ledger.slowdown(2_000_000, 2_020_000);
+        for (int i = 0; i < 120; i++) {
+            waited(ledger, 1_000_000, 60, 120, 90); // offered long before the slowdown: steady, inside
+        }
+        for (int i = 0; i < 50; i++) {
+            waited(ledger, 1_990_000, 10, 20, 60); // shown just before it, offered after its start: late
+        }
+        Verdict verdict = Verdict.of(ledger, params(3), Map.of("waiting", 1L, "completed", 1L, "joins", 2L));
+        assertThat(verdict.passed()).as(verdict.text()).isTrue();
+        assertThat(verdict.text())
+                .contains("100.0 % of 120 admitted visitors")
+                .contains("[warn] real wait inside the range shown at join, during the injected slowdown")
+                .contains("0.0 % of 50 admitted visitors whose wait overlapped the slowdown");
+    }
+
+    @Test
+    void tenMinutesBeforeAdmissionIsTheLastRangeShownByThenOrTheFirst() {
+        Ledger.Shown first = new Ledger.Shown(0, 900, 1_500, "MEASURING");
+        Ledger.Shown later = new Ledger.Shown(300_000, 500, 900, null);
+        Ledger.Shown close = new Ledger.Shown(1_000_000, 100, 200, null);
+        Ledger.Waited longWait = new Ledger.Waited(List.of(first, later, close), 1_100_000);
+        assertThat(Verdict.tenMinutesBefore(longWait)).isEqualTo(later);
+        assertThat(Verdict.atJoin(longWait)).isEqualTo(first);
+        Ledger.Waited shortWait = new Ledger.Waited(List.of(close), 1_100_000);
+        assertThat(Verdict.tenMinutesBefore(shortWait)).isEqualTo(close);
+        assertThat(Verdict.score(later, 1_100_000).inside())
+                .as("800 s in 500..900")
+                .isTrue();
+        assertThat(Verdict.score(close, 1_100_000).inside())
+                .as("100 s in 100..200")
+                .isTrue();
+        assertThat(Verdict.score(first, 1_100_000).early())
+                .as("1,100 s is after 900..1,500: inside")
+                .isFalse();
+    }
+
     @Test
     void percentilesAndPeaksComeFromTheTimings() {
         List<Ledger.Timing> timings = List.of(
