@@ -65,8 +65,13 @@ class StatusTests {
         assertThat(body.get("announcement").asString()).isEqualTo("Sale is on");
         assertThat(body.get("position").get("aheadMin").asLong()).isEqualTo(150);
         assertThat(body.get("position").get("aheadMax").asLong()).isEqualTo(159);
-        assertThat(body.get("estimatedWaitSeconds").get("min").asLong()).isEqualTo(60);
-        assertThat(body.get("estimatedWaitSeconds").get("max").asLong()).isEqualTo(120);
+        // no pace measured yet: the contract's rule from the pushed rate, wide and said to be measuring
+        dev.waitroom.contract.queue.QueueStatus.EstimatedWait measuring =
+                dev.waitroom.contract.queue.QueueStatus.EstimatedWait.of(
+                        dev.waitroom.contract.queue.QueueStatus.Position.around(150), 2, null);
+        assertThat(body.get("estimatedWaitSeconds").get("min").asLong()).isEqualTo(measuring.min());
+        assertThat(body.get("estimatedWaitSeconds").get("max").asLong()).isEqualTo(measuring.max());
+        assertThat(body.get("estimatedWaitSeconds").get("caveat").asString()).isEqualTo("MEASURING");
         assertThat(body.get("offer").isNull()).isTrue();
         assertThat(body.get("pollAfterSeconds").asInt()).isBetween(2, 30);
         assertThat(body.get("receipt").asString()).isEqualTo(joined.receipt());

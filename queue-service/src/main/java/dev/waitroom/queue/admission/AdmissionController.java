@@ -16,6 +16,7 @@ import dev.waitroom.queue.config.QueueProperties;
 import dev.waitroom.queue.join.EntryId;
 import dev.waitroom.queue.join.EntryState;
 import dev.waitroom.queue.metrics.QueueMetrics;
+import dev.waitroom.queue.status.EstimateScores;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.HashSet;
@@ -38,11 +39,14 @@ class AdmissionController {
 
     private final AdmissionStore store;
     private final QueueMetrics metrics;
+    private final EstimateScores estimates;
     private final int maxBatch;
 
-    AdmissionController(AdmissionStore store, QueueMetrics metrics, QueueProperties properties) {
+    AdmissionController(
+            AdmissionStore store, QueueMetrics metrics, EstimateScores estimates, QueueProperties properties) {
         this.store = store;
         this.metrics = metrics;
+        this.estimates = estimates;
         this.maxBatch = properties.maxBatch();
     }
 
@@ -79,6 +83,13 @@ class AdmissionController {
                 outcomes.stream()
                         .filter(r -> r.state() == EntryState.OFFERED && r.holdsGrant())
                         .count());
+        // the real wait of each offered entry against the range it was first shown (docs/estimates.md)
+        estimates.offered(
+                event,
+                outcomes.stream()
+                        .filter(r -> r.state() == EntryState.OFFERED && r.holdsGrant())
+                        .map(OfferOutcome::entryId)
+                        .toList());
         return new OfferResults(
                 outcomes.stream().map(AdmissionController::result).toList());
     }

@@ -45,7 +45,8 @@ final class EventBodies {
                 b.joinGateValue(),
                 TextFields.optional("name", b.name(), EventUpdateRequest.MAX_NAME),
                 b.afterPurchaseValue(),
-                b.soldOutCategoriesValue().stream().distinct().toList());
+                b.soldOutCategoriesValue().stream().distinct().toList(),
+                b.pace());
     }
 
     /** The stored state, answered to the coordinator's push. */
@@ -72,7 +73,8 @@ final class EventBodies {
                 p.joinGate(),
                 p.name(),
                 p.afterPurchase(),
-                p.soldOutCategories());
+                p.soldOutCategories(),
+                p.pace());
     }
 
     /**
@@ -122,7 +124,8 @@ final class EventBodies {
                 s.waitingBuckets(),
                 s.generatedAt(),
                 p.joinGate(),
-                p.soldOutCategories());
+                p.soldOutCategories(),
+                p.pace());
     }
 
     private static String lowerHexOrNull(String hex) {

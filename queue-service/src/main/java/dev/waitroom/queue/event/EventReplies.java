@@ -12,6 +12,7 @@ import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.queue.JoinGate;
+import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.contract.queue.WaitingBucket;
 import dev.waitroom.queue.redis.ScriptReplies;
 import dev.waitroom.web.ProblemException;
@@ -100,7 +101,8 @@ final class EventReplies {
                 joinGate(m),
                 m.get(EventStore.NAME_FIELD),
                 AfterPurchase.parse(m.get(EventStore.AFTER_PURCHASE_FIELD)),
-                categories(m.get(EventStore.SOLD_OUT_FIELD)));
+                categories(m.get(EventStore.SOLD_OUT_FIELD)),
+                Pace.decode(m.get(EventStore.PACE_FIELD)));
         return new EventState(
                 event,
                 pushed,

@@ -24,6 +24,12 @@ public class EventStore {
     /** Event hash field: the sold-out seat categories, joined by {@link #CATEGORY_SEPARATOR}; absent when none. */
     static final String SOLD_OUT_FIELD = "soldOut";
 
+    /**
+     * Event hash field: the measured offer pace ({@code Pace.encode}), read by visitor_status.lua for the estimate
+     * and for the range shown at join; absent when none was pushed.
+     */
+    public static final String PACE_FIELD = "pace";
+
     /** Not a character of a category name (contract {@code EventUpdateRequest.CATEGORY}). */
     static final String CATEGORY_SEPARATOR = ",";
 
@@ -88,7 +94,9 @@ public class EventStore {
                 AFTER_PURCHASE_FIELD,
                 u.afterPurchase().name(),
                 SOLD_OUT_FIELD,
-                String.join(CATEGORY_SEPARATOR, u.soldOutCategories()));
+                String.join(CATEGORY_SEPARATOR, u.soldOutCategories()),
+                PACE_FIELD,
+                u.pace() == null ? "" : u.pace().encode());
         return EventReplies.put(event, u.phase(), r);
     }
 

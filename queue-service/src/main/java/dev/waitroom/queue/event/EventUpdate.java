@@ -7,6 +7,7 @@ import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.queue.JoinGate;
+import dev.waitroom.contract.queue.Pace;
 import java.time.Instant;
 import java.util.List;
 
@@ -15,7 +16,8 @@ import java.util.List;
  * {@link EventState} it pushed. The join gate is the event's join ceiling (enforced by join.lua) and its proof-of-work
  * difficulty (enforced by the gateway, which reads it from the snapshot). {@code name}, {@code afterPurchase} and
  * {@code soldOutCategories} are published on the waiting page (issue 17); join.lua reads {@code afterPurchase} to
- * decide whether a completed entry may join again (docs/sale-rules/rejoin-and-published-policy.md).
+ * decide whether a completed entry may join again (docs/sale-rules/rejoin-and-published-policy.md). {@code pace} is
+ * the offer pace the coordinator measured (docs/estimates.md), null when none was pushed.
  */
 public record EventUpdate(
         EventPhase phase,
@@ -33,7 +35,8 @@ public record EventUpdate(
         JoinGate joinGate,
         String name,
         AfterPurchase afterPurchase,
-        List<String> soldOutCategories) {
+        List<String> soldOutCategories,
+        Pace pace) {
 
     public EventUpdate {
         afterPurchase = afterPurchase == null ? AfterPurchase.DEFAULT : afterPurchase;

@@ -2,6 +2,7 @@ package dev.waitroom.queue.join;
 
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.queue.redis.QueueScripts;
 import java.time.Instant;
 import java.util.List;
@@ -9,7 +10,8 @@ import java.util.List;
 /**
  * The Lua function {@code visitor_status} (scripts/lib/visitor_status.lua), which join.lua and status.lua answer
  * with, and the decoder of its reply: outcome, phase, mode, announcement, rate, waiting, entry sequence, state
- * letter, order key, ahead (-1 unknown), offer deadline (epoch millis or '').
+ * letter, order key, ahead (-1 unknown), offer deadline (epoch millis or ''), measured pace ({@link Pace#encode} or
+ * '').
  */
 public final class VisitorStatusReply {
 
@@ -26,6 +28,7 @@ public final class VisitorStatusReply {
     private static final int ORDER_KEY = 8;
     private static final int AHEAD = 9;
     private static final int OFFER_EXPIRES = 10;
+    private static final int PACE = 11;
 
     private VisitorStatusReply() {}
 
@@ -44,6 +47,7 @@ public final class VisitorStatusReply {
                 EntryState.ofLetter(r.get(STATE)),
                 Long.parseLong(r.get(ORDER_KEY)),
                 Long.parseLong(r.get(AHEAD)),
-                offerExpires.isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(offerExpires)));
+                offerExpires.isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(offerExpires)),
+                r.size() > PACE ? Pace.decode(r.get(PACE)) : null);
     }
 }

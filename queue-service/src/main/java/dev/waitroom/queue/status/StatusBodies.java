@@ -22,7 +22,7 @@ public final class StatusBodies {
         // no progress is shown unless admissions run: paused, sold out (or bypassed) there is no estimate, and the
         // position is the place kept, which only people ahead leaving can move
         EstimatedWait estimate = position != null && s.mode() == OperatingMode.QUEUEING
-                ? EstimatedWait.of(position, s.admissionRatePerSecond())
+                ? EstimatedWait.of(position, s.admissionRatePerSecond(), s.pace())
                 : null;
         // sold out, an offer made before cannot be claimed: none is shown (paused, it is held and shown)
         Offer offer =

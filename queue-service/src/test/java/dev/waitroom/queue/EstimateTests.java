@@ -1,0 +1,144 @@
+package dev.waitroom.queue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waitroom.contract.queue.EstimateCaveat;
+import dev.waitroom.contract.queue.Pace;
+import dev.waitroom.contract.queue.QueueSnapshot;
+import dev.waitroom.contract.queue.QueueStatus;
+import dev.waitroom.queue.QueueClient.Reply;
+import dev.waitroom.tokens.VisitorId;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalManagementPort;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Wait estimates from the pushed offer pace (docs/estimates.md): the status answers with the contract's one rule on the
+ * stored pace, the snapshot hands the same pace to the edge, a malformed pace is refused with a problem and changes
+ * nothing, and an offer is scored against the range its entry was first shown.
+ */
+@QueueServiceTest
+class EstimateTests {
+
+    private static final Pace STEADY = new Pace(2, 2.5, 2.1, 60, 1, false);
+
+    private static final Pace SLOWED = new Pace(4, 3, 1.5, 60, 1, false);
+
+    private final QueueClient client;
+
+    @LocalManagementPort
+    int managementPort;
+
+    EstimateTests(QueueClient client) {
+        this.client = client;
+    }
+
+    private static String pace(Pace p) {
+        return "\"pace\":" + QueueClient.JSON.writeValueAsString(p);
+    }
+
+    private String openWith(String prefix, Pace pace, int ahead) {
+        String event = QueueClient.newEventId(prefix);
+        client.putEvent(event, "OPEN", pace == null ? null : pace(pace));
+        for (int i = 0; i < ahead; i++) {
+            client.join(event, VisitorId.random().value());
+        }
+        return event;
+    }
+
+    private static QueueStatus.EstimatedWait estimate(JsonNode body) {
+        return QueueClient.JSON.treeToValue(body.get("estimatedWaitSeconds"), QueueStatus.EstimatedWait.class);
+    }
+
+    @Test
+    void theStatusEstimatesWithTheContractsRuleOnThePushedPace() {
+        String event = openWith("estimate-steady", STEADY, 152);
+        String visitor = VisitorId.random().value();
+        Reply joined = client.join(event, visitor);
+        QueueStatus.Position ahead = QueueStatus.Position.around(152);
+        QueueStatus.EstimatedWait expected = QueueStatus.EstimatedWait.of(ahead, 10, STEADY);
+        assertThat(estimate(joined.json())).isEqualTo(expected);
+        assertThat(expected.caveat()).isNull();
+        JsonNode status = client.status(event, visitor).json();
+        assertThat(estimate(status)).isEqualTo(expected);
+        assertThat(status.get("estimatedWaitSeconds").has("caveat")).isTrue();
+
+        client.putEvent(event, "OPEN", pace(SLOWED));
+        QueueStatus.EstimatedWait slowed =
+                estimate(client.status(event, visitor).json());
+        assertThat(slowed).isEqualTo(QueueStatus.EstimatedWait.of(ahead, 10, SLOWED));
+        assertThat(slowed.caveat()).isEqualTo(EstimateCaveat.SLOWED);
+    }
+
+    @Test
+    void withoutAPaceTheEstimateSaysItIsMeasuring() {
+        String event = openWith("estimate-measuring", null, 40);
+        JsonNode body = client.join(event, VisitorId.random().value()).json();
+        assertThat(estimate(body)).isEqualTo(QueueStatus.EstimatedWait.of(QueueStatus.Position.around(40), 10, null));
+        assertThat(body.get("estimatedWaitSeconds").get("caveat").asString()).isEqualTo("MEASURING");
+    }
+
+    @Test
+    void theSnapshotCarriesThePaceToTheEdge() {
+        String event = openWith("estimate-snapshot", STEADY, 3);
+        QueueSnapshot snapshot = QueueClient.JSON.readValue(
+                client.internal("GET", "/internal/events/" + event + "/snapshot", null)
+                        .body(),
+                QueueSnapshot.class);
+        assertThat(snapshot.pace()).isEqualTo(Pace.decode(STEADY.encode()));
+        client.putEvent(event, "OPEN", null);
+        QueueSnapshot none = QueueClient.JSON.readValue(
+                client.internal("GET", "/internal/events/" + event + "/snapshot", null)
+                        .body(),
+                QueueSnapshot.class);
+        assertThat(none.pace()).as("a push without a pace clears it").isNull();
+    }
+
+    @Test
+    void aMalformedPaceIsRefusedWithAProblemAndChangesNothing() {
+        String event = openWith("estimate-bad-pace", STEADY, 1);
+        for (String bad : new String[] {
+            "{'perSecond':-1,'variance':0,'recentPerSecond':0,'buckets':6,'floorPerSecond':0,'resumed':false}",
+            "{'perSecond':1,'variance':1e400,'recentPerSecond':0,'buckets':6,'floorPerSecond':0,'resumed':false}",
+            "{'perSecond':1,'variance':1,'recentPerSecond':1,'buckets':99,'floorPerSecond':0,'resumed':false}",
+            "{'perSecond':'fast'}",
+            "[1,2,3]"
+        }) {
+            Reply refused = client.putEvent(event, "OPEN", "\"pace\":" + bad.replace('\'', '"'));
+            assertThat(refused.status()).as(bad).isEqualTo(400);
+            assertThat(refused.header("Content-Type")).contains("application/problem+json");
+            assertThat(refused.json().get("type").asString()).as(bad).endsWith("malformed-request");
+        }
+        QueueSnapshot kept = QueueClient.JSON.readValue(
+                client.internal("GET", "/internal/events/" + event + "/snapshot", null)
+                        .body(),
+                QueueSnapshot.class);
+        assertThat(kept.pace()).isEqualTo(Pace.decode(STEADY.encode()));
+    }
+
+    @Test
+    void anOfferIsScoredAgainstTheRangeFirstShown() {
+        String event = openWith("estimate-score", STEADY, 0);
+        String first = client.join(event, VisitorId.random().value()).receipt();
+        String second = client.join(event, VisitorId.random().value()).receipt();
+        // the first is offered at once: inside its range (0 ahead: 0 s up to a few seconds)
+        client.offer(event, first, "g-score-1");
+        String scrape = scrape();
+        assertThat(scrape)
+                .containsPattern("waitroom_queue_estimates_total\\{[^}]*event=\"" + event
+                        + "\"[^}]*outcome=\"inside\"[^}]*\\} 1\\.0");
+        // scored once: a re-sent offer of the same grant counts nothing more
+        client.offer(event, first, "g-score-1");
+        client.offer(event, second, "g-score-2");
+        assertThat(scrape())
+                .containsPattern("waitroom_queue_estimates_total\\{[^}]*event=\"" + event
+                        + "\"[^}]*outcome=\"inside\"[^}]*\\} 2\\.0");
+    }
+
+    private String scrape() {
+        return new QueueClient(managementPort)
+                .send("GET", "/actuator/prometheus", null, Map.of())
+                .body();
+    }
+}
