@@ -25,6 +25,8 @@ add WAITROOM_SECURITY_VISITORKEY "$(rand)"
 add WAITROOM_SECURITY_WEBHOOKSECRET "$(rand)"
 add WAITROOM_SECURITY_ASSERTIONKEY "$(rand)"
 add WAITROOM_SECURITY_KEYENCRYPTIONKEY "$(rand)"
+# used once an identity provider is configured (WAITROOM_ACCOUNTS_ISSUER, docs/accounts.md)
+add WAITROOM_ACCOUNTS_PSEUDONYMKEY "$(rand)"
 add WAITROOM_POSTGRES_PASSWORD "$(token)"
 add WAITROOM_REDIS_PASSWORD "$(token)"
 if ! $existed; then

@@ -33,7 +33,10 @@ final class Secrets {
             // the gateway signs, booking verifies its per-request shop assertions
             "WAITROOM_SECURITY_ASSERTIONKEY",
             // the coordinator seals its signing keys at rest with it (AES-256)
-            "WAITROOM_SECURITY_KEYENCRYPTIONKEY");
+            "WAITROOM_SECURITY_KEYENCRYPTIONKEY",
+            // the gateway's account pseudonyms, used only once an identity provider is configured (docs/accounts.md:
+            // WAITROOM_ACCOUNTS_ISSUER and the others, set in the launcher's own environment, reach every service)
+            "WAITROOM_ACCOUNTS_PSEUDONYMKEY");
     /** URL-safe base64: no character a Redis configuration line or an initdb password file would trip on. */
     private static final List<String> STORE_KEYS = List.of(POSTGRES_PASSWORD, REDIS_PASSWORD);
 

@@ -1,0 +1,183 @@
+package dev.waitroom.gateway.accounts;
+
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.gateway.problem.ProblemResponses;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpCookie;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
+
+/**
+ * The verified account of a visitor route (docs/accounts.md). With an identity provider configured ({@link
+ * AccountsProperties#enabled()}), a request to {@code /events/{e}/queue} (join, leave) or {@code
+ * /events/{e}/queue/status} that carries a sign-in token, in {@code Authorization: Bearer} or else in the configured
+ * cookie, is forwarded with the account's pseudonym in {@code X-Waitroom-Account} when the token is valid, and answered
+ * here otherwise: 401 {@code account-token-invalid} for a token that proves nothing (never silently anonymous), 503
+ * {@code unavailable} while the provider's keys cannot be read (fail closed: no join is placed under a guess). The token
+ * itself is never forwarded: the {@code Authorization} header and the cookie are removed.
+ *
+ * <p>A request without a token goes on without an account; for an ACCOUNT-scoped event the queue-service answers it 401
+ * {@code sign-in-required} (the gateway does not know an event's scope). Any {@code X-Waitroom-Account} a client sends is
+ * removed before this filter by {@code VisitorIdentityWebFilter}, on every route. A status poll the edge answers from
+ * the queue ticket never reaches this filter: the ticket already proves which entry it is.
+ */
+@Component
+class AccountWebFilter implements WebFilter, Ordered {
+
+    private static final Logger log = LoggerFactory.getLogger(AccountWebFilter.class);
+
+    private static final Pattern QUEUE_ROUTE = Pattern.compile("/events/[^/]+/queue(/status)?/?");
+
+    private static final String BEARER = "bearer ";
+
+    private final AccountsProperties properties;
+
+    private final AccountTokens tokens;
+
+    private final Map<String, Object> signIn;
+
+    private final Counter verified;
+
+    private final Counter invalid;
+
+    private final Counter unavailable;
+
+    AccountWebFilter(AccountsProperties properties, Clock clock, MeterRegistry meters) {
+        this.properties = properties;
+        this.tokens = properties.enabled() ? new AccountTokens(properties, clock) : null;
+        this.signIn = properties.signInUrl() == null ? Map.of() : Map.of("signInUrl", properties.signInUrl());
+        this.verified = counter(meters, "verified");
+        this.invalid = counter(meters, "invalid");
+        this.unavailable = counter(meters, "unavailable");
+        if (tokens != null) {
+            log.info(
+                    "Accounts: tokens of {} for audience {} ({})",
+                    properties.issuer(),
+                    properties.audience(),
+                    properties.cookie() == null ? "Authorization: Bearer" : "Bearer or cookie " + properties.cookie());
+        }
+    }
+
+    private static Counter counter(MeterRegistry meters, String outcome) {
+        return Counter.builder("waitroom.gateway.accounts.tokens")
+                .tag("outcome", outcome)
+                .description("Sign-in tokens on visitor routes, by outcome")
+                .register(meters);
+    }
+
+    @Override
+    public int getOrder() {
+        // after VisitorIdentityWebFilter (+20), which strips any client X-Waitroom-Account
+        return Ordered.HIGHEST_PRECEDENCE + 25;
+    }
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        if (tokens == null
+                || !QUEUE_ROUTE.matcher(exchange.getRequest().getPath().value()).matches()) {
+            return chain.filter(exchange);
+        }
+        String token = tokenOf(exchange.getRequest());
+        if (token == null) {
+            return chain.filter(exchange);
+        }
+        return tokens.verify(token).flatMap(verification -> answer(exchange, chain, verification));
+    }
+
+    private Mono<Void> answer(
+            ServerWebExchange exchange, WebFilterChain chain, AccountTokens.Verification verification) {
+        if (verification instanceof AccountTokens.Verified ok) {
+            verified.increment();
+            return chain.filter(forward(exchange, ok.account()));
+        }
+        if (verification instanceof AccountTokens.Invalid bad) {
+            invalid.increment();
+            log.debug("sign-in token refused: {}", bad.reason());
+            exchange.getResponse().getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"");
+            return ProblemResponses.write(
+                    exchange,
+                    ProblemType.ACCOUNT_TOKEN_INVALID,
+                    "The sign-in token was not accepted (expired, for another site, or not signed by the identity"
+                            + " provider). Sign in again.",
+                    signIn);
+        }
+        unavailable.increment();
+        log.warn(
+                "sign-in token not checked: the identity provider's keys cannot be read ({})",
+                ((AccountTokens.Unavailable) verification).reason());
+        return ProblemResponses.write(
+                exchange,
+                ProblemType.UNAVAILABLE,
+                "The sign-in cannot be checked right now; nothing was changed. Try again in a few seconds.");
+    }
+
+    /** The bearer token, else the configured cookie's value; null when neither is there. */
+    private String tokenOf(ServerHttpRequest request) {
+        String authorization = request.getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
+        if (authorization != null
+                && authorization.length() > BEARER.length()
+                && authorization
+                        .substring(0, BEARER.length())
+                        .toLowerCase(Locale.ROOT)
+                        .equals(BEARER)) {
+            return authorization.substring(BEARER.length()).trim();
+        }
+        if (properties.cookie() != null) {
+            HttpCookie cookie = request.getCookies().getFirst(properties.cookie());
+            if (cookie != null && !cookie.getValue().isEmpty()) {
+                return cookie.getValue();
+            }
+        }
+        return null;
+    }
+
+    private ServerWebExchange forward(ServerWebExchange exchange, String account) {
+        String cookieName = properties.cookie();
+        ServerHttpRequest request = exchange.getRequest()
+                .mutate()
+                .headers(h -> {
+                    h.remove(HttpHeaders.AUTHORIZATION);
+                    h.set(Headers.ACCOUNT, account);
+                    if (cookieName != null) {
+                        List<String> cookies = h.get(HttpHeaders.COOKIE);
+                        if (cookies != null) {
+                            String kept = without(cookies, cookieName);
+                            h.remove(HttpHeaders.COOKIE);
+                            if (!kept.isEmpty()) {
+                                h.set(HttpHeaders.COOKIE, kept);
+                            }
+                        }
+                    }
+                })
+                .build();
+        return exchange.mutate().request(request).build();
+    }
+
+    private static String without(List<String> cookieHeaders, String name) {
+        return cookieHeaders.stream()
+                .flatMap(header -> List.of(header.split(";")).stream())
+                .map(String::trim)
+                .filter(pair -> !pair.isEmpty())
+                .filter(pair -> {
+                    int eq = pair.indexOf('=');
+                    return !(eq < 0 ? pair : pair.substring(0, eq).trim()).equals(name);
+                })
+                .collect(Collectors.joining("; "));
+    }
+}
