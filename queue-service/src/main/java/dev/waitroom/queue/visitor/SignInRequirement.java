@@ -64,6 +64,11 @@ class SignInRequirement {
         }
     }
 
+    /** The event keys its entries on the account (false for an unknown event). */
+    boolean accountScoped(EventId event) {
+        return scopeOf(event) == IdentityScope.ACCOUNT;
+    }
+
     private IdentityScope scopeOf(EventId event) {
         IdentityScope known = scopes.getIfPresent(event);
         if (known != null) {

@@ -22,6 +22,7 @@ import dev.waitroom.web.ProblemException;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Clock;
+import java.util.Optional;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -54,6 +55,7 @@ class VisitorQueueController {
     private final ObjectMapper json;
     private final Clock clock;
     private final SignInRequirement signIn;
+    private final AccountEntries accounts;
 
     VisitorQueueController(
             JoinStore joins,
@@ -64,7 +66,8 @@ class VisitorQueueController {
             StatusLoad load,
             ObjectMapper json,
             Clock clock,
-            SignInRequirement signIn) {
+            SignInRequirement signIn,
+            AccountEntries accounts) {
         this.joins = joins;
         this.statuses = statuses;
         this.tickets = tickets;
@@ -74,6 +77,7 @@ class VisitorQueueController {
         this.json = json;
         this.clock = clock;
         this.signIn = signIn;
+        this.accounts = accounts;
     }
 
     @PostMapping
@@ -87,6 +91,13 @@ class VisitorQueueController {
         Visitor who = Visitor.fromHeaders(visitor, account);
         requireEmptyOrObject(body);
         signIn.check(event, who);
+        Optional<AccountEntries.Bound> bound = boundEntry(event, who);
+        if (bound.isPresent() && bound.get().live() && !bound.get().visitor().equals(who.visitorId())) {
+            // another browser of the account: its place as it is, bound to the visitor id its offer is made to
+            VisitorStatus status = currentStatus(event, who);
+            metrics.joined(event, false);
+            return respond(HttpStatus.OK, event, status, bound.get());
+        }
         JoinOutcome outcome;
         try {
             outcome = joins.join(event, who, properties.livenessInterval());
@@ -96,7 +107,7 @@ class VisitorQueueController {
         }
         metrics.joined(event, outcome.created());
         metrics.waiting(event, outcome.status().waiting());
-        return respond(outcome.created() ? HttpStatus.CREATED : HttpStatus.OK, event, outcome.status());
+        return respond(outcome.created() ? HttpStatus.CREATED : HttpStatus.OK, event, outcome.status(), null);
     }
 
     @GetMapping("/status")
@@ -110,7 +121,7 @@ class VisitorQueueController {
         signIn.check(event, who);
         VisitorStatus status = currentStatus(event, who);
         metrics.statusServed(event);
-        return respond(HttpStatus.OK, event, status);
+        return respond(HttpStatus.OK, event, status, boundEntry(event, who).orElse(null));
     }
 
     @DeleteMapping
@@ -137,8 +148,24 @@ class VisitorQueueController {
         return status;
     }
 
-    private ResponseEntity<QueueStatus> respond(HttpStatus code, EventId event, VisitorStatus status) {
+    /** The account's entry of an ACCOUNT-scoped event, when the gateway vouches for an account. */
+    private Optional<AccountEntries.Bound> boundEntry(EventId event, Visitor who) {
+        if (who.account() == null || !signIn.accountScoped(event)) {
+            return Optional.empty();
+        }
+        return accounts.of(event, who);
+    }
+
+    /**
+     * {@code bound}: the account's entry, whose visitor id goes back to the gateway in {@code X-Waitroom-Visitor} (a
+     * claim from another browser of the account is made under it; the gateway never passes it to the browser).
+     */
+    private ResponseEntity<QueueStatus> respond(
+            HttpStatus code, EventId event, VisitorStatus status, AccountEntries.Bound bound) {
         ResponseEntity.BodyBuilder response = ResponseEntity.status(code).cacheControl(CacheControl.noStore());
+        if (bound != null) {
+            response.header(Headers.VISITOR, bound.visitor().value());
+        }
         if (status.state() == EntryState.WAITING) {
             // only a waiting entry gets a ticket: the edge answers for waiting visitors alone, and a ticket
             // issued for any other state would let it answer WAITING for someone who has moved on

@@ -120,6 +120,54 @@ class AccountScopeTests {
         assertThat(client.counts(event).get("waiting").asLong()).isZero();
     }
 
+    @Test
+    void anotherBrowserFindsThePlaceWithoutMovingItAndLearnsTheVisitorItsOfferIsMadeTo() {
+        String event = accountEvent();
+        String account = pseudonym();
+        String laptop = VisitorId.random().value();
+        String phone = VisitorId.random().value();
+        String tablet = VisitorId.random().value();
+        Reply joined = join(event, laptop, account);
+
+        Reply again = join(event, phone, account);
+
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.receipt()).isEqualTo(joined.receipt());
+        assertThat(again.header(Headers.VISITOR))
+                .as("the visitor the place is bound to")
+                .isEqualTo(laptop);
+        assertThat(again.header(Headers.TICKET)).as("a ticket of the one entry").isNotNull();
+        List<JsonNode> candidates = client.candidates(event, 10);
+        assertThat(candidates).hasSize(1);
+        assertThat(candidates.get(0).get("visitor").asString())
+                .as("the offer goes to the visitor bound first, whichever browser joined last")
+                .isEqualTo(laptop);
+
+        assertThat(client.offer(event, joined.receipt(), "g-" + joined.receipt())
+                        .get("applied")
+                        .asBoolean())
+                .isTrue();
+        Reply late = join(event, tablet, account);
+        Reply phoneStatus = as("GET", event, "/queue/status", phone, account);
+
+        assertThat(late.status()).isEqualTo(200);
+        assertThat(late.json().get("state").asString()).isEqualTo("OFFERED");
+        assertThat(late.header(Headers.VISITOR)).isEqualTo(laptop);
+        assertThat(phoneStatus.json().get("state").asString()).isEqualTo("OFFERED");
+        assertThat(phoneStatus.header(Headers.VISITOR))
+                .as("the gateway claims under this id for any browser of the account")
+                .isEqualTo(laptop);
+        assertThat(client.counts(event).get("joins").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void aBrowserWithoutAnAccountIsNeverToldAVisitorId() {
+        String event = client.newEvent("browser", "OPEN");
+        String visitor = VisitorId.random().value();
+        assertThat(client.join(event, visitor).header(Headers.VISITOR)).isNull();
+        assertThat(client.status(event, visitor).header(Headers.VISITOR)).isNull();
+    }
+
     private String accountEvent() {
         String event = QueueClient.newEventId("accounts");
         Reply put = client.putEvent(event, "OPEN", "\"identityScope\":\"ACCOUNT\"");
