@@ -70,7 +70,7 @@ class ShopPageSimulatedPaymentsBrowserTests {
     @Test
     void withThePaymentSimulatorOnTheShopSaysSoPlainly() {
         Page page = shopPage(true);
-        assertThat(page.locator("#message")).containsText("seats available", WAIT);
+        assertThat(page.locator("#message")).containsText("1 seat available", WAIT); // one seat: singular
         assertThat(page.locator("#simulated")).isVisible();
         assertThat(page.locator("#simulated")).containsText("Payments are simulated");
         assertThat(page.locator("#simulated")).containsText("No card is charged and no money moves");
@@ -81,7 +81,7 @@ class ShopPageSimulatedPaymentsBrowserTests {
     @Test
     void withRealPaymentsThereIsNoBanner() {
         Page page = shopPage(false);
-        assertThat(page.locator("#message")).containsText("seats available", WAIT);
+        assertThat(page.locator("#message")).containsText("1 seat available", WAIT); // one seat: singular
         assertThat(page.locator("#simulated")).isHidden();
         page.context().close();
     }
