@@ -1,14 +1,22 @@
 package dev.waitroom.gateway.accounts;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.gateway.config.SecretsProperties;
+import dev.waitroom.gateway.config.ServicesProperties;
+import dev.waitroom.gateway.events.EventSnapshots;
+import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 import dev.waitroom.gateway.problem.ProblemResponses;
+import dev.waitroom.tokens.VisitorId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -17,7 +25,9 @@ import org.springframework.core.Ordered;
 import org.springframework.http.HttpCookie;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.stereotype.Component;
+import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -32,6 +42,10 @@ import reactor.core.publisher.Mono;
  * {@code unavailable} while the provider's keys cannot be read (fail closed: no join is placed under a guess). The token
  * itself is never forwarded: the {@code Authorization} header and the cookie are removed.
  *
+ * <p>A claim ({@code /events/{e}/admission/claim}) with a valid token is made under the visitor id the account's place
+ * is bound to, the id its offer was made to, so that the offer can be claimed from any browser the person signed in on
+ * ({@link #claimUnderTheBoundVisitor}); the coordinator gets no account header.
+ *
  * <p>A request without a token goes on without an account; for an ACCOUNT-scoped event the queue-service answers it 401
  * {@code sign-in-required} (the gateway does not know an event's scope). Any {@code X-Waitroom-Account} a client sends is
  * removed before this filter by {@code VisitorIdentityWebFilter}, on every route. A status poll the edge answers from
@@ -43,6 +57,11 @@ class AccountWebFilter implements WebFilter, Ordered {
     private static final Logger log = LoggerFactory.getLogger(AccountWebFilter.class);
 
     private static final Pattern QUEUE_ROUTE = Pattern.compile("/events/[^/]+/queue(/status)?/?");
+
+    private static final Pattern CLAIM_ROUTE = Pattern.compile("/events/([^/]+)/admission/claim/?");
+
+    /** How long a claim waits for the queue-service to name the visitor id of the account's place. */
+    private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(2);
 
     private static final String BEARER = "bearer ";
 
@@ -58,13 +77,28 @@ class AccountWebFilter implements WebFilter, Ordered {
 
     private final Counter unavailable;
 
-    AccountWebFilter(AccountsProperties properties, Clock clock, MeterRegistry meters) {
+    private final Counter claimsForAnotherBrowser;
+
+    private final WebClient queue;
+
+    AccountWebFilter(
+            AccountsProperties properties,
+            Clock clock,
+            MeterRegistry meters,
+            ServicesProperties services,
+            SecretsProperties secrets) {
         this.properties = properties;
+        this.queue = EventSnapshots.internalQueueClient(services, secrets);
         this.tokens = properties.enabled() ? new AccountTokens(properties, clock) : null;
         this.signIn = properties.signInUrl() == null ? Map.of() : Map.of("signInUrl", properties.signInUrl());
         this.verified = counter(meters, "verified");
         this.invalid = counter(meters, "invalid");
         this.unavailable = counter(meters, "unavailable");
+        this.claimsForAnotherBrowser = Counter.builder("waitroom.gateway.accounts.claims")
+                .tag("visitor", "bound-elsewhere")
+                .description(
+                        "Claims made under the visitor id another browser of the same account holds the place with")
+                .register(meters);
         if (tokens != null) {
             log.info(
                     "Accounts: tokens of {} for audience {} ({})",
@@ -89,23 +123,67 @@ class AccountWebFilter implements WebFilter, Ordered {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        if (tokens == null
-                || !QUEUE_ROUTE.matcher(exchange.getRequest().getPath().value()).matches()) {
+        if (tokens == null) {
+            return chain.filter(exchange);
+        }
+        String path = exchange.getRequest().getPath().value();
+        Matcher claim = CLAIM_ROUTE.matcher(path);
+        boolean claiming = claim.matches();
+        if (!claiming && !QUEUE_ROUTE.matcher(path).matches()) {
             return chain.filter(exchange);
         }
         String token = tokenOf(exchange.getRequest());
         if (token == null) {
             return chain.filter(exchange);
         }
-        return tokens.verify(token).flatMap(verification -> answer(exchange, chain, verification));
+        String event = claiming ? claim.group(1) : null;
+        return tokens.verify(token).flatMap(verification -> {
+            if (verification instanceof AccountTokens.Verified ok) {
+                verified.increment();
+                ServerWebExchange forwarded = forward(exchange, ok.account(), !claiming);
+                return claiming
+                        ? claimUnderTheBoundVisitor(forwarded, chain, event, ok.account())
+                        : chain.filter(forwarded);
+            }
+            return refuse(exchange, verification);
+        });
     }
 
-    private Mono<Void> answer(
-            ServerWebExchange exchange, WebFilterChain chain, AccountTokens.Verification verification) {
-        if (verification instanceof AccountTokens.Verified ok) {
-            verified.increment();
-            return chain.filter(forward(exchange, ok.account()));
+    /**
+     * A claim by a signed-in browser is made under the visitor id the account's place is bound to, which is the id the
+     * offer was made to (docs/accounts.md, "Two browsers, one place"): the queue-service names it to the gateway on a
+     * status call with the account. So whichever of the person's browsers claims first gets the session (and, by the
+     * rotation at claim, a new visitor id of its own); the others then see the place as taken. When the queue-service
+     * does not answer in time, or names no other id, the claim goes on under the browser's own id.
+     */
+    private Mono<Void> claimUnderTheBoundVisitor(
+            ServerWebExchange exchange, WebFilterChain chain, String event, String account) {
+        VisitorId caller = VisitorIdentityWebFilter.visitorOf(exchange).orElse(null);
+        if (caller == null || !EventId.isValid(event)) {
+            return chain.filter(exchange);
         }
+        return queue.get()
+                .uri("/events/{event}/queue/status", event)
+                .header(Headers.VISITOR, caller.value())
+                .header(Headers.ACCOUNT, account)
+                .exchangeToMono(response -> {
+                    String bound = response.headers().asHttpHeaders().getFirst(Headers.VISITOR);
+                    return response.releaseBody().then(Mono.justOrEmpty(bound));
+                })
+                .timeout(LOOKUP_TIMEOUT)
+                .onErrorResume(e -> Mono.empty())
+                .filter(bound -> VisitorId.isValid(bound) && !bound.equals(caller.value()))
+                .map(bound -> {
+                    claimsForAnotherBrowser.increment();
+                    return exchange.mutate()
+                            .request(r -> r.headers(h -> h.set(Headers.VISITOR, bound)))
+                            .build();
+                })
+                .defaultIfEmpty(exchange)
+                .flatMap(chain::filter);
+    }
+
+    private Mono<Void> refuse(ServerWebExchange exchange, AccountTokens.Verification verification) {
         if (verification instanceof AccountTokens.Invalid bad) {
             invalid.increment();
             log.debug("sign-in token refused: {}", bad.reason());
@@ -147,13 +225,27 @@ class AccountWebFilter implements WebFilter, Ordered {
         return null;
     }
 
-    private ServerWebExchange forward(ServerWebExchange exchange, String account) {
+    /**
+     * The request with the account and without the token; {@code queueRoute}: the queue-service names the visitor id of
+     * the account's place in {@code X-Waitroom-Visitor}, for the gateway only (on the claim the coordinator's header of
+     * that name is {@code VisitorRotation}'s to read and remove).
+     */
+    private ServerWebExchange forward(ServerWebExchange exchange, String account, boolean queueRoute) {
+        if (queueRoute) {
+            ServerHttpResponse response = exchange.getResponse();
+            response.beforeCommit(() -> {
+                response.getHeaders().remove(Headers.VISITOR);
+                return Mono.empty();
+            });
+        }
         String cookieName = properties.cookie();
         ServerHttpRequest request = exchange.getRequest()
                 .mutate()
                 .headers(h -> {
                     h.remove(HttpHeaders.AUTHORIZATION);
-                    h.set(Headers.ACCOUNT, account);
+                    if (queueRoute) {
+                        h.set(Headers.ACCOUNT, account);
+                    }
                     if (cookieName != null) {
                         List<String> cookies = h.get(HttpHeaders.COOKIE);
                         if (cookies != null) {

@@ -7,8 +7,12 @@ import dev.waitroom.gateway.GatewayApplication;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayTestInitializer;
 import dev.waitroom.gateway.testing.RedisReachableFirst;
+import dev.waitroom.gateway.testing.StubHttpServer;
+import dev.waitroom.gateway.testing.StubUpstreams;
 import dev.waitroom.testsupport.QueueServiceProcess;
 import dev.waitroom.testsupport.RealStores;
+import dev.waitroom.tokens.HmacKey;
+import dev.waitroom.tokens.VisitorCookieCodec;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -73,12 +77,13 @@ class AccountsTests {
                     queue = QueueServiceProcess.start(
                             "spring.data.redis.host=" + RealStores.redisHost(),
                             "spring.data.redis.port=" + RealStores.redisPort(),
+                            // the gateway's internal credential, which the stub coordinator checks too
+                            "waitroom.security.internal-token=" + StubUpstreams.INTERNAL_TOKEN,
                             "waitroom.accounts.sign-in-url=" + SIGN_IN);
                 }
             }
             TestPropertyValues.of(
                             "waitroom.services.queue-url=" + queue.baseUrl(),
-                            "waitroom.security.internal-token=" + queue.internalToken(),
                             "waitroom.security.ticket-key=" + queue.ticketKey(),
                             "waitroom.accounts.issuer=" + provider.issuer(),
                             "waitroom.accounts.audience=" + TestIdentityProvider.AUDIENCE,
@@ -108,6 +113,9 @@ class AccountsTests {
 
         assertThat(joined.status()).as(joined.toString()).isEqualTo(201);
         assertThat(again.status()).as(again.toString()).isEqualTo(200);
+        assertThat(again.header("X-Waitroom-Visitor"))
+                .as("the bound visitor id is the gateway's only")
+                .isEmpty();
         String receipt = joined.json().get("receipt").asString();
         assertThat(again.json().get("receipt").asString()).isEqualTo(receipt);
         assertThat(laptop.cookie("wr_vid")).isNotEqualTo(phone.cookie("wr_vid"));
@@ -132,6 +140,55 @@ class AccountsTests {
                     assertThat(laptopStatus.json().get("state").asString()).isEqualTo("WAITING");
                 });
         assertThat(counts(event).get("waiting").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void aClaimFromAnotherBrowserOfTheAccountIsMadeUnderTheVisitorIdTheOfferWentTo() {
+        String event = accountEvent();
+        String subject = subject();
+        Browser laptop = new Browser(port);
+        Browser phone = new Browser(port);
+        Browser stranger = new Browser(port);
+        Browser.Reply joined =
+                laptop.post(queuePath(event), null, "Authorization", "Bearer " + provider.token(subject));
+        phone.setCookie(COOKIE, provider.token(subject), "/");
+        assertThat(phone.post(queuePath(event), null).status()).isEqualTo(200);
+        stranger.post(queuePath(event), null, "Authorization", "Bearer " + provider.token(subject()));
+        String laptopVisitor = visitorOf(laptop);
+        String phoneVisitor = visitorOf(phone);
+        assertThat(phoneVisitor).isNotEqualTo(laptopVisitor);
+        String receipt = joined.json().get("receipt").asString();
+        // the coordinator offers the entry to the visitor id the candidates name: the laptop's, although the phone
+        // joined last
+        JsonNode candidates = JSON.readTree(internal("GET", "/internal/events/" + event + "/candidates?limit=10", null)
+                .body());
+        List<String> offeredTo = new ArrayList<>();
+        candidates.get("entries").forEach(c -> offeredTo.add(c.get("visitor").asString()));
+        assertThat(offeredTo).contains(laptopVisitor).doesNotContain(phoneVisitor);
+        HttpResponse<String> offered = internal(
+                "POST",
+                "/internal/events/" + event + "/offers",
+                "{\"offers\":[{\"entryId\":\"" + receipt + "\",\"grantId\":\"g-" + receipt
+                        + "\",\"expiresAt\":\"2030-01-01T00:00:00Z\"}]}");
+        assertThat(offered.body()).contains("\"applied\":true");
+
+        phone.post(claimPath(event), null);
+        StubHttpServer.Recorded phoneClaim = lastClaim(event);
+        stranger.post(claimPath(event), null, "Authorization", "Bearer " + provider.token(subject()));
+        StubHttpServer.Recorded strangerClaim = lastClaim(event);
+
+        assertThat(phoneClaim.header("X-Waitroom-Visitor"))
+                .as("the phone claims the laptop's offer: the same person")
+                .hasValue(laptopVisitor);
+        assertThat(phoneClaim.header("X-Waitroom-Next-Visitor"))
+                .as("and gets a visitor id of its own for the session")
+                .isPresent()
+                .isNotEqualTo(java.util.Optional.of(laptopVisitor));
+        assertThat(phoneClaim.header("X-Waitroom-Account")).isEmpty();
+        assertThat(phoneClaim.header("Cookie").orElse("")).doesNotContain(COOKIE);
+        assertThat(strangerClaim.header("X-Waitroom-Visitor"))
+                .as("another account claims under its own id only")
+                .hasValue(visitorOf(stranger));
     }
 
     @Test
@@ -316,7 +373,7 @@ class AccountsTests {
     private static HttpResponse<String> internal(String method, String path, String body) {
         try {
             HttpRequest request = HttpRequest.newBuilder(URI.create(queue.baseUrl() + path))
-                    .header("X-Waitroom-Internal", queue.internalToken())
+                    .header("X-Waitroom-Internal", StubUpstreams.INTERNAL_TOKEN)
                     .header("Content-Type", "application/json")
                     .method(
                             method,
@@ -329,6 +386,21 @@ class AccountsTests {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static String claimPath(String event) {
+        return "/events/" + event + "/admission/claim";
+    }
+
+    private static StubHttpServer.Recorded lastClaim(String event) {
+        return StubUpstreams.get().coordinator.lastReceived(claimPath(event)).orElseThrow();
+    }
+
+    /** The visitor id a browser's visitor cookie carries. */
+    private static String visitorOf(Browser browser) {
+        return VisitorCookieCodec.of(HmacKey.fromBase64(StubUpstreams.VISITOR_KEY))
+                .decode(browser.cookie("wr_vid").orElseThrow())
+                .value();
     }
 
     private static String queuePath(String event) {
