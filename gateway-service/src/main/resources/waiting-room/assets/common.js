@@ -149,13 +149,16 @@
   }
 
   /*
-   * The language switcher: the choice is kept for a year in the waitroom_lang cookie (a language tag, nothing
-   * personal), which the gateway reads before Accept-Language; the page reloads in that language at once.
+   * The language switcher: choosing a language and pressing the button (not the choice alone, so moving through the
+   * list by keyboard does not reload the page) keeps the choice for a year in the waitroom_lang cookie (a language tag,
+   * nothing personal), which the gateway reads before Accept-Language, and reloads the page in that language.
    */
-  var switcher = document.getElementById('language');
+  var switcher = document.getElementById('language-form');
   if (switcher) {
-    switcher.addEventListener('change', function () {
-      document.cookie = 'waitroom_lang=' + encodeURIComponent(switcher.value) + '; Path=/; Max-Age=31536000; SameSite=Lax' +
+    switcher.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var chosen = document.getElementById('language').value;
+      document.cookie = 'waitroom_lang=' + encodeURIComponent(chosen) + '; Path=/; Max-Age=31536000; SameSite=Lax' +
         (window.location.protocol === 'https:' ? '; Secure' : '');
       window.location.reload();
     });

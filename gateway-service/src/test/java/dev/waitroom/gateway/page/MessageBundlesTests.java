@@ -152,6 +152,7 @@ class MessageBundlesTests {
                     .doesNotContain("{{")
                     .contains("<title>" + bundle.text("page.title") + "</title>")
                     .contains("<label for=\"language\">" + bundle.text("language.label") + "</label>")
+                    .contains("<button type=\"submit\" class=\"button secondary\">" + bundle.text("language.apply"))
                     .contains("<option value=\"" + bundle.tag() + "\" lang=\"" + bundle.tag() + "\" selected>")
                     .contains("<option value=\"de\" lang=\"de\"")
                     .contains(">Deutsch</option>", ">Español</option>", ">English</option>");

@@ -11,6 +11,7 @@ import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Route;
 import com.microsoft.playwright.assertions.LocatorAssertions;
+import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.Cookie;
 import com.microsoft.playwright.options.SameSiteAttribute;
 import dev.waitroom.gateway.testing.Chromium;
@@ -130,6 +131,9 @@ class PageLanguageBrowserTests {
         String receipt = page.locator("#receipt").textContent();
 
         page.getByLabel("Sprache").selectOption("es");
+        assertThat(page.locator("html")).hasAttribute("lang", "de"); // choosing alone does not reload
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Wechseln"))
+                .click();
         assertThat(page.locator("html")).hasAttribute("lang", "es", WAIT_ATTRIBUTE);
         assertThat(page.locator("#headline")).hasText(bundle("es").text("waiting.headline"), hasText());
         assertThat(page.locator("#ahead")).hasText("3 personas");
@@ -155,7 +159,13 @@ class PageLanguageBrowserTests {
         assertThat(shop.locator("html")).hasAttribute("lang", "es");
         assertThat(shop.getByLabel("Idioma")).hasValue("es");
 
-        shop.getByLabel("Idioma").selectOption("en");
+        // by keyboard alone: focus the list, move to English, press the button
+        shop.getByLabel("Idioma").focus();
+        shop.keyboard().press("Home");
+        assertThat(shop.getByLabel("Idioma")).hasValue("en");
+        assertThat(shop.locator("html")).hasAttribute("lang", "es");
+        shop.keyboard().press("Tab");
+        shop.keyboard().press("Enter");
         assertThat(shop.locator("html")).hasAttribute("lang", "en", WAIT_ATTRIBUTE);
         page.reload();
         assertThat(page.locator("html")).hasAttribute("lang", "en"); // chosen over Accept-Language de
