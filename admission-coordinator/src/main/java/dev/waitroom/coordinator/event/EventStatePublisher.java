@@ -84,10 +84,33 @@ public class EventStatePublisher {
             Events.OfferBuckets buckets = this.events.offerBuckets(event.id());
             boolean resumed =
                     buckets.resumedSecondsAgo() != null && buckets.resumedSecondsAgo() < RESUMED_FOR.toSeconds();
-            return Pace.fromBuckets(buckets.counts(), floor, resumed);
+            return Pace.fromBuckets(withoutFill(buckets.counts()), floor, resumed);
         } catch (DataAccessException ex) {
             return null;
         }
+    }
+
+    /**
+     * The counts without the fill at their start: when admissions start, the free ceiling is offered at once (at the
+     * full rate), a burst that is not the pace sessions ending will set; measured with it, the pace and its variance
+     * read several times too high for five minutes. Leading buckets above three times the median of the rest are
+     * left out, only while the window still begins at the start (fewer than {@link Pace#WINDOW_BUCKETS} buckets).
+     */
+    static long[] withoutFill(long[] counts) {
+        if (counts.length >= Pace.WINDOW_BUCKETS) {
+            return counts;
+        }
+        int from = 0;
+        while (counts.length - from > Pace.MIN_BUCKETS) {
+            long[] rest = java.util.Arrays.copyOfRange(counts, from + 1, counts.length);
+            java.util.Arrays.sort(rest);
+            long median = rest[rest.length / 2];
+            if (counts[from] <= 3 * Math.max(1, median)) {
+                break;
+            }
+            from++;
+        }
+        return java.util.Arrays.copyOfRange(counts, from, counts.length);
     }
 
     /** The admission rate in force for this event now: the controller's factor times the configured maximum. */

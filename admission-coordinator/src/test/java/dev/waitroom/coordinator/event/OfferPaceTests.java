@@ -130,6 +130,29 @@ class OfferPaceTests {
     }
 
     @Test
+    void theFillOfTheCeilingAtTheStartIsNotThePace() {
+        openedSecondsAgo(62);
+        offeredSecondsAgo(58, 50); // the free ceiling, offered at once
+        for (int bucket = 0; bucket < 11; bucket++) {
+            offeredSecondsAgo(2 + bucket * 5, 10);
+        }
+        Pace pace = pace();
+        assertThat(pace.buckets()).as("the fill's bucket left out").isEqualTo(11);
+        assertThat(pace.perSecond()).isCloseTo(2.0, offset(1e-9));
+        assertThat(pace.variance()).isCloseTo(0, offset(1e-9));
+        assertThat(EventStatePublisher.withoutFill(new long[] {50, 10, 10, 10, 10, 10, 10, 10}))
+                .containsExactly(10, 10, 10, 10, 10, 10, 10);
+        assertThat(EventStatePublisher.withoutFill(new long[] {50, 10, 10, 10, 10, 10}))
+                .as("never below the buckets a pace needs")
+                .hasSize(6);
+        long[] sliding = new long[Pace.WINDOW_BUCKETS];
+        sliding[0] = 500;
+        assertThat(EventStatePublisher.withoutFill(sliding))
+                .as("five minutes on, the window no longer starts at the start")
+                .isSameAs(sliding);
+    }
+
+    @Test
     void noPaceBeforeTheOpening() {
         EventId scheduled = EventId.of(Scenario.eventId("offer-pace-later"));
         this.management.create(
