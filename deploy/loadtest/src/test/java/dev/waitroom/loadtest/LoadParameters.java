@@ -52,7 +52,8 @@ record LoadParameters(
                 doubleProperty("abandonWaiting", 0.05),
                 doubleProperty("abandonShop", 0.2),
                 doubleProperty("abandonPayment", 0.05),
-                Duration.ofSeconds(intProperty("slowdownAtSeconds", ci ? 25 : 50)),
+                // late enough that the admissions before it are a steady sample for the estimates (docs/estimates.md)
+                Duration.ofSeconds(intProperty("slowdownAtSeconds", ci ? 60 : 240)),
                 Duration.ofSeconds(intProperty("slowdownForSeconds", ci ? 10 : 20)),
                 intProperty("slowdownLatencyMs", 600),
                 Duration.ofSeconds(intProperty("maxDurationSeconds", ci ? 150 : 420)),

@@ -146,15 +146,20 @@ final class Verdict {
         long slowEnd = ledger.slowdownEndMillis();
         List<Ledger.Waited> steady = new ArrayList<>();
         List<Ledger.Waited> slowed = new ArrayList<>();
+        List<Scored> steadyPolls = new ArrayList<>();
+        List<Scored> slowedPolls = new ArrayList<>();
         for (Ledger.Waited w : ledger.waits()) {
             if (w.shown().isEmpty()) {
                 continue;
             }
-            boolean overlaps = slowStart > 0 && atJoin(w).atMillis() < slowEnd && w.offeredAtMillis() > slowStart;
-            (overlaps ? slowed : steady).add(w);
+            (overlapsSlowdown(atJoin(w), w, slowStart, slowEnd) ? slowed : steady).add(w);
+            for (Ledger.Shown range : w.shown()) {
+                (overlapsSlowdown(range, w, slowStart, slowEnd) ? slowedPolls : steadyPolls)
+                        .add(score(range, w.offeredAtMillis()));
+            }
         }
-        Map<String, Object> steadyFigures = shares(steady);
-        Map<String, Object> slowedFigures = shares(slowed);
+        Map<String, Object> steadyFigures = shares(steady, steadyPolls);
+        Map<String, Object> slowedFigures = shares(slowed, slowedPolls);
         figures.put("estimates.steady", steadyFigures);
         figures.put("estimates.duringSlowdown", slowedFigures);
         double share = (double) steadyFigures.get("atJoinInside");
@@ -173,18 +178,40 @@ final class Verdict {
                         (double) steadyFigures.get("tenMinutesInside") * 100,
                         enough ? "" : "; fewer than " + ESTIMATE_MIN_SAMPLES + " samples, reported, not a must")));
         checks.add(new Check(
+                "real wait inside the range shown at every poll with a measured pace, steady rate, >= 90 %",
+                false,
+                steadyPolls.isEmpty() || (double) steadyFigures.get("measuredPollsInside") >= ESTIMATE_SHARE,
+                String.format(
+                        Locale.ROOT,
+                        "%.1f %% of %s ranges shown once the pace was measured (all polls: %.1f %% of %d)",
+                        (double) steadyFigures.get("measuredPollsInside") * 100,
+                        steadyFigures.get("measuredPolls"),
+                        (double) steadyFigures.get("pollsInside") * 100,
+                        steadyPolls.size())));
+        checks.add(new Check(
                 "real wait inside the range shown at join, during the injected slowdown",
                 false,
                 slowed.isEmpty() || (double) slowedFigures.get("atJoinInside") >= ESTIMATE_SHARE,
                 String.format(
                         Locale.ROOT,
-                        "%.1f %% of %d admitted visitors whose wait overlapped the slowdown; ten minutes before %.1f %%",
+                        "%.1f %% of %d admitted visitors whose wait overlapped the slowdown; ten minutes before %.1f %%;"
+                                + " every poll %.1f %% of %d",
                         (double) slowedFigures.get("atJoinInside") * 100,
                         slowed.size(),
-                        (double) slowedFigures.get("tenMinutesInside") * 100)));
+                        (double) slowedFigures.get("tenMinutesInside") * 100,
+                        (double) slowedFigures.get("pollsInside") * 100,
+                        slowedPolls.size())));
     }
 
-    private static Map<String, Object> shares(List<Ledger.Waited> waits) {
+    /** After the slowdown the rate controller needs this long to climb back and the 30 s pace to forget it. */
+    static final long SETTLE_MS = 30_000;
+
+    /** Whether the wait from {@code range} to the offer overlapped the slowdown or its settling. */
+    static boolean overlapsSlowdown(Ledger.Shown range, Ledger.Waited w, long slowStart, long slowEnd) {
+        return slowStart > 0 && range.atMillis() < slowEnd + SETTLE_MS && w.offeredAtMillis() > slowStart;
+    }
+
+    private static Map<String, Object> shares(List<Ledger.Waited> waits, List<Scored> polls) {
         int inside = 0;
         int early = 0;
         int tenInside = 0;
@@ -195,20 +222,52 @@ final class Verdict {
             inside += join.inside() ? 1 : 0;
             early += join.early() ? 1 : 0;
             tenInside += score(tenMinutesBefore(w), w.offeredAtMillis()).inside() ? 1 : 0;
-            widths.add((double) (join.range().max() - join.range().min()) / Math.max(1, join.waitSeconds()));
+            widths.add(widthOverWait(join));
             caveats.merge(join.range().caveat() == null ? "none" : join.range().caveat(), 1, Integer::sum);
         }
         int n = waits.size();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("admitted", n);
-        out.put("atJoinInside", n == 0 ? 0.0 : round((double) inside / n));
+        out.put("atJoinInside", share(inside, n));
         out.put("atJoinEarly", early);
         out.put("atJoinLate", n - inside - early);
-        out.put("tenMinutesInside", n == 0 ? 0.0 : round((double) tenInside / n));
-        widths.sort(Double::compare);
-        out.put("atJoinWidthOverWaitMedian", widths.isEmpty() ? 0.0 : round(widths.get(widths.size() / 2)));
+        out.put("tenMinutesInside", share(tenInside, n));
+        out.put("atJoinWidthOverWaitMedian", median(widths));
         out.put("atJoinCaveats", caveats);
+        List<Scored> measured = polls.stream()
+                .filter(p -> !"MEASURING".equals(p.range().caveat()))
+                .toList();
+        out.put("polls", polls.size());
+        out.put("pollsInside", share(polls.stream().filter(Scored::inside).count(), polls.size()));
+        out.put("measuredPolls", measured.size());
+        out.put(
+                "measuredPollsInside",
+                share(measured.stream().filter(Scored::inside).count(), measured.size()));
+        out.put("measuredPollsEarly", measured.stream().filter(Scored::early).count());
+        out.put(
+                "measuredPollsLate",
+                measured.stream().filter(p -> !p.inside() && !p.early()).count());
+        out.put(
+                "measuredWidthOverWaitMedian",
+                median(measured.stream().map(Verdict::widthOverWait).toList()));
         return out;
+    }
+
+    private static double widthOverWait(Scored s) {
+        return (double) (s.range().max() - s.range().min()) / Math.max(1, s.waitSeconds());
+    }
+
+    private static double share(long part, long whole) {
+        return whole == 0 ? 0.0 : round((double) part / whole);
+    }
+
+    private static double median(List<Double> values) {
+        if (values.isEmpty()) {
+            return 0.0;
+        }
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(Double::compare);
+        return round(sorted.get(sorted.size() / 2));
     }
 
     boolean passed() {

@@ -132,6 +132,25 @@ class VerdictTests {
     }
 
     @Test
+    void everyRangeShownOnceThePaceWasMeasuredIsScoredToo() {
+        Ledger ledger = healthyLedger();
+        for (int i = 0; i < 10; i++) {
+            ledger.waited(
+                    List.of(
+                            new Ledger.Shown(0, 0, 10_000, "MEASURING"),
+                            new Ledger.Shown(100_000, 100, 140, null), // 150 s to go: late
+                            new Ledger.Shown(200_000, 40, 60, "SLOWED")), // 50 s to go: inside
+                    250_000);
+        }
+        Verdict verdict = Verdict.of(ledger, params(3), Map.of("waiting", 1L, "completed", 1L, "joins", 2L));
+        assertThat(verdict.json())
+                .contains("\"polls\":30,\"pollsInside\":0.67,\"measuredPolls\":20,\"measuredPollsInside\":0.5")
+                .contains("\"measuredPollsLate\":10");
+        assertThat(verdict.text())
+                .contains("[warn] real wait inside the range shown at every poll with a measured pace");
+    }
+
+    @Test
     void tenMinutesBeforeAdmissionIsTheLastRangeShownByThenOrTheFirst() {
         Ledger.Shown first = new Ledger.Shown(0, 900, 1_500, "MEASURING");
         Ledger.Shown later = new Ledger.Shown(300_000, 500, 900, null);
