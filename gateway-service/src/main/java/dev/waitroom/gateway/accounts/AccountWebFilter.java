@@ -32,6 +32,7 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The verified account of a visitor route (docs/accounts.md). With an identity provider configured ({@link
@@ -59,6 +60,8 @@ class AccountWebFilter implements WebFilter, Ordered {
     private static final Pattern QUEUE_ROUTE = Pattern.compile("/events/[^/]+/queue(/status)?/?");
 
     private static final Pattern CLAIM_ROUTE = Pattern.compile("/events/([^/]+)/admission/claim/?");
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** How long a claim waits for the queue-service to name the visitor id of the account's place. */
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(2);
@@ -168,7 +171,15 @@ class AccountWebFilter implements WebFilter, Ordered {
                 .header(Headers.ACCOUNT, account)
                 .exchangeToMono(response -> {
                     String bound = response.headers().asHttpHeaders().getFirst(Headers.VISITOR);
-                    return response.releaseBody().then(Mono.justOrEmpty(bound));
+                    if (bound == null) {
+                        return response.releaseBody().then(Mono.<String>empty());
+                    }
+                    // only an offer is claimed under the bound id: once the place is ACTIVE the session belongs to
+                    // the browser that claimed it (its own id, after the rotation), whose repeated claim must stay its
+                    // own
+                    return response.bodyToMono(String.class)
+                            .filter(AccountWebFilter::offered)
+                            .map(body -> bound);
                 })
                 .timeout(LOOKUP_TIMEOUT)
                 .onErrorResume(e -> Mono.empty())
@@ -181,6 +192,14 @@ class AccountWebFilter implements WebFilter, Ordered {
                 })
                 .defaultIfEmpty(exchange)
                 .flatMap(chain::filter);
+    }
+
+    private static boolean offered(String statusBody) {
+        try {
+            return "OFFERED".equals(JSON.readTree(statusBody).path("state").asString(""));
+        } catch (RuntimeException malformed) {
+            return false;
+        }
     }
 
     private Mono<Void> refuse(ServerWebExchange exchange, AccountTokens.Verification verification) {

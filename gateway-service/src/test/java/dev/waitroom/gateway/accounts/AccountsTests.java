@@ -189,6 +189,16 @@ class AccountsTests {
         assertThat(strangerClaim.header("X-Waitroom-Visitor"))
                 .as("another account claims under its own id only")
                 .hasValue(visitorOf(stranger));
+
+        // once claimed (the queue is told ACTIVE), the session belongs to the browser that claimed: a claim is made
+        // under the claiming browser's own id again, so the session's own repeated claim stays its own
+        HttpResponse<String> active = internal(
+                "POST",
+                "/internal/events/" + event + "/entries/" + receipt + "/transition",
+                "{\"to\":\"ACTIVE\",\"grantId\":\"g-" + receipt + "\"}");
+        assertThat(active.statusCode()).as(active.body()).isEqualTo(200);
+        phone.post(claimPath(event), null);
+        assertThat(lastClaim(event).header("X-Waitroom-Visitor")).hasValue(phoneVisitor);
     }
 
     @Test
