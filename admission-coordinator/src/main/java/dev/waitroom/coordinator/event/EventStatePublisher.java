@@ -48,21 +48,25 @@ public class EventStatePublisher {
     }
 
     /**
-     * The pace visitors should expect, for wait estimates and for the gateway's "near the front" bound: the rate in
-     * force, or the pace offers really went out at over the last 30 s when that is slower (a full ceiling, not the
-     * rate, limits admission then). Estimates built on the allowed rate alone were many times too optimistic.
+     * The pace visitors should expect, for the gateway's "near the front" bound, poll advice and, until the pace is
+     * measured, the fast end of wait estimates: the rate in force, or the pace offers really went out at over the
+     * last 30 s since admissions last started when that is slower (a full ceiling, not the rate, limits admission
+     * then). Estimates built on the allowed rate alone were many times too optimistic; counting the 30 s across a
+     * pause made them many times too pessimistic right after it.
      */
     public double expectedPace(Event event) {
+        return expectedPace(event, pace(event));
+    }
+
+    double expectedPace(Event event, Pace pace) {
         double allowed = admissionRate(event);
         if (allowed <= 0) {
             return 0;
         }
-        try {
-            java.util.OptionalDouble pace = this.events.offerPace(event.id(), java.time.Duration.ofSeconds(30));
-            return pace.isPresent() ? Math.min(allowed, Math.max(pace.getAsDouble(), 0.05)) : allowed;
-        } catch (RuntimeException ex) {
+        if (pace == null || pace.buckets() < Pace.RECENT_BUCKETS) {
             return allowed;
         }
+        return Math.min(allowed, Math.max(pace.recentPerSecond(), 0.05));
     }
 
     /**
@@ -125,6 +129,7 @@ public class EventStatePublisher {
      */
     public void publish(Event event) {
         EventConfig c = event.config();
+        Pace pace = pace(event);
         java.util.List<String> soldOutCategories = this.soldOut.of(event.id());
         this.queue.putEventState(
                 event.id().value(),
@@ -138,14 +143,14 @@ public class EventStatePublisher {
                         c.identityScope(),
                         c.expiredOfferPolicy(),
                         c.presaleOrdering(),
-                        expectedPace(event),
+                        expectedPace(event, pace),
                         c.offerTtl().toSeconds(),
                         c.opensAt(),
                         c.joinGate(),
                         c.name(),
                         c.afterPurchase(),
                         soldOutCategories,
-                        pace(event)));
+                        pace));
         if (!this.published.contains(event.id())) {
             this.publications.markPublished(event.id());
             this.published.add(event.id());

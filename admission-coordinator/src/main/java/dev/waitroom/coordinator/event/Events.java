@@ -232,30 +232,6 @@ public class Events {
     }
 
     /**
-     * Offers made per second over the last {@code window}, or empty while the event has not been offering for that
-     * long (no pace to measure yet).
-     */
-    public java.util.OptionalDouble offerPace(EventId id, java.time.Duration window) {
-        Long seconds = window.toSeconds();
-        Boolean longEnough = this.jdbc
-                .sql(
-                        "select coalesce(min(offered_at) < clock_timestamp() - make_interval(secs => ?), false) from grants where event_id = ?")
-                .params(seconds, id.value())
-                .query(Boolean.class)
-                .single();
-        if (!Boolean.TRUE.equals(longEnough)) {
-            return java.util.OptionalDouble.empty();
-        }
-        Long offers = this.jdbc
-                .sql(
-                        "select count(*) from grants where event_id = ? and offered_at > clock_timestamp() - make_interval(secs => ?)")
-                .params(id.value(), seconds)
-                .query(Long.class)
-                .single();
-        return java.util.OptionalDouble.of(offers / (double) seconds);
-    }
-
-    /**
      * The offers of the measured pace (docs/estimates.md): counts per {@link Pace#BUCKET_SECONDS} s bucket ending now,
      * oldest first, since admissions last started (the opening, or a return to QUEUEING), at most
      * {@link Pace#WINDOW_BUCKETS}; and how long ago they last resumed after the opening (null if they never did).

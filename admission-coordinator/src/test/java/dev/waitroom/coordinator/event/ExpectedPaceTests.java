@@ -41,6 +41,19 @@ class ExpectedPaceTests {
         this.scenario.fullRate();
     }
 
+    private void openedSecondsAgo(int seconds) {
+        this.jdbc
+                .sql("update mode_changes set at = clock_timestamp() - make_interval(secs => ?) where event_id = ?")
+                .params(seconds, this.eventId)
+                .update();
+    }
+
+    private void resumedSecondsAgo(int seconds) {
+        this.jdbc.sql("""
+                insert into mode_changes (event_id, kind, from_value, to_value, actor, reason, at)
+                values (?, 'MODE', 'PAUSED', 'QUEUEING', 'ops', 'test', clock_timestamp() - make_interval(secs => ?))""").params(this.eventId, seconds).update();
+    }
+
     private void offeredSecondsAgo(int seconds, int count) {
         for (int i = 0; i < count; i++) {
             this.jdbc
@@ -60,12 +73,14 @@ class ExpectedPaceTests {
 
     @Test
     void withoutThirtySecondsOfHistoryTheRateInForceIsTheBestGuess() {
+        openedSecondsAgo(20);
         offeredSecondsAgo(5, 3);
         assertThat(this.publisher.expectedPace(event())).isEqualTo(this.publisher.admissionRate(event()));
     }
 
     @Test
     void aSlowerMeasuredPaceWinsOverTheAllowedRate() {
+        openedSecondsAgo(60);
         offeredSecondsAgo(45, 1);
         offeredSecondsAgo(10, 6); // 6 offers in the last 30 s: 0.2 per second, far below the allowed 40
         assertThat(this.publisher.admissionRate(event())).isGreaterThan(10);
@@ -74,8 +89,20 @@ class ExpectedPaceTests {
 
     @Test
     void theAllowedRateCapsAFasterMeasuredPace() {
+        openedSecondsAgo(60);
         offeredSecondsAgo(45, 1);
         offeredSecondsAgo(10, 3000); // 100 per second measured: never promise more than the rate in force
         assertThat(this.publisher.expectedPace(event())).isEqualTo(this.publisher.admissionRate(event()));
+    }
+
+    @Test
+    void aPauseIsNotCountedAsASlowPace() {
+        openedSecondsAgo(600);
+        offeredSecondsAgo(100, 300);
+        resumedSecondsAgo(12); // paused until 12 s ago: the last 30 s hold almost no offers
+        offeredSecondsAgo(3, 2);
+        assertThat(this.publisher.expectedPace(event()))
+                .as("too little measured since the resume: the rate in force")
+                .isEqualTo(this.publisher.admissionRate(event()));
     }
 }
