@@ -214,6 +214,9 @@ final class LocalStack implements AutoCloseable {
                 : config.external().redisPassword();
     }
 
+    /** The identity provider's settings (docs/accounts.md), passed from the launcher's environment to every service. */
+    private static final String ACCOUNTS_PREFIX = "WAITROOM_ACCOUNTS_";
+
     /**
      * A process's environment, as a real deployment would give it: the services' secrets, where the others are, and
      * only the store credentials the service uses. The internal services listen on loopback only; every process's
@@ -257,6 +260,14 @@ final class LocalStack implements AutoCloseable {
         }
         // Local http: cookies cannot be Secure or the browser drops them.
         env.put("WAITROOM_GATEWAY_SECURECOOKIES", "false");
+        // An identity provider set in the launcher's environment (docs/accounts.md) reaches every service alike: the
+        // gateway verifies its tokens, the queue-service names the sign-in URL, the coordinator allows ACCOUNT scope.
+        // The pseudonym key is one of the generated secrets above, unless the environment sets one of its own.
+        System.getenv().forEach((name, value) -> {
+            if (name.startsWith(ACCOUNTS_PREFIX)) {
+                env.put(name, value);
+            }
+        });
         return env;
     }
 
