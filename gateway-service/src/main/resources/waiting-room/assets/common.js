@@ -66,8 +66,8 @@
    * plural forms takes the form Intl.PluralRules picks for params.count, 'other' where the bundle has no such form.
    */
   function t(key, params) {
-    var message = messages[key];
-    if (message === undefined || message === null) { return key; }
+    var message = own(messages, key);
+    if (message === null) { return key; }
     if (typeof message === 'object') {
       var n = params && params.count !== undefined ? Number(params.count) : NaN;
       message = message[isNaN(n) ? 'other' : plurals.select(n)] || message.other;
@@ -76,6 +76,11 @@
       if (!params || params[name] === undefined || params[name] === null) { return all; }
       return typeof params[name] === 'number' ? count(params[name]) : String(params[name]);
     });
+  }
+
+  /** obj[key] if obj has it as its own property (never one of Object's), else null. */
+  function own(obj, key) {
+    return obj && Object.prototype.hasOwnProperty.call(obj, key) && obj[key] !== undefined ? obj[key] : null;
   }
 
   function unit(n, name, display) {
@@ -164,7 +169,7 @@
     });
   }
 
-  window.Waitroom = { eventId: eventId, request: request, setText: setText, show: show, count: count, t: t,
+  window.Waitroom = { eventId: eventId, request: request, setText: setText, show: show, count: count, t: t, own: own,
     lang: lang, duration: duration, countdown: countdown, percent: percent, list: list, jittered: jittered,
     time: time, dateTime: dateTime, safeUrl: safeUrl };
 }());

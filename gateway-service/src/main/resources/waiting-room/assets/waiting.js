@@ -285,7 +285,7 @@
 
   /* Why the range is wide, when the status says (estimatedWaitSeconds.caveat); hidden otherwise. */
   function caveat(wait) {
-    var key = wait && wait.caveat ? CAVEATS[wait.caveat] : null;
+    var key = wait && wait.caveat ? W.own(CAVEATS, wait.caveat) : null;
     W.setText('caveat', key ? W.t(key) : '');
     W.show('caveat', !!key);
   }
@@ -495,7 +495,7 @@
     var items = [];
     var policy = e.policy || {};
     ['presaleOrdering', 'expiredOfferPolicy', 'afterPurchase', 'identityScope'].forEach(function (rule) {
-      var texts = RULES[rule][policy[rule]];
+      var texts = W.own(RULES[rule], policy[rule]);
       (texts || []).forEach(function (key) {
         var li = document.createElement('li');
         li.setAttribute('data-rule', rule);

@@ -228,12 +228,13 @@ class PageLanguageBrowserTests {
         context.close();
     }
 
-    @Test
-    void anUnknownCaveatOrNoneSaysNothing() {
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"A_CODE_FROM_THE_FUTURE", "constructor", "toString"})
+    void anUnknownCaveatSaysNothing(String code) {
         String event = newEvent();
         upstreams.queue.event(event);
         Page page = chromium.newContext(new Browser.NewContextOptions()).newPage();
-        answerJoinWith(page, event, 201, "application/json", waitingStatus("A_CODE_FROM_THE_FUTURE"));
+        answerJoinWith(page, event, 201, "application/json", waitingStatus(code));
         page.navigate(url(event));
         assertThat(page.locator("#wait")).containsText("30 minutes", WAIT);
         assertThat(page.locator("#caveat")).isHidden();
