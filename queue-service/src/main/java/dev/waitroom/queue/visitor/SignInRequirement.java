@@ -9,6 +9,7 @@ import dev.waitroom.queue.join.Visitor;
 import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.LuaScript;
 import dev.waitroom.queue.redis.QueueScripts;
+import dev.waitroom.queue.web.RetryLaterException;
 import dev.waitroom.web.ProblemException;
 import java.net.URI;
 import java.time.Duration;
@@ -31,6 +32,9 @@ import org.springframework.stereotype.Component;
 @Component
 class SignInRequirement {
 
+    /** As the gateway asks when it cannot check a token itself. */
+    private static final Duration UNAVAILABLE_RETRY = Duration.ofSeconds(5);
+
     private final QueueScripts scripts;
 
     private final LuaScript scope;
@@ -51,17 +55,32 @@ class SignInRequirement {
                 : Map.of("signInUrl", URI.create(signInUrl.trim()).toString());
     }
 
-    /** Refuses a visitor without an account on an ACCOUNT-scoped event; an unknown event is left to the route. */
-    void check(EventId event, Visitor who) {
-        if (who.account() != null) {
+    /**
+     * Refuses a visitor without an account on an ACCOUNT-scoped event; an unknown event is left to the route. {@code
+     * accountProblem}: the gateway's verdict on a sign-in cookie that gave no account ({@code invalid}, {@code
+     * unavailable}; {@code X-Waitroom-Account-Problem}), answered here because only an ACCOUNT-scoped event needs it.
+     */
+    void check(EventId event, Visitor who, String accountProblem) {
+        if (who.account() != null || scopeOf(event) != IdentityScope.ACCOUNT) {
             return;
         }
-        if (scopeOf(event) == IdentityScope.ACCOUNT) {
+        if ("unavailable".equals(accountProblem)) {
+            throw new RetryLaterException(
+                    ProblemType.UNAVAILABLE,
+                    "The sign-in cannot be checked right now; nothing was changed. Try again in a few seconds.",
+                    UNAVAILABLE_RETRY);
+        }
+        if ("invalid".equals(accountProblem)) {
             throw new ProblemException(
-                    ProblemType.SIGN_IN_REQUIRED,
-                    "This sale keeps one place per account: sign in to join or to see your place.",
+                    ProblemType.ACCOUNT_TOKEN_INVALID,
+                    "The sign-in was not accepted (expired, for another site, or not signed by the identity provider)."
+                            + " Sign in again.",
                     signIn);
         }
+        throw new ProblemException(
+                ProblemType.SIGN_IN_REQUIRED,
+                "This sale keeps one place per account: sign in to join or to see your place.",
+                signIn);
     }
 
     /** The event keys its entries on the account (false for an unknown event). */

@@ -86,11 +86,12 @@ class VisitorQueueController {
             @PathVariable String eventId,
             @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
             @RequestHeader(value = Headers.ACCOUNT, required = false) String account,
+            @RequestHeader(value = Headers.ACCOUNT_PROBLEM, required = false) String accountProblem,
             @RequestBody(required = false) String body) {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
         requireEmptyOrObject(body);
-        signIn.check(event, who);
+        signIn.check(event, who, accountProblem);
         Optional<AccountEntries.Bound> bound = boundEntry(event, who);
         if (bound.isPresent() && bound.get().live() && !bound.get().visitor().equals(who.visitorId())) {
             // another browser of the account: its place as it is, bound to the visitor id its offer is made to
@@ -115,10 +116,11 @@ class VisitorQueueController {
     ResponseEntity<QueueStatus> status(
             @PathVariable String eventId,
             @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
-            @RequestHeader(value = Headers.ACCOUNT, required = false) String account) {
+            @RequestHeader(value = Headers.ACCOUNT, required = false) String account,
+            @RequestHeader(value = Headers.ACCOUNT_PROBLEM, required = false) String accountProblem) {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
-        signIn.check(event, who);
+        signIn.check(event, who, accountProblem);
         VisitorStatus status = currentStatus(event, who);
         metrics.statusServed(event);
         return respond(HttpStatus.OK, event, status, boundEntry(event, who).orElse(null));
@@ -129,10 +131,11 @@ class VisitorQueueController {
     ResponseEntity<QueueStatus> leave(
             @PathVariable String eventId,
             @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
-            @RequestHeader(value = Headers.ACCOUNT, required = false) String account) {
+            @RequestHeader(value = Headers.ACCOUNT, required = false) String account,
+            @RequestHeader(value = Headers.ACCOUNT_PROBLEM, required = false) String accountProblem) {
         EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
-        signIn.check(event, who);
+        signIn.check(event, who, accountProblem);
         joins.leave(event, who);
         metrics.left(event);
         VisitorStatus status = currentStatus(event, who);

@@ -61,6 +61,38 @@ class AccountScopeTests {
     }
 
     @Test
+    void aSignInCookieTheGatewayCouldNotAcceptIsAnsweredOnlyForAnAccountScopedEvent() {
+        String accountEvent = accountEvent();
+        String browserEvent = client.newEvent("browser", "OPEN");
+
+        Reply invalid = withProblem("POST", accountEvent, "invalid");
+        Reply unavailable = withProblem("POST", accountEvent, "unavailable");
+        Reply statusInvalid = withProblem("GET", accountEvent, "invalid");
+        Reply browser = withProblem("POST", browserEvent, "invalid");
+
+        assertThat(invalid.status()).as(invalid.body()).isEqualTo(401);
+        assertThat(invalid.json().get("type").asString()).endsWith("/account-token-invalid");
+        assertThat(invalid.json().get("signInUrl").asString()).isEqualTo("https://shop.example/sign-in?return=queue");
+        assertThat(statusInvalid.json().get("type").asString()).endsWith("/account-token-invalid");
+        assertThat(unavailable.status()).as(unavailable.body()).isEqualTo(503);
+        assertThat(unavailable.json().get("type").asString()).endsWith("/unavailable");
+        assertThat(unavailable.header("Retry-After")).isEqualTo("5");
+        assertThat(client.counts(accountEvent).get("joins").asLong()).isZero();
+        assertThat(browser.status())
+                .as("a stale cookie does not stop a BROWSER-scoped event")
+                .isEqualTo(201);
+    }
+
+    private Reply withProblem(String method, String event, String problem) {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN);
+        h.put(Headers.VISITOR, VisitorId.random().value());
+        h.put(Headers.ACCOUNT_PROBLEM, problem);
+        String path = method.equals("GET") ? "/queue/status" : "/queue";
+        return client.send(method, "/events/" + event + path, null, h);
+    }
+
+    @Test
     void browserScopedEventsStillPlaceVisitorsWithoutAnAccount() {
         String event = client.newEvent("browser", "OPEN");
         assertThat(client.join(event, VisitorId.random().value()).status()).isEqualTo(201);
