@@ -94,6 +94,9 @@ class PageLanguageBrowserTests {
         assertThat(page.locator("#rules li[data-rule=identityScope]"))
                 .hasText(bundle.text("rule.identityScope.BROWSER"), hasText());
         page.locator("#language").focus();
+        page.screenshot(new Page.ScreenshotOptions()
+                .setPath(java.nio.file.Path.of("target", "waiting-page-" + tag + ".png"))
+                .setFullPage(true));
         assertAxeClean(page);
 
         Page shop = page.context().newPage();
