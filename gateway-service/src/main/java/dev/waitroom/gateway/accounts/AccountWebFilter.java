@@ -38,10 +38,13 @@ import tools.jackson.databind.json.JsonMapper;
  * The verified account of a visitor route (docs/accounts.md). With an identity provider configured ({@link
  * AccountsProperties#enabled()}), a request to {@code /events/{e}/queue} (join, leave) or {@code
  * /events/{e}/queue/status} that carries a sign-in token, in {@code Authorization: Bearer} or else in the configured
- * cookie, is forwarded with the account's pseudonym in {@code X-Waitroom-Account} when the token is valid, and answered
- * here otherwise: 401 {@code account-token-invalid} for a token that proves nothing (never silently anonymous), 503
- * {@code unavailable} while the provider's keys cannot be read (fail closed: no join is placed under a guess). The token
- * itself is never forwarded: the {@code Authorization} header and the cookie are removed.
+ * cookie, is forwarded with the account's pseudonym in {@code X-Waitroom-Account} when the token is valid. A bearer token
+ * that is not is answered here: 401 {@code account-token-invalid} when it proves nothing (never silently anonymous), 503
+ * {@code unavailable} while the provider's keys cannot be read (fail closed: no join is placed under a guess). A cookie
+ * is ambient (the site sets it for every page, and a stale one must not stop a BROWSER-scoped sale), so its verdict goes
+ * to the queue-service in {@code X-Waitroom-Account-Problem} ({@code invalid}, {@code unavailable}), which answers the
+ * same problems for an ACCOUNT-scoped event and nothing else. The token itself is never forwarded: the {@code
+ * Authorization} header and the cookie are removed.
  *
  * <p>A claim ({@code /events/{e}/admission/claim}) with a valid token is made under the visitor id the account's place
  * is bound to, the id its offer was made to, so that the offer can be claimed from any browser the person signed in on
@@ -135,21 +138,41 @@ class AccountWebFilter implements WebFilter, Ordered {
         if (!claiming && !QUEUE_ROUTE.matcher(path).matches()) {
             return chain.filter(exchange);
         }
-        String token = tokenOf(exchange.getRequest());
-        if (token == null) {
+        Presented presented = tokenOf(exchange.getRequest());
+        if (presented == null) {
             return chain.filter(exchange);
         }
         String event = claiming ? claim.group(1) : null;
-        return tokens.verify(token).flatMap(verification -> {
+        return tokens.verify(presented.token()).flatMap(verification -> {
             if (verification instanceof AccountTokens.Verified ok) {
                 verified.increment();
-                ServerWebExchange forwarded = forward(exchange, ok.account(), !claiming);
+                ServerWebExchange forwarded = forward(exchange, ok.account(), !claiming, null);
                 return claiming
                         ? claimUnderTheBoundVisitor(forwarded, chain, event, ok.account())
                         : chain.filter(forwarded);
             }
+            if (presented.cookie()) {
+                // the cookie is ambient: a stale one must not stop a BROWSER-scoped event, so the verdict goes to the
+                // queue-service, which answers it for an ACCOUNT-scoped event (a claim simply goes on as the browser's)
+                count(verification);
+                String problem = verification instanceof AccountTokens.Invalid ? "invalid" : "unavailable";
+                return chain.filter(forward(exchange, null, !claiming, problem));
+            }
             return refuse(exchange, verification);
         });
+    }
+
+    /** A sign-in token and where it came from: the {@code Authorization} header, or the operator's cookie. */
+    private record Presented(String token, boolean cookie) {}
+
+    private void count(AccountTokens.Verification verification) {
+        if (verification instanceof AccountTokens.Invalid bad) {
+            invalid.increment();
+            log.debug("sign-in cookie not accepted: {}", bad.reason());
+        } else if (verification instanceof AccountTokens.Unavailable down) {
+            unavailable.increment();
+            log.warn("sign-in cookie not checked: the identity provider's keys cannot be read ({})", down.reason());
+        }
     }
 
     /**
@@ -225,7 +248,7 @@ class AccountWebFilter implements WebFilter, Ordered {
     }
 
     /** The bearer token, else the configured cookie's value; null when neither is there. */
-    private String tokenOf(ServerHttpRequest request) {
+    private Presented tokenOf(ServerHttpRequest request) {
         String authorization = request.getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
         if (authorization != null
                 && authorization.length() > BEARER.length()
@@ -233,23 +256,24 @@ class AccountWebFilter implements WebFilter, Ordered {
                         .substring(0, BEARER.length())
                         .toLowerCase(Locale.ROOT)
                         .equals(BEARER)) {
-            return authorization.substring(BEARER.length()).trim();
+            return new Presented(authorization.substring(BEARER.length()).trim(), false);
         }
         if (properties.cookie() != null) {
             HttpCookie cookie = request.getCookies().getFirst(properties.cookie());
             if (cookie != null && !cookie.getValue().isEmpty()) {
-                return cookie.getValue();
+                return new Presented(cookie.getValue(), true);
             }
         }
         return null;
     }
 
     /**
-     * The request with the account and without the token; {@code queueRoute}: the queue-service names the visitor id of
-     * the account's place in {@code X-Waitroom-Visitor}, for the gateway only (on the claim the coordinator's header of
-     * that name is {@code VisitorRotation}'s to read and remove).
+     * The request without the token, with the {@code account} (or, when it gave none, the {@code problem}) for the
+     * queue-service; {@code queueRoute}: the queue-service names the visitor id of the account's place in {@code
+     * X-Waitroom-Visitor}, for the gateway only (on the claim the coordinator's header of that name is {@code
+     * VisitorRotation}'s to read and remove).
      */
-    private ServerWebExchange forward(ServerWebExchange exchange, String account, boolean queueRoute) {
+    private ServerWebExchange forward(ServerWebExchange exchange, String account, boolean queueRoute, String problem) {
         if (queueRoute) {
             ServerHttpResponse response = exchange.getResponse();
             response.beforeCommit(() -> {
@@ -262,8 +286,11 @@ class AccountWebFilter implements WebFilter, Ordered {
                 .mutate()
                 .headers(h -> {
                     h.remove(HttpHeaders.AUTHORIZATION);
-                    if (queueRoute) {
+                    if (queueRoute && account != null) {
                         h.set(Headers.ACCOUNT, account);
+                    }
+                    if (queueRoute && problem != null) {
+                        h.set(Headers.ACCOUNT_PROBLEM, problem);
                     }
                     if (cookieName != null) {
                         List<String> cookies = h.get(HttpHeaders.COOKIE);

@@ -35,8 +35,13 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
     public static final String COOKIE = EdgeCookies.VISITOR;
 
     /** Headers only the gateway sets (docs/CONTRACTS.md#headers): client copies never pass. */
-    private static final List<String> STRIPPED =
-            List.of(Headers.VISITOR, Headers.NEXT_VISITOR, Headers.ACCOUNT, Headers.INTERNAL, Headers.BYPASS);
+    private static final List<String> STRIPPED = List.of(
+            Headers.VISITOR,
+            Headers.NEXT_VISITOR,
+            Headers.ACCOUNT,
+            Headers.ACCOUNT_PROBLEM,
+            Headers.INTERNAL,
+            Headers.BYPASS);
 
     private static final String ATTRIBUTE = VisitorIdentityWebFilter.class.getName() + ".visitor";
 

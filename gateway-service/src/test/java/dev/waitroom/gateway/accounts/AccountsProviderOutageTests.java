@@ -11,7 +11,6 @@ import dev.waitroom.gateway.testing.RedisReachableFirst;
 import dev.waitroom.gateway.testing.StubHttpServer;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,7 +28,7 @@ import org.springframework.test.context.ContextConfiguration;
  * unavailable}, {@code Retry-After}, nothing forwarded): never anonymous, never guessed. Once it answers, joins go
  * through with the account's pseudonym (same person, same id, by header or cookie; never the subject, the token or the
  * cookie upstream). When it goes down again, keys already fetched keep verifying (nimbus caches the JWKS for 5
- * minutes).
+ * minutes). A token in the cookie is never refused by the gateway itself: its verdict goes to the queue-service.
  */
 @SpringBootTest(classes = GatewayApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ContextConfiguration(initializers = {GatewayTestInitializer.class, AccountsProviderOutageTests.Provider.class})
@@ -71,12 +70,21 @@ class AccountsProviderOutageTests {
         String path = "/events/" + event + "/queue";
         String subject = UUID.randomUUID().toString();
 
-        // 1. nothing known about the provider, and it does not answer: fail closed
+        // 1. nothing known about the provider, and it does not answer: fail closed for a bearer token; a cookie's
+        // verdict goes to the queue-service (which refuses it with 503 for an ACCOUNT-scoped event, and lets a
+        // BROWSER-scoped one go on), without an account
         Browser.Reply refused =
                 new Browser(port).post(path, null, "Authorization", "Bearer " + provider.token(subject));
         refused.assertProblem(503, "unavailable");
         assertThat(refused.header("Retry-After")).hasValue("5");
         assertThat(upstreams.queue.countReceived(path)).isZero();
+        Browser cookieOnly = new Browser(port);
+        cookieOnly.setCookie(COOKIE, provider.token(subject), "/");
+        cookieOnly.post(path, null);
+        StubHttpServer.Recorded verdict = upstreams.queue.lastReceived(path).orElseThrow();
+        assertThat(verdict.header(Headers.ACCOUNT_PROBLEM)).hasValue("unavailable");
+        assertThat(verdict.header(Headers.ACCOUNT)).isEmpty();
+        assertThat(verdict.header("Cookie").orElse("")).doesNotContain(COOKIE);
 
         // 2. the provider answers: discovery, JWKS, join (a failed discovery is retried after 5 s)
         provider.down(false);
@@ -131,6 +139,9 @@ class AccountsProviderOutageTests {
                 .as("no sign-in URL configured here")
                 .isFalse();
         assertThat(upstreams.queue.countReceived(path)).isEqualTo(before + 1);
-        assertThat(List.of(refused.status())).containsExactly(503);
+        // a client cannot send a verdict of its own
+        new Browser(port).post(path, null, Headers.ACCOUNT_PROBLEM, "invalid");
+        assertThat(upstreams.queue.lastReceived(path).orElseThrow().header(Headers.ACCOUNT_PROBLEM))
+                .isEmpty();
     }
 }
