@@ -8,8 +8,9 @@ package dev.waitroom.contract.queue;
  * <p>A visitor with {@code a..b} waiting ahead is offered once {@code a+1..b+1} offers are made, fewer when people ahead
  * leave or let their place lapse. Offers in t seconds are about N(r t, s² t): the earliest t is where the fast pace's
  * upper 95 % quantile reaches the low end, the latest where the slow pace's lower 5 % quantile reaches the high end.
- * The fast and slow paces are the long-run and the recent pace, each widened by the long-run pace's own standard error
- * (few buckets, wide band), and further when the pace changed or admissions just resumed. The band never gets
+ * The fast and slow paces are the long-run pace widened by its own standard error (few buckets, wide band); when the
+ * recent pace departs from it beyond its noise, the band reaches out to the recent pace and beyond; when admissions
+ * just resumed, both ends widen. The band never gets
  * narrower than an honest floor around its middle, and a few seconds of slack cover the ticker, the offer outbox
  * and the poll.
  */
@@ -66,16 +67,17 @@ final class WaitBand {
             double recentError = Math.sqrt(
                     variance / (Math.min(pace.buckets(), Pace.RECENT_BUCKETS) * (double) Pace.BUCKET_SECONDS));
             central = r;
-            fast = Math.max(r, recent) + Z * rateError;
-            slow = Math.min(r, recent) - Z * rateError;
+            fast = r + Z * rateError;
+            slow = r - Z * rateError;
+            // a recent pace within its own noise of the long-run pace is the same pace: only a real change widens
             if (recent < r * (1 - CHANGE) && recent < r - Z * recentError) {
                 caveat = EstimateCaveat.SLOWED;
                 central = (r + recent) / 2;
-                slow /= WIDEN;
+                slow = (recent - Z * rateError) / WIDEN;
             } else if (recent > r * (1 + CHANGE) && recent > r + Z * recentError) {
                 caveat = EstimateCaveat.SPED_UP;
                 central = (r + recent) / 2;
-                fast *= WIDEN;
+                fast = (recent + Z * rateError) * WIDEN;
             } else if (pace.resumed()) {
                 caveat = EstimateCaveat.RESUMED;
                 slow /= WIDEN;

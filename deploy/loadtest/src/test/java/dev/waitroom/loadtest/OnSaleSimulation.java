@@ -336,6 +336,7 @@ public class OnSaleSimulation extends Simulation {
         System.out.println(verdict.text());
         try {
             verdict.write(p.reportDir());
+            Verdict.writeEstimates(LEDGER, p.reportDir());
             System.out.println("verdict written to " + p.reportDir().toAbsolutePath());
         } catch (java.io.IOException ex) {
             System.err.println("could not write the verdict: " + ex);

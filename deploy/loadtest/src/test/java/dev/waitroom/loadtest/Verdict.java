@@ -322,6 +322,34 @@ final class Verdict {
         Files.writeString(dir.resolve("verdict.json"), json());
     }
 
+    /**
+     * Every range an admitted visitor was shown, one line each (visitor, shown at, min, max, caveat, offered at, in
+     * epoch millis and seconds): the rehearsal's raw estimate data, for calibrating the band (docs/estimates.md).
+     */
+    static void writeEstimates(Ledger ledger, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        StringBuilder csv = new StringBuilder("visitor,shownAtMillis,minSeconds,maxSeconds,caveat,offeredAtMillis\n");
+        int visitor = 0;
+        for (Ledger.Waited w : ledger.waits()) {
+            for (Ledger.Shown s : w.shown()) {
+                csv.append(visitor)
+                        .append(',')
+                        .append(s.atMillis())
+                        .append(',')
+                        .append(s.min())
+                        .append(',')
+                        .append(s.max())
+                        .append(',')
+                        .append(s.caveat() == null ? "" : s.caveat())
+                        .append(',')
+                        .append(w.offeredAtMillis())
+                        .append('\n');
+            }
+            visitor++;
+        }
+        Files.writeString(dir.resolve("estimates.csv"), csv);
+    }
+
     private static String jsonValue(Object value) {
         if (value instanceof Map<?, ?> map) {
             StringBuilder out = new StringBuilder("{");
