@@ -274,9 +274,4 @@ final class AccountTokens {
             throw new IllegalStateException(e);
         }
     }
-
-    /** For tests of the cache: forget every remembered verification. */
-    void forget() {
-        verified.invalidateAll();
-    }
 }
