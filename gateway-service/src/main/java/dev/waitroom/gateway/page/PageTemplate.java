@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.core.io.ClassPathResource;
@@ -14,12 +17,13 @@ import tools.jackson.databind.json.JsonMapper;
  * A page of {@code waiting-room/} with its texts filled in for one language, once at start: {@code {{t:key}}} is the
  * message {@code key} (HTML-escaped; {@code <strong>} is the one markup a message may carry), {@code {{lang}}} and
  * {@code {{dir}}} the language tag and writing direction, {@code {{languages}}} the switcher's options (each language
- * named in itself), {@code {{messages}}} the whole bundle as JSON for the page's scripts. A template naming a key
+ * named in itself), {@code {{messages}}} the bundle as JSON for the page's scripts: all of it, or with {@code
+ * {{messages:shop+signIn}}} only the keys whose first segment is listed, with {@code {{messages:-shop}}} all but those. A template naming a key
  * English lacks fails the start.
  */
 final class PageTemplate {
 
-    private static final Pattern SLOT = Pattern.compile("\\{\\{([a-z]+)(?::([A-Za-z0-9._-]+))?}}");
+    private static final Pattern SLOT = Pattern.compile("\\{\\{([a-z]+)(?::([A-Za-z0-9._+-]+))?}}");
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -56,7 +60,7 @@ final class PageTemplate {
             case "lang" -> bundle.tag();
             case "dir" -> bundle.direction();
             case "languages" -> options(bundle, all);
-            case "messages" -> scriptData(bundle);
+            case "messages" -> scriptData(bundle, key);
             default -> throw new IllegalStateException("page " + path + " has an unknown slot {{" + slot + "}}");
         };
     }
@@ -85,7 +89,24 @@ final class PageTemplate {
     }
 
     /** JSON inside {@code <script type="application/json">}: no {@code <} survives, so nothing can close the element. */
-    private static String scriptData(MessageBundles.Bundle bundle) {
-        return JSON.writeValueAsString(bundle.messages()).replace("<", "\\u003c");
+    private static String scriptData(MessageBundles.Bundle bundle, String sections) {
+        Map<String, Object> messages = new LinkedHashMap<>();
+        bundle.messages().forEach((key, message) -> {
+            if (inSections(key, sections)) {
+                messages.put(key, message);
+            }
+        });
+        return JSON.writeValueAsString(messages).replace("<", "\\u003c");
+    }
+
+    /** Whether {@code key}'s first segment is among {@code sections} ({@code a+b}), or not among them ({@code -a+b}). */
+    static boolean inSections(String key, String sections) {
+        if (sections == null) {
+            return true;
+        }
+        boolean exclude = sections.startsWith("-");
+        Set<String> listed = Set.of((exclude ? sections.substring(1) : sections).split("\\+"));
+        int dot = key.indexOf('.');
+        return listed.contains(dot < 0 ? key : key.substring(0, dot)) != exclude;
     }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What choosing the page's language costs per page request, printed as {@code BENCH} lines (docs/BENCHMARKS.md): an
  * Accept-Language seen before (the cached answer), one never seen (parsed with {@code Locale.LanguageRange} and
- * matched with {@code Locale.lookup}), and the switcher's cookie. One thread, no Spring. Run with {@code ./mvnw -o -pl
+ * matched with {@code Locale.lookup}), and the switcher's cookie; and each rendered page's size. One thread, no Spring. Run with {@code ./mvnw -o -pl
  * gateway-service verify -Pbenchmark -Dtest=LanguageChoiceBenchmarkTests}.
  */
 @Tag("benchmark")
@@ -45,5 +45,27 @@ class LanguageChoiceBenchmarkTests {
             }
         }
         assertThat(german).hasValue(2 * CALLS);
+    }
+
+    /** The bytes each rendered page sends, raw and gzipped (the gateway compresses text/html for clients that ask). */
+    @Test
+    void pageSizes() throws Exception {
+        MessageBundles bundles = MessageBundles.load(MessageBundles.LOCATION);
+        for (String path : new String[] {"waiting-room/waiting.html", "waiting-room/shop.html"}) {
+            PageTemplate template = PageTemplate.load(path);
+            for (MessageBundles.Bundle bundle : bundles.all()) {
+                byte[] page = template.render(bundle, bundles);
+                java.io.ByteArrayOutputStream zipped = new java.io.ByteArrayOutputStream();
+                try (java.util.zip.GZIPOutputStream gzip = new java.util.zip.GZIPOutputStream(zipped)) {
+                    gzip.write(page);
+                }
+                BenchmarkFigures.named("gateway.page.bytes")
+                        .add("page", path.substring(path.indexOf('/') + 1))
+                        .add("lang", bundle.tag())
+                        .add("raw", page.length)
+                        .add("gzip", zipped.size())
+                        .print();
+            }
+        }
     }
 }

@@ -80,6 +80,48 @@ class MessageBundlesTests {
     }
 
     @Test
+    void eachPageInlinesEveryKeyItsScriptsNameAndNoMore() {
+        Map<String, String[]> scripts = Map.of(
+                "waiting.html", new String[] {"assets/waiting.js", "assets/common.js"},
+                "shop.html", new String[] {"assets/shop.js", "assets/common.js"});
+        scripts.forEach((page, sources) -> {
+            Set<String> named = new TreeSet<>();
+            for (String script : sources) {
+                Matcher m = KEY_LITERAL.matcher(read(PAGES.resolve(script)));
+                while (m.find()) {
+                    named.add(m.group(1));
+                }
+            }
+            for (MessageBundles.Bundle bundle : SHIPPED.all()) {
+                Set<String> inlined = inlinedKeys(new String(
+                        PageTemplate.load("waiting-room/" + page).render(bundle, SHIPPED), StandardCharsets.UTF_8));
+                assertThat(inlined).as("%s in %s", page, bundle.tag()).containsAll(named);
+                assertThat(inlined.size())
+                        .as(page)
+                        .isLessThan(SHIPPED.english().messages().size());
+            }
+        });
+        assertThat(PageTemplate.inSections("shop.hold", "shop+signIn")).isTrue();
+        assertThat(PageTemplate.inSections("signIn.link", "shop+signIn")).isTrue();
+        assertThat(PageTemplate.inSections("shopping.x", "shop+signIn")).isFalse();
+        assertThat(PageTemplate.inSections("shop.hold", "-shop")).isFalse();
+        assertThat(PageTemplate.inSections("ahead.exact", "-shop")).isTrue();
+        assertThat(PageTemplate.inSections("ahead.exact", null)).isTrue();
+    }
+
+    private static Set<String> inlinedKeys(String page) {
+        int start = page.indexOf('>', page.indexOf("id=\"waitroom-messages\"")) + 1;
+        String json = page.substring(start, page.indexOf("</script>", start));
+        Set<String> keys = new TreeSet<>();
+        tools.jackson.databind.json.JsonMapper.builder()
+                .build()
+                .readTree(json)
+                .propertyNames()
+                .forEach(keys::add);
+        return keys;
+    }
+
+    @Test
     void aBundleMissingAKeyFallsBackToEnglish() {
         MessageBundles bundles = MessageBundles.load("classpath*:page-language/partial/*.json");
         MessageBundles.Bundle german = bundle(bundles, "de");
