@@ -23,7 +23,7 @@ final class LanguageChoice {
     static final int MAX_HEADER = 512;
 
     /**
-     * Browsers send few distinct Accept-Language values; parsing one costs about 13 µs, a cached answer under 1 µs
+     * Browsers send few distinct Accept-Language values; parsing one costs about 13 µs, a cached answer 1-3 µs
      * (docs/page-language.md).
      */
     static final int CACHED_HEADERS = 1024;
