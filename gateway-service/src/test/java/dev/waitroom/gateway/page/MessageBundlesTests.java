@@ -122,6 +122,28 @@ class MessageBundlesTests {
     }
 
     @Test
+    void everyCaveatAndEveryRuleValueOfTheContractHasItsText() {
+        String script = read(PAGES.resolve("assets/waiting.js"));
+        Map<String, Object> english = SHIPPED.english().messages();
+        for (dev.waitroom.contract.queue.EstimateCaveat caveat : dev.waitroom.contract.queue.EstimateCaveat.values()) {
+            assertThat(english).containsKey("caveat." + caveat.name());
+            assertThat(script).contains(caveat.name() + ": 'caveat." + caveat.name() + "'");
+        }
+        Map<String, Class<? extends Enum<?>>> rules = Map.of(
+                "presaleOrdering", dev.waitroom.contract.PresaleOrdering.class,
+                "expiredOfferPolicy", dev.waitroom.contract.ExpiredOfferPolicy.class,
+                "afterPurchase", dev.waitroom.contract.AfterPurchase.class,
+                "identityScope", dev.waitroom.contract.IdentityScope.class);
+        rules.forEach((rule, values) -> {
+            for (Enum<?> value : values.getEnumConstants()) {
+                String key = "rule." + rule + "." + value.name();
+                assertThat(english).containsKey(key);
+                assertThat(script).contains("'" + key + "'");
+            }
+        });
+    }
+
+    @Test
     void aBundleMissingAKeyFallsBackToEnglish() {
         MessageBundles bundles = MessageBundles.load("classpath*:page-language/partial/*.json");
         MessageBundles.Bundle german = bundle(bundles, "de");
