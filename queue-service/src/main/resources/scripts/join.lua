@@ -52,10 +52,8 @@ if existing then
     return answer('EXISTS', existing)
   end
   if state ~= LEFT and not spent then
-    if visitor ~= ARGV[2] then
-      -- account-scoped place recovered from another browser: bind it to the new visitor
-      redis.call('HSET', ekey, field, state .. '|' .. key .. '|' .. ARGV[2] .. '|' .. joined .. '|' .. rq)
-    end
+    -- An account's place found from another browser stays bound to the visitor id that made it: offers are made
+    -- and claimed under that id (docs/accounts.md). Two first joins of one account racing end here too.
     return answer('EXISTS', existing)
   end
   rejoin = spent

@@ -111,10 +111,19 @@ class AccountScopeTests {
         String event = accountEvent();
         String account = pseudonym();
         int browsers = 48;
-        List<Reply> replies =
-                concurrently(browsers, i -> join(event, VisitorId.random().value(), account));
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < browsers; i++) {
+            ids.add(VisitorId.random().value());
+        }
+        List<Reply> replies = concurrently(browsers, i -> join(event, ids.get(i), account));
 
         assertThat(replies.stream().filter(r -> r.status() == 201)).hasSize(1);
+        // Racing first joins reach join.lua together: the losers find the place and never rebind it.
+        String creator = ids.get(replies.indexOf(
+                replies.stream().filter(r -> r.status() == 201).findFirst().orElseThrow()));
+        assertThat(client.candidates(event, 10))
+                .singleElement()
+                .satisfies(c -> assertThat(c.get("visitor").asString()).isEqualTo(creator));
         assertThat(replies.stream().filter(r -> r.status() == 200)).hasSize(browsers - 1);
         assertThat(replies.stream().map(Reply::receipt).distinct()).hasSize(1);
         JsonNode counts = client.counts(event);
