@@ -54,7 +54,8 @@
     messages = JSON.parse(document.getElementById('waitroom-messages').textContent) || {};
   } catch (e) { messages = {}; }
   var numbers = new Intl.NumberFormat(lang);
-  var plurals = new Intl.PluralRules(lang);
+  var plurals = { select: function (n) { return n === 1 ? 'one' : 'other'; } }; /* browsers without PluralRules */
+  try { plurals = new Intl.PluralRules(lang); } catch (e) { /* keep the simple rule */ }
   var units = {};
 
   function count(n) {
@@ -85,7 +86,13 @@
 
   function unit(n, name, display) {
     var id = name + display;
-    if (!units[id]) { units[id] = new Intl.NumberFormat(lang, { style: 'unit', unit: name, unitDisplay: display }); }
+    if (!units[id]) {
+      try {
+        units[id] = new Intl.NumberFormat(lang, { style: 'unit', unit: name, unitDisplay: display });
+      } catch (e) { /* browsers without unit formatting: the number and the unit's symbol, the same in every language */
+        units[id] = { format: function (v) { return count(v) + ' ' + { hour: 'h', minute: 'min', second: 's' }[name]; } };
+      }
+    }
     return units[id].format(n);
   }
 
