@@ -147,7 +147,21 @@ class VerdictTests {
                 .contains("\"polls\":30,\"pollsInside\":0.67,\"measuredPolls\":20,\"measuredPollsInside\":0.5")
                 .contains("\"measuredPollsLate\":10");
         assertThat(verdict.text())
-                .contains("[warn] real wait inside the range shown at every poll with a measured pace");
+                .contains("[warn] real wait inside the range shown at every poll with a measured pace")
+                .contains("shown to 10 admitted visitors")
+                .contains("fewer than 100 visitors, reported, not a must");
+        assertThat(verdict.passed()).isTrue();
+
+        Ledger many = healthyLedger();
+        for (int i = 0; i < 100; i++) {
+            many.waited(
+                    List.of(new Ledger.Shown(100_000, 100, 140, null), new Ledger.Shown(200_000, 40, 60, "SLOWED")),
+                    250_000);
+        }
+        Verdict failing = Verdict.of(many, params(3), Map.of("waiting", 1L, "completed", 1L, "joins", 2L));
+        assertThat(failing.passed()).as("from 100 visitors it is a must").isFalse();
+        assertThat(failing.text())
+                .contains("[FAIL] real wait inside the range shown at every poll with a measured pace");
     }
 
     @Test
