@@ -68,8 +68,10 @@ final class WaitBand {
                     variance / (Math.min(pace.buckets(), Pace.RECENT_BUCKETS) * (double) Pace.BUCKET_SECONDS));
             central = r;
             fast = r + Z * rateError;
-            slow = r - Z * rateError;
-            // a recent pace within its own noise of the long-run pace is the same pace: only a real change widens
+            // the late end also heeds a recent pace a little below the long-run one: an offer later than promised is
+            // worse news than an earlier one, and in the rehearsal the misses were late (docs/estimates.md)
+            slow = Math.min(r, recent) - Z * rateError;
+            // a recent pace beyond its own noise from the long-run pace is a change: it widens and says so
             if (recent < r * (1 - CHANGE) && recent < r - Z * recentError) {
                 caveat = EstimateCaveat.SLOWED;
                 central = (r + recent) / 2;
