@@ -1,0 +1,337 @@
+package dev.waitroom.gateway.openapi;
+
+import dev.waitroom.contract.ProblemType;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The OpenAPI 3.1 document of everything the gateway answers on its public port: the visitor routes, the public event
+ * status, the page and its assets, and the ops API it forwards behind the ops credential (docs/observability/openapi.md).
+ * The gateway's routes are SCG routes and router functions, not annotated controllers, so the document is written here
+ * from {@link #OPERATIONS}, one entry per path and method; {@code OpenApiRouteTableTests} compares it with the route
+ * table both ways. Every error is an RFC 9457 problem ({@code Problem}) whose {@code type} is one of the catalogue's
+ * ({@link ProblemType}).
+ */
+final class GatewayApiDocument {
+
+    /** Who may call an operation: anyone, a visitor with a place, an admitted visitor, an operator. */
+    enum Access {
+        PUBLIC,
+        VISITOR,
+        ADMITTED,
+        OPERATOR
+    }
+
+    /** One documented operation. {@code success} is the status of a normal answer. */
+    record Operation(String method, String path, String tag, Access access, String success, String summary) {}
+
+    static final List<Operation> OPERATIONS = List.of(
+            op(
+                    "GET",
+                    "/actuator/health",
+                    "health",
+                    Access.PUBLIC,
+                    "200",
+                    "Readiness for load balancers: {\"status\":\"UP\"} without details, answered by the gateway."),
+            op(
+                    "GET",
+                    "/events/{eventId}",
+                    "page",
+                    Access.PUBLIC,
+                    "200",
+                    "The waiting page (HTML), rendered once per language at start; cacheable, sets no cookie."),
+            op(
+                    "GET",
+                    "/events/{eventId}/shop-ui",
+                    "page",
+                    Access.PUBLIC,
+                    "200",
+                    "The minimal shop page (HTML) an admitted visitor shops from."),
+            op("GET", "/assets/{asset}", "page", Access.PUBLIC, "200", "The pages' scripts, styles and images."),
+            op(
+                    "GET",
+                    "/events/{eventId}/status",
+                    "events",
+                    Access.PUBLIC,
+                    "200",
+                    "Public event status, the same for every visitor (queue-service; Cache-Control: public, max-age=1)."),
+            op(
+                    "GET",
+                    "/events/{eventId}/queue/challenge",
+                    "queue",
+                    Access.PUBLIC,
+                    "200",
+                    "The event's join challenge (proof of work) when its difficulty is above 0, else 204."),
+            op(
+                    "POST",
+                    "/events/{eventId}/queue",
+                    "queue",
+                    Access.VISITOR,
+                    "201",
+                    "Join the queue (queue-service): 201 with a new entry and receipt, 200 with the entry held already."),
+            op("DELETE", "/events/{eventId}/queue", "queue", Access.VISITOR, "200", "Leave the queue (queue-service)."),
+            op(
+                    "GET",
+                    "/events/{eventId}/queue/status",
+                    "queue",
+                    Access.VISITOR,
+                    "200",
+                    "The visitor's place, estimate and offer; answered at the edge or forwarded to the queue-service."),
+            op(
+                    "POST",
+                    "/events/{eventId}/admission/claim",
+                    "admission",
+                    Access.VISITOR,
+                    "200",
+                    "Claim an offer (coordinator): a shopping session and its admission token (cookie wr_at)."),
+            op(
+                    "POST",
+                    "/events/{eventId}/shopping-session/renew",
+                    "admission",
+                    Access.ADMITTED,
+                    "200",
+                    "Renew the shopping session (coordinator), up to its absolute end."),
+            op(
+                    "POST",
+                    "/events/{eventId}/shopping-session/leave",
+                    "admission",
+                    Access.ADMITTED,
+                    "200",
+                    "End the shopping session (coordinator)."),
+            op(
+                    "GET",
+                    "/events/{eventId}/shop/seats",
+                    "shop",
+                    Access.ADMITTED,
+                    "200",
+                    "Seats and availability (booking-service)."),
+            op("POST", "/events/{eventId}/shop/holds", "shop", Access.ADMITTED, "201", "Hold seats (booking-service)."),
+            op(
+                    "GET",
+                    "/events/{eventId}/shop/holds/{holdId}",
+                    "shop",
+                    Access.ADMITTED,
+                    "200",
+                    "A hold (booking-service)."),
+            op(
+                    "DELETE",
+                    "/events/{eventId}/shop/holds/{holdId}",
+                    "shop",
+                    Access.ADMITTED,
+                    "204",
+                    "Release a hold (booking-service)."),
+            op(
+                    "POST",
+                    "/events/{eventId}/shop/orders",
+                    "shop",
+                    Access.ADMITTED,
+                    "201",
+                    "Order the held seats (booking-service)."),
+            op(
+                    "GET",
+                    "/events/{eventId}/shop/orders/{orderId}",
+                    "shop",
+                    Access.ADMITTED,
+                    "200",
+                    "An order (booking-service); the admission token may have ended after payment."),
+            op(
+                    "POST",
+                    "/webhooks/payments",
+                    "shop",
+                    Access.PUBLIC,
+                    "200",
+                    "The payment provider's webhook (booking-service checks its signature)."),
+            op(
+                    "GET",
+                    "/.well-known/jwks.json",
+                    "keys",
+                    Access.PUBLIC,
+                    "200",
+                    "The admission-token signing keys, public parts only (coordinator)."),
+            op("POST", "/admin/events", "ops", Access.OPERATOR, "201", "Create an event (coordinator)."),
+            op("GET", "/admin/events/{eventId}", "ops", Access.OPERATOR, "200", "An event's configuration and state."),
+            op("PATCH", "/admin/events/{eventId}", "ops", Access.OPERATOR, "200", "Change an event's configuration."),
+            op("POST", "/admin/events/{eventId}/open", "ops", Access.OPERATOR, "200", "Open the sale."),
+            op("POST", "/admin/events/{eventId}/end", "ops", Access.OPERATOR, "200", "End the sale."),
+            op("POST", "/admin/events/{eventId}/pause", "ops", Access.OPERATOR, "200", "Pause admission."),
+            op("POST", "/admin/events/{eventId}/resume", "ops", Access.OPERATOR, "200", "Resume admission."),
+            op("POST", "/admin/events/{eventId}/sold-out", "ops", Access.OPERATOR, "200", "Mark the event sold out."),
+            op("POST", "/admin/events/{eventId}/rounds", "ops", Access.OPERATOR, "200", "Start an admission round."),
+            op("POST", "/admin/events/{eventId}/bypass", "ops", Access.OPERATOR, "200", "Add bypass codes."),
+            op("DELETE", "/admin/events/{eventId}/bypass", "ops", Access.OPERATOR, "200", "Remove bypass codes."),
+            op(
+                    "PUT",
+                    "/admin/events/{eventId}/announcement",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "Set the announcement shown on the page."),
+            op(
+                    "GET",
+                    "/admin/events/{eventId}/inventory",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "The event's inventory (booking-service)."),
+            op(
+                    "PUT",
+                    "/admin/events/{eventId}/inventory",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "Load or replace the event's inventory (booking-service)."),
+            op(
+                    "GET",
+                    "/admin/booking/faults",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "The booking-service's injected faults (rehearsals)."),
+            op("PUT", "/admin/booking/faults", "ops", Access.OPERATOR, "200", "Inject faults (rehearsals)."),
+            op("DELETE", "/admin/booking/faults", "ops", Access.OPERATOR, "204", "Clear injected faults."),
+            op(
+                    "GET",
+                    "/admin/keys",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "The admission-token signing keys and their state."),
+            op("POST", "/admin/keys/rotate", "ops", Access.OPERATOR, "200", "Rotate the signing key."),
+            op("POST", "/admin/keys/{keyId}/revoke", "ops", Access.OPERATOR, "200", "Revoke a signing key."),
+            op("GET", OpenApiRoutes.API_DOCS, "ops", Access.OPERATOR, "200", "This document."));
+
+    /** Members our problems add to RFC 9457's, each set by some problem of the catalogue. */
+    private static final List<String[]> PROBLEM_EXTENSIONS = List.of(
+            new String[] {"limit", "integer", "The limit that was reached (for example seats per session)."},
+            new String[] {"taken", "integer", "How much of the limit is taken already."},
+            new String[] {"signInUrl", "string", "Where the visitor signs in (sign-in-required)."},
+            new String[] {"rule", "string", "The published rule that cannot change any more (rule-frozen)."},
+            new String[] {"challenge", "object", "A fresh join challenge (the proof-of-work problems)."});
+
+    private static final Pattern PATH_VARIABLE = Pattern.compile("\\{(\\w+)}");
+
+    private GatewayApiDocument() {}
+
+    private static Operation op(String method, String path, String tag, Access access, String success, String summary) {
+        return new Operation(method, path, tag, access, success, summary);
+    }
+
+    /** The document as JSON bytes, built once by {@link OpenApiRoutes}. */
+    static byte[] json() {
+        return JsonMapper.builder().build().writeValueAsBytes(build());
+    }
+
+    static ObjectNode build() {
+        JsonNodeFactory json = JsonNodeFactory.instance;
+        ObjectNode root = json.objectNode();
+        root.put("openapi", "3.1.0");
+        ObjectNode info = root.putObject("info");
+        info.put("title", "Waitroom gateway");
+        info.put("version", "1");
+        info.put(
+                "description",
+                "Everything the gateway answers on its public port. Errors are RFC 9457 problems"
+                        + " (application/problem+json) whose type is one of components.schemas.ProblemTypeUri.");
+        ObjectNode paths = root.putObject("paths");
+        for (Operation operation : OPERATIONS) {
+            ObjectNode item = paths.has(operation.path())
+                    ? (ObjectNode) paths.get(operation.path())
+                    : paths.putObject(operation.path());
+            ObjectNode node = item.putObject(operation.method().toLowerCase(Locale.ROOT));
+            node.put("summary", operation.summary());
+            node.putArray("tags").add(operation.tag());
+            ArrayNode parameters = node.putArray("parameters");
+            Matcher variables = PATH_VARIABLE.matcher(operation.path());
+            while (variables.find()) {
+                ObjectNode parameter = parameters.addObject();
+                parameter.put("name", variables.group(1));
+                parameter.put("in", "path");
+                parameter.put("required", true);
+                ObjectNode schema = parameter.putObject("schema");
+                schema.put("type", "string");
+                if (variables.group(1).equals("eventId")) {
+                    schema.put("pattern", "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$");
+                }
+            }
+            switch (operation.access()) {
+                case OPERATOR -> node.putArray("security").addObject().putArray("ops");
+                case ADMITTED -> {
+                    ArrayNode security = node.putArray("security");
+                    security.addObject().putArray("admissionCookie");
+                    security.addObject().putArray("admissionBearer");
+                }
+                case VISITOR -> node.putArray("security").addObject().putArray("visitorCookie");
+                case PUBLIC -> node.putArray("security").addObject();
+            }
+            ObjectNode responses = node.putObject("responses");
+            responses.putObject(operation.success()).put("description", "Success");
+            responses.putObject("default").put("$ref", "#/components/responses/Problem");
+        }
+        ObjectNode components = root.putObject("components");
+        ObjectNode schemes = components.putObject("securitySchemes");
+        schemes.putObject("ops")
+                .put("type", "http")
+                .put("scheme", "bearer")
+                .put(
+                        "description",
+                        "An operator's token or the ops token (docs/security/operators.md); a viewer"
+                                + " only reads. Missing or wrong: 401 ops-credential-required.");
+        schemes.putObject("visitorCookie")
+                .put("type", "apiKey")
+                .put("in", "cookie")
+                .put("name", "__Host-wr_vid")
+                .put("description", "The visitor cookie the gateway issues (wr_vid over plain http).");
+        schemes.putObject("admissionCookie")
+                .put("type", "apiKey")
+                .put("in", "cookie")
+                .put("name", "__Host-wr_at")
+                .put("description", "The admission token set at claim (wr_at over plain http).");
+        schemes.putObject("admissionBearer")
+                .put("type", "http")
+                .put("scheme", "bearer")
+                .put("bearerFormat", "JWT");
+        components
+                .putObject("responses")
+                .putObject("Problem")
+                .put("description", "An RFC 9457 problem from the catalogue")
+                .putObject("content")
+                .putObject("application/problem+json")
+                .putObject("schema")
+                .put("$ref", "#/components/schemas/Problem");
+        ObjectNode schemas = components.putObject("schemas");
+        ObjectNode problem = schemas.putObject("Problem");
+        problem.put("type", "object");
+        problem.putArray("required").add("type").add("title").add("status");
+        ObjectNode properties = problem.putObject("properties");
+        properties.putObject("type").put("$ref", "#/components/schemas/ProblemTypeUri");
+        properties.putObject("title").put("type", "string");
+        properties
+                .putObject("status")
+                .put("type", "integer")
+                .put("minimum", 400)
+                .put("maximum", 599);
+        properties.putObject("detail").put("type", "string");
+        properties.putObject("instance").put("type", "string").put("format", "uri-reference");
+        for (String[] extension : PROBLEM_EXTENSIONS) {
+            properties.putObject(extension[0]).put("type", extension[1]).put("description", extension[2]);
+        }
+        problem.put("additionalProperties", true);
+        ObjectNode typeUri = schemas.putObject("ProblemTypeUri");
+        typeUri.put("type", "string");
+        typeUri.put("format", "uri");
+        ArrayNode oneOf = typeUri.putArray("oneOf");
+        for (ProblemType type : ProblemType.values()) {
+            oneOf.addObject()
+                    .put("const", type.type().toString())
+                    .put("title", type.title())
+                    .put("x-status", type.status());
+        }
+        return root;
+    }
+}
