@@ -288,6 +288,6 @@ class StatusTests {
                 .contains("waitroom_queue_waiting")
                 .contains("waitroom_queue_status_requests_total")
                 .containsPattern("waitroom_queue_oldest_wait_seconds\\{[^}]*event=\"" + event + "\"")
-                .containsPattern("waitroom_queue_abandoned\\{[^}]*event=\"" + event + "\"");
+                .containsPattern("waitroom_queue_waiting_unseen\\{[^}]*event=\"" + event + "\"");
     }
 }

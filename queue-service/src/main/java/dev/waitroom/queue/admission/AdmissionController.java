@@ -119,8 +119,7 @@ class AdmissionController {
     QueueCounts counts(@PathVariable String eventId) {
         EventId event = new EventId(eventId);
         QueueCounts counts = store.counts(event);
-        metrics.waiting(event, counts.waiting());
-        metrics.counted(event, counts.oldestWaitSeconds(), counts.abandoned());
+        metrics.watch(event);
         return counts;
     }
 

@@ -42,7 +42,9 @@ class EventController {
         if (body == null) {
             throw new MalformedValueException("a body is required");
         }
-        return EventBodies.stateView(store.putEvent(event, EventBodies.update(body)));
+        EventState state = store.putEvent(event, EventBodies.update(body));
+        metrics.watch(event);
+        return EventBodies.stateView(state);
     }
 
     @GetMapping("/events/{eventId}/status")
@@ -50,7 +52,7 @@ class EventController {
     ResponseEntity<PublicEventStatus> publicStatus(@PathVariable String eventId) {
         EventId event = new EventId(eventId);
         EventState state = store.readEvent(event);
-        metrics.waiting(event, state.waiting());
+        metrics.watch(event);
         return ResponseEntity.ok()
                 .cacheControl(CacheControl.maxAge(Duration.ofSeconds(1)).cachePublic())
                 .body(EventBodies.publicStatus(state));
@@ -62,7 +64,7 @@ class EventController {
     ResponseEntity<QueueSnapshot> snapshot(@PathVariable String eventId) {
         EventId event = new EventId(eventId);
         QueueSnapshot body = EventBodies.snapshot(store.snapshot(event, properties.snapshotBuckets()));
-        metrics.waiting(event, body.waiting());
+        metrics.watch(event);
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(body);
     }
 }

@@ -2,24 +2,22 @@ package dev.waitroom.queue.metrics;
 
 import dev.waitroom.contract.EventId;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.springframework.stereotype.Component;
 
 /**
- * Queue counts per event (events are few, so the tag is cheap): joins, status requests, leaves, offers,
- * and the waiting count as last read from Redis.
+ * Queue counts per event (events are few, so the tag is cheap): joins, status requests, leaves, offers. The gauges
+ * (waiting, oldest wait, entries by state, unseen visitors) are {@link QueueGauges}', read from Redis on a schedule.
  */
 @Component
 public class QueueMetrics {
 
     private final MeterRegistry registry;
-    private final Map<String, AtomicLong> waiting = new ConcurrentHashMap<>();
-    private final Map<String, AtomicLong> oldestWait = new ConcurrentHashMap<>();
-    private final Map<String, AtomicLong> abandoned = new ConcurrentHashMap<>();
+    private final Set<EventId> watched = ConcurrentHashMap.newKeySet();
+    private volatile Consumer<EventId> onWatch = event -> {};
 
     public QueueMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -51,39 +49,27 @@ public class QueueMetrics {
         counter("waitroom.queue.transitions", event, "to", target).increment();
     }
 
-    public void waiting(EventId event, long count) {
-        waiting.computeIfAbsent(event.value(), id -> {
-                    AtomicLong value = new AtomicLong();
-                    Gauge.builder("waitroom.queue.waiting", value, AtomicLong::get)
-                            .description("WAITING entries, as last read")
-                            .tag("event", id)
-                            .register(registry);
-                    return value;
-                })
-                .set(count);
+    /**
+     * Names an event this instance serves, so that {@link QueueGauges} reads its figures from Redis on its schedule
+     * (a set lookup; the figures themselves are never computed on a request).
+     */
+    public void watch(EventId event) {
+        if (!watched.contains(event) && watched.add(event)) {
+            onWatch.accept(event);
+        }
     }
 
-    /** Oldest wait and abandonment, as last counted (the coordinator reads the counts every few seconds). */
-    public void counted(EventId event, long oldestWaitSeconds, long abandonedEntries) {
-        gauge(
-                        oldestWait,
-                        "waitroom.queue.oldest.wait.seconds",
-                        "Age of the oldest WAITING entry, as last counted",
-                        event)
-                .set(oldestWaitSeconds);
-        gauge(abandoned, "waitroom.queue.abandoned", "Entries whose visitor stopped polling, as last counted", event)
-                .set(abandonedEntries);
+    /** Called once for each event newly watched (registers its gauges, NaN until first read). */
+    void onWatch(Consumer<EventId> listener) {
+        this.onWatch = listener;
     }
 
-    private AtomicLong gauge(Map<String, AtomicLong> values, String name, String description, EventId event) {
-        return values.computeIfAbsent(event.value(), id -> {
-            AtomicLong value = new AtomicLong();
-            Gauge.builder(name, value, AtomicLong::get)
-                    .description(description)
-                    .tag("event", id)
-                    .register(registry);
-            return value;
-        });
+    void unwatch(EventId event) {
+        watched.remove(event);
+    }
+
+    Set<EventId> watched() {
+        return watched;
     }
 
     private Counter counter(String name, EventId event, String tag, String value) {

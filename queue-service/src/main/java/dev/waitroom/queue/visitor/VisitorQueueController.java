@@ -107,7 +107,7 @@ class VisitorQueueController {
             throw throttled;
         }
         metrics.joined(event, outcome.created());
-        metrics.waiting(event, outcome.status().waiting());
+        metrics.watch(event);
         return respond(outcome.created() ? HttpStatus.CREATED : HttpStatus.OK, event, outcome.status(), null);
     }
 
@@ -147,7 +147,6 @@ class VisitorQueueController {
         if (status == null) {
             throw new ProblemException(ProblemType.NOT_IN_QUEUE, "This visitor has no place in this queue.");
         }
-        metrics.waiting(event, status.waiting());
         return status;
     }
 
