@@ -1,19 +1,33 @@
 package dev.waitroom.web;
 
 import dev.waitroom.contract.Headers;
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.MDC;
 
 /**
- * Request correlation: the caller's {@code X-Request-Id} when well formed (the gateway forwards one on every call),
- * a new one otherwise. It is put in the logging context under {@value #MDC_KEY} (the key every service's log pattern
- * prints), echoed on the response, and removed from the context when the request is done.
+ * Request correlation and the request's trace.
+ *
+ * <p>With a {@link Tracer} (every service has Micrometer Tracing on the OpenTelemetry bridge): the request runs in a
+ * span, the one Boot's server observation opened when the service observes its requests, else one this filter opens,
+ * continuing the caller's W3C {@code traceparent} (the gateway sends one on every forwarded call; the services trust
+ * it, they are reached only through the gateway and each other) or starting a new trace. Tracing puts
+ * {@code traceId} and {@code spanId} in the logging context.
+ *
+ * <p>The request id is the caller's {@code X-Request-Id} when well formed (the gateway forwards its own on every call,
+ * the trace id unless the client chose one), else the trace id, else (no tracer) a random UUID. It is put in the
+ * logging context under {@value #MDC_KEY}, echoed on the response, and removed from the context when the request is
+ * done. See docs/observability/tracing-and-logs.md.
  */
 public final class RequestIdFilter extends WebKitFilter {
 
@@ -23,20 +37,58 @@ public final class RequestIdFilter extends WebKitFilter {
     /** The longest request id kept; longer ones are replaced. */
     static final int MAX_LENGTH = 100;
 
-    RequestIdFilter() {}
+    private final @Nullable Tracer tracer;
+
+    private final @Nullable Propagator propagator;
+
+    /** Without tracing: request ids only. */
+    RequestIdFilter() {
+        this.tracer = null;
+        this.propagator = null;
+    }
+
+    RequestIdFilter(Tracer tracer, Propagator propagator) {
+        this.tracer = tracer;
+        this.propagator = propagator;
+    }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        String presented = request.getHeader(Headers.REQUEST_ID);
-        String requestId = isWellFormed(presented) ? presented : newRequestId();
-        MDC.put(MDC_KEY, requestId);
-        response.setHeader(Headers.REQUEST_ID, requestId);
-        try {
-            chain.doFilter(request, response);
-        } finally {
-            MDC.remove(MDC_KEY);
+        Span own = null;
+        Tracer.SpanInScope scope = null;
+        if (tracer != null && propagator != null && tracer.currentSpan() == null) {
+            own = propagator
+                    .extract(request, HttpServletRequest::getHeader)
+                    .kind(Span.Kind.SERVER)
+                    .name("http " + request.getMethod().toLowerCase(Locale.ROOT))
+                    .start();
+            scope = tracer.withSpan(own);
         }
+        try {
+            String presented = request.getHeader(Headers.REQUEST_ID);
+            String requestId = isWellFormed(presented) ? presented : fallbackId();
+            MDC.put(MDC_KEY, requestId);
+            response.setHeader(Headers.REQUEST_ID, requestId);
+            try {
+                chain.doFilter(request, response);
+            } finally {
+                MDC.remove(MDC_KEY);
+            }
+        } finally {
+            if (scope != null) {
+                scope.close();
+            }
+            if (own != null) {
+                own.end();
+            }
+        }
+    }
+
+    /** The current trace id, or a random UUID without tracing. */
+    private String fallbackId() {
+        Span current = tracer == null ? null : tracer.currentSpan();
+        return current == null ? newRequestId() : current.context().traceId();
     }
 
     /**

@@ -1,7 +1,10 @@
 package dev.waitroom.web;
 
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
 import jakarta.servlet.Filter;
 import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -28,8 +31,12 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @EnableConfigurationProperties(WebKitProperties.class)
 public class WebKitAutoConfiguration {
 
-    /** First: every later log line, refusals included, carries the request id. */
-    public static final int REQUEST_ID_ORDER = Ordered.HIGHEST_PRECEDENCE;
+    /**
+     * Right after Boot's server observation filter ({@code HIGHEST_PRECEDENCE + 1}), whose span it reuses when the
+     * service observes its requests, and before the checks: every later log line, refusals included, carries the
+     * trace and request ids.
+     */
+    public static final int REQUEST_ID_ORDER = Ordered.HIGHEST_PRECEDENCE + 2;
 
     public static final int INTERNAL_CREDENTIAL_ORDER = Ordered.HIGHEST_PRECEDENCE + 10;
 
@@ -39,8 +46,12 @@ public class WebKitAutoConfiguration {
     public static final int BODY_LIMIT_ORDER = Ordered.HIGHEST_PRECEDENCE + 30;
 
     @Bean
-    FilterRegistrationBean<RequestIdFilter> webKitRequestIdFilter() {
-        return registration(new RequestIdFilter(), REQUEST_ID_ORDER, true);
+    FilterRegistrationBean<RequestIdFilter> webKitRequestIdFilter(
+            ObjectProvider<Tracer> tracer, ObjectProvider<Propagator> propagator) {
+        Tracer t = tracer.getIfAvailable();
+        Propagator p = propagator.getIfAvailable();
+        RequestIdFilter filter = t == null || p == null ? new RequestIdFilter() : new RequestIdFilter(t, p);
+        return registration(filter, REQUEST_ID_ORDER, true);
     }
 
     @Bean
