@@ -25,7 +25,7 @@ public record QueueGaugeProperties(
         @NotNull @DefaultValue("5s") Duration refresh,
         @NotNull @DefaultValue("2m") Duration unseenAfter,
         @NotNull @DefaultValue("30s") Duration unseenRefresh,
-        @Min(1) @Max(1024) @DefaultValue("16") int scanBuckets) {
+        @Min(1) @Max(1024) @DefaultValue("8") int scanBuckets) {
 
     /** The unseen gauge's {@code minutes} tag. */
     String unseenMinutes() {

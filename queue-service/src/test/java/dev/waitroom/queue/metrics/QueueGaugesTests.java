@@ -40,6 +40,9 @@ class QueueGaugesTests {
     @Autowired
     QueueGauges gauges;
 
+    @Autowired
+    GaugeReads reads;
+
     @LocalServerPort
     int port;
 
@@ -91,6 +94,10 @@ class QueueGaugesTests {
         }
         gauges.refreshUnseen();
         assertThat(value(scrape(), "waitroom_queue_waiting_unseen", event, "minutes=\"2\""))
+                .isEqualTo(3);
+        long cutoff = Instant.now().minusSeconds(120).getEpochSecond();
+        assertThat(reads.unseen(new EventId(event), cutoff, 1))
+                .as("one bucket per call counts the same")
                 .isEqualTo(3);
 
         client.leave(event, visitors.get(150)); // sequence 151: no longer waiting, so not counted
