@@ -1,0 +1,117 @@
+package dev.waitroom.testsupport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.boot.json.JsonParserFactory;
+import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ClassPathResource;
+
+/**
+ * Every {@code waitroom.*} key a module's {@code application.yml} sets or reads in a placeholder
+ * ({@code ${waitroom.x:default}}) must be described by the configuration metadata on the class path
+ * ({@code META-INF/spring-configuration-metadata.json}, written by spring-boot-configuration-processor from the
+ * {@code @ConfigurationProperties} classes, and {@code additional-spring-configuration-metadata.json} for keys only
+ * read in placeholders). A typo or an undocumented key is reported. A key is covered by a property of its own name, or
+ * by a property whose name is a prefix of it at a {@code .} (a map, a list of objects, or a type the processor
+ * does not expand). List indices ({@code [0]}) are ignored.
+ */
+public final class ConfigurationMetadataCheck {
+
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{(waitroom\\.[A-Za-z0-9.\\-\\[\\]]+)");
+
+    private static final Pattern INDEX = Pattern.compile("\\[\\d+]");
+
+    private ConfigurationMetadataCheck() {}
+
+    /** The module's own metadata, generated into {@code target/classes} by the processor at compile time. */
+    public static Path ownMetadata() {
+        return Path.of("target", "classes", "META-INF", "spring-configuration-metadata.json");
+    }
+
+    /** The property names of every metadata file on the class path (this module's and its libraries'). */
+    public static Set<String> documentedProperties() {
+        Set<String> names = new TreeSet<>();
+        for (String file : List.of(
+                "META-INF/spring-configuration-metadata.json",
+                "META-INF/additional-spring-configuration-metadata.json")) {
+            try {
+                for (URL url : Collections.list(
+                        ConfigurationMetadataCheck.class.getClassLoader().getResources(file))) {
+                    try (InputStream in = url.openStream()) {
+                        Map<String, Object> metadata = JsonParserFactory.getJsonParser()
+                                .parseMap(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+                        Object properties = metadata.get("properties");
+                        if (properties instanceof List<?> list) {
+                            for (Object property : list) {
+                                if (property instanceof Map<?, ?> map && map.get("name") instanceof String name) {
+                                    names.add(name);
+                                }
+                            }
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return names;
+    }
+
+    /** The {@code waitroom.*} keys the class path's {@code application.yml} sets or reads, without list indices. */
+    public static Set<String> waitroomKeys() {
+        Set<String> keys = new TreeSet<>();
+        ClassPathResource yml = new ClassPathResource("application.yml");
+        try {
+            for (PropertySource<?> source : new YamlPropertySourceLoader().load("application.yml", yml)) {
+                if (source instanceof EnumerablePropertySource<?> enumerable) {
+                    for (String name : enumerable.getPropertyNames()) {
+                        if (name.startsWith("waitroom.")) {
+                            keys.add(INDEX.matcher(name).replaceAll(""));
+                        }
+                    }
+                }
+            }
+            Matcher placeholders = PLACEHOLDER.matcher(yml.getContentAsString(StandardCharsets.UTF_8));
+            while (placeholders.find()) {
+                keys.add(INDEX.matcher(placeholders.group(1)).replaceAll(""));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return keys;
+    }
+
+    /** The keys of {@link #waitroomKeys()} no metadata describes; empty when all are documented. */
+    public static List<String> undocumentedKeys() {
+        Set<String> documented = documentedProperties();
+        List<String> undocumented = new ArrayList<>();
+        for (String key : waitroomKeys()) {
+            boolean covered =
+                    documented.contains(key) || documented.stream().anyMatch(name -> key.startsWith(name + "."));
+            if (!covered) {
+                undocumented.add(key);
+            }
+        }
+        return undocumented;
+    }
+
+    /** Whether the module's own metadata file exists (the processor ran). */
+    public static boolean ownMetadataExists() {
+        return Files.isRegularFile(ownMetadata());
+    }
+}
