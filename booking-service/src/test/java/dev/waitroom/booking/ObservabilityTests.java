@@ -1,8 +1,10 @@
 package dev.waitroom.booking;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 
@@ -27,11 +29,40 @@ class ObservabilityTests extends ShopTestSupport {
         assertThat(scrape.status()).isEqualTo(200);
         assertThat(scrape.raw().body())
                 .contains(
-                        "waitroom_booking_holds_total{outcome=\"created\"}",
-                        "waitroom_booking_holds_total{outcome=\"conflict\"}",
+                        "waitroom_booking_holds_total{application=\"booking-service\",outcome=\"created\"}",
+                        "waitroom_booking_holds_total{application=\"booking-service\",outcome=\"conflict\"}",
                         "waitroom_booking_hold_failures_total",
                         "waitroom_booking_request_latency_seconds",
-                        "waitroom_booking_admission_rejections_total");
+                        "waitroom_booking_admission_rejections_total",
+                        // the dashboard's "Booking errors" panel selects these by application
+                        "http_server_requests_seconds_count{application=\"booking-service\"");
+        assertThat(scrape.raw().body().lines().filter(line -> !line.startsWith("#") && !line.isBlank()))
+                .as("every series carries the application tag")
+                .allSatisfy(line -> assertThat(line).contains("application=\"booking-service\""));
+    }
+
+    @Test
+    void availableSeatsPerCategoryFollowHoldsOnTheirSchedule() {
+        String event = newEvent("avail", 3);
+        String series = "waitroom_booking_seats_available{application=\"booking-service\",category=\"A\",event=\""
+                + event + "\"} ";
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(prometheus()).contains(series + "3.0"));
+        assertThat(hold(shopper(event), "A-1", "A-2").status()).isEqualTo(201);
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(prometheus()).contains(series + "1.0"));
+    }
+
+    private String prometheus() {
+        return execute(http.request(
+                                "GET",
+                                URI.create("http://127.0.0.1:" + managementPort + "/actuator/prometheus"),
+                                null,
+                                "Accept",
+                                "text/plain")
+                        .build())
+                .raw()
+                .body();
     }
 
     @Test
