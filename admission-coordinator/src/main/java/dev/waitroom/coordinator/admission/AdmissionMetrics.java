@@ -2,13 +2,22 @@ package dev.waitroom.coordinator.admission;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
 /** Counters of offers, claims, claim failures and releases (by reason). Event ids are tags; no visitor data. */
 @Component
 public class AdmissionMetrics {
 
+    /** The reasons a claim fails for, the {@code reason} tag of {@code waitroom.coordinator.claim.failures}. */
+    static final List<String> CLAIM_FAILURES = List.of(
+            "paused", "sold-out", "old-generation", "session-ended", "no-offer", "offer-claimed", "offer-expired");
+
     private final MeterRegistry registry;
+
+    private final Set<String> failuresShown = ConcurrentHashMap.newKeySet();
 
     AdmissionMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -16,6 +25,12 @@ public class AdmissionMetrics {
 
     void offered(String eventId, int count) {
         if (count > 0) {
+            if (this.failuresShown.add(eventId)) {
+                // every reason a series at 0 from the first offer on, so a panel or rule on one reason has a series
+                for (String reason : CLAIM_FAILURES) {
+                    counter("waitroom.coordinator.claim.failures", "event", eventId, "reason", reason);
+                }
+            }
             counter("waitroom.coordinator.offers", "event", eventId).increment(count);
         }
     }

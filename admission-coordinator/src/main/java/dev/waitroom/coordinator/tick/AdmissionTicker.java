@@ -125,7 +125,9 @@ public final class AdmissionTicker {
                 live = this.parts.grants().count(id);
             }
         }
-        this.parts.gauges().update(id, live.offered(), live.active(), rate, event.mode());
+        this.parts
+                .gauges()
+                .update(id, live.offered(), live.active(), event.config().maxActiveSessions(), rate, event.mode());
         long nowNanos = this.nanoTime.getAsLong();
         if (lead.lastPush == null
                 || nowNanos - lead.lastPush >= this.properties.pushEvery().toNanos()) {

@@ -7,7 +7,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
-/** Per-event gauges: offered, active, admission rate, drift and mode, as last seen by the leading ticker. */
+/**
+ * Per-event gauges: offered, active, the ceiling (max active sessions as configured), admission rate, drift and mode,
+ * as last seen by the leading ticker.
+ */
 @Component
 public class EventGauges {
 
@@ -19,10 +22,11 @@ public class EventGauges {
         this.meters = meters;
     }
 
-    void update(String eventId, long offered, long active, double rate, OperatingMode mode) {
+    void update(String eventId, long offered, long active, long ceiling, double rate, OperatingMode mode) {
         Figures f = this.figures.computeIfAbsent(eventId, this::register);
         f.offered = offered;
         f.active = active;
+        f.ceiling = ceiling;
         f.rate = rate;
         f.mode = mode;
     }
@@ -37,6 +41,10 @@ public class EventGauges {
                 .tag("event", eventId)
                 .register(this.meters);
         Gauge.builder("waitroom.coordinator.active", f, x -> x.active)
+                .tag("event", eventId)
+                .register(this.meters);
+        Gauge.builder("waitroom.coordinator.ceiling", f, x -> x.ceiling)
+                .description("The event's configured ceiling: most sessions offered or active at once")
                 .tag("event", eventId)
                 .register(this.meters);
         Gauge.builder("waitroom.coordinator.admission.rate", f, x -> x.rate)
@@ -59,6 +67,8 @@ public class EventGauges {
         volatile double offered;
 
         volatile double active;
+
+        volatile double ceiling;
 
         volatile double rate;
 

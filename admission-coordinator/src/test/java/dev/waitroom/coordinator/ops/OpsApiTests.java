@@ -11,6 +11,7 @@ import dev.waitroom.coordinator.support.Http;
 import dev.waitroom.coordinator.support.Scenario;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -414,13 +415,44 @@ class OpsApiTests {
                 .isEqualTo(404);
         String metrics =
                 new Http(this.managementPort).get("/actuator/prometheus").body();
+        String tagged = "{application=\"admission-coordinator\",event=\"" + this.eventId + "\"";
         assertThat(metrics)
                 .contains(
-                        "waitroom_coordinator_offers_total{event=\"" + this.eventId + "\"",
-                        "waitroom_coordinator_offered{event=\"" + this.eventId + "\"",
+                        "waitroom_coordinator_offers_total" + tagged,
+                        "waitroom_coordinator_offered" + tagged,
                         "waitroom_coordinator_rate_factor",
-                        "waitroom_coordinator_mode{event=\"" + this.eventId + "\",mode=\"QUEUEING\"} 1.0",
-                        "waitroom_coordinator_admission_rate{event=\"" + this.eventId + "\"");
+                        "waitroom_coordinator_mode" + tagged + ",mode=\"QUEUEING\"} 1.0",
+                        "waitroom_coordinator_admission_rate" + tagged,
+                        "waitroom_coordinator_ceiling" + tagged + "} 4.0");
+        for (String reason : List.of(
+                "paused",
+                "sold-out",
+                "old-generation",
+                "session-ended",
+                "no-offer",
+                "offer-claimed",
+                "offer-expired")) {
+            assertThat(metrics)
+                    .as("every claim failure reason has a series from the first offer on")
+                    .contains("waitroom_coordinator_claim_failures_total" + tagged + ",reason=\"" + reason + "\"} 0.0");
+        }
+        assertThat(metrics.lines().filter(line -> !line.startsWith("#") && !line.isBlank()))
+                .as("every series carries the application tag")
+                .allSatisfy(line -> assertThat(line).contains("application=\"admission-coordinator\""));
+    }
+
+    @Test
+    void aCeilingChangeReachesItsGauge() {
+        create();
+        this.ops.post(path("/open"), null);
+        this.scenario.join(this.eventId, 2);
+        this.scenario.tickUntilLive(this.eventId, 2);
+        assertThat(this.ops.send("PATCH", path(""), "{\"maxActiveSessions\":9}").status())
+                .isEqualTo(200);
+        this.scenario.tick(this.eventId, java.time.Duration.ofSeconds(1));
+        assertThat(new Http(this.managementPort).get("/actuator/prometheus").body())
+                .contains("waitroom_coordinator_ceiling{application=\"admission-coordinator\",event=\"" + this.eventId
+                        + "\"} 9.0");
     }
 
     /** A PUT whose body has no Content-Length (chunked transfer encoding). */
