@@ -13,9 +13,11 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code ./waitroom run [--demo] [--simulations] [--replicas N]} starts the whole waiting room (N gateways,
- * queue-services and coordinators behind a round-robin proxy each, booking once); {@code ./waitroom stop} stops a
- * running one; {@code ./waitroom reset} deletes its data (queue, grants, orders, secrets).
+ * {@code ./waitroom run [--demo] [--simulations] [--replicas N | --regions N]} starts the whole waiting room (N
+ * gateways, queue-services and coordinators behind a round-robin proxy each, booking once; or N regions, each with its
+ * own gateway, queue-service, coordinator and Redis, sharing PostgreSQL and booking: docs/regions.md);
+ * {@code ./waitroom status} reports on every process; {@code ./waitroom stop} stops a running one;
+ * {@code ./waitroom reset} deletes its data (queue, grants, orders, secrets).
  *
  * <p>{@code --simulations} switches on booking's payment simulator and fault injection, which a plain run (like
  * compose and production) does not have; {@code --demo} does too, and creates a demo event.
@@ -39,11 +41,20 @@ public final class Launcher {
         try {
             int code = switch (command) {
                 case "run" ->
-                    run(repoRoot, dataDir, arguments.contains("--demo"), simulations(arguments), replicas(arguments));
+                    run(
+                            repoRoot,
+                            dataDir,
+                            arguments.contains("--demo"),
+                            simulations(arguments),
+                            replicas(arguments),
+                            regions(arguments));
                 case "stop" -> stop(dataDir);
+                case "status" -> status(dataDir);
                 case "reset" -> reset(dataDir);
                 default -> {
-                    System.err.println("usage: waitroom run [--demo] [--simulations] [--replicas N] | stop | reset");
+                    System.err.println(
+                            "usage: waitroom run [--demo] [--simulations] [--replicas N | --regions N] | status | stop"
+                                    + " | reset");
                     yield 64;
                 }
             };
@@ -70,23 +81,32 @@ public final class Launcher {
 
     /** {@code --replicas N} or {@code --replicas=N}; 1 when absent. */
     static int replicas(List<String> arguments) {
+        return count(arguments, "--replicas");
+    }
+
+    /** {@code --regions N} or {@code --regions=N}; 1 (a single region, no region name) when absent. */
+    static int regions(List<String> arguments) {
+        return count(arguments, "--regions");
+    }
+
+    private static int count(List<String> arguments, String option) {
         for (int i = 0; i < arguments.size(); i++) {
             String a = arguments.get(i);
-            String value = a.startsWith("--replicas=")
-                    ? a.substring("--replicas=".length())
-                    : a.equals("--replicas") && i + 1 < arguments.size() ? arguments.get(i + 1) : null;
-            if (a.startsWith("--replicas")) {
+            String value = a.startsWith(option + "=")
+                    ? a.substring(option.length() + 1)
+                    : a.equals(option) && i + 1 < arguments.size() ? arguments.get(i + 1) : null;
+            if (a.equals(option) || a.startsWith(option + "=")) {
                 try {
                     return Integer.parseInt(String.valueOf(value).trim());
                 } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("--replicas needs a number, e.g. --replicas 2");
+                    throw new IllegalArgumentException(option + " needs a number, e.g. " + option + " 2");
                 }
             }
         }
         return 1;
     }
 
-    private static int run(Path repoRoot, Path dataDir, boolean demo, boolean simulations, int replicas)
+    private static int run(Path repoRoot, Path dataDir, boolean demo, boolean simulations, int replicas, int regions)
             throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         Path pidFile = dataDir.resolve("launcher.pid");
@@ -101,14 +121,20 @@ public final class Launcher {
                         repoRoot, dataDir, StackConfig.ExternalStores.fromEnvironment(System.getenv()))
                 .withPortOffset(Integer.parseInt(offset.trim()))
                 .withReplicas(replicas)
+                .withRegions(regions)
                 .withSimulations(simulations);
         System.out.println("waitroom: starting PostgreSQL, Redis and "
-                + (replicas == 1
-                        ? "four services"
-                        : replicas + " instances of the gateway, queue-service and coordinator, one booking-service")
+                + (regions > 1
+                        ? regions
+                                + " regions (a gateway, queue-service, coordinator and Redis each), one booking-service"
+                        : replicas == 1
+                                ? "four services"
+                                : replicas
+                                        + " instances of the gateway, queue-service and coordinator, one booking-service")
                 + " (data in " + dataDir + ") ...");
         LocalStack stack = LocalStack.start(config);
         Files.writeString(pidFile, String.valueOf(ProcessHandle.current().pid()));
+        StackProcesses.write(dataDir, StackProcesses.of(stack));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
@@ -117,6 +143,7 @@ public final class Launcher {
                             stack.close();
                             try {
                                 Files.deleteIfExists(pidFile);
+                                Files.deleteIfExists(dataDir.resolve(StackProcesses.FILE));
                             } catch (IOException ignored) {
                                 // the next run checks whether the pid is alive
                             }
@@ -164,7 +191,39 @@ public final class Launcher {
         c.proxyPorts()
                 .forEach((service, port) -> System.out.println("  replicas:       " + service + " on " + port
                         + " is a round-robin proxy to " + c.instancePorts().get(service)));
-        System.out.println("  stop:           Ctrl-C here, or ./waitroom stop");
+        if (!c.regions().isEmpty()) {
+            System.out.println();
+            regionTable(c).forEach(System.out::println);
+        }
+        System.out.println("  stop:           Ctrl-C here, or ./waitroom stop (./waitroom status lists every process)");
+    }
+
+    /**
+     * The regions' table: each region's gateway (where its visitors go), its services' ports and its Redis, then what
+     * they share.
+     */
+    static List<String> regionTable(StackConfig c) {
+        List<String> lines = new java.util.ArrayList<>();
+        lines.add(String.format(
+                "  %-7s %-24s %-6s %-6s %-12s %-6s %s",
+                "region", "gateway URL", "queue", "coord", "management", "redis", "logs"));
+        for (StackConfig.Region r : c.regions()) {
+            lines.add(String.format(
+                    "  %-7s %-24s %-6d %-6d %-12s %-6d %s",
+                    r.name(),
+                    "http://127.0.0.1:" + r.gatewayPort(),
+                    r.queuePort(),
+                    r.coordinatorPort(),
+                    (r.gatewayPort() + StackConfig.MANAGEMENT_OFFSET) + "-"
+                            + (r.coordinatorPort() + StackConfig.MANAGEMENT_OFFSET),
+                    r.redisPort(),
+                    c.processOf(r, "<service>") + ".log"));
+        }
+        lines.add("  shared: PostgreSQL " + c.postgresPort() + " (the capacity ledger), booking-service "
+                + c.bookingPort() + " (it reports its health to region "
+                + c.regions().get(0).name()
+                + "'s coordinator); each coordinator runs with WAITROOM_REGION_NAME=<region>");
+        return lines;
     }
 
     /** A demo event that opens in two minutes, with a pre-sale group forming now and seats to buy. */
@@ -217,18 +276,65 @@ public final class Launcher {
     private static int stop(Path dataDir) throws IOException, InterruptedException {
         Optional<ProcessHandle> launcher =
                 readPid(dataDir.resolve("launcher.pid")).flatMap(ProcessHandle::of);
-        if (launcher.isEmpty() || !launcher.get().isAlive()) {
+        boolean running = launcher.isPresent() && launcher.get().isAlive();
+        if (running) {
+            launcher.get().destroy();
+            try {
+                launcher.get().onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                throw new LocalStack.StackException(
+                        "the launcher (pid " + launcher.get().pid() + ") did not stop within 60 s");
+            }
+        }
+        // A launcher that was killed outright (kill -9) could not stop its processes: stop what it left, services
+        // first.
+        List<StackProcesses.Entry> entries = StackProcesses.read(dataDir);
+        List<ProcessHandle> left = new java.util.ArrayList<>();
+        for (String kind : List.of("service", "store")) {
+            for (StackProcesses.Entry entry : entries) {
+                if (entry.kind().equals(kind)) {
+                    StackProcesses.live(entry, dataDir).ifPresent(p -> {
+                        System.out.println("waitroom: stopping " + entry.name() + " (pid " + p.pid()
+                                + "), left running by a launcher that did not stop it");
+                        p.destroy();
+                        left.add(p);
+                    });
+                }
+            }
+            for (ProcessHandle p : left) {
+                try {
+                    p.onExit().get(20, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    p.destroyForcibly();
+                }
+            }
+        }
+        Files.deleteIfExists(dataDir.resolve(StackProcesses.FILE));
+        System.out.println(running || !left.isEmpty() ? "waitroom: stopped" : "waitroom: not running");
+        return 0;
+    }
+
+    /** Every process the running launcher started, each with its port and whether it is alive and healthy. */
+    private static int status(Path dataDir) throws IOException {
+        Optional<ProcessHandle> launcher = readPid(dataDir.resolve("launcher.pid"))
+                .flatMap(ProcessHandle::of)
+                .filter(ProcessHandle::isAlive);
+        List<StackProcesses.Entry> entries = StackProcesses.read(dataDir);
+        if (launcher.isEmpty()
+                && entries.stream()
+                        .noneMatch(e -> StackProcesses.live(e, dataDir).isPresent())) {
             System.out.println("waitroom: not running");
+            return 3;
+        }
+        System.out.println(
+                launcher.map(p -> "waitroom: launcher running (pid " + p.pid() + ")")
+                        .orElse(
+                                "waitroom: the launcher is gone but some of its processes are left; ./waitroom stop stops them"));
+        if (entries.isEmpty()) {
+            System.out.println("waitroom: still starting (no process list yet in " + dataDir + ")");
             return 0;
         }
-        launcher.get().destroy();
-        try {
-            launcher.get().onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new LocalStack.StackException(
-                    "the launcher (pid " + launcher.get().pid() + ") did not stop within 60 s");
-        }
-        System.out.println("waitroom: stopped");
+        StackProcesses.report(entries, dataDir).forEach(System.out::println);
         return 0;
     }
 

@@ -47,6 +47,8 @@ final class LocalStack implements AutoCloseable {
     private final List<RoundRobinProxy> proxies = new ArrayList<>();
     private EmbeddedPostgres postgres;
     private RedisServer redis;
+    /** The Redis of each region after the first (the first region's is {@link #redis}). */
+    private final Map<String, RedisServer> regionalRedis = new LinkedHashMap<>();
 
     private LocalStack(StackConfig config, Secrets secrets) {
         this.config = config;
@@ -60,7 +62,7 @@ final class LocalStack implements AutoCloseable {
             stack.startStores();
             stack.startProxies();
             for (String service : SERVICES) {
-                for (String instance : config.instances(service)) {
+                for (String instance : config.processesOf(service)) {
                     stack.startService(instance);
                 }
             }
@@ -89,6 +91,9 @@ final class LocalStack implements AutoCloseable {
         }
         if (config.external().redisHost() == null) {
             wanted.put("embedded Redis", config.redisPort());
+        }
+        for (StackConfig.Region region : otherRegions()) {
+            wanted.put("embedded Redis of region " + region.name(), region.redisPort());
         }
         List<String> busy = new ArrayList<>();
         wanted.forEach((what, port) -> {
@@ -129,7 +134,26 @@ final class LocalStack implements AutoCloseable {
                 throw new StackException(
                         "embedded Redis did not start on port " + config.redisPort() + ": " + e.getMessage());
             }
+            for (StackConfig.Region region : otherRegions()) {
+                Path dir = config.dataDir().resolve("redis-" + region.name());
+                Files.createDirectories(dir);
+                try {
+                    RedisServer server = redisServer(region.redisPort(), secrets.redisPassword(), maxMemory, dir)
+                            .build();
+                    server.start();
+                    regionalRedis.put(region.name(), server);
+                } catch (IOException | RuntimeException e) {
+                    throw new StackException("embedded Redis of region " + region.name() + " did not start on port "
+                            + region.redisPort() + ": " + e.getMessage());
+                }
+            }
         }
+    }
+
+    /** The regions after the first, each with its own Redis, gateway, queue-service and coordinator. */
+    private List<StackConfig.Region> otherRegions() {
+        List<StackConfig.Region> regions = config.regions();
+        return regions.isEmpty() ? List.of() : regions.subList(1, regions.size());
     }
 
     /**
@@ -234,12 +258,25 @@ final class LocalStack implements AutoCloseable {
                 String.valueOf(config.managementPorts().get(process)));
         env.put("MANAGEMENT_SERVER_ADDRESS", LOOPBACK);
         // The service ports: with replicas, each is the round-robin proxy, so every caller spreads over the instances.
-        env.put("WAITROOM_SERVICES_QUEUEURL", "http://127.0.0.1:" + config.queuePort());
-        env.put("WAITROOM_SERVICES_COORDINATORURL", "http://127.0.0.1:" + config.coordinatorPort());
+        // With regions, a region's processes call their own region's queue-service and coordinator and use their own
+        // Redis; booking (shared) reports its health to the first region's coordinator (docs/regions.md).
+        var region = config.regionOf(process);
+        env.put(
+                "WAITROOM_SERVICES_QUEUEURL",
+                "http://127.0.0.1:" + region.map(StackConfig.Region::queuePort).orElse(config.queuePort()));
+        env.put(
+                "WAITROOM_SERVICES_COORDINATORURL",
+                "http://127.0.0.1:"
+                        + region.map(StackConfig.Region::coordinatorPort).orElse(config.coordinatorPort()));
         env.put("WAITROOM_SERVICES_BOOKINGURL", "http://127.0.0.1:" + config.bookingPort());
+        if (service.equals(COORDINATOR)) {
+            region.ifPresent(r -> env.put("WAITROOM_REGION_NAME", r.name()));
+        }
         if (!service.equals(BOOKING)) {
             env.put("SPRING_DATA_REDIS_HOST", redisHost());
-            env.put("SPRING_DATA_REDIS_PORT", String.valueOf(redisPort()));
+            env.put(
+                    "SPRING_DATA_REDIS_PORT",
+                    String.valueOf(region.map(StackConfig.Region::redisPort).orElse(redisPort())));
             if (!redisPassword().isEmpty()) {
                 env.put("SPRING_DATA_REDIS_PASSWORD", redisPassword());
             }
@@ -469,6 +506,11 @@ final class LocalStack implements AutoCloseable {
         return "http://127.0.0.1:" + config.gatewayPort();
     }
 
+    /** A region's gateway, where that region's visitors are sent. */
+    String gatewayUrl(String region) {
+        return "http://127.0.0.1:" + config.region(region).gatewayPort();
+    }
+
     /** Stops the services (gateway first), then the stores. Safe to call twice. */
     @Override
     public void close() {
@@ -500,6 +542,15 @@ final class LocalStack implements AutoCloseable {
             }
             redis = null;
         }
+        regionalRedis.forEach((region, server) -> {
+            try {
+                server.stop();
+            } catch (IOException | RuntimeException e) {
+                System.err.println(
+                        "warning: embedded Redis of region " + region + " did not stop cleanly: " + e.getMessage());
+            }
+        });
+        regionalRedis.clear();
         if (postgres != null) {
             try {
                 postgres.close();

@@ -24,7 +24,8 @@ record StackConfig(
         int redisPort,
         ExternalStores external,
         Map<String, List<Integer>> instancePorts,
-        boolean simulations) {
+        boolean simulations,
+        List<Region> regions) {
 
     /** The services {@code --replicas N} runs N times; booking stays single (its fault injection is per instance). */
     static final List<String> REPLICATED = List.of("gateway-service", "queue-service", "admission-coordinator");
@@ -37,8 +38,44 @@ record StackConfig(
      */
     static final int MANAGEMENT_OFFSET = 1000;
 
+    /** {@code --regions N} runs at most this many regions on one box. */
+    static final int MAX_REGIONS = 3;
+
+    /**
+     * Region k (k = 2, 3) takes the first region's service ports plus this times k - 1 (gateway 8180, queue 8181,
+     * coordinator 8182 for the second), clear of the replicas' port + 10 k; its Redis takes the first Redis's port plus
+     * k - 1.
+     */
+    static final int REGION_PORT_STRIDE = 100;
+
+    /** The services each region runs for itself; booking and PostgreSQL are shared by every region. */
+    static final List<String> REGIONAL = List.of("gateway-service", "queue-service", "admission-coordinator");
+
+    private static final java.util.regex.Pattern REGION_NAME = java.util.regex.Pattern.compile("[a-z0-9-]{1,32}");
+
     StackConfig {
         instancePorts = Map.copyOf(instancePorts);
+        regions = List.copyOf(regions);
+    }
+
+    /**
+     * One region of a multi-region stack (docs/regions.md): a gateway, a queue-service and a coordinator of its own,
+     * and its own Redis. The first region's ports are the stack's own.
+     *
+     * @param name the coordinator's {@code WAITROOM_REGION_NAME}: lowercase letters, digits and dashes, at most 32
+     */
+    record Region(String name, int gatewayPort, int queuePort, int coordinatorPort, int redisPort) {
+        Region {
+            if (name == null || !REGION_NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException(
+                        "a region name is 1 to 32 lowercase letters, digits or dashes, not '" + name + "'");
+            }
+        }
+
+        Region shifted(int offset) {
+            return new Region(
+                    name, gatewayPort + offset, queuePort + offset, coordinatorPort + offset, redisPort + offset);
+        }
     }
 
     StackConfig(
@@ -62,7 +99,8 @@ record StackConfig(
                 redisPort,
                 external,
                 Map.of(),
-                false);
+                false,
+                List.of());
     }
 
     /**
@@ -73,6 +111,7 @@ record StackConfig(
         if (!servicePort(service).isPresent() || ports.isEmpty()) {
             throw new IllegalArgumentException("no service " + service + " or no instance ports");
         }
+        requireOneRegion();
         Map<String, List<Integer>> instances = new LinkedHashMap<>(instancePorts);
         instances.put(service, List.copyOf(ports));
         return new StackConfig(
@@ -86,7 +125,8 @@ record StackConfig(
                 redisPort,
                 external,
                 instances,
-                simulations);
+                simulations,
+                regions);
     }
 
     /** The same stack with booking's payment simulator and fault injection switched on or off. */
@@ -102,7 +142,8 @@ record StackConfig(
                 redisPort,
                 external,
                 instancePorts,
-                on);
+                on,
+                regions);
     }
 
     StackConfig withCoordinators(List<Integer> ports) {
@@ -131,6 +172,111 @@ record StackConfig(
         return config;
     }
 
+    /**
+     * {@code count} regions on one box ({@code --regions N}): the first on this stack's ports, region k on the service
+     * ports plus {@value #REGION_PORT_STRIDE} (k - 1) and the Redis port plus k - 1, named {@code r1} to {@code rN}.
+     * 1 changes nothing (no region name: the single-region behaviour). Not with replicas.
+     */
+    StackConfig withRegions(int count) {
+        if (count < 1 || count > MAX_REGIONS) {
+            throw new IllegalArgumentException("--regions must be 1.." + MAX_REGIONS);
+        }
+        if (count == 1) {
+            return this;
+        }
+        List<Region> all = new java.util.ArrayList<>();
+        for (int k = 1; k <= count; k++) {
+            int shift = REGION_PORT_STRIDE * (k - 1);
+            all.add(new Region(
+                    "r" + k, gatewayPort + shift, queuePort + shift, coordinatorPort + shift, redisPort + k - 1));
+        }
+        return withRegions(all);
+    }
+
+    /**
+     * These regions, the first on this stack's own gateway, queue, coordinator and Redis ports (a test gives each
+     * region free ports). Every region runs one instance of each of its services.
+     */
+    StackConfig withRegions(List<Region> all) {
+        if (all.size() < 2 || all.size() > MAX_REGIONS) {
+            throw new IllegalArgumentException("a multi-region stack has 2.." + MAX_REGIONS + " regions");
+        }
+        if (!instancePorts.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "--regions and --replicas together are not supported: each region runs one gateway, queue-service"
+                            + " and coordinator (run --replicas N without --regions, or --regions N without --replicas)");
+        }
+        Region first = all.get(0);
+        if (first.gatewayPort() != gatewayPort
+                || first.queuePort() != queuePort
+                || first.coordinatorPort() != coordinatorPort
+                || first.redisPort() != redisPort) {
+            throw new IllegalArgumentException("the first region runs on the stack's own ports");
+        }
+        if (all.stream().map(Region::name).distinct().count() != all.size()) {
+            throw new IllegalArgumentException("region names must differ: " + all);
+        }
+        if (external.redisHost() != null) {
+            throw new IllegalArgumentException("--regions starts an embedded Redis per region, each region's own;"
+                    + " unset WAITROOM_REDIS_HOSTPORT");
+        }
+        return new StackConfig(
+                repoRoot,
+                dataDir,
+                gatewayPort,
+                queuePort,
+                coordinatorPort,
+                bookingPort,
+                postgresPort,
+                redisPort,
+                external,
+                instancePorts,
+                simulations,
+                all);
+    }
+
+    private void requireOneRegion() {
+        if (!regions.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "--regions and --replicas together are not supported: each region runs one gateway, queue-service"
+                            + " and coordinator (run --replicas N without --regions, or --regions N without --replicas)");
+        }
+    }
+
+    /** The region a process belongs to; empty for a single-region stack and for booking, which every region shares. */
+    java.util.Optional<Region> regionOf(String process) {
+        if (regions.isEmpty() || !REGIONAL.contains(serviceOf(process))) {
+            return java.util.Optional.empty();
+        }
+        int dot = process.indexOf('.');
+        String name = dot < 0 ? regions.get(0).name() : process.substring(0, dot);
+        return regions.stream().filter(r -> r.name().equals(name)).findFirst();
+    }
+
+    /**
+     * The process name of a region's service: the service's own name in the first region (so a single-region stack
+     * and region 1 name their processes and logs alike), {@code <region>.<service>} in the others.
+     */
+    String processOf(Region region, String service) {
+        return region.equals(regions.get(0)) ? service : region.name() + "." + service;
+    }
+
+    /** Every process of {@code service}: its replicas, or one per region for a regional service, or itself. */
+    List<String> processesOf(String service) {
+        if (regions.isEmpty() || !REGIONAL.contains(service)) {
+            return instances(service);
+        }
+        return regions.stream().map(r -> processOf(r, service)).toList();
+    }
+
+    /** A region by name. */
+    Region region(String name) {
+        return regions.stream()
+                .filter(r -> r.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no region " + name + " in " + regions));
+    }
+
     int coordinatorInstances() {
         return instances("admission-coordinator").size();
     }
@@ -143,9 +289,9 @@ record StackConfig(
                 .toList();
     }
 
-    /** The service a process is an instance of. */
+    /** The service a process is an instance of: without its region ({@code r2.}) and instance ({@code -2}) marks. */
     static String serviceOf(String process) {
-        return process.replaceFirst("-\\d+$", "");
+        return process.replaceFirst("^[^.]*\\.", "").replaceFirst("-\\d+$", "");
     }
 
     /** Services run as several instances, each with the port its proxy listens on. */
@@ -259,7 +405,8 @@ record StackConfig(
                 redisPort + offset,
                 external,
                 shifted(offset),
-                simulations);
+                simulations,
+                regions.stream().map(r -> r.shifted(offset)).toList());
     }
 
     private Map<String, List<Integer>> shifted(int offset) {
@@ -274,7 +421,17 @@ record StackConfig(
         Map<String, Integer> ports = new LinkedHashMap<>();
         for (String service : List.of("gateway-service", "queue-service", "admission-coordinator", "booking-service")) {
             List<Integer> instances = instancePorts.get(service);
-            if (instances == null) {
+            if (!regions.isEmpty() && REGIONAL.contains(service)) {
+                for (Region region : regions) {
+                    ports.put(
+                            processOf(region, service),
+                            switch (service) {
+                                case "gateway-service" -> region.gatewayPort();
+                                case "queue-service" -> region.queuePort();
+                                default -> region.coordinatorPort();
+                            });
+                }
+            } else if (instances == null) {
                 ports.put(service, servicePort(service).orElseThrow());
             } else {
                 List<String> names = instances(service);
