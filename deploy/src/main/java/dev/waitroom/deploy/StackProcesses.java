@@ -212,9 +212,17 @@ final class StackProcesses {
 
     private static long redisPidOn(List<Long> pids, int port) {
         for (long pid : pids) {
-            String command =
-                    ProcessHandle.of(pid).flatMap(p -> p.info().commandLine()).orElse("");
-            if (command.contains(":" + port) || command.contains(" " + port)) {
+            // Redis rewrites its command line to "<binary> 127.0.0.1:<port>" as one argument, which
+            // ProcessHandle.Info does not return, so it is read as the kernel has it.
+            String command;
+            try {
+                command = Files.readString(Path.of("/proc", String.valueOf(pid), "cmdline"))
+                        .replace('\0', ' ')
+                        .strip();
+            } catch (IOException | RuntimeException notLinux) {
+                command = "";
+            }
+            if (command.endsWith(":" + port)) {
                 return pid;
             }
         }

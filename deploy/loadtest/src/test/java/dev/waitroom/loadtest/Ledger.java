@@ -22,9 +22,26 @@ final class Ledger {
     /** An admitted visitor's estimates, first shown first, and when the offer was made (its deadline less the TTL). */
     record Waited(List<Shown> shown, long offeredAtMillis) {}
 
+    /**
+     * One sample of the capacity ledger's budgets ({@code GET /admin/events/{e}/regions}): the ceiling, grants held
+     * centrally, and each region's leased slots and live grants (used).
+     */
+    record BudgetSample(
+            long atMillis, long ceiling, long centralLive, Map<String, Long> slots, Map<String, Long> used) {
+        long totalSlots() {
+            return slots.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        long totalUsed() {
+            return used.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
     private final Map<String, ConcurrentLinkedQueue<Timing>> timings = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<LiveSample> liveSamples = new ConcurrentLinkedQueue<>();
     private final Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, AtomicInteger>> regionOutcomes = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<BudgetSample> budgetSamples = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<String> soldSeats = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Waited> waits = new ConcurrentLinkedQueue<>();
     private final AtomicLong edgeAnswered = new AtomicLong();
@@ -39,6 +56,32 @@ final class Ledger {
 
     void outcome(String outcome) {
         outcomes.computeIfAbsent(outcome, k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    /** An outcome of a visitor of {@code region} (besides the total, which {@link #outcome} counts). */
+    void regionOutcome(String region, String outcome) {
+        regionOutcomes
+                .computeIfAbsent(region, r -> new ConcurrentHashMap<>())
+                .computeIfAbsent(outcome, k -> new AtomicInteger())
+                .incrementAndGet();
+    }
+
+    Map<String, Map<String, Integer>> regionOutcomes() {
+        Map<String, Map<String, Integer>> copy = new java.util.TreeMap<>();
+        regionOutcomes.forEach((region, counts) -> {
+            Map<String, Integer> c = new java.util.TreeMap<>();
+            counts.forEach((k, v) -> c.put(k, v.get()));
+            copy.put(region, c);
+        });
+        return copy;
+    }
+
+    void budgets(BudgetSample sample) {
+        budgetSamples.add(sample);
+    }
+
+    List<BudgetSample> budgetSamples() {
+        return new ArrayList<>(budgetSamples);
     }
 
     void statusSource(String source) {

@@ -64,7 +64,7 @@ record LoadParameters(
         return presaleVisitors + laterVisitors;
     }
 
-    private static void requireLoopback(String baseUrl) {
+    static void requireLoopback(String baseUrl) {
         String host = java.net.URI.create(baseUrl).getHost();
         if (!(host.equals("localhost")
                 || host.startsWith("127.")

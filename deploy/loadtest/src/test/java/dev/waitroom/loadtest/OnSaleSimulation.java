@@ -38,6 +38,9 @@ public class OnSaleSimulation extends Simulation {
     static final Ledger LEDGER = new Ledger();
     private final LoadParameters p = LoadParameters.fromSystemProperties();
     private final OpsClient ops = new OpsClient(p.baseUrl(), p.opsToken());
+    /** The regions' gateways (docs/regions.md); one, {@code baseUrl}, unless {@code -Dregions=N}. */
+    private final RegionGateways regions = RegionGateways.fromSystemProperties(p.baseUrl());
+
     private volatile Instant opensAt;
 
     private final HttpProtocolBuilder protocol = http.baseUrl(p.baseUrl())
@@ -60,6 +63,15 @@ public class OnSaleSimulation extends Simulation {
 
     private final String e = p.eventId();
 
+    /** Counts a visitor's outcome in the total and, with several regions, in its region's. */
+    private Session outcome(Session session, String outcome) {
+        LEDGER.outcome(outcome);
+        if (regions.several() && session.contains("region")) {
+            LEDGER.regionOutcome(session.getString("region"), outcome);
+        }
+        return session;
+    }
+
     private ChainBuilder timed(String kind) {
         return exec(session -> {
             if (session.contains("rt")) {
@@ -69,9 +81,11 @@ public class OnSaleSimulation extends Simulation {
         });
     }
 
-    private final ChainBuilder join = exec(http("page").get("/events/" + e).check(status().is(200)))
+    private final ChainBuilder join = exec(http("page")
+                    .get("#{base}/events/" + e)
+                    .check(status().is(200)))
             .exec(http("join")
-                    .post("/events/" + e + "/queue")
+                    .post("#{base}/events/" + e + "/queue")
                     .body(StringBody("{}"))
                     .check(
                             status().in(200, 201),
@@ -82,7 +96,7 @@ public class OnSaleSimulation extends Simulation {
             .exec(timed("join"))
             .exec(OnSaleSimulation::recordEstimate)
             .exec(session -> {
-                LEDGER.outcome("joined");
+                outcome(session, "joined");
                 return session;
             });
 
@@ -93,14 +107,14 @@ public class OnSaleSimulation extends Simulation {
                     .pause(session -> Duration.ofMillis(session.getLong("pause")))
                     .exec(session -> {
                         if (ThreadLocalRandom.current().nextDouble() < p.abandonWaiting() / 20) {
-                            LEDGER.outcome("abandonedWaiting");
+                            outcome(session, "abandonedWaiting");
                             return session.set("stop", "ENDED").set("abandoned", true);
                         }
                         return session;
                     })
                     .doIf(session -> !session.contains("abandoned"))
                     .then(exec(http("status")
-                                    .get("/events/" + e + "/queue/status")
+                                    .get("#{base}/events/" + e + "/queue/status")
                                     .check(
                                             status().is(200),
                                             jsonPath("$.state").saveAs("state"),
@@ -119,14 +133,14 @@ public class OnSaleSimulation extends Simulation {
                                 LEDGER.statusSource(session.getString("source"));
                                 String state = session.getString("state");
                                 if ("EXPIRED".equals(state) || "LEFT".equals(state) || "COMPLETED".equals(state)) {
-                                    LEDGER.outcome("endedWhileWaiting:" + state);
+                                    outcome(session, "endedWhileWaiting:" + state);
                                     return session.set("stop", "ENDED");
                                 }
                                 return session;
                             })));
 
     private final ChainBuilder shop = exec(http("claim")
-                    .post("/events/" + e + "/admission/claim")
+                    .post("#{base}/events/" + e + "/admission/claim")
                     .body(StringBody("{}"))
                     .check(
                             status().is(200),
@@ -134,22 +148,22 @@ public class OnSaleSimulation extends Simulation {
                             responseTimeInMillis().saveAs("rt")))
             .exec(timed("claim"))
             .exec(session -> {
-                LEDGER.outcome("admitted");
+                outcome(session, "admitted");
                 return session;
             })
             .pause(Duration.ofMillis(200), Duration.ofMillis(1500))
             .exec(http("seats")
-                    .get("/events/" + e + "/shop/seats")
+                    .get("#{base}/events/" + e + "/shop/seats")
                     .header("Authorization", "Bearer #{token}")
                     .check(status().is(200), bodyString().saveAs("seats")))
             .exec(session -> session.set("seatId", pickSeat(session.getString("seats"))))
             .doIfOrElse(session -> session.getString("seatId") == null)
             .then(exec(session -> {
-                LEDGER.outcome("foundNoSeat");
+                outcome(session, "foundNoSeat");
                 return session.set("done", true);
             }))
             .orElse(exec(http("hold")
-                            .post("/events/" + e + "/shop/holds")
+                            .post("#{base}/events/" + e + "/shop/holds")
                             .header("Authorization", "Bearer #{token}")
                             .body(StringBody(session -> "{\"seatIds\":[\"" + session.getString("seatId") + "\"]}"))
                             .check(
@@ -160,7 +174,7 @@ public class OnSaleSimulation extends Simulation {
             .doIf(session -> !session.contains("done") && session.contains("holdId"))
             .then(exec(session -> {
                         if (ThreadLocalRandom.current().nextDouble() < p.abandonShop()) {
-                            LEDGER.outcome("abandonedInShop");
+                            outcome(session, "abandonedInShop");
                             return session.set("done", true);
                         }
                         return session;
@@ -168,7 +182,7 @@ public class OnSaleSimulation extends Simulation {
                     .doIf(session -> !session.contains("done"))
                     .then(pause(p.sessionLength())
                             .exec(http("order")
-                                    .post("/events/" + e + "/shop/orders")
+                                    .post("#{base}/events/" + e + "/shop/orders")
                                     .header("Authorization", "Bearer #{token}")
                                     .body(StringBody("{\"holdId\":\"#{holdId}\"}"))
                                     .check(
@@ -182,7 +196,7 @@ public class OnSaleSimulation extends Simulation {
                                     && session.getInt("orderPolls") < 30)
                             .on(pause(Duration.ofMillis(500))
                                     .exec(http("order-status")
-                                            .get("/events/" + e + "/shop/orders/#{orderId}")
+                                            .get("#{base}/events/" + e + "/shop/orders/#{orderId}")
                                             .header("Authorization", "Bearer #{token}")
                                             .check(
                                                     status().is(200),
@@ -194,7 +208,7 @@ public class OnSaleSimulation extends Simulation {
                                     .exec(session -> session.set("orderPolls", session.getInt("orderPolls") + 1)
                                             .set("orderState", settled(session.getString("orderStateRaw")))))
                             .exec(session -> {
-                                LEDGER.outcome("order:" + session.getString("orderStateRaw"));
+                                outcome(session, "order:" + session.getString("orderStateRaw"));
                                 if ("PAID".equals(session.getString("orderState"))) {
                                     List<String> seats = session.contains("paidSeats")
                                             ? session.getList("paidSeats")
@@ -209,7 +223,14 @@ public class OnSaleSimulation extends Simulation {
 
     private ScenarioBuilder visitor(String name) {
         return scenario(name)
-                .exec(session -> session.set("clientAddress", clientAddress(VISITORS.getAndIncrement())))
+                .exec(session -> {
+                    int n = VISITORS.getAndIncrement();
+                    // each visitor keeps to one region's gateway, spread round robin
+                    int region = regions.of(n);
+                    return session.set("clientAddress", clientAddress(n))
+                            .set("base", regions.urls().get(region))
+                            .set("region", regions.names().get(region));
+                })
                 .exec(join)
                 .exec(waitForOffer)
                 .doIf(session -> "OFFERED".equals(session.getString("state")))
@@ -220,6 +241,9 @@ public class OnSaleSimulation extends Simulation {
             .asLongAs(session -> !OpsClient.STOP.get())
             .on(exec(session -> {
                         ops.sample(e, LEDGER);
+                        if (regions.several()) {
+                            ops.sampleBudgets(e, LEDGER);
+                        }
                         return session;
                     })
                     .pause(Duration.ofSeconds(1)));
@@ -324,7 +348,11 @@ public class OnSaleSimulation extends Simulation {
         ops.createEvent(p, opensAt);
         System.out.printf(
                 "on-sale rehearsal: event %s opens at %s; %d pre-sale + %d later visitors against %s%n",
-                e, opensAt, p.presaleVisitors(), p.laterVisitors(), p.baseUrl());
+                e,
+                opensAt,
+                p.presaleVisitors(),
+                p.laterVisitors(),
+                regions.several() ? "regions " + regions.names() + " at " + regions.urls() : p.baseUrl());
     }
 
     @Override
@@ -332,7 +360,18 @@ public class OnSaleSimulation extends Simulation {
         OpsClient.STOP.set(true);
         ops.restoreBooking();
         Map<String, Long> counts = ops.finalCounts(e);
-        Verdict verdict = Verdict.of(LEDGER, p, counts);
+        Map<String, Map<String, Long>> regionCounts = new java.util.LinkedHashMap<>();
+        if (regions.several()) {
+            // each region's coordinator reports its own region's queue; the total is their sum
+            Map<String, Long> total = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < regions.names().size(); i++) {
+                Map<String, Long> c = new OpsClient(regions.urls().get(i), p.opsToken()).finalCounts(e);
+                regionCounts.put(regions.names().get(i), c);
+                c.forEach((state, n) -> total.merge(state, n, Long::sum));
+            }
+            counts = total;
+        }
+        Verdict verdict = Verdict.of(LEDGER, p, counts, regionCounts);
         System.out.println(verdict.text());
         try {
             verdict.write(p.reportDir());

@@ -69,6 +69,36 @@ final class OpsClient {
         }
     }
 
+    private static final Pattern REGION_ROW = Pattern.compile("\\{[^{}]*\"region\"\\s*:\\s*\"([^\"]+)\"[^{}]*}");
+
+    /**
+     * Samples the capacity ledger's budgets, {@code GET /admin/events/{e}/regions} (the lead's ops API of
+     * docs/regions.md): the ceiling, the grants held centrally and each region's slots and live grants.
+     */
+    void sampleBudgets(String eventId, Ledger ledger) {
+        try {
+            HttpResponse<String> view = send("GET", "/admin/events/" + eventId + "/regions", null);
+            if (view.statusCode() == 200) {
+                ledger.budgets(budgets(view.body(), System.currentTimeMillis()));
+            }
+        } catch (RuntimeException e) {
+            System.err.println("budget sample failed: " + e.getMessage());
+        }
+    }
+
+    static Ledger.BudgetSample budgets(String body, long atMillis) {
+        Map<String, Long> slots = new java.util.TreeMap<>();
+        Map<String, Long> used = new java.util.TreeMap<>();
+        Matcher row = REGION_ROW.matcher(body);
+        while (row.find()) {
+            slots.put(row.group(1), Math.max(0, number(row.group(), "slots")));
+            used.put(row.group(1), Math.max(0, number(row.group(), "used")));
+        }
+        String top = REGION_ROW.matcher(body).replaceAll("");
+        return new Ledger.BudgetSample(
+                atMillis, number(top, "ceiling"), Math.max(0, number(top, "centralLive")), slots, used);
+    }
+
     Map<String, Long> finalCounts(String eventId) {
         Map<String, Long> counts = new LinkedHashMap<>();
         try {

@@ -24,6 +24,18 @@ final class Verdict {
     private final List<Check> checks = new ArrayList<>();
 
     static Verdict of(Ledger ledger, LoadParameters p, Map<String, Long> finalCounts) {
+        return of(ledger, p, finalCounts, Map.of());
+    }
+
+    /**
+     * The verdict of a rehearsal spread over regions (docs/regions.md): {@code finalCounts} is the total of the
+     * regions' queues, {@code regionCounts} each region's own; empty for a single region.
+     */
+    static Verdict of(
+            Ledger ledger,
+            LoadParameters p,
+            Map<String, Long> finalCounts,
+            Map<String, Map<String, Long>> regionCounts) {
         Verdict v = new Verdict();
         for (String kind : List.of("join", "status", "claim", "hold", "order")) {
             List<Ledger.Timing> t = ledger.timings(kind);
@@ -97,8 +109,82 @@ final class Verdict {
                 false,
                 ledger.slowdownStartMillis() == 0 || during < before,
                 String.format(Locale.ROOT, "%.2f/s before, %.2f/s during", before, during)));
+        if (!regionCounts.isEmpty()) {
+            v.regions(ledger, p, regionCounts);
+        }
         v.estimates(ledger);
         return v;
+    }
+
+    /**
+     * Per region: its visitors' outcomes and its queue's final counts, and no visitor lost in it (a must); over all
+     * regions, from the capacity ledger's budgets sampled every second: live grants (every region's plus those held
+     * centrally) and leased budgets never above the ceiling (musts).
+     */
+    private void regions(Ledger ledger, LoadParameters p, Map<String, Map<String, Long>> regionCounts) {
+        Map<String, Map<String, Integer>> outcomes = ledger.regionOutcomes();
+        for (Map.Entry<String, Map<String, Long>> region : regionCounts.entrySet()) {
+            String name = region.getKey();
+            Map<String, Long> counts = region.getValue();
+            Map<String, Integer> seen = outcomes.getOrDefault(name, Map.of());
+            figures.put("regions." + name + ".outcomes", new TreeMap<>(seen));
+            figures.put("regions." + name + ".queueFinalCounts", new TreeMap<>(counts));
+            int joined = seen.getOrDefault("joined", 0);
+            long accounted = accounted(counts);
+            long queueJoins = counts.getOrDefault("joins", (long) joined);
+            checks.add(new Check(
+                    "region " + name + ": no visitor lost (joined = waiting + offered + active + completed + left"
+                            + " + expired)",
+                    true,
+                    !counts.isEmpty() && accounted == joined && queueJoins == joined,
+                    counts.isEmpty()
+                            ? "region " + name + "'s live view gave no queue counts"
+                            : "joined " + joined + " (queue counted " + queueJoins + "), accounted " + accounted));
+        }
+        List<Ledger.BudgetSample> budgets = ledger.budgetSamples();
+        long maxLive = budgets.stream()
+                .mapToLong(b -> b.centralLive() + b.totalUsed())
+                .max()
+                .orElse(0);
+        long maxLeased = budgets.stream()
+                .mapToLong(b -> b.centralLive() + b.totalSlots())
+                .max()
+                .orElse(0);
+        Map<String, Long> maxSlots = new TreeMap<>();
+        Map<String, Long> maxUsed = new TreeMap<>();
+        for (Ledger.BudgetSample b : budgets) {
+            b.slots().forEach((r, n) -> maxSlots.merge(r, n, Math::max));
+            b.used().forEach((r, n) -> maxUsed.merge(r, n, Math::max));
+        }
+        figures.put("ledger.budgetSamples", budgets.size());
+        figures.put("ledger.maxLiveGrants", maxLive);
+        figures.put("ledger.maxLeasedSlots", maxLeased);
+        figures.put("ledger.maxSlotsPerRegion", maxSlots);
+        figures.put("ledger.maxUsedPerRegion", maxUsed);
+        checks.add(new Check(
+                "the capacity ledger's budgets were sampled",
+                true,
+                budgets.size() >= 5,
+                budgets.size() + " samples of GET /admin/events/{e}/regions"));
+        checks.add(new Check(
+                "live grants in the ledger (every region's and the central ones) never above the ceiling",
+                true,
+                maxLive <= p.capacity(),
+                "max " + maxLive + " of " + budgets.size() + " samples, ceiling " + p.capacity()));
+        checks.add(new Check(
+                "leased budgets plus central grants never above the ceiling",
+                true,
+                maxLeased <= p.capacity(),
+                "max " + maxLeased + ", ceiling " + p.capacity()));
+    }
+
+    private static long accounted(Map<String, Long> counts) {
+        return counts.getOrDefault("waiting", 0L)
+                + counts.getOrDefault("offered", 0L)
+                + counts.getOrDefault("active", 0L)
+                + counts.getOrDefault("completed", 0L)
+                + counts.getOrDefault("left", 0L)
+                + counts.getOrDefault("expired", 0L);
     }
 
     /** Below this many admitted visitors a share of 90 % says too little to fail a run on (docs/estimates.md). */
