@@ -5,12 +5,14 @@ import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
+import dev.waitroom.gateway.correlation.RequestIdWebFilter;
 import dev.waitroom.gateway.events.EventSnapshots;
 import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 import dev.waitroom.gateway.problem.ProblemResponses;
 import dev.waitroom.tokens.VisitorId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -92,9 +94,10 @@ class AccountWebFilter implements WebFilter, Ordered {
             Clock clock,
             MeterRegistry meters,
             ServicesProperties services,
-            SecretsProperties secrets) {
+            SecretsProperties secrets,
+            ObservationRegistry observations) {
         this.properties = properties;
-        this.queue = EventSnapshots.internalQueueClient(services, secrets);
+        this.queue = EventSnapshots.internalQueueClient(services, secrets, observations);
         this.tokens = properties.enabled() ? new AccountTokens(properties, clock) : null;
         this.signIn = properties.signInUrl() == null ? Map.of() : Map.of("signInUrl", properties.signInUrl());
         this.verified = counter(meters, "verified");
@@ -154,7 +157,7 @@ class AccountWebFilter implements WebFilter, Ordered {
             if (presented.cookie()) {
                 // the cookie is ambient: a stale one must not stop a BROWSER-scoped event, so the verdict goes to the
                 // queue-service, which answers it for an ACCOUNT-scoped event (a claim simply goes on as the browser's)
-                count(verification);
+                RequestIdWebFilter.withCorrelation(exchange, () -> count(verification));
                 String problem = verification instanceof AccountTokens.Invalid ? "invalid" : "unavailable";
                 return chain.filter(forward(exchange, null, !claiming, problem));
             }
@@ -228,7 +231,7 @@ class AccountWebFilter implements WebFilter, Ordered {
     private Mono<Void> refuse(ServerWebExchange exchange, AccountTokens.Verification verification) {
         if (verification instanceof AccountTokens.Invalid bad) {
             invalid.increment();
-            log.debug("sign-in token refused: {}", bad.reason());
+            RequestIdWebFilter.withCorrelation(exchange, () -> log.debug("sign-in token refused: {}", bad.reason()));
             exchange.getResponse().getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"");
             return ProblemResponses.write(
                     exchange,
@@ -238,9 +241,11 @@ class AccountWebFilter implements WebFilter, Ordered {
                     signIn);
         }
         unavailable.increment();
-        log.warn(
-                "sign-in token not checked: the identity provider's keys cannot be read ({})",
-                ((AccountTokens.Unavailable) verification).reason());
+        RequestIdWebFilter.withCorrelation(
+                exchange,
+                () -> log.warn(
+                        "sign-in token not checked: the identity provider's keys cannot be read ({})",
+                        ((AccountTokens.Unavailable) verification).reason()));
         return ProblemResponses.write(
                 exchange,
                 ProblemType.UNAVAILABLE,

@@ -161,7 +161,8 @@ public class AdmissionTokenGatewayFilterFactory
                 && snapshot.get().snapshot().mode() == OperatingMode.BYPASS
                 && snapshot.get().ageAt(clock.instant()).compareTo(BYPASS_TRUSTED_FOR) < 0) {
             count("bypass");
-            bypassLogs.computeIfAbsent(eventId, id -> new BypassLog()).record(eventId, clock.instant());
+            BypassLog bypassLog = bypassLogs.computeIfAbsent(eventId, id -> new BypassLog());
+            RequestIdWebFilter.withCorrelation(exchange, () -> bypassLog.record(eventId, clock.instant()));
             // booking honours it only together with the internal credential and a BYPASS assertion for the verified
             // visitor; without a visitor there is no assertion and booking refuses
             VisitorIdentityWebFilter.visitorOf(exchange)
@@ -199,9 +200,8 @@ public class AdmissionTokenGatewayFilterFactory
                                         : Verdict.of(ex),
                                 null)))
                 .onErrorResume(ex -> {
-                    RequestIdWebFilter.withRequestId(
-                            RequestIdWebFilter.of(exchange),
-                            () -> log.warn("Admission check failed: {}", ex.toString()));
+                    RequestIdWebFilter.withCorrelation(
+                            exchange, () -> log.warn("Admission check failed: {}", ex.toString()));
                     return Mono.just(new Checked(Verdict.UNAVAILABLE, null));
                 });
         return checked.flatMap(c -> c.verdict().allows()
@@ -275,6 +275,11 @@ public class AdmissionTokenGatewayFilterFactory
 
     private Mono<Void> reject(ServerWebExchange exchange, Verdict verdict) {
         count(verdict.outcome());
+        if (log.isDebugEnabled()) {
+            // why a shopper was refused, for support (the client got the problem type; the access line has the status)
+            RequestIdWebFilter.withCorrelation(
+                    exchange, () -> log.debug("Shop request refused: {}", verdict.outcome()));
+        }
         if (verdict.problem().status() == 401) {
             exchange.getResponse().getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"waitroom-shop\"");
         }

@@ -6,7 +6,6 @@ import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -42,11 +41,8 @@ import reactor.core.publisher.Mono;
 @Component
 public class RequestIdWebFilter implements WebFilter, Ordered {
 
-    /** Exchange attribute holding the request id, for log lines elsewhere. */
-    public static final String ATTRIBUTE = RequestIdWebFilter.class.getName() + ".id";
-
-    /** Exchange attribute holding the trace id (absent without tracing). */
-    public static final String TRACE_ATTRIBUTE = RequestIdWebFilter.class.getName() + ".trace";
+    /** Exchange attribute holding the request's {@link Correlation}, for log lines elsewhere. */
+    public static final String ATTRIBUTE = RequestIdWebFilter.class.getName() + ".correlation";
 
     /** Trace context headers a client may send and the edge does not trust. */
     static final List<String> UNTRUSTED_TRACE_HEADERS = List.of(
@@ -61,6 +57,12 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
             "X-B3-Flags");
 
     private static final String MDC_KEY = "requestId";
+
+    private static final String MDC_TRACE = "traceId";
+
+    private static final String MDC_SPAN = "spanId";
+
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
 
     private static final Pattern WELL_FORMED = Pattern.compile("[A-Za-z0-9._:-]{8,100}");
 
@@ -100,15 +102,13 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
                 })
                 .build();
         ServerWebExchange mutated = exchange.mutate().request(request).build();
-        mutated.getAttributes().put(ATTRIBUTE, requestId);
-        if (traceId != null) {
-            mutated.getAttributes().put(TRACE_ATTRIBUTE, traceId);
-        }
+        Correlation correlation = new Correlation(requestId, traceId, spanId);
+        mutated.getAttributes().put(ATTRIBUTE, correlation);
         mutated.getResponse().getHeaders().set(Headers.REQUEST_ID, requestId);
         long started = System.nanoTime();
         // doFinally runs on completion, error and cancel (a client that disconnects): the span always ends
         return chain.filter(mutated).doFinally(signal -> {
-            log(mutated, requestId, traceId, spanId, started);
+            log(mutated, correlation, started);
             if (span != null) {
                 span.end();
             }
@@ -127,12 +127,7 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
                 .start();
     }
 
-    private static void log(
-            ServerWebExchange exchange,
-            String requestId,
-            @Nullable String traceId,
-            @Nullable String spanId,
-            long started) {
+    private static void log(ServerWebExchange exchange, Correlation correlation, long started) {
         ServerHttpRequest request = exchange.getRequest();
         boolean routine = HttpMethod.GET.equals(request.getMethod());
         if (routine ? !access.isDebugEnabled() : !access.isInfoEnabled()) {
@@ -145,40 +140,64 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
             exchange.getResponse().getStatusCode(),
             (System.nanoTime() - started) / 1_000_000
         };
-        if (traceId != null) {
-            MDC.put("traceId", traceId);
-            MDC.put("spanId", spanId);
-        }
-        try {
-            withRequestId(requestId, () -> {
-                if (routine) {
-                    access.debug(line, args);
-                } else {
-                    access.info(line, args);
-                }
-            });
-        } finally {
-            MDC.remove("traceId");
-            MDC.remove("spanId");
-        }
+        correlation.run(() -> {
+            if (routine) {
+                access.debug(line, args);
+            } else {
+                access.info(line, args);
+            }
+        });
     }
 
     /**
-     * Runs a logging action with the request id in the MDC ({@code requestId}, as every service
-     * logs it); reactive code changes threads, so the MDC is set only around the call.
+     * Runs a logging action with this exchange's request id, trace id and span id in the MDC ({@code requestId},
+     * {@code traceId}, {@code spanId}, as every service logs them), so the line carries the trace the client was given
+     * as {@code X-Request-Id}. The gateway's own code logs through this wherever it has the exchange: the span is
+     * started here by hand and never made current (reactive code changes threads between operators), so nothing else
+     * would put it in the MDC. Outside this filter (an exchange it never saw) only {@code requestId} is set, to
+     * {@code -}.
      */
-    public static void withRequestId(String requestId, Runnable logging) {
-        MDC.put(MDC_KEY, requestId);
-        try {
-            logging.run();
-        } finally {
-            MDC.remove(MDC_KEY);
+    public static void withCorrelation(ServerWebExchange exchange, Runnable logging) {
+        Object correlation = exchange.getAttribute(ATTRIBUTE);
+        (correlation instanceof Correlation known ? known : Correlation.NONE).run(logging);
+    }
+
+    /**
+     * What ties a request's log lines together: the request id the client was given, the edge's trace and span ids
+     * ({@code null} without tracing).
+     */
+    public record Correlation(
+            String requestId,
+            @Nullable String traceId,
+            @Nullable String spanId) {
+
+        static final Correlation NONE = new Correlation("-", null, null);
+
+        /** Runs the action with these ids in the MDC, removed afterwards (reactive threads serve many requests). */
+        void run(Runnable logging) {
+            MDC.put(MDC_KEY, requestId);
+            if (traceId != null) {
+                MDC.put(MDC_TRACE, traceId);
+                MDC.put(MDC_SPAN, spanId);
+            }
+            try {
+                logging.run();
+            } finally {
+                MDC.remove(MDC_KEY);
+                if (traceId != null) {
+                    MDC.remove(MDC_TRACE);
+                    MDC.remove(MDC_SPAN);
+                }
+            }
         }
     }
 
     /**
-     * The client's {@code X-Request-Id} when well formed, else a new random one. A correlation id
-     * is not a secret, so it comes from a fast thread-local generator, not {@code SecureRandom}.
+     * The client's {@code X-Request-Id} when well formed, else a new id in the W3C trace-id format (32 lower-case hex
+     * digits, not all zero) for which no trace was started: what the edge status filter answers with, so that an
+     * {@code X-Request-Id} always looks like a trace id unless the client chose it, without the cost of a span per
+     * poll. A correlation id is not a secret, so it comes from a fast thread-local generator, not {@code
+     * SecureRandom}.
      */
     public static String requestIdOf(ServerHttpRequest request) {
         String supplied = request.getHeaders().getFirst(Headers.REQUEST_ID);
@@ -189,20 +208,31 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
         return id != null && WELL_FORMED.matcher(id).matches();
     }
 
-    private static String newRequestId() {
+    /** 128 random bits as 32 lower-case hex digits, never all zero (an invalid trace id in W3C Trace Context). */
+    static String newRequestId() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
-        return new UUID(random.nextLong(), random.nextLong()).toString();
+        long high = random.nextLong();
+        long low = random.nextLong();
+        if (high == 0 && low == 0) {
+            low = 1;
+        }
+        char[] id = new char[32];
+        for (int i = 15; i >= 0; i--) {
+            id[i] = HEX[(int) (high & 0xF)];
+            high >>>= 4;
+            id[16 + i] = HEX[(int) (low & 0xF)];
+            low >>>= 4;
+        }
+        return new String(id);
     }
 
     /** The trace id of this exchange's request, or {@code null} (answered at the edge, or no tracing). */
     public static @Nullable String traceIdOf(ServerWebExchange exchange) {
-        Object id = exchange.getAttribute(TRACE_ATTRIBUTE);
-        return id == null ? null : id.toString();
+        return exchange.getAttribute(ATTRIBUTE) instanceof Correlation correlation ? correlation.traceId() : null;
     }
 
     /** The id of this exchange's request, for log lines. */
     public static String of(ServerWebExchange exchange) {
-        Object id = exchange.getAttribute(ATTRIBUTE);
-        return id == null ? "-" : id.toString();
+        return exchange.getAttribute(ATTRIBUTE) instanceof Correlation correlation ? correlation.requestId() : "-";
     }
 }

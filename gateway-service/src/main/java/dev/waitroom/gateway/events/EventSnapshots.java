@@ -9,6 +9,7 @@ import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,9 +60,10 @@ public class EventSnapshots {
             SecretsProperties secrets,
             EdgeProperties edge,
             Clock clock,
-            MeterRegistry meters) {
+            MeterRegistry meters,
+            ObservationRegistry observations) {
         this.maxEvents = edge.snapshotMaxEvents();
-        this.queue = internalQueueClient(services, secrets);
+        this.queue = internalQueueClient(services, secrets, observations);
         this.clock = clock;
         this.edge = edge;
         this.fetched = Counter.builder("waitroom.gateway.snapshot.fetches")
@@ -72,9 +74,17 @@ public class EventSnapshots {
                 .register(meters);
     }
 
-    /** A client of the queue-service's internal API: its address and the internal credential on every call. */
-    public static WebClient internalQueueClient(ServicesProperties services, SecretsProperties secrets) {
+    /**
+     * A client of the queue-service's internal API: its address and the internal credential on every call, and an
+     * {@code http.client.requests} observation per call, whose span (a new trace: a snapshot or a liveness batch
+     * serves many visitors, no single request's) goes to the queue-service as W3C {@code traceparent}. Built with the
+     * observation registry directly: Spring Boot 4 auto-configures {@code WebClient.Builder} only with
+     * {@code spring-boot-webclient}, which the gateway does not need otherwise.
+     */
+    public static WebClient internalQueueClient(
+            ServicesProperties services, SecretsProperties secrets, ObservationRegistry observations) {
         return WebClient.builder()
+                .observationRegistry(observations)
                 .baseUrl(services.queueUrl().toString())
                 .defaultHeader(Headers.INTERNAL, secrets.internalToken())
                 .build();

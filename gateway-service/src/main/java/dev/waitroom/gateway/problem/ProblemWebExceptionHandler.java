@@ -1,5 +1,6 @@
 package dev.waitroom.gateway.problem;
 
+import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.gateway.correlation.RequestIdWebFilter;
 import java.net.ConnectException;
@@ -31,6 +32,13 @@ class ProblemWebExceptionHandler implements WebExceptionHandler {
             return Mono.error(ex);
         }
         exchange.getResponse().getHeaders().clear();
+        // the headers an upstream or a filter set go, the request id the client is told to quote stays
+        String requestId = RequestIdWebFilter.of(exchange);
+        exchange.getResponse()
+                .getHeaders()
+                .set(
+                        Headers.REQUEST_ID,
+                        "-".equals(requestId) ? RequestIdWebFilter.requestIdOf(exchange.getRequest()) : requestId);
         if (ex instanceof ResponseStatusException rse) {
             return forStatus(exchange, rse.getStatusCode(), rse);
         }
@@ -40,8 +48,8 @@ class ProblemWebExceptionHandler implements WebExceptionHandler {
         if (causedBy(ex, TimeoutException.class)) {
             return upstreamTimeout(exchange);
         }
-        RequestIdWebFilter.withRequestId(
-                RequestIdWebFilter.of(exchange),
+        RequestIdWebFilter.withCorrelation(
+                exchange,
                 () -> log.error(
                         "Unexpected error on {} {}",
                         exchange.getRequest().getMethod(),
@@ -63,8 +71,8 @@ class ProblemWebExceptionHandler implements WebExceptionHandler {
                     yield ProblemResponses.write(
                             exchange, ProblemType.MALFORMED_REQUEST, "The request was not understood.");
                 }
-                RequestIdWebFilter.withRequestId(
-                        RequestIdWebFilter.of(exchange),
+                RequestIdWebFilter.withCorrelation(
+                        exchange,
                         () -> log.error(
                                 "Error status {} on {} {}",
                                 status,

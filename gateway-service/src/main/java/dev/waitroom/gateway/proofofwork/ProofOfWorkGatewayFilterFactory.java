@@ -3,6 +3,7 @@ package dev.waitroom.gateway.proofofwork;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.gateway.correlation.RequestIdWebFilter;
 import dev.waitroom.gateway.problem.ProblemResponses;
 import dev.waitroom.gateway.proofofwork.ProofOfWorkMeters.Outcome;
 import java.util.Map;
@@ -96,7 +97,9 @@ public class ProofOfWorkGatewayFilterFactory extends AbstractGatewayFilterFactor
         return spent.spend(event, solved)
                 .map(first -> first ? Spend.FIRST_USE : Spend.USED_BEFORE)
                 .onErrorResume(error -> {
-                    log.warn("Join solution for event {} not recorded: {}", event, error.toString());
+                    RequestIdWebFilter.withCorrelation(
+                            exchange,
+                            () -> log.warn("Join solution for event {} not recorded: {}", event, error.toString()));
                     return Mono.just(Spend.NOT_RECORDED);
                 })
                 .flatMap(spend -> switch (spend) {

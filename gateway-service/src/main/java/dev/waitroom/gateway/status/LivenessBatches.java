@@ -13,6 +13,7 @@ import dev.waitroom.gateway.events.EventSnapshots;
 import dev.waitroom.tokens.VisitorId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -83,8 +84,9 @@ public class LivenessBatches implements SmartLifecycle {
             SecretsProperties secrets,
             EdgeProperties edge,
             Clock clock,
-            MeterRegistry meters) {
-        this.queue = EventSnapshots.internalQueueClient(services, secrets);
+            MeterRegistry meters,
+            ObservationRegistry observations) {
+        this.queue = EventSnapshots.internalQueueClient(services, secrets, observations);
         this.clock = clock;
         this.interval = edge.livenessFlushInterval();
         this.timeout = edge.upstreamTimeout();

@@ -1,12 +1,16 @@
 package dev.waitroom.gateway.correlation;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.gateway.GatewayApplication;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayTestInitializer;
 import dev.waitroom.gateway.testing.StubHttpServer;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -119,5 +123,59 @@ class TraceHeadersTests {
         StubHttpServer.Recorded upstream = forwarded(event);
         assertThat(upstream.header("X-Request-Id")).contains("load-test-000042");
         assertThat(traceIdOf(upstream)).matches("[0-9a-f]{32}");
+    }
+
+    @Test
+    void theSnapshotFetchCarriesATraceOfItsOwn() {
+        String event = newEvent();
+        Browser browser = new Browser(port);
+        // a shop request asks for the event's snapshot (generation, mode); the first one is fetched from the queue
+        Browser.Reply shop = browser.get("/events/" + event + "/shop/seats");
+        assertThat(shop.status()).as(shop.toString()).isEqualTo(401);
+
+        StubHttpServer.Recorded fetch = upstreams
+                .queue
+                .lastReceived("/internal/events/" + event + "/snapshot")
+                .orElseThrow();
+        String traceId = traceIdOf(fetch);
+        assertThat(traceId).isNotEqualTo("0".repeat(32));
+        assertThat(fetch.header("X-Waitroom-Internal")).contains(StubUpstreams.INTERNAL_TOKEN);
+        // one fetch serves every poll and shopper of the event for a while: it is no single request's trace
+        assertThat(traceId).isNotEqualTo(shop.header("X-Request-Id").orElseThrow());
+    }
+
+    @Test
+    void anEdgeAnswerHasARequestIdInTheTraceIdFormatWithoutATrace() {
+        String event = newEvent();
+        upstreams.queue.event(event).admissionRate(1.0).addWaiting(200);
+        Browser browser = new Browser(port);
+        assertThat(browser.post("/events/" + event + "/queue", "{}").status()).isEqualTo(201);
+        String status = "/events/" + event + "/queue/status";
+        int statusCalls = upstreams.queue.event(event).statusCalls();
+
+        Set<String> ids = new HashSet<>();
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(300))
+                .untilAsserted(() -> {
+                    Browser.Reply reply = browser.get(status);
+                    assertThat(reply.header("X-Waitroom-Status-Source")).contains("edge");
+                    ids.add(reply.header("X-Request-Id").orElseThrow());
+                });
+        for (int i = 0; i < 3; i++) {
+            Browser.Reply reply = browser.get(status);
+            assertThat(reply.header("X-Waitroom-Status-Source")).contains("edge");
+            ids.add(reply.header("X-Request-Id").orElseThrow());
+        }
+        assertThat(ids)
+                .hasSize(4)
+                .allSatisfy(id -> assertThat(id).matches("[0-9a-f]{32}").isNotEqualTo("0".repeat(32)));
+        Browser.Reply labelled = browser.get(status, "X-Request-Id", "load-test-000043");
+        assertThat(labelled.header("X-Waitroom-Status-Source")).contains("edge");
+        assertThat(labelled.header("X-Request-Id")).contains("load-test-000043");
+        Browser.Reply malformed = browser.get(status, "X-Request-Id", "bad id");
+        assertThat(malformed.header("X-Request-Id"))
+                .hasValueSatisfying(id -> assertThat(id).matches("[0-9a-f]{32}"));
+        // no traceparent went anywhere for them: the edge answered alone
+        assertThat(upstreams.queue.event(event).statusCalls()).isEqualTo(statusCalls);
     }
 }

@@ -7,6 +7,7 @@ import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Clock;
@@ -51,7 +52,8 @@ class EventSnapshotsTests {
                 new SecretsProperties("o", "i", key(), key()),
                 edge,
                 Clock.systemUTC(),
-                new SimpleMeterRegistry());
+                new SimpleMeterRegistry(),
+                ObservationRegistry.NOOP);
     }
 
     @Test

@@ -10,6 +10,7 @@ import dev.waitroom.gateway.config.ServicesProperties;
 import dev.waitroom.testsupport.BenchmarkFigures;
 import dev.waitroom.tokens.VisitorId;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.time.Clock;
@@ -64,7 +65,8 @@ class EdgeMemoryBenchmarkTests {
                 secrets,
                 edge,
                 Clock.systemUTC(),
-                new SimpleMeterRegistry());
+                new SimpleMeterRegistry(),
+                ObservationRegistry.NOOP);
         EventId event = new EventId("bench");
         for (int i = 0; i < VISITORS; i++) {
             buckets.tryTake(visitors[i].value(), 1);

@@ -18,20 +18,23 @@ import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueRejectedException;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
 import dev.waitroom.tokens.VisitorId;
-import dev.waitroom.web.RequestIdFilter;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
-import org.slf4j.MDC;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
-/** {@link QueueDirectory} over HTTP in the contract's records, with the internal credential and short timeouts. */
+/**
+ * {@link QueueDirectory} over HTTP in the contract's records, with the internal credential and short timeouts. Built
+ * from Spring Boot's {@code RestClient.Builder}, whose {@code http.client.requests} observation sends the current
+ * trace to the queue-service as W3C {@code traceparent} (the request's trace during an ops call, the tick's own
+ * otherwise); the queue-service's request id is then that trace id (docs/observability/tracing-and-logs.md).
+ */
 public final class RestClientQueueDirectory implements QueueDirectory {
 
     /** Answers that mean "no, and asking again will not change it"; other 4xx (auth, throttling) are retried. */
@@ -58,13 +61,6 @@ public final class RestClientQueueDirectory implements QueueDirectory {
         RestClient http = builder.baseUrl(baseUrl)
                 .requestFactory(factory)
                 .defaultHeader(Headers.INTERNAL, internalToken)
-                .requestInterceptor((request, body, execution) -> {
-                    String requestId = MDC.get(RequestIdFilter.MDC_KEY);
-                    if (requestId != null) {
-                        request.getHeaders().set(Headers.REQUEST_ID, requestId);
-                    }
-                    return execution.execute(request, body);
-                })
                 .build();
         return new RestClientQueueDirectory(http);
     }
