@@ -35,6 +35,17 @@ final class Ledger {
         long totalUsed() {
             return used.values().stream().mapToLong(Long::longValue).sum();
         }
+
+        /**
+         * What the ledger holds of the ceiling (its invariant, docs/regions.md): the central grants plus, per region,
+         * its slots or its live grants if more (a frozen budget being reconciled).
+         */
+        long held() {
+            return centralLive
+                    + slots.entrySet().stream()
+                            .mapToLong(s -> Math.max(s.getValue(), used.getOrDefault(s.getKey(), 0L)))
+                            .sum();
+        }
     }
 
     private final Map<String, ConcurrentLinkedQueue<Timing>> timings = new ConcurrentHashMap<>();

@@ -146,10 +146,8 @@ final class Verdict {
                 .mapToLong(b -> b.centralLive() + b.totalUsed())
                 .max()
                 .orElse(0);
-        long maxLeased = budgets.stream()
-                .mapToLong(b -> b.centralLive() + b.totalSlots())
-                .max()
-                .orElse(0);
+        long maxLeased =
+                budgets.stream().mapToLong(Ledger.BudgetSample::held).max().orElse(0);
         Map<String, Long> maxSlots = new TreeMap<>();
         Map<String, Long> maxUsed = new TreeMap<>();
         for (Ledger.BudgetSample b : budgets) {
@@ -172,7 +170,7 @@ final class Verdict {
                 maxLive <= p.capacity(),
                 "max " + maxLive + " of " + budgets.size() + " samples, ceiling " + p.capacity()));
         checks.add(new Check(
-                "leased budgets plus central grants never above the ceiling",
+                "central grants plus each region's budget (or its live grants, if more) never above the ceiling",
                 true,
                 maxLeased <= p.capacity(),
                 "max " + maxLeased + ", ceiling " + p.capacity()));
