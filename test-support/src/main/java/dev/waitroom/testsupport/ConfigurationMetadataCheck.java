@@ -28,7 +28,8 @@ import org.springframework.core.io.ClassPathResource;
  * {@code @ConfigurationProperties} classes, and {@code additional-spring-configuration-metadata.json} for keys only
  * read in placeholders). A typo or an undocumented key is reported. A key is covered by a property of its own name, or
  * by a property whose name is a prefix of it at a {@code .} (a map, a list of objects, or a type the processor
- * does not expand). List indices ({@code [0]}) are ignored.
+ * does not expand). List indices ({@code [0]}) are ignored. Every {@code waitroom.*} property of the metadata must
+ * also have a description ({@link #undescribedProperties()}), which operators read in their IDE and in the docs.
  */
 public final class ConfigurationMetadataCheck {
 
@@ -46,6 +47,17 @@ public final class ConfigurationMetadataCheck {
     /** The property names of every metadata file on the class path (this module's and its libraries'). */
     public static Set<String> documentedProperties() {
         Set<String> names = new TreeSet<>();
+        for (Map<?, ?> property : metadataProperties()) {
+            if (property.get("name") instanceof String name) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    /** Every property entry of every metadata file on the class path, as parsed JSON objects. */
+    private static List<Map<?, ?>> metadataProperties() {
+        List<Map<?, ?>> entries = new ArrayList<>();
         for (String file : List.of(
                 "META-INF/spring-configuration-metadata.json",
                 "META-INF/additional-spring-configuration-metadata.json")) {
@@ -58,8 +70,8 @@ public final class ConfigurationMetadataCheck {
                         Object properties = metadata.get("properties");
                         if (properties instanceof List<?> list) {
                             for (Object property : list) {
-                                if (property instanceof Map<?, ?> map && map.get("name") instanceof String name) {
-                                    names.add(name);
+                                if (property instanceof Map<?, ?> map) {
+                                    entries.add(map);
                                 }
                             }
                         }
@@ -69,7 +81,7 @@ public final class ConfigurationMetadataCheck {
                 throw new UncheckedIOException(e);
             }
         }
-        return names;
+        return entries;
     }
 
     /** The {@code waitroom.*} keys the class path's {@code application.yml} sets or reads, without list indices. */
@@ -108,6 +120,26 @@ public final class ConfigurationMetadataCheck {
             }
         }
         return undocumented;
+    }
+
+    /**
+     * The {@code waitroom.*} properties of the class path's metadata (this module's and its libraries') without a
+     * description: the processor takes it from a field's javadoc, or from a record's {@code @param} tag for the
+     * component. Empty when every one is described. A property described in any file counts as described.
+     */
+    public static List<String> undescribedProperties() {
+        Set<String> seen = new TreeSet<>();
+        Set<String> described = new TreeSet<>();
+        for (Map<?, ?> property : metadataProperties()) {
+            if (property.get("name") instanceof String name && name.startsWith("waitroom.")) {
+                seen.add(name);
+                if (property.get("description") instanceof String description && !description.isBlank()) {
+                    described.add(name);
+                }
+            }
+        }
+        seen.removeAll(described);
+        return List.copyOf(seen);
     }
 
     /** Whether the module's own metadata file exists (the processor ran). */

@@ -11,6 +11,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * has an absolute expiry ahead), so at most the longest session (24 h) after retirement. {@code cacheFor}: how long an
  * instance signs from its copy of the ring before it checks the database for a change (a rotation or a revoke made by
  * another instance).
+ *
+ * @param publishLead how long a new key is published in the JWKS before it signs; longer than any verifier's JWKS
+ *     refresh
+ * @param retainRetired the least time a retired key stays published; it goes once no token it signed can be valid
+ * @param cacheFor how long an instance signs from its copy of the key ring before checking the database for a
+ *     rotation or revoke
  */
 @ConfigurationProperties("waitroom.keys")
 public record KeysProperties(

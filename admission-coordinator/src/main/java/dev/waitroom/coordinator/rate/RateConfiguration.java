@@ -56,6 +56,17 @@ class RateConfiguration {
         return controller;
     }
 
+    /**
+     * What the rate controller makes of booking's health reports (docs/ARCHITECTURE.md, rate controller); the other
+     * settings keep {@link RateControllerSettings#defaults()}.
+     *
+     * @param staleAfter no health report for this long pauses admission
+     * @param healthyWindowsToIncrease healthy report windows in a row before the admission factor grows
+     * @param increaseStep what the admission factor (0 to 1) grows by after enough healthy windows
+     * @param decreaseFactor what a degraded window multiplies the admission factor by (0 to 1, exclusive)
+     * @param degradedLatencyMs booking's smoothed p95 latency, in milliseconds, from which the rate is cut
+     * @param criticalLatencyMs booking's p95 latency of one window, in milliseconds, from which admission pauses
+     */
     @ConfigurationProperties("waitroom.health")
     record HealthProperties(
             @DefaultValue("3s") Duration staleAfter,

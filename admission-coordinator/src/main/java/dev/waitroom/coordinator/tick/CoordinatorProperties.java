@@ -8,6 +8,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * The ticker: how often it runs, the lease it holds per event (at most 5 s, renewed every {@code renewEvery}), how
  * often it pushes event state to the queue, and this instance's lease owner name.
+ *
+ * @param instanceId this instance's lease owner name, shown to operators; empty: host, port, pid and a random suffix
+ * @param tickInterval how often the ticker runs: expiries, lease renewal, offers, pushes
+ * @param leaseDuration how long a lease on an event lasts unless renewed, within (0, 5s]; a stopped leader's events
+ *     are taken over after it
+ * @param renewEvery how often the leader renews its leases, shorter than the lease
+ * @param pushEvery how often the leader pushes each event's state (phase, mode, rate, rules) to the queue-service even
+ *     when nothing changed
+ * @param expiryBatch the most overdue offers and sessions one tick expires
+ * @param tickerEnabled whether this instance runs the ticker at all (tests tick by hand)
  */
 @ConfigurationProperties("waitroom.coordinator")
 public record CoordinatorProperties(

@@ -15,6 +15,18 @@ import org.springframework.validation.annotation.Validated;
 /**
  * The gateway's secrets. None has a default: an empty value stops the service at start with the
  * property name in the message. {@link #toString()} never prints a value.
+ *
+ * @param opsToken the ops API's bearer token (operator {@code ops}); required unless named operators are configured
+ * @param internalToken the internal credential sent to the services on every forwarded and internal call, the same
+ *     value in every service
+ * @param ticketKey base64 HMAC key of queue tickets (at least 32 bytes), the same value as the queue-service's
+ * @param visitorKey base64 HMAC key of visitor cookies (at least 32 bytes), the same value as the queue-service's
+ * @param opsTokenPrevious an ops token being rotated out, still accepted for operator {@code ops}
+ * @param operators named operators, each with the SHA-256 of a token of their own and a role
+ *     (docs/security/operators.md)
+ * @param ticketKeyPrevious a ticket key being rotated out, still accepted for queue tickets (docs/security/keys.md)
+ * @param visitorKeyPrevious a visitor key being rotated out, still accepted for visitor cookies
+ *     (docs/security/keys.md)
  */
 @Validated
 @ConfigurationProperties("waitroom.security")

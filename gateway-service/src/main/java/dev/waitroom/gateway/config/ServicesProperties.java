@@ -6,7 +6,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
-/** Where the upstream services live (docs/CONTRACTS.md). */
+/**
+ * Where the upstream services live (docs/CONTRACTS.md).
+ *
+ * @param queueUrl base URL of the queue-service: joins, status, the edge snapshot and liveness batches
+ * @param coordinatorUrl base URL of the admission coordinator: claims, shopping sessions, the ops API, the JWKS
+ * @param bookingUrl base URL of the booking service: the shop, payment webhooks, booking's ops routes
+ */
 @Validated
 @ConfigurationProperties("waitroom.services")
 public record ServicesProperties(

@@ -21,7 +21,13 @@ class QueueClientConfiguration {
                 builder, properties.queueUrl(), internalToken, properties.connectTimeout(), properties.readTimeout());
     }
 
-    /** Where the queue service is and how long to wait for it (short: the ticker must not stall). */
+    /**
+     * Where the queue service is and how long to wait for it (short: the ticker must not stall).
+     *
+     * @param queueUrl base URL of the queue-service's internal API
+     * @param connectTimeout how long a connection to the queue-service may take
+     * @param readTimeout how long a queue-service call may take to answer; a late one counts as the queue unavailable
+     */
     @ConfigurationProperties("waitroom.services")
     record QueueClientProperties(
             @DefaultValue("http://127.0.0.1:8081") String queueUrl,
