@@ -163,7 +163,11 @@ public final class Launcher {
         StackConfig c = stack.config();
         System.out.println();
         System.out.println("Waitroom is running.");
-        if (demo) {
+        if (demo && !c.regions().isEmpty()) {
+            c.regions()
+                    .forEach(r -> System.out.println("  waiting room:   " + stack.gatewayUrl(r.name())
+                            + "/events/demo (region " + r.name() + "'s visitors)"));
+        } else if (demo) {
             System.out.println("  waiting room:   " + stack.gatewayUrl() + "/events/demo");
         } else {
             System.out.println(
@@ -310,6 +314,9 @@ public final class Launcher {
             }
         }
         Files.deleteIfExists(dataDir.resolve(StackProcesses.FILE));
+        if (!running) {
+            Files.deleteIfExists(dataDir.resolve("launcher.pid"));
+        }
         System.out.println(running || !left.isEmpty() ? "waitroom: stopped" : "waitroom: not running");
         return 0;
     }
