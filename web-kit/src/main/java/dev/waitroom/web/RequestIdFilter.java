@@ -47,9 +47,14 @@ public final class RequestIdFilter extends WebKitFilter {
         this.propagator = null;
     }
 
+    /**
+     * With a tracer. Tracing's no-op tracer (Spring Boot's when the OpenTelemetry auto-configuration is left out)
+     * counts as none: its spans have an empty trace id, which would make an empty request id.
+     */
     RequestIdFilter(Tracer tracer, Propagator propagator) {
-        this.tracer = tracer;
-        this.propagator = propagator;
+        boolean noop = tracer == Tracer.NOOP;
+        this.tracer = noop ? null : tracer;
+        this.propagator = noop ? null : propagator;
     }
 
     @Override
@@ -88,7 +93,8 @@ public final class RequestIdFilter extends WebKitFilter {
     /** The current trace id, or a random UUID without tracing. */
     private String fallbackId() {
         Span current = tracer == null ? null : tracer.currentSpan();
-        return current == null ? newRequestId() : current.context().traceId();
+        String traceId = current == null ? null : current.context().traceId();
+        return traceId == null || traceId.isEmpty() ? newRequestId() : traceId;
     }
 
     /**

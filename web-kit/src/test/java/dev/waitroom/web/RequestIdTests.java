@@ -64,4 +64,15 @@ class RequestIdTests {
         assertThat(during.get()).isEqualTo("req-in-flight");
         assertThat(MDC.get(RequestIdFilter.MDC_KEY)).isNull();
     }
+
+    @Test
+    void theNoopTracerCountsAsNoTracer() throws Exception {
+        RequestIdFilter filter = new RequestIdFilter(
+                io.micrometer.tracing.Tracer.NOOP, io.micrometer.tracing.propagation.Propagator.NOOP);
+        MockHttpServletResponse response = new MockHttpServletResponse();
+
+        filter.doFilter(new MockHttpServletRequest("GET", "/x"), response, (req, res) -> {});
+
+        assertThat(response.getHeader("X-Request-Id")).matches(GENERATED);
+    }
 }

@@ -73,8 +73,11 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
     private final @Nullable Propagator propagator;
 
     public RequestIdWebFilter(ObjectProvider<Tracer> tracer, ObjectProvider<Propagator> propagator) {
-        this.tracer = tracer.getIfAvailable();
-        this.propagator = propagator.getIfAvailable();
+        Tracer available = tracer.getIfAvailable();
+        // tracing's no-op tracer (Boot's when the OpenTelemetry auto-configuration is left out) counts as none: its
+        // spans have an empty trace id, which would make an empty request id
+        this.tracer = available == Tracer.NOOP ? null : available;
+        this.propagator = this.tracer == null ? null : propagator.getIfAvailable();
     }
 
     @Override
