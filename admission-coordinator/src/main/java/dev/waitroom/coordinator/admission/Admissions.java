@@ -251,6 +251,20 @@ public class Admissions {
     }
 
     /**
+     * Ends the overdue offers and sessions of a frozen region in the ledger (its gate stopped; docs/regions.md), so its
+     * capacity returns as its grants end. Its session registry lives in that region's Redis and lapses there at the same
+     * deadline. Returns how many grants this call released.
+     */
+    public int expireFrozenRegion(String eventId, String region) {
+        int released = 0;
+        for (Grant grant : this.grants.expireOfFrozenRegion(eventId, region, this.clock.instant())) {
+            this.metrics.released(eventId, grant.releaseReason());
+            released++;
+        }
+        return released;
+    }
+
+    /**
      * Ends the sessions of sale generations before the event's current one (a new round has opened): registry first,
      * then the capacity returns. Returns how many this call released.
      */

@@ -10,7 +10,8 @@ import java.time.Instant;
  * A grant row. {@code visitor} is the identity the offer was made to (the queue entry's); {@code sessionId} and
  * {@code sessionVisitor} are null until the offer is claimed, then name the session and the identity it is bound to
  * (the visitor id rotates at claim). {@code generation} is the lease's fencing generation the offer was made under;
- * {@code saleGeneration} the sale's round (docs/sale-rules/sold-out-pause-rounds.md). Visitor ids are personal data: they never appear in logs ({@link #toString()}
+ * {@code saleGeneration} the sale's round (docs/sale-rules/sold-out-pause-rounds.md); {@code region} the region whose gate made the
+ * offer, empty for the central gate (docs/regions.md). Visitor ids are personal data: they never appear in logs ({@link #toString()}
  * omits them).
  */
 public record Grant(
@@ -32,7 +33,8 @@ public record Grant(
         Instant releasedAt,
         ReleaseReason releaseReason,
         GrantState queueSyncedState,
-        long saleGeneration) {
+        long saleGeneration,
+        String region) {
 
     @Override
     public String toString() {

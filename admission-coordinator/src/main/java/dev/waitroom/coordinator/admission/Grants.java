@@ -8,6 +8,7 @@ import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.ids.GrantId;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.lease.FencingGeneration;
+import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import dev.waitroom.tokens.VisitorId;
 import java.sql.Array;
@@ -39,7 +40,7 @@ public class Grants {
     private static final String COLUMNS = """
             id, event_id, visitor, entry_id, order_key, generation, state, offered_at, offer_expires_at, session_id,
             session_visitor, activated_at, session_expires_at, absolute_expires_at, purchased_at, released_at,
-            release_reason, queue_synced_state, sale_generation
+            release_reason, queue_synced_state, sale_generation, region
             """;
 
     private static final String OFFERED = SqlLiterals.of(GrantState.OFFERED);
@@ -50,29 +51,47 @@ public class Grants {
     private static final String LIVE = SqlLiterals.list(GrantState.LIVE);
 
     /**
-     * The fenced allocation: inserts the whole batch only if this owner still holds the lease with this generation
-     * (on database time), the event is open and queueing, and the batch fits under the ceiling. Runs after the event
-     * row is locked, so concurrent allocations for one event are serialised and each counts the other's rows.
+     * The fenced allocation: inserts the whole batch only if this owner still holds the lease of the event in its region
+     * with this generation (on database time), the event is open and queueing, and the batch fits. Runs after the event
+     * row is locked, so concurrent allocations and budget changes for one event are serialised and each counts the
+     * other's rows. The ledger rule (docs/regions.md): central live grants plus, per region, the greater of its slots
+     * and its live grants never exceed the ceiling; the central gate's batch counts against the ceiling, a region's
+     * against its own slots (leased under the same generation).
      */
     private static final String INSERT_OFFERS = """
-            insert into grants (id, event_id, visitor, entry_id, order_key, generation, state, offered_at, offer_expires_at,
-                sale_generation)
-            select c.id, ?, c.visitor, c.entry_id, c.order_key, ?, %s, ?, ?,
-                (select e.sale_generation from events e where e.event_id = ?)
-            from unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) as c (id, visitor, entry_id, order_key)
+            with p as (select ?::text as event, ?::text as region, ?::integer as n, ?::bigint as gen, ?::text as owner),
+            ledger as (
+                select
+                    (select count(*) from grants g
+                     where g.event_id = p.event and g.region = '' and g.state in (%1$s)) as central,
+                    (select count(*) from grants g
+                     where g.event_id = p.event and g.region = p.region and g.state in (%1$s)) as mine,
+                    (select coalesce(sum(greatest(b.slots, (select count(*) from grants g
+                         where g.event_id = b.event_id and g.region = b.region and g.state in (%1$s)))), 0)
+                     from region_budgets b where b.event_id = p.event) as held,
+                    (select b.slots from region_budgets b
+                     where b.event_id = p.event and b.region = p.region and b.generation = p.gen) as slots,
+                    (select e.max_active_sessions from events e where e.event_id = p.event) as ceiling
+                from p)
+            insert into grants (id, event_id, region, visitor, entry_id, order_key, generation, state, offered_at,
+                offer_expires_at, sale_generation)
+            select c.id, p.event, p.region, c.visitor, c.entry_id, c.order_key, p.gen, %2$s, ?, ?,
+                (select e.sale_generation from events e where e.event_id = p.event)
+            from p, ledger, unnest(?::uuid[], ?::text[], ?::text[], ?::bigint[]) as c (id, visitor, entry_id, order_key)
             where exists (select 1 from leases l
-                          where l.event_id = ? and l.owner = ? and l.generation = ? and l.expires_at > clock_timestamp())
-              and exists (select 1 from events e where e.event_id = ? and e.phase = %s and e.mode = %s
-                          and %s)
-              and (select count(*) from grants g where g.event_id = ? and g.state in (%s)) + ?
-                  <= (select e.max_active_sessions from events e where e.event_id = ?)
+                          where l.event_id = p.event and l.region = p.region and l.owner = p.owner
+                            and l.generation = p.gen and l.expires_at > clock_timestamp())
+              and exists (select 1 from events e where e.event_id = p.event and e.phase = %3$s and e.mode = %4$s
+                          and %5$s)
+              and ledger.central + ledger.held + case when p.region = '' then p.n else 0 end <= ledger.ceiling
+              and (p.region = '' or ledger.mine + p.n <= coalesce(ledger.slots, -1))
             on conflict do nothing
-            returning %s""".formatted(
+            returning %6$s""".formatted(
+                    LIVE,
                     OFFERED,
                     SqlLiterals.of(EventPhase.OPEN),
                     SqlLiterals.of(OperatingMode.QUEUEING),
                     Events.drawIs(DrawState.DRAWN, "e"),
-                    LIVE,
                     COLUMNS);
 
     /** The modes in which an offer may be claimed: not while PAUSED (held) or SOLD_OUT (withdrawn). */
@@ -105,12 +124,31 @@ public class Grants {
     /** Overdue offers expire, except while the event is PAUSED: a pause holds them (its length is added on resume). */
     private static final String EXPIRE_OFFERS = """
             update grants set state = %s, release_reason = %s, released_at = :now
-            where event_id = :e and state = %s and offer_expires_at <= :now
+            where event_id = :e and region = :region and state = %s and offer_expires_at <= :now
               and not exists (select 1 from events e where e.event_id = :e and e.mode = %s)
             returning %s""".formatted(
                     SqlLiterals.of(ReleaseReason.OFFER_EXPIRED.target()),
                     SqlLiterals.of(ReleaseReason.OFFER_EXPIRED),
                     OFFERED,
+                    SqlLiterals.of(OperatingMode.PAUSED),
+                    COLUMNS);
+
+    private static final String EXPIRE_OF_REGION = """
+            update grants set
+                state = case when state = %1$s then %3$s else %4$s end,
+                release_reason = case when state = %1$s then %5$s else %6$s end,
+                released_at = :now
+            where event_id = :e and region = :r
+              and ((state = %1$s and offer_expires_at <= :now
+                    and not exists (select 1 from events e where e.event_id = :e and e.mode = %7$s))
+                   or (state = %2$s and session_expires_at <= :now))
+            returning %8$s""".formatted(
+                    OFFERED,
+                    ACTIVE,
+                    SqlLiterals.of(ReleaseReason.OFFER_EXPIRED.target()),
+                    SqlLiterals.of(ReleaseReason.SESSION_EXPIRED.target()),
+                    SqlLiterals.of(ReleaseReason.OFFER_EXPIRED),
+                    SqlLiterals.of(ReleaseReason.SESSION_EXPIRED),
                     SqlLiterals.of(OperatingMode.PAUSED),
                     COLUMNS);
 
@@ -137,7 +175,7 @@ public class Grants {
 
     /** Sessions of a sale generation before the event's current one (a new round has opened). */
     private static final String EARLIER_ROUND_SESSIONS = """
-            select %s from grants g where g.event_id = :e and g.state = %s
+            select %s from grants g where g.event_id = :e and g.region = :region and g.state = %s
               and g.sale_generation < (select e.sale_generation from events e where e.event_id = :e)
             order by g.activated_at limit :limit
             """.formatted(COLUMNS.replace("\n", " "), ACTIVE);
@@ -150,7 +188,8 @@ public class Grants {
                     SqlLiterals.of(ReleaseReason.WITHDRAWN.target()), SqlLiterals.of(ReleaseReason.WITHDRAWN), OFFERED);
 
     private static final String OVERDUE_SESSIONS = """
-            select %s from grants where event_id = :e and state = %s and session_expires_at <= :now
+            select %s from grants where event_id = :e and region = :region and state = %s
+              and session_expires_at <= :now
             order by session_expires_at limit :limit
             """.formatted(COLUMNS, ACTIVE);
 
@@ -159,12 +198,12 @@ public class Grants {
             """.formatted(COLUMNS, LIVE);
 
     private static final String FIND_OFFERED = """
-            select %s from grants where event_id = :e and state = %s
+            select %s from grants where event_id = :e and region = :region and state = %s
             """.formatted(COLUMNS, OFFERED);
 
     private static final String COUNT_LIVE = """
             select count(*) filter (where state = %s) as offered, count(*) filter (where state = %s) as active
-            from grants where event_id = :e and state in (%s)
+            from grants where event_id = :e and region = :region and state in (%s)
             """.formatted(OFFERED, ACTIVE, LIVE);
 
     private final JdbcClient jdbc;
@@ -173,10 +212,13 @@ public class Grants {
 
     private final TransactionTemplate transactions;
 
-    Grants(JdbcClient jdbc, JdbcTemplate template, TransactionTemplate transactions) {
+    private final Region region;
+
+    Grants(JdbcClient jdbc, JdbcTemplate template, TransactionTemplate transactions, Region region) {
         this.jdbc = jdbc;
         this.template = template;
         this.transactions = transactions;
+        this.region = region;
     }
 
     /**
@@ -191,16 +233,30 @@ public class Grants {
             List<Candidate> batch,
             Instant offeredAt,
             Instant offerExpiresAt) {
+        return allocate(this.region, eventId, owner, generation, batch, offeredAt, offerExpiresAt);
+    }
+
+    /** The fenced allocation by the gate of {@code region} (the ledger tests play several regions in one process). */
+    public List<Grant> allocate(
+            Region region,
+            String eventId,
+            String owner,
+            FencingGeneration generation,
+            List<Candidate> batch,
+            Instant offeredAt,
+            Instant offerExpiresAt) {
         return this.transactions.execute(status -> {
-            lockEvent(eventId);
-            return insertOffers(eventId, owner, generation, batch, offeredAt, offerExpiresAt);
+            lockEvent(this.jdbc, eventId);
+            return insertOffers(region, eventId, owner, generation, batch, offeredAt, offerExpiresAt);
         });
     }
 
-    /** Locks the event row until the transaction ends. */
-    private void lockEvent(String eventId) {
-        this.jdbc
-                .sql("select event_id from events where event_id = :e for update")
+    /**
+     * Locks the event row until the transaction ends: every allocation and every budget change of one event takes this
+     * lock first, so each statement after it sees the others' committed rows (docs/regions.md).
+     */
+    public static void lockEvent(JdbcClient jdbc, String eventId) {
+        jdbc.sql("select event_id from events where event_id = :e for update")
                 .param("e", eventId)
                 .query()
                 .rowSet();
@@ -208,6 +264,7 @@ public class Grants {
 
     /** Must run inside a transaction that has called {@link #lockEvent}. Returns the rows actually inserted. */
     private List<Grant> insertOffers(
+            Region region,
             String eventId,
             String owner,
             FencingGeneration generation,
@@ -234,21 +291,16 @@ public class Grants {
                     Array idArray = con.createArrayOf("uuid", ids);
                     int p = 1;
                     ps.setString(p++, eventId);
+                    ps.setString(p++, region.name());
+                    ps.setInt(p++, n);
                     ps.setLong(p++, generation.value());
+                    ps.setString(p++, owner);
                     ps.setObject(p++, ts(offeredAt));
                     ps.setObject(p++, ts(offerExpiresAt));
-                    ps.setString(p++, eventId);
                     ps.setArray(p++, idArray);
                     ps.setArray(p++, con.createArrayOf("text", visitors));
                     ps.setArray(p++, con.createArrayOf("text", entries));
-                    ps.setArray(p++, con.createArrayOf("bigint", keys));
-                    ps.setString(p++, eventId);
-                    ps.setString(p++, owner);
-                    ps.setLong(p++, generation.value());
-                    ps.setString(p++, eventId);
-                    ps.setString(p++, eventId);
-                    ps.setInt(p++, n);
-                    ps.setString(p, eventId);
+                    ps.setArray(p, con.createArrayOf("bigint", keys));
                     return ps;
                 },
                 Grants::map);
@@ -323,8 +375,24 @@ public class Grants {
     List<Grant> expireOffers(String eventId, Instant now) {
         return this.jdbc
                 .sql(EXPIRE_OFFERS)
+                .param("region", this.region.name())
                 .param("now", ts(now))
                 .param("e", eventId)
+                .query(Grants::map)
+                .list();
+    }
+
+    /**
+     * Ends a frozen region's overdue offers and sessions in the ledger only (docs/regions.md): its gate has stopped, so
+     * its queue hears of them through the outbox (queue_synced_state left as it was) when the gate is back. Offers are
+     * held while the event is paused, as for every gate.
+     */
+    List<Grant> expireOfFrozenRegion(String eventId, String region, Instant now) {
+        return this.jdbc
+                .sql(EXPIRE_OF_REGION)
+                .param("now", ts(now))
+                .param("e", eventId)
+                .param("r", region)
                 .query(Grants::map)
                 .list();
     }
@@ -352,6 +420,7 @@ public class Grants {
     List<Grant> earlierRoundSessions(String eventId, int limit) {
         return this.jdbc
                 .sql(EARLIER_ROUND_SESSIONS)
+                .param("region", this.region.name())
                 .param("e", eventId)
                 .param("limit", limit)
                 .query(Grants::map)
@@ -384,6 +453,7 @@ public class Grants {
     List<Grant> overdueSessions(String eventId, Instant now, int limit) {
         return this.jdbc
                 .sql(OVERDUE_SESSIONS)
+                .param("region", this.region.name())
                 .param("e", eventId)
                 .param("now", ts(now))
                 .param("limit", limit)
@@ -432,9 +502,10 @@ public class Grants {
     List<Grant> unsynced(String eventId, int limit) {
         return this.jdbc
                 .sql("select " + COLUMNS + """
-                 from grants where event_id = :e and queue_synced_state is distinct from state
+                 from grants where event_id = :e and region = :region and queue_synced_state is distinct from state
                 order by offered_at limit :limit
                 """)
+                .param("region", this.region.name())
                 .param("e", eventId)
                 .param("limit", limit)
                 .query(Grants::map)
@@ -444,6 +515,7 @@ public class Grants {
     List<Grant> offered(String eventId) {
         return this.jdbc
                 .sql(FIND_OFFERED)
+                .param("region", this.region.name())
                 .param("e", eventId)
                 .query(Grants::map)
                 .list();
@@ -460,6 +532,7 @@ public class Grants {
     public LiveCounts count(String eventId) {
         return this.jdbc
                 .sql(COUNT_LIVE)
+                .param("region", this.region.name())
                 .param("e", eventId)
                 .query((rs, n) -> new LiveCounts(rs.getLong("offered"), rs.getLong("active")))
                 .single();
@@ -510,6 +583,7 @@ public class Grants {
                 instant(rs, "released_at"),
                 reason == null ? null : ReleaseReason.valueOf(reason),
                 synced == null ? null : GrantState.valueOf(synced),
-                rs.getLong("sale_generation"));
+                rs.getLong("sale_generation"),
+                rs.getString("region"));
     }
 }

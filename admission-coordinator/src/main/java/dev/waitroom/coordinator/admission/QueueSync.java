@@ -2,6 +2,7 @@ package dev.waitroom.coordinator.admission;
 
 import dev.waitroom.contract.queue.OfferBatch;
 import dev.waitroom.contract.queue.OfferResult;
+import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueRejectedException;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
@@ -33,15 +34,27 @@ public class QueueSync {
 
     private final Clock clock;
 
-    QueueSync(Grants grants, QueueDirectory queue, AdmissionMetrics metrics, Clock clock) {
+    private final Region region;
+
+    QueueSync(Grants grants, QueueDirectory queue, AdmissionMetrics metrics, Clock clock, Region region) {
         this.grants = grants;
         this.queue = queue;
         this.metrics = metrics;
         this.clock = clock;
+        this.region = region;
+    }
+
+    /**
+     * This gate's queue hears only of its own region's grants; another region's (a sold-out withdrawal, a claim that
+     * reached this gate) stay unacknowledged for that region's gate to send (docs/regions.md).
+     */
+    private boolean ours(Grant grant) {
+        return this.region.name().equals(grant.region());
     }
 
     /** New offers of one event in one call. */
     void pushOffers(String eventId, List<Grant> offers) {
+        offers = offers.stream().filter(this::ours).toList();
         if (offers.isEmpty()) {
             return;
         }
@@ -57,6 +70,9 @@ public class QueueSync {
 
     /** Best effort: failures are left for {@link #reconcile}. */
     void pushQuietly(Grant grant) {
+        if (!ours(grant)) {
+            return;
+        }
         try {
             push(grant);
         } catch (QueueUnavailableException ex) {

@@ -5,5 +5,7 @@ public enum ChangeKind {
     PHASE,
     MODE,
     ANNOUNCEMENT,
-    CONFIG
+    CONFIG,
+    /** A region drained or resumed (docs/regions.md). */
+    REGION
 }

@@ -91,6 +91,11 @@ public class EventManagement {
         return this.events.find(id).orElseThrow(() -> new EventNotFoundException(id));
     }
 
+    /** Records a region drained or resumed in the event's audit (docs/regions.md). */
+    public void auditRegion(EventId id, String region, boolean draining, String actor, String reason) {
+        this.events.audit(id, ChangeKind.REGION, region, draining ? "DRAINING" : "RESUMED", actor, reason);
+    }
+
     /**
      * Applies a configuration change as a whole or not at all. Once the event's commitment and rules are published or
      * the sale opened, a change of a {@link SaleRule} is refused ({@link RuleFrozenException}); sending a rule's

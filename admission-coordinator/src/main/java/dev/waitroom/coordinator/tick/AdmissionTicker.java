@@ -14,11 +14,15 @@ import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
+import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import dev.waitroom.coordinator.rate.RateBudget;
+import dev.waitroom.coordinator.region.RegionBudgets;
+import dev.waitroom.coordinator.region.RegionGauges;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -69,7 +73,14 @@ public final class AdmissionTicker {
             EventManagement management,
             EventStatePublisher publisher,
             SessionRegistry registry,
-            EventGauges gauges) {}
+            EventGauges gauges,
+            Regions regions) {}
+
+    /**
+     * The region this ticker is the gate of, its budgets in the ledger and how long a stopped region's budget stays
+     * frozen before this gate reconciles it (docs/regions.md).
+     */
+    public record Regions(Region region, RegionBudgets budgets, RegionGauges gauges, Duration grace) {}
 
     public String owner() {
         return this.properties.instanceId();
@@ -119,8 +130,12 @@ public final class AdmissionTicker {
         int offered = 0;
         LiveCounts live = this.parts.grants().count(id);
         double rate = this.parts.publisher().admissionRate(event);
+        if (regional() && lead.renewedBudget) {
+            lead.renewedBudget = false;
+            renewBudget(id, lead);
+        }
         if (event.offering()) {
-            offered = offer(event, lead, live, rate, now);
+            offered = offer(event, lead, live, regional() ? rate * lead.share : rate, now);
             if (offered > 0) {
                 live = this.parts.grants().count(id);
             }
@@ -138,8 +153,57 @@ public final class AdmissionTicker {
         return offered;
     }
 
+    private boolean regional() {
+        return this.parts.regions().region().regional();
+    }
+
+    /**
+     * A regional gate, each time it renews its lease: ends the overdue grants of frozen regions and shrinks their
+     * budgets (reconciliation), then renews its own budget by the rule, reporting its queue's waiting count.
+     */
+    private void renewBudget(String id, Leadership lead) {
+        Regions regions = this.parts.regions();
+        RegionBudgets.Ledger ledger = regions.budgets().read(id, regions.grace());
+        boolean shrink = false;
+        for (RegionBudgets.Budget budget : ledger.budgets()) {
+            if (budget.frozen() && !budget.region().equals(regions.region().name())) {
+                if (budget.live() > 0) {
+                    this.parts.admissions().expireFrozenRegion(id, budget.region());
+                }
+                shrink |= budget.slots() > 0;
+            }
+        }
+        if (shrink) {
+            List<String> reconciled = regions.budgets().reconcileFrozen(regions.region(), id, regions.grace());
+            if (!reconciled.isEmpty()) {
+                log.info("Event {}: budgets of stopped regions {} reconciled to their live grants", id, reconciled);
+            }
+            ledger = regions.budgets().read(id, regions.grace());
+        }
+        regions.gauges().update(id, ledger);
+        long waiting;
+        try {
+            waiting = this.parts.queue().counts(id).waiting();
+        } catch (CoordinatorException ex) {
+            waiting = ledger.of(regions.region().name())
+                    .map(RegionBudgets.Budget::waiting)
+                    .orElse(0L);
+        }
+        Optional<RegionBudgets.Renewal> renewal =
+                regions.budgets().renew(regions.region(), id, owner(), lead.generation, waiting, regions.grace());
+        if (renewal.isEmpty()) {
+            log.info("Event {}: budget of region {} not renewed (fenced off)", id, regions.region());
+            lead.slots = 0;
+            lead.share = 0;
+            return;
+        }
+        lead.slots = renewal.get().slots();
+        lead.share = renewal.get().share();
+    }
+
     private int offer(Event event, Leadership lead, LiveCounts live, double rate, Instant now) {
-        int free = (int) Math.max(0, event.config().maxActiveSessions() - live.live());
+        int ceiling = regional() ? lead.slots : event.config().maxActiveSessions();
+        int free = (int) Math.max(0, ceiling - live.live());
         int byRate = lead.budget.available(rate, now);
         int n = Math.min(free, Math.min(byRate, event.config().batchMax()));
         if (n <= 0) {
@@ -206,6 +270,7 @@ public final class AdmissionTicker {
             reconcileOnTakeover(id);
         }
         current.renewedAt = now;
+        current.renewedBudget = true;
         return Optional.of(current);
     }
 
@@ -236,6 +301,14 @@ public final class AdmissionTicker {
         final RateBudget budget = new RateBudget();
 
         long renewedAt;
+
+        /** Set at each lease renewal: a regional gate renews its budget then. */
+        boolean renewedBudget;
+
+        /** A regional gate's budget of slots and share of the event's admission rate, as last renewed. */
+        int slots;
+
+        double share;
 
         Long lastPush;
 

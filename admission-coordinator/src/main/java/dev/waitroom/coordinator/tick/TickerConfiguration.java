@@ -10,7 +10,11 @@ import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.lease.Leases;
+import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.queue.QueueDirectory;
+import dev.waitroom.coordinator.region.RegionBudgets;
+import dev.waitroom.coordinator.region.RegionGauges;
+import dev.waitroom.coordinator.region.RegionProperties;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
@@ -40,9 +44,27 @@ class TickerConfiguration {
             EventManagement management,
             EventStatePublisher publisher,
             SessionRegistry registry,
-            EventGauges gauges) {
+            EventGauges gauges,
+            Region region,
+            RegionBudgets budgets,
+            RegionGauges regionGauges,
+            RegionProperties regionProperties) {
+        if (region.regional()) {
+            log.info("Admission gate of region {}: offers within the budget it leases from the ledger", region);
+        }
         return new AdmissionTicker.Parts(
-                events, leases, grants, offering, admissions, sync, queue, management, publisher, registry, gauges);
+                events,
+                leases,
+                grants,
+                offering,
+                admissions,
+                sync,
+                queue,
+                management,
+                publisher,
+                registry,
+                gauges,
+                new AdmissionTicker.Regions(region, budgets, regionGauges, regionProperties.grace()));
     }
 
     @Bean
