@@ -1,0 +1,115 @@
+package dev.waitroom.coordinator.region;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.waitroom.contract.AfterPurchase;
+import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.coordinator.admission.Grants;
+import dev.waitroom.coordinator.lease.FencingGeneration;
+import dev.waitroom.coordinator.lease.Leases;
+import dev.waitroom.coordinator.lease.Region;
+import dev.waitroom.coordinator.support.CoordinatorTest;
+import dev.waitroom.coordinator.support.Scenario;
+import dev.waitroom.coordinator.tick.AdmissionTicker;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * A coordinator started as the gate of region {@code west} (its own Spring context, real PostgreSQL): its ticker
+ * offers only within the budget it leases, never what another region holds; when the other region's gate stops
+ * renewing, its budget is frozen for the grace, then reconciled, and {@code west} takes the capacity at its next
+ * renewal.
+ */
+@CoordinatorTest
+@TestPropertySource(properties = {"waitroom.region.name=west", "waitroom.region.grace=300ms"})
+class RegionalGateTests {
+
+    @Autowired
+    Scenario scenario;
+
+    @Autowired
+    Leases leases;
+
+    @Autowired
+    RegionBudgets budgets;
+
+    @Autowired
+    Grants grants;
+
+    @Autowired
+    Region region;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Test
+    void aRegionalGateOffersWithinItsBudgetAndTakesAStoppedRegionsSlotsAfterTheGrace() {
+        assertThat(this.region.name()).isEqualTo("west");
+        String eventId = this.scenario.openNewEvent(
+                "gate",
+                Scenario.config(30, 1000, 50, 600, 600, 1200, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE));
+        this.scenario.join(eventId, 100);
+        // east's gate leases 20 slots first, reporting nobody waiting (so west's share is everything)
+        Region east = new Region("east");
+        FencingGeneration eastGen = this.leases
+                .acquireOrRenew(east, eventId, "east-gate", Duration.ofMillis(400))
+                .orElseThrow();
+        assertThat(this.budgets.renew(east, eventId, "east-gate", eastGen, 0, Duration.ofMillis(300)))
+                .isPresent();
+        this.jdbc
+                .sql("update region_budgets set slots = 20 where event_id = :e and region = 'east'")
+                .param("e", eventId)
+                .update();
+
+        AtomicLong nanos = new AtomicLong();
+        AdmissionTicker west =
+                this.scenario.coordinator("west-gate", Duration.ofSeconds(5), Duration.ofSeconds(1), nanos::get);
+        for (int i = 0; i < 5; i++) {
+            nanos.addAndGet(Duration.ofSeconds(2).toNanos());
+            this.scenario.tick(west, eventId, Duration.ofSeconds(1));
+        }
+        assertThat(this.grants.count(eventId).live())
+                .as("west's offers: the 10 slots east does not hold")
+                .isEqualTo(10);
+        assertThat(slots(eventId, "west")).isEqualTo(10);
+
+        // east stops renewing: after its lease (400 ms) and the grace (300 ms) west reconciles and takes the rest
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            nanos.addAndGet(Duration.ofSeconds(2).toNanos());
+            this.scenario.tick(west, eventId, Duration.ofSeconds(1));
+            assertThat(this.grants.count(eventId).live()).isEqualTo(30);
+        });
+        assertThat(slots(eventId, "east"))
+                .as("east's frozen budget, reconciled to its live grants")
+                .isZero();
+        assertThat(slots(eventId, "west")).isEqualTo(30);
+
+        // east's gate wakes up: its old generation is fenced off, and a new lease finds nothing free
+        FencingGeneration again = this.leases
+                .acquireOrRenew(east, eventId, "east-gate", Duration.ofSeconds(5))
+                .orElseThrow();
+        assertThat(again.value()).isGreaterThan(eastGen.value());
+        assertThat(this.budgets.renew(east, eventId, "east-gate", eastGen, 50, Duration.ofMillis(300)))
+                .as("a renewal under the old generation")
+                .isEmpty();
+        assertThat(this.budgets
+                        .renew(east, eventId, "east-gate", again, 50, Duration.ofMillis(300))
+                        .orElseThrow()
+                        .slots())
+                .isZero();
+    }
+
+    private int slots(String eventId, String region) {
+        return this.jdbc
+                .sql("select slots from region_budgets where event_id = :e and region = :r")
+                .param("e", eventId)
+                .param("r", region)
+                .query(Integer.class)
+                .single();
+    }
+}
