@@ -163,6 +163,27 @@ final class GatewayApiDocument {
             op("POST", "/admin/events/{eventId}/resume", "ops", Access.OPERATOR, "200", "Resume admission."),
             op("POST", "/admin/events/{eventId}/sold-out", "ops", Access.OPERATOR, "200", "Mark the event sold out."),
             op("POST", "/admin/events/{eventId}/rounds", "ops", Access.OPERATOR, "200", "Start an admission round."),
+            op(
+                    "GET",
+                    "/admin/events/{eventId}/regions",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "The event's capacity ledger: each region's budget, its use and its gate's lease (docs/regions.md)."),
+            op(
+                    "POST",
+                    "/admin/events/{eventId}/regions/{region}/drain",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "Drain a region: no new budget, it keeps only its live grants (audited)."),
+            op(
+                    "POST",
+                    "/admin/events/{eventId}/regions/{region}/resume",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "Resume a drained region (audited)."),
             op("POST", "/admin/events/{eventId}/bypass", "ops", Access.OPERATOR, "200", "Add bypass codes."),
             op("DELETE", "/admin/events/{eventId}/bypass", "ops", Access.OPERATOR, "200", "Remove bypass codes."),
             op(

@@ -49,8 +49,8 @@ import tools.jackson.databind.JsonNode;
 class OpenApiRouteTableTests {
 
     /** A value for each path variable the document uses, well formed for the gateway's checks. */
-    private static final Map<String, String> SAMPLES =
-            Map.of("eventId", "e1", "holdId", "h1", "orderId", "o1", "keyId", "k1", "asset", "common.js");
+    private static final Map<String, String> SAMPLES = Map.of(
+            "eventId", "e1", "holdId", "h1", "orderId", "o1", "keyId", "k1", "asset", "common.js", "region", "west");
 
     private static final Pattern VARIABLE = Pattern.compile("\\{(\\w+)}");
 
