@@ -124,6 +124,10 @@ public final class AdmissionTicker {
             event = this.parts.management().open(event.id(), "coordinator", "opening time reached");
         } else if (event.phase() == EventPhase.OPEN && !event.drawn()) {
             event = this.parts.management().completeDraw(event);
+            lead.drawnHere = event.drawn();
+        }
+        if (regional() && event.phase() == EventPhase.OPEN && event.drawn() && !lead.drawnHere) {
+            lead.drawnHere = drawHere(event);
         }
         this.parts.admissions().expireOverdue(id, this.properties.expiryBatch());
         syncQueue(id);
@@ -134,7 +138,7 @@ public final class AdmissionTicker {
             lead.renewedBudget = false;
             renewBudget(id, lead);
         }
-        if (event.offering()) {
+        if (event.offering() && (lead.drawnHere || !regional())) {
             offered = offer(event, lead, live, regional() ? rate * lead.share : rate, now);
             if (offered > 0) {
                 live = this.parts.grants().count(id);
@@ -151,6 +155,30 @@ public final class AdmissionTicker {
             measureDrift(id);
         }
         return offered;
+    }
+
+    /**
+     * A regional gate runs the pre-sale draw of its own queue even when another region's gate has already drawn its
+     * queue and revealed the seed: it first tells its queue the event is open (closing its pre-sale group), then runs
+     * the draw, which is deterministic and idempotent (docs/regions.md). Nothing is offered in the region before.
+     */
+    private boolean drawHere(Event event) {
+        try {
+            this.parts.publisher().publish(event);
+            this.parts.queue().draw(event.id().value(), event.seed());
+            log.info(
+                    "Event {}: pre-sale draw of region {}'s queue completed",
+                    event.id(),
+                    this.parts.regions().region());
+            return true;
+        } catch (CoordinatorException ex) {
+            log.warn(
+                    "Event {}: draw of region {}'s queue pending: {}",
+                    event.id(),
+                    this.parts.regions().region(),
+                    ex.getMessage());
+            return false;
+        }
     }
 
     private boolean regional() {
@@ -301,6 +329,9 @@ public final class AdmissionTicker {
         final RateBudget budget = new RateBudget();
 
         long renewedAt;
+
+        /** Whether this gate has seen its own queue's pre-sale draw complete (a regional gate runs it itself). */
+        boolean drawnHere;
 
         /** Set at each lease renewal: a regional gate renews its budget then. */
         boolean renewedBudget;

@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.contract.AfterPurchase;
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.IdentityScope;
+import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.coordinator.admission.Grants;
+import dev.waitroom.coordinator.event.EventConfig;
+import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.lease.Region;
@@ -13,6 +18,7 @@ import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.coordinator.tick.AdmissionTicker;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -43,6 +49,9 @@ class RegionalGateTests {
 
     @Autowired
     Region region;
+
+    @Autowired
+    EventManagement management;
 
     @Autowired
     JdbcClient jdbc;
@@ -102,6 +111,50 @@ class RegionalGateTests {
                         .orElseThrow()
                         .slots())
                 .isZero();
+    }
+
+    @Test
+    void aRegionalGateDrawsItsOwnQueueWhenAnotherRegionHasAlreadyRevealedTheSeed() {
+        String eventId = Scenario.eventId("draw");
+        EventConfig scheduled = new EventConfig(
+                "Regional pre-sale",
+                Instant.now().plus(Duration.ofDays(1)),
+                10,
+                1000,
+                10,
+                Duration.ofMinutes(10),
+                Duration.ofMinutes(10),
+                Duration.ofMinutes(20),
+                PresaleOrdering.RANDOM,
+                IdentityScope.BROWSER,
+                ExpiredOfferPolicy.REQUEUE_ONCE,
+                AfterPurchase.RELEASE,
+                0,
+                0);
+        this.management.create(EventId.of(eventId), scheduled, "test");
+        this.scenario.join(eventId, 5);
+        // another region's gate opened the sale, drew its own queue and revealed the seed
+        this.jdbc
+                .sql("update events set phase = 'OPEN', seed_revealed_at = now() where event_id = :e")
+                .param("e", eventId)
+                .update();
+        assertThat(this.scenario.queue.drawn(eventId)).isFalse();
+
+        AtomicLong nanos = new AtomicLong();
+        AdmissionTicker west =
+                this.scenario.coordinator("west-gate", Duration.ofSeconds(5), Duration.ofSeconds(1), nanos::get);
+        // the first tick draws west's queue and leases its budget; the rate budget fills over the next ticks
+        for (int i = 0; i < 5; i++) {
+            nanos.addAndGet(Duration.ofSeconds(2).toNanos());
+            this.scenario.tick(west, eventId, Duration.ofSeconds(1));
+        }
+
+        assertThat(this.scenario.queue.drawn(eventId))
+                .as("west's own queue was drawn")
+                .isTrue();
+        assertThat(this.grants.count(eventId).live())
+                .as("and its pre-sale group offered")
+                .isEqualTo(5);
     }
 
     private int slots(String eventId, String region) {
