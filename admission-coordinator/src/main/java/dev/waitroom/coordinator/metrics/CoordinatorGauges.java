@@ -35,10 +35,11 @@ import org.springframework.stereotype.Component;
  *   <li>{@code waitroom_coordinator_booking_health{status}}: 1 for this instance's current booking health status
  *       (HEALTHY, STRAINED, DEGRADED, CRITICAL, STALE), 0 for the others. Every instance with the ticker reads the same
  *       shared reports, so rules take {@code max}.
- *   <li>{@code waitroom_coordinator_lease_generation{event}}: the event's highest fencing generation in {@code
- *       leases}; each acquisition by a new owner (or after the lease lapsed) adds one, so {@code changes()} over a
- *       window counts leadership moves. The same on every instance. An event whose leases all expired more than
- *       {@code lease-quiet-for} (1 h) ago loses its series.
+ *   <li>{@code waitroom_coordinator_lease_generation{event,region}}: the fencing generation of the event's lease in
+ *       that region ({@code leases}; the central gate's region is empty, as in a single-region deployment); each
+ *       acquisition by a new owner (or after the lease lapsed) adds one, so {@code changes()} over a window counts
+ *       leadership moves. The same on every instance. A lease that expired more than {@code lease-quiet-for} (1 h)
+ *       ago loses its series.
  *   <li>{@code waitroom_coordinator_signing_key_retires_in_seconds}: seconds until the signing key stops signing:
  *       while a rotation is under way (a NEXT key is published), until NEXT activates ({@code publish-lead} after it
  *       was published); otherwise until the active key reaches {@code signing-key-max-age} since it was activated.
@@ -91,7 +92,8 @@ public class CoordinatorGauges {
                     .register(meters);
         }
         this.leaseGenerations = MultiGauge.builder("waitroom.coordinator.lease.generation")
-                .description("The event's highest lease fencing generation: it rises each time leadership moves")
+                .description(
+                        "The fencing generation of an event's lease in a region: it rises each time leadership moves")
                 .register(meters);
         Gauge.builder("waitroom.coordinator.signing.key.retires.in", this, g -> g.keyRetiresIn)
                 .description("Seconds until the signing key stops signing (rotation under way) or must be rotated")
@@ -115,17 +117,18 @@ public class CoordinatorGauges {
 
     private void refreshLeases() {
         try {
-            // max over the event's rows: the same query before and after leases gain a region column
+            // one lease per event and region (the central gate's region is empty; a single-region deployment has only
+            // that one), each with its own generation
             List<MultiGauge.Row<?>> rows = new ArrayList<>();
             this.jdbc
                     .sql("""
-                            select event_id, max(generation) as generation from leases
-                            group by event_id
-                            having max(expires_at) > clock_timestamp() - make_interval(secs => :quiet)
+                            select event_id, region, generation from leases
+                            where expires_at > clock_timestamp() - make_interval(secs => :quiet)
                             """)
                     .param("quiet", this.properties.leaseQuietFor().toSeconds())
-                    .query((rs, n) -> rows.add(
-                            MultiGauge.Row.of(Tags.of("event", rs.getString("event_id")), rs.getLong("generation"))))
+                    .query((rs, n) -> rows.add(MultiGauge.Row.of(
+                            Tags.of("event", rs.getString("event_id"), "region", rs.getString("region")),
+                            rs.getLong("generation"))))
                     .list();
             this.leaseGenerations.register(rows, true);
         } catch (RuntimeException ex) {

@@ -9,12 +9,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * often they are read (never on a scrape). {@code signingKeyMaxAge}: the operators' rotation policy, how long a signing
  * key may sign before it must be rotated out ({@code POST /admin/keys/rotate}); the coordinator rotates nothing by
  * itself, so this only sets when {@code waitroom_coordinator_signing_key_retires_in_seconds} reaches 0.
- * {@code leaseQuietFor}: an event whose leases all expired longer ago than this loses its lease-generation series.
+ * {@code leaseQuietFor}: a lease (an event in a region) that expired longer ago than this loses its lease-generation
+ * series.
  *
  * @param refresh how often the coordinator's gauges are read from the database (never on a scrape)
  * @param signingKeyMaxAge how long a signing key may sign before the operators' policy wants it rotated out; sets when
  *     the signing-key retirement gauge reaches 0
- * @param leaseQuietFor an event whose leases all expired longer ago than this loses its lease-generation series
+ * @param leaseQuietFor a lease (an event in a region) that expired longer ago than this loses its lease-generation
+ *     series
  */
 @ConfigurationProperties("waitroom.coordinator.gauges")
 public record CoordinatorGaugesProperties(

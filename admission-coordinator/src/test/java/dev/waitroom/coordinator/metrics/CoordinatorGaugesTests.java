@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.lease.Leases;
+import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.rate.HealthSample;
 import dev.waitroom.coordinator.rate.HealthStatus;
 import dev.waitroom.coordinator.support.CoordinatorTest;
@@ -126,6 +127,10 @@ class CoordinatorGaugesTests {
                 .orElseThrow()
                 .value();
         assertThat(this.leases.acquireOrRenew(steady, "gauge-test-a", lease)).isPresent();
+        // the same event in a region: its lease has a generation of its own
+        Region west = new Region("west");
+        assertThat(this.leases.acquireOrRenew(west, moving, "gauge-test-west", lease))
+                .isPresent();
         assertThat(this.leases.acquireOrRenew(forgotten, "gauge-test-a", lease)).isPresent();
         // a lease that lapsed long ago: an event nobody leads any more
         this.jdbc
@@ -137,13 +142,28 @@ class CoordinatorGaugesTests {
 
         this.gauges.refresh();
         String metrics = scrape();
-        assertThat(value(metrics, "waitroom_coordinator_lease_generation", TAGS + ",event=\"" + moving + "\""))
+        assertThat(value(
+                        metrics,
+                        "waitroom_coordinator_lease_generation",
+                        TAGS + ",event=\"" + moving + "\",region=\"\""))
                 .as("acquired, taken over, taken back: three generations")
                 .contains((double) movingGeneration)
                 .contains(3.0);
-        assertThat(value(metrics, "waitroom_coordinator_lease_generation", TAGS + ",event=\"" + steady + "\""))
+        assertThat(value(
+                        metrics,
+                        "waitroom_coordinator_lease_generation",
+                        TAGS + ",event=\"" + moving + "\",region=\"west\""))
+                .as("the region's lease, apart from the central gate's")
                 .contains(1.0);
-        assertThat(value(metrics, "waitroom_coordinator_lease_generation", TAGS + ",event=\"" + forgotten + "\""))
+        assertThat(value(
+                        metrics,
+                        "waitroom_coordinator_lease_generation",
+                        TAGS + ",event=\"" + steady + "\",region=\"\""))
+                .contains(1.0);
+        assertThat(value(
+                        metrics,
+                        "waitroom_coordinator_lease_generation",
+                        TAGS + ",event=\"" + forgotten + "\",region=\"\""))
                 .as("an event whose lease lapsed over lease-quiet-for ago has no series")
                 .isEmpty();
 
@@ -151,7 +171,10 @@ class CoordinatorGaugesTests {
         this.leases.release(moving, "gauge-test-a");
         this.leases.acquireOrRenew(moving, "gauge-test-b", lease);
         this.gauges.refresh();
-        assertThat(value(scrape(), "waitroom_coordinator_lease_generation", TAGS + ",event=\"" + moving + "\""))
+        assertThat(value(
+                        scrape(),
+                        "waitroom_coordinator_lease_generation",
+                        TAGS + ",event=\"" + moving + "\",region=\"\""))
                 .contains(4.0);
     }
 
