@@ -9,6 +9,7 @@ import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.coordinator.SqlLiterals;
+import dev.waitroom.coordinator.lease.Region;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -71,8 +72,12 @@ public class Events {
 
     private final JdbcClient jdbc;
 
-    Events(JdbcClient jdbc) {
+    /** This gate's region: the measured pace is of its own offers, which its queue's positions drain. */
+    private final Region region;
+
+    Events(JdbcClient jdbc, Region region) {
         this.jdbc = jdbc;
+        this.region = region;
     }
 
     /** Inserts a new event; false when the id is taken. */
@@ -256,9 +261,10 @@ public class Events {
             this.jdbc
                     .sql("""
                     select floor(extract(epoch from clock_timestamp() - offered_at) / ?)::int as age, count(*) as offers
-                    from grants where event_id = ? and offered_at > clock_timestamp() - make_interval(secs => ?)
+                    from grants where event_id = ? and region = ?
+                      and offered_at > clock_timestamp() - make_interval(secs => ?)
                     group by 1""")
-                    .params(Pace.BUCKET_SECONDS, id.value(), n * Pace.BUCKET_SECONDS)
+                    .params(Pace.BUCKET_SECONDS, id.value(), this.region.name(), n * Pace.BUCKET_SECONDS)
                     .query((rs, row) -> {
                         int age = rs.getInt("age");
                         if (age >= 0 && age < n) {
