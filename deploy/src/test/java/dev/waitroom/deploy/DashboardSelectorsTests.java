@@ -19,7 +19,10 @@ import java.util.TreeMap;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Dashboards that cannot silently break (issue #19): starts the launcher's real stack on free ports, runs a short sale
@@ -33,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * <p>{@link #ONLY_UNDER_CONDITIONS} lists the few selectors whose series exist only under a condition a short sale
  * does not reach, each with why.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DashboardSelectorsTests {
 
     /**
@@ -74,6 +78,7 @@ class DashboardSelectorsTests {
     }
 
     @Test
+    @Order(1)
     void everyDashboardPanelAndAlertRuleSelectsARealSeries() throws Exception {
         List<ObservabilityQueries.Use> uses = ObservabilityQueries.all();
         Map<String, List<String>> usedBy = new TreeMap<>();
@@ -127,12 +132,70 @@ class DashboardSelectorsTests {
         printPayloads("when every selector matched");
     }
 
+    /**
+     * The edge's status answers are not timed (the hot path stays as cheap as before the request histograms): the
+     * gateway times only what it forwards, so its {@code queue-status} route counts no more requests than the polls it
+     * forwarded, while the edge answered many. Runs after the sale (order 1).
+     */
+    @Test
+    @Order(2)
+    void theGatewayTimesForwardedRequestsButNotTheEdgesAnswers() throws Exception {
+        await().atMost(Duration.ofSeconds(240))
+                .pollInterval(Duration.ofSeconds(3))
+                .untilAsserted(() -> {
+                    List<PrometheusText.Series> gateway = scrapeAll(null).get(LocalStack.GATEWAY);
+                    double edge = sum(gateway, "waitroom_gateway_status_polls_total", "answered", "edge");
+                    double forwarded = gateway.stream()
+                            .filter(x -> x.name().equals("waitroom_gateway_status_polls_total")
+                                    && !"edge".equals(x.labels().get("answered")))
+                            .mapToDouble(PrometheusText.Series::value)
+                            .sum();
+                    double timed =
+                            sum(gateway, "spring_cloud_gateway_requests_seconds_count", "routeId", "queue-status");
+                    assertThat(edge).as("status polls answered at the edge").isGreaterThan(0);
+                    assertThat(timed)
+                            .as("status polls timed by the gateway (edge %s, forwarded %s)", edge, forwarded)
+                            .isPositive()
+                            .isLessThanOrEqualTo(forwarded);
+                });
+    }
+
+    private static double sum(List<PrometheusText.Series> series, String name, String label, String value) {
+        return series.stream()
+                .filter(x -> x.name().equals(name) && value.equals(x.labels().get(label)))
+                .mapToDouble(PrometheusText.Series::value)
+                .sum();
+    }
+
     /** Each service's Prometheus payload: its size and series count (the cost of what it publishes per scrape). */
     private static void printPayloads(String when) throws Exception {
         Map<String, Integer> bytes = new LinkedHashMap<>();
         Map<String, List<PrometheusText.Series>> scraped = scrapeAll(bytes);
+        Map<String, Integer> histogramBytes = histogramBytes();
         scraped.forEach((process, series) -> System.out.println("prometheus payload " + when + ", " + process + ": "
-                + bytes.get(process) + " bytes, " + series.size() + " series"));
+                + bytes.get(process) + " bytes, " + series.size() + " series, of which request histogram buckets "
+                + histogramBytes.get(process) + " bytes"));
+    }
+
+    /** Per service, the bytes of its request-latency bucket lines (the cost of the request histograms). */
+    private static Map<String, Integer> histogramBytes() throws Exception {
+        Map<String, Integer> bytes = new TreeMap<>();
+        for (String process : stack.config().servicePorts().keySet()) {
+            String body = HTTP.send(
+                            HttpRequest.newBuilder(URI.create(stack.managementUrl(process) + "/actuator/prometheus"))
+                                    .timeout(Duration.ofSeconds(10))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
+            bytes.put(
+                    process,
+                    body.lines()
+                            .filter(l -> l.startsWith("http_server_requests_seconds_bucket")
+                                    || l.startsWith("spring_cloud_gateway_requests_seconds_bucket"))
+                            .mapToInt(l -> l.length() + 1)
+                            .sum());
+        }
+        return bytes;
     }
 
     /** A short sale through the gateway; returns once an order was placed and booking answered shop calls with 503. */

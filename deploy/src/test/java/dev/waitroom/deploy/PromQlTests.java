@@ -142,7 +142,9 @@ class PromQlTests {
                 .containsEntry("event", "e-1")
                 .containsEntry("job", "waitroom")
                 .containsEntry("instance", "queue:9081");
+        assertThat(series.get(0).value()).isEqualTo(12.0);
         assertThat(series.get(1).labels()).containsEntry("uri", "/a\"b").containsEntry("le", "0.005");
+        assertThat(series.get(2).value()).as("a timestamp after the value").isEqualTo(81.2);
         assertThat(series.get(2).labels()).containsOnlyKeys("job", "instance");
         assertThat(series.get(3).labels())
                 .containsEntry("instance", "queue:9081")

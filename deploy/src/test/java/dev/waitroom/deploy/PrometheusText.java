@@ -16,8 +16,8 @@ final class PrometheusText {
 
     private PrometheusText() {}
 
-    /** One scraped series. */
-    record Series(String name, Map<String, String> labels) {
+    /** One scraped series and its sample value. */
+    record Series(String name, Map<String, String> labels, double value) {
 
         @Override
         public String toString() {
@@ -93,12 +93,18 @@ final class PrometheusText {
         if (rest.isEmpty()) {
             throw new IllegalArgumentException("no value: " + line);
         }
-        targetLabels.forEach((label, value) -> {
-            String own = labels.put(label, value);
-            if (own != null && !own.equals(value)) {
+        String sample = rest.split("\\s+")[0];
+        double value = switch (sample) {
+            case "+Inf" -> Double.POSITIVE_INFINITY;
+            case "-Inf" -> Double.NEGATIVE_INFINITY;
+            default -> Double.parseDouble(sample);
+        };
+        targetLabels.forEach((label, target) -> {
+            String own = labels.put(label, target);
+            if (own != null && !own.equals(target)) {
                 labels.put("exported_" + label, own);
             }
         });
-        return new Series(name, labels);
+        return new Series(name, labels, value);
     }
 }
