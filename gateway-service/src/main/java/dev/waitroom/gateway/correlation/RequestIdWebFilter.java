@@ -34,9 +34,10 @@ import reactor.core.publisher.Mono;
  * cancelled. Status polls answered at the edge never get here and cost no span.
  *
  * <p>The request id: the client's {@code X-Request-Id} when well formed (a label of the client's own, kept for load
- * tests and support cases), else the trace id. It is forwarded upstream, echoed to the client and written, with the
- * trace and span ids, in the access log (method, path, status, duration; never cookies, tokens or query strings).
- * See docs/observability/tracing-and-logs.md.
+ * tests and support cases), else the trace id (without tracing, a fresh id in the same 32-hex format). It is
+ * forwarded upstream, echoed to the client and written, with the trace and span ids, in the access log (method, path,
+ * status, duration; never cookies, tokens or query strings) and in every other line the gateway writes about the
+ * request ({@link #withCorrelation}). See docs/observability/tracing-and-logs.md.
  */
 @Component
 public class RequestIdWebFilter implements WebFilter, Ordered {
