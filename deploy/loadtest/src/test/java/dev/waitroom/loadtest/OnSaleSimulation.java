@@ -96,6 +96,11 @@ public class OnSaleSimulation extends Simulation {
             .exec(timed("join"))
             .exec(OnSaleSimulation::recordEstimate)
             .exec(session -> {
+                if (!session.contains("state")) {
+                    // refused (a 503 or a timeout): no place to wait for, and not a visitor the queue must account for
+                    outcome(session, "joinRefused");
+                    return session.set("stop", "ENDED");
+                }
                 outcome(session, "joined");
                 return session;
             });
@@ -346,6 +351,12 @@ public class OnSaleSimulation extends Simulation {
     public void before() {
         opensAt = Instant.now().plus(p.presaleWindow());
         ops.createEvent(p, opensAt);
+        if (regions.several()) {
+            // every region's queue hears of the event from its own coordinator, within a tick or two
+            for (String url : regions.urls()) {
+                ops.awaitPublicStatus(url, e, Duration.ofSeconds(30));
+            }
+        }
         System.out.printf(
                 "on-sale rehearsal: event %s opens at %s; %d pre-sale + %d later visitors against %s%n",
                 e,

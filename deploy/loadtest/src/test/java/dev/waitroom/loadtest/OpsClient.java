@@ -52,6 +52,33 @@ final class OpsClient {
                 "create the inventory");
     }
 
+    /** Waits until {@code gatewayUrl} answers the event's public status, as a region's gateway does once it knows it. */
+    void awaitPublicStatus(String gatewayUrl, String eventId, Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        int last = 0;
+        while (System.nanoTime() < deadline) {
+            try {
+                last = http.send(
+                                HttpRequest.newBuilder(URI.create(gatewayUrl + "/events/" + eventId + "/status"))
+                                        .timeout(Duration.ofSeconds(5))
+                                        .build(),
+                                HttpResponse.BodyHandlers.discarding())
+                        .statusCode();
+                if (last == 200) {
+                    return;
+                }
+                Thread.sleep(250);
+            } catch (IOException notYet) {
+                last = 0;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+        throw new IllegalStateException(gatewayUrl + " did not know event " + eventId + " within " + within.toSeconds()
+                + " s (last answer HTTP " + last + ")");
+    }
+
     void sample(String eventId, Ledger ledger) {
         try {
             HttpResponse<String> view = send("GET", "/admin/events/" + eventId, null);
