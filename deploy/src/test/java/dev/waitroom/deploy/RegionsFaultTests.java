@@ -101,6 +101,7 @@ class RegionsFaultTests {
             Instant killedAt = Instant.now();
             stack.signal(TwoRegions.COORDINATOR_R2, "KILL");
             figures.put("r2 budget at the kill", beforeKill);
+            figures.put("r2 crowd at the kill", crowd2.counters());
             // Timed in the background from the kill, while this thread checks the r2 visitors.
             Milestones outage = new Milestones(killedAt);
             outage.watch("r1 offers", () -> TwoRegions.grantsOfRegion(stack, e, TwoRegions.R1, null, killedAt) > 0);
@@ -147,6 +148,7 @@ class RegionsFaultTests {
 
             // r2's gate comes back: a new generation, a budget, offers to r2's visitors again.
             long claims2AtRestart = crowd2.counters().getOrDefault("claim.200", 0L);
+            figures.put("r2 crowd at the restart", crowd2.counters());
             Instant restartedAt = Instant.now();
             Milestones restart = new Milestones(restartedAt);
             restart.watch("fenced", () -> {
