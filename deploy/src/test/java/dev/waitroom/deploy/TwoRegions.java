@@ -90,6 +90,29 @@ final class TwoRegions {
         return fields;
     }
 
+    /**
+     * Grants of an event made by one region's gate (the ledger's {@code grants.region}) offered after {@code after},
+     * by any generation or (when given) by that region's fencing generation only.
+     */
+    static long grantsOfRegion(
+            LocalStack stack, String eventId, String region, Long generation, java.time.Instant after)
+            throws java.sql.SQLException {
+        try (var c = java.sql.DriverManager.getConnection(
+                        stack.jdbcUrl("coordinator"), stack.postgresUser(), stack.postgresPassword());
+                var s = c.prepareStatement("select count(*) from grants where event_id = ? and region = ?"
+                        + " and offered_at > ? and (?::bigint is null or generation = ?::bigint)")) {
+            s.setString(1, eventId);
+            s.setString(2, region);
+            s.setObject(3, java.sql.Timestamp.from(after));
+            s.setObject(4, generation, java.sql.Types.BIGINT);
+            s.setObject(5, generation, java.sql.Types.BIGINT);
+            try (var rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
     /** A field of the regions view's top level ({@code ceiling}, {@code centralLive}). */
     static long topLevel(String regionsView, String field) {
         Matcher m = Pattern.compile("\"" + field + "\"\\s*:\\s*(-?\\d+)").matcher(regionsView);
