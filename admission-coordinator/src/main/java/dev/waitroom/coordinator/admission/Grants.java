@@ -222,21 +222,11 @@ public class Grants {
     }
 
     /**
-     * The fenced allocation of {@code batch}, all or nothing, in one transaction that first locks the event row.
-     * Returns the rows inserted: none when the lease or generation is not this owner's any more, the event is not open
-     * and queueing, or the batch does not fit under the ceiling.
+     * The fenced allocation of {@code batch} by the gate of {@code region}, all or nothing, in one transaction that
+     * first locks the event row. Returns the rows inserted: none when the region's lease or generation is not this
+     * owner's any more, the event is not open and queueing, or the batch does not fit (the ceiling, or the region's
+     * budget). The ledger tests play several regions in one process.
      */
-    List<Grant> allocate(
-            String eventId,
-            String owner,
-            FencingGeneration generation,
-            List<Candidate> batch,
-            Instant offeredAt,
-            Instant offerExpiresAt) {
-        return allocate(this.region, eventId, owner, generation, batch, offeredAt, offerExpiresAt);
-    }
-
-    /** The fenced allocation by the gate of {@code region} (the ledger tests play several regions in one process). */
     public List<Grant> allocate(
             Region region,
             String eventId,

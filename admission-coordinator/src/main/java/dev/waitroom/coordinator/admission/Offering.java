@@ -2,6 +2,7 @@ package dev.waitroom.coordinator.admission;
 
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.lease.FencingGeneration;
+import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import java.time.Clock;
 import java.time.Instant;
@@ -23,11 +24,14 @@ public class Offering {
 
     private final Clock clock;
 
-    Offering(Grants grants, QueueSync sync, AdmissionMetrics metrics, Clock clock) {
+    private final Region region;
+
+    Offering(Grants grants, QueueSync sync, AdmissionMetrics metrics, Clock clock, Region region) {
         this.grants = grants;
         this.sync = sync;
         this.metrics = metrics;
         this.clock = clock;
+        this.region = region;
     }
 
     /** Offers to {@code batch}, all or nothing; returns the offers made (empty if fenced off or over the ceiling). */
@@ -35,7 +39,7 @@ public class Offering {
         String e = event.id().value();
         Instant now = this.clock.instant();
         Instant deadline = now.plus(event.config().offerTtl());
-        List<Grant> offered = this.grants.allocate(e, owner, generation, batch, now, deadline);
+        List<Grant> offered = this.grants.allocate(this.region, e, owner, generation, batch, now, deadline);
         this.metrics.offered(e, offered.size());
         this.sync.pushOffers(e, offered);
         return offered;

@@ -7,6 +7,7 @@ import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
+import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
@@ -83,6 +84,7 @@ class CoordinatorBenchmarkTests {
                         candidates.add(new Candidate(java.util.UUID.randomUUID().toString(), VisitorId.random(), i));
                     }
                     List<Grant> inserted = this.scenario.grants.allocate(
+                            Region.CENTRAL,
                             eventId,
                             "bench",
                             gen,

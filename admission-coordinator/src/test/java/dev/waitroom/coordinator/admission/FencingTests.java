@@ -7,6 +7,7 @@ import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
+import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Scenario;
@@ -126,6 +127,7 @@ class FencingTests {
 
     private List<Grant> insert(String owner, FencingGeneration generation, List<Candidate> batch) {
         return this.grants.allocate(
+                Region.CENTRAL,
                 this.eventId,
                 owner,
                 generation,
