@@ -15,6 +15,7 @@ import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebExceptionHandler;
 import reactor.core.publisher.Mono;
+import reactor.netty.http.client.PrematureCloseException;
 
 /**
  * Turns every error that reaches the web layer (unknown route, upstream down, bugs) into
@@ -42,7 +43,10 @@ class ProblemWebExceptionHandler implements WebExceptionHandler {
         if (ex instanceof ResponseStatusException rse) {
             return forStatus(exchange, rse.getStatusCode(), rse);
         }
-        if (causedBy(ex, ConnectException.class) || causedBy(ex, UnknownHostException.class)) {
+        // refused, unknown, or a connection the upstream closed before answering (it died mid-request)
+        if (causedBy(ex, ConnectException.class)
+                || causedBy(ex, UnknownHostException.class)
+                || causedBy(ex, PrematureCloseException.class)) {
             return upstreamUnavailable(exchange);
         }
         if (causedBy(ex, TimeoutException.class)) {

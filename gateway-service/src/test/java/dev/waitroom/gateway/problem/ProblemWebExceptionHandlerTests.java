@@ -10,6 +10,7 @@ import org.springframework.http.MediaType;
 import org.springframework.mock.http.server.reactive.MockServerHttpRequest;
 import org.springframework.mock.web.server.MockServerWebExchange;
 import org.springframework.web.server.ResponseStatusException;
+import reactor.netty.http.client.PrematureCloseException;
 
 class ProblemWebExceptionHandlerTests {
 
@@ -33,6 +34,18 @@ class ProblemWebExceptionHandlerTests {
         assertThat(exchange.getResponse().getBodyAsString().block())
                 .contains("https://waitroom.dev/problems/admission-unavailable")
                 .contains("Your place is kept");
+        assertThat(exchange.getResponse().getHeaders().getFirst("Retry-After")).isEqualTo("5");
+    }
+
+    @Test
+    void aCoordinatorThatDiesWithTheClaimInFlightMakesA503AdmissionProblem() {
+        // the connection closed after the request was sent, before any answer (RegionsFaultTests saw a 500 here)
+        MockServerWebExchange exchange = handle(
+                "POST",
+                "/events/e/admission/claim",
+                new IllegalStateException("forward", PrematureCloseException.TEST_EXCEPTION));
+        assertThat(exchange.getResponse().getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+        assertThat(exchange.getResponse().getBodyAsString().block()).contains("admission-unavailable");
         assertThat(exchange.getResponse().getHeaders().getFirst("Retry-After")).isEqualTo("5");
     }
 
