@@ -47,9 +47,6 @@ class RegionsPurchaseTests {
      * deadline. Enabled once the release reaches the grant's own region's registry.
      */
     @Test
-    @org.junit.jupiter.api.Disabled(
-            "issue #20: a purchase reported to r1's coordinator leaves r2's session live at r2's"
-                    + " gateway after its grant is released (docs/regions.md)")
     void aPurchaseInRegionTwoEndsItsSessionAtRegionTwosGateway() throws Exception {
         purchaseEndsTheSession(TwoRegions.R2);
     }

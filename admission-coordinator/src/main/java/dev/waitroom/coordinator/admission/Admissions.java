@@ -9,6 +9,7 @@ import dev.waitroom.coordinator.event.EventNotFoundException;
 import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.keys.SigningKeys;
+import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.VisitorId;
 import java.time.Clock;
@@ -34,6 +35,9 @@ public class Admissions {
     /** A release tombstone outlives the session's absolute limit by this much. */
     private static final Duration TOMBSTONE_MARGIN = Duration.ofMinutes(5);
 
+    /** This gate's region: its session registry is the one its region's gateways read. */
+    private final Region region;
+
     private final Grants grants;
 
     private final Events events;
@@ -58,7 +62,9 @@ public class Admissions {
             SessionTokens tokens,
             QueueSync sync,
             AdmissionMetrics metrics,
-            Clock clock) {
+            Clock clock,
+            Region region) {
+        this.region = region;
         this.grants = grants;
         this.events = events;
         this.registry = registry;
@@ -222,6 +228,12 @@ public class Admissions {
         if (grant.state() != GrantState.ACTIVE) {
             return false;
         }
+        if (!this.region.name().equals(grant.region())) {
+            // another region's session lives in that region's registry, which this gate cannot reach: its own gate
+            // releases it (a recorded purchase: releasePurchased), or it ends at its deadline (docs/regions.md)
+            log.info("Session of {} left for region {}'s gate to release ({})", grant, grant.region(), reason);
+            return false;
+        }
         Instant now = this.clock.instant();
         Instant keepUntil = max(grant.absoluteExpiresAt(), now).plus(TOMBSTONE_MARGIN);
         this.registry.remove(EventId.of(grant.eventId()), grant.sessionId(), keepUntil);
@@ -247,7 +259,21 @@ public class Admissions {
                 released++;
             }
         }
-        return released + endEarlierRounds(eventId, limit);
+        return released + endEarlierRounds(eventId, limit) + releasePurchased(eventId, limit);
+    }
+
+    /**
+     * Releases this region's sessions whose purchase another region's coordinator recorded (booking reports to any
+     * one) under {@code afterPurchase: RELEASE}: registry first, then the capacity. Returns how many.
+     */
+    public int releasePurchased(String eventId, int limit) {
+        int released = 0;
+        for (Grant grant : this.grants.purchasedToRelease(eventId, limit)) {
+            if (release(grant, ReleaseReason.PURCHASED)) {
+                released++;
+            }
+        }
+        return released;
     }
 
     /**

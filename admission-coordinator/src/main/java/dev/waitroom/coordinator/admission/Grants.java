@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.admission;
 
+import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.coordinator.SqlLiterals;
@@ -172,6 +173,14 @@ public class Grants {
                 queue_synced_state = null
             where event_id = :e and state = %s
             """.formatted(OFFERED);
+
+    private static final String PURCHASED_TO_RELEASE =
+            """
+            select %s from grants g where g.event_id = :e and g.region = :region and g.state = %s
+              and g.purchased_at is not null
+              and exists (select 1 from events e where e.event_id = :e and e.after_purchase = %s)
+            order by g.purchased_at limit :limit
+            """.formatted(COLUMNS.replace("\n", " "), ACTIVE, SqlLiterals.of(AfterPurchase.RELEASE));
 
     /** Sessions of a sale generation before the event's current one (a new round has opened). */
     private static final String EARLIER_ROUND_SESSIONS = """
@@ -404,6 +413,20 @@ public class Grants {
                 .param("seconds", pause.toNanos() / 1e9)
                 .param("e", eventId)
                 .update();
+    }
+
+    /**
+     * This region's ACTIVE sessions with a recorded purchase, in an event whose sessions end at purchase: another
+     * region's coordinator recorded it and left the release to this region's gate.
+     */
+    List<Grant> purchasedToRelease(String eventId, int limit) {
+        return this.jdbc
+                .sql(PURCHASED_TO_RELEASE)
+                .param("region", this.region.name())
+                .param("e", eventId)
+                .param("limit", limit)
+                .query(Grants::map)
+                .list();
     }
 
     /** ACTIVE sessions of an earlier sale generation than the event's current one. */

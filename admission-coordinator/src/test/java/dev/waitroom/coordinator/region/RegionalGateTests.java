@@ -8,17 +8,24 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.PresaleOrdering;
+import dev.waitroom.coordinator.admission.Admission;
+import dev.waitroom.coordinator.admission.Admissions;
+import dev.waitroom.coordinator.admission.GrantState;
 import dev.waitroom.coordinator.admission.Grants;
+import dev.waitroom.coordinator.admission.SessionRegistry;
 import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventManagement;
+import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.coordinator.tick.AdmissionTicker;
+import dev.waitroom.tokens.VisitorId;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -52,6 +59,12 @@ class RegionalGateTests {
 
     @Autowired
     EventManagement management;
+
+    @Autowired
+    Admissions admissions;
+
+    @Autowired
+    SessionRegistry registry;
 
     @Autowired
     JdbcClient jdbc;
@@ -155,6 +168,56 @@ class RegionalGateTests {
         assertThat(this.grants.count(eventId).live())
                 .as("and its pre-sale group offered")
                 .isEqualTo(5);
+    }
+
+    @Test
+    void aPurchaseRecordedElsewhereIsReleasedByTheSessionsOwnGateWhichHoldsItsRegistry() {
+        String eventId = this.scenario.openNewEvent(
+                "bought",
+                Scenario.config(10, 1000, 10, 600, 600, 1200, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE));
+        List<String> visitors = this.scenario.join(eventId, 2);
+        AtomicLong nanos = new AtomicLong();
+        AdmissionTicker west =
+                this.scenario.coordinator("west-gate", Duration.ofSeconds(5), Duration.ofSeconds(1), nanos::get);
+        for (int i = 0; i < 5 && this.grants.count(eventId).live() < 2; i++) {
+            nanos.addAndGet(Duration.ofSeconds(2).toNanos());
+            this.scenario.tick(west, eventId, Duration.ofSeconds(1));
+        }
+        EventId id = EventId.of(eventId);
+        Admission east = this.admissions.claim(id, new VisitorId(visitors.get(0)));
+        Admission ours = this.admissions.claim(id, new VisitorId(visitors.get(1)));
+        // the first session is east's (its gate made the offer; its registry is in east's Redis)
+        this.jdbc
+                .sql("update grants set region = 'east' where session_id = :s")
+                .param("s", east.sessionId().value())
+                .update();
+
+        // booking reports east's purchase to this gate: recorded, but not released here, since this gate cannot
+        // reach the registry east's gateways read; the session stays live there, so its slot stays held
+        assertThat(this.admissions.purchaseCompleted(id, east.sessionId(), "o-east"))
+                .isEqualTo(GrantState.ACTIVE);
+        assertThat(state(east.sessionId())).isEqualTo("ACTIVE");
+
+        // another region's coordinator recorded the purchase of this gate's session: this gate releases it at its
+        // next tick, registry first
+        this.jdbc
+                .sql("update grants set purchased_at = now(), order_id = 'o-west' where session_id = :s")
+                .param("s", ours.sessionId().value())
+                .update();
+        assertThat(this.registry.isLive(id, ours.sessionId())).isTrue();
+        nanos.addAndGet(Duration.ofSeconds(2).toNanos());
+        this.scenario.tick(west, eventId, Duration.ofSeconds(1));
+        assertThat(state(ours.sessionId())).isEqualTo("COMPLETED");
+        assertThat(this.registry.isLive(id, ours.sessionId())).isFalse();
+        assertThat(state(east.sessionId())).as("east's is left to east's gate").isEqualTo("ACTIVE");
+    }
+
+    private String state(SessionId session) {
+        return this.jdbc
+                .sql("select state from grants where session_id = :s")
+                .param("s", session.value())
+                .query(String.class)
+                .single();
     }
 
     private int slots(String eventId, String region) {
