@@ -25,6 +25,8 @@ import org.springframework.validation.annotation.Validated;
  * @param redisReplicaAckTimeout how long a change waits for those replicas before the call fails with 503
  * @param entryHints visitors whose entry sequence is remembered, so that a status call declares its keys at once
  * @param redisMemoryRefresh how often the Redis memory gauges are read (INFO memory), off the scrape path
+ * @param gateSilence how long an open, queueing event may go without a state push from its coordinator before
+ *     visitors are shown it as paused (its gate has stopped: nobody is admitted from this queue); 0 never
  */
 @Validated
 @ConfigurationProperties("waitroom.queue")
@@ -42,4 +44,5 @@ public record QueueProperties(
         @Min(0) @Max(5) @DefaultValue("0") int redisReplicaAcks,
         @NotNull @DefaultValue("500ms") Duration redisReplicaAckTimeout,
         @Min(0) @DefaultValue("100000") int entryHints,
-        @NotNull @DefaultValue("5s") Duration redisMemoryRefresh) {}
+        @NotNull @DefaultValue("5s") Duration redisMemoryRefresh,
+        @NotNull @DefaultValue("15s") Duration gateSilence) {}

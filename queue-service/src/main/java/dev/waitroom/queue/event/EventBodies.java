@@ -7,6 +7,7 @@ import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.contract.queue.PublicEventStatus;
 import dev.waitroom.contract.queue.QueueSnapshot;
 import dev.waitroom.contract.queue.QueueStatus;
+import dev.waitroom.queue.status.GateSilence;
 
 /** The event's bodies on the wire (docs/CONTRACTS.md), read into and written from the queue's own types. */
 final class EventBodies {
@@ -82,13 +83,13 @@ final class EventBodies {
      * rules, the sale round and the sold-out seat categories as last pushed. Read from the event hash and the waiting
      * counter alone (event_read.lua): nothing about inventory or any visitor.
      */
-    static PublicEventStatus publicStatus(EventState e) {
+    static PublicEventStatus publicStatus(EventState e, GateSilence silence) {
         EventUpdate p = e.pushed();
         QueueStatus.Position band = QueueStatus.Position.around(e.waiting());
         return new PublicEventStatus(
                 e.eventId().value(),
                 p.phase(),
-                p.mode(),
+                silence.presented(p.phase(), p.mode(), e.pushedAt()),
                 p.announcement(),
                 p.admissionRatePerSecond(),
                 new PublicEventStatus.QueueLength(band.aheadMin(), band.aheadMax()),
@@ -106,13 +107,13 @@ final class EventBodies {
     }
 
     /** The gateway's edge snapshot (docs/ARCHITECTURE.md#the-edge-snapshot). */
-    static QueueSnapshot snapshot(Snapshot s) {
+    static QueueSnapshot snapshot(Snapshot s, GateSilence silence) {
         EventState e = s.event();
         EventUpdate p = e.pushed();
         return new QueueSnapshot(
                 e.eventId().value(),
                 p.phase(),
-                p.mode(),
+                silence.presented(p.phase(), p.mode(), e.pushedAt()),
                 p.announcement(),
                 p.saleGeneration(),
                 p.admissionRatePerSecond(),

@@ -9,6 +9,7 @@ import dev.waitroom.contract.queue.QueuePaths;
 import dev.waitroom.contract.queue.QueueSnapshot;
 import dev.waitroom.queue.config.QueueProperties;
 import dev.waitroom.queue.metrics.QueueMetrics;
+import dev.waitroom.queue.status.GateSilence;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Duration;
@@ -29,10 +30,13 @@ class EventController {
     private final QueueProperties properties;
     private final QueueMetrics metrics;
 
-    EventController(EventStore store, QueueProperties properties, QueueMetrics metrics) {
+    private final GateSilence silence;
+
+    EventController(EventStore store, QueueProperties properties, QueueMetrics metrics, GateSilence silence) {
         this.store = store;
         this.properties = properties;
         this.metrics = metrics;
+        this.silence = silence;
     }
 
     @PutMapping(QueuePaths.EVENT)
@@ -55,7 +59,7 @@ class EventController {
         metrics.watch(event);
         return ResponseEntity.ok()
                 .cacheControl(CacheControl.maxAge(Duration.ofSeconds(1)).cachePublic())
-                .body(EventBodies.publicStatus(state));
+                .body(EventBodies.publicStatus(state, this.silence));
     }
 
     @GetMapping(QueuePaths.SNAPSHOT)
@@ -63,7 +67,7 @@ class EventController {
             summary = "Edge snapshot: phase, mode, announcement, offer watermark, rate, buckets of the waiting order")
     ResponseEntity<QueueSnapshot> snapshot(@PathVariable String eventId) {
         EventId event = new EventId(eventId);
-        QueueSnapshot body = EventBodies.snapshot(store.snapshot(event, properties.snapshotBuckets()));
+        QueueSnapshot body = EventBodies.snapshot(store.snapshot(event, properties.snapshotBuckets()), this.silence);
         metrics.watch(event);
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(body);
     }

@@ -110,6 +110,7 @@ final class EventReplies {
                 instant(m.get("drawAt")),
                 m.get("drawSeed"),
                 number(m, "wm"),
-                number(m, "waiting"));
+                number(m, "waiting"),
+                instant(m.get("updatedAt")));
     }
 }

@@ -6,7 +6,7 @@ import java.time.Instant;
 
 /**
  * An event as the queue stores it: what the coordinator pushed, plus what the queue itself recorded (the pre-sale
- * group frozen at opening, the draw, the offer watermark) and the number waiting.
+ * group frozen at opening, the draw, the offer watermark), the number waiting and when the state was last pushed.
  */
 public record EventState(
         EventId eventId,
@@ -15,7 +15,8 @@ public record EventState(
         Instant drawCompletedAt,
         String drawSeed,
         long offerWatermark,
-        long waiting) {
+        long waiting,
+        Instant pushedAt) {
 
     /** True once offers may be made: the event is open and any pre-sale group has been drawn. */
     public boolean drawComplete() {

@@ -10,6 +10,7 @@ import java.time.Instant;
  *
  * @param ahead WAITING entries ahead of this one, or -1 when unknown (not waiting, or order not drawn yet)
  * @param pace the offer pace the coordinator measured, null when none was pushed (docs/estimates.md)
+ * @param pushedAt when the coordinator last pushed the event's state, null if never recorded
  */
 public record VisitorStatus(
         EventPhase phase,
@@ -22,4 +23,25 @@ public record VisitorStatus(
         long orderKey,
         long ahead,
         Instant offerExpiresAt,
-        Pace pace) {}
+        Pace pace,
+        Instant pushedAt) {
+
+    /** This status shown with {@code shown} as the event's mode (a silent gate shows PAUSED). */
+    public VisitorStatus withMode(OperatingMode shown) {
+        return shown == this.mode
+                ? this
+                : new VisitorStatus(
+                        this.phase,
+                        shown,
+                        this.announcement,
+                        this.admissionRatePerSecond,
+                        this.waiting,
+                        this.entryId,
+                        this.state,
+                        this.orderKey,
+                        this.ahead,
+                        this.offerExpiresAt,
+                        this.pace,
+                        this.pushedAt);
+    }
+}

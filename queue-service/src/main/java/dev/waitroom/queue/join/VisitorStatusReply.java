@@ -11,7 +11,7 @@ import java.util.List;
  * The Lua function {@code visitor_status} (scripts/lib/visitor_status.lua), which join.lua and status.lua answer
  * with, and the decoder of its reply: outcome, phase, mode, announcement, rate, waiting, entry sequence, state
  * letter, order key, ahead (-1 unknown), offer deadline (epoch millis or ''), measured pace ({@link Pace#encode} or
- * '').
+ * ''), when the coordinator last pushed the event (epoch millis or '').
  */
 public final class VisitorStatusReply {
 
@@ -29,6 +29,7 @@ public final class VisitorStatusReply {
     private static final int AHEAD = 9;
     private static final int OFFER_EXPIRES = 10;
     private static final int PACE = 11;
+    private static final int PUSHED_AT = 12;
 
     private VisitorStatusReply() {}
 
@@ -48,6 +49,9 @@ public final class VisitorStatusReply {
                 Long.parseLong(r.get(ORDER_KEY)),
                 Long.parseLong(r.get(AHEAD)),
                 offerExpires.isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(offerExpires)),
-                r.size() > PACE ? Pace.decode(r.get(PACE)) : null);
+                r.size() > PACE ? Pace.decode(r.get(PACE)) : null,
+                r.size() > PUSHED_AT && !r.get(PUSHED_AT).isEmpty()
+                        ? Instant.ofEpochMilli(Long.parseLong(r.get(PUSHED_AT)))
+                        : null);
     }
 }

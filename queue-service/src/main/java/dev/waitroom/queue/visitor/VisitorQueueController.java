@@ -12,6 +12,7 @@ import dev.waitroom.queue.join.JoinStore;
 import dev.waitroom.queue.join.Visitor;
 import dev.waitroom.queue.join.VisitorStatus;
 import dev.waitroom.queue.metrics.QueueMetrics;
+import dev.waitroom.queue.status.GateSilence;
 import dev.waitroom.queue.status.StatusBodies;
 import dev.waitroom.queue.status.StatusLoad;
 import dev.waitroom.queue.status.StatusStore;
@@ -57,6 +58,8 @@ class VisitorQueueController {
     private final SignInRequirement signIn;
     private final AccountEntries accounts;
 
+    private final GateSilence silence;
+
     VisitorQueueController(
             JoinStore joins,
             StatusStore statuses,
@@ -67,7 +70,9 @@ class VisitorQueueController {
             ObjectMapper json,
             Clock clock,
             SignInRequirement signIn,
-            AccountEntries accounts) {
+            AccountEntries accounts,
+            GateSilence silence) {
+        this.silence = silence;
         this.joins = joins;
         this.statuses = statuses;
         this.tickets = tickets;
@@ -139,7 +144,7 @@ class VisitorQueueController {
         joins.leave(event, who);
         metrics.left(event);
         VisitorStatus status = currentStatus(event, who);
-        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(StatusBodies.of(status, false));
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(StatusBodies.of(shown(status), false));
     }
 
     private VisitorStatus currentStatus(EventId event, Visitor who) {
@@ -148,6 +153,11 @@ class VisitorQueueController {
             throw new ProblemException(ProblemType.NOT_IN_QUEUE, "This visitor has no place in this queue.");
         }
         return status;
+    }
+
+    /** The status as the visitor is shown it: a silent gate's event reads PAUSED (GateSilence). */
+    private VisitorStatus shown(VisitorStatus status) {
+        return status.withMode(silence.presented(status.phase(), status.mode(), status.pushedAt()));
     }
 
     /** The account's entry of an ACCOUNT-scoped event, when the gateway vouches for an account. */
@@ -176,7 +186,7 @@ class VisitorQueueController {
                     tickets.encode(new QueueTicket(
                             event.value(), status.entryId().value(), Math.max(0, status.orderKey()), clock.instant())));
         }
-        return response.body(StatusBodies.of(status, load.recordAndCheckBusy()));
+        return response.body(StatusBodies.of(shown(status), load.recordAndCheckBusy()));
     }
 
     private void requireEmptyOrObject(String body) {

@@ -135,7 +135,8 @@ class QueueGaugesTests {
                 0,
                 Duration.ofMillis(500),
                 100000,
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(15));
         QueueGaugeProperties gauges =
                 new QueueGaugeProperties(Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(30), 16);
         assertThatThrownBy(() -> new QueueGauges(
