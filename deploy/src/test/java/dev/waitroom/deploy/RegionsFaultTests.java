@@ -125,6 +125,13 @@ class RegionsFaultTests {
             Map<Crowd.Visitor, String> waiting = waitingWithAPosition(crowd2);
             Map<String, Long> r2CountsAfterKill = TwoRegions.queueCounts(stack, TwoRegions.R2, e);
             figures.put("what a waiting r2 visitor sees during the outage", outageStatus(crowd2, waiting));
+            // once r2's gate has been silent for the queue's gate-silence (15 s), its visitors are told admission is
+            // paused there (no estimate, the place kept), through the edge snapshot
+            Crowd.Visitor sample = waiting.keySet().iterator().next();
+            outage.watch("r2 visitors shown paused", () -> {
+                HttpResponse<String> s = crowd2.statusAsJoined(sample);
+                return s.statusCode() == 200 && "PAUSED".equals(Crowd.text(s.body(), "mode"));
+            });
             figures.put("what an offered r2 visitor's claim gets during the outage", outageClaim(crowd2, e));
 
             // Frozen at the lease's expiry plus the grace; its live grants then end at their deadlines, the last one
@@ -138,6 +145,9 @@ class RegionsFaultTests {
             long frozenSeenMs = outage.millis("r2 frozen");
             long reconciledMs = outage.millis("r2 slots at its live grants");
             long budgetBackMs = outage.millis("r2 budget 0");
+            long shownPausedMs = outage.millis("r2 visitors shown paused");
+            figures.put("r2 visitors shown paused after (ms)", shownPausedMs);
+            figures.put("what a waiting r2 visitor sees once its gate is silent", outageStatus(crowd2, waiting));
             outage.close();
             figures.put("r2 budget once back", TwoRegions.budget(budgets.last(), TwoRegions.R2));
             long claims1AfterBudgetBack = crowd1.counters().getOrDefault("claim.200", 0L);
