@@ -1,0 +1,34 @@
+package dev.waitroom.testsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The configuration-metadata tests every service runs, once: a service's {@code ConfigurationMetadataTests} implements
+ * this interface and inherits them. spring-boot-configuration-processor wrote the module's metadata, every
+ * {@code waitroom.*} key its application.yml sets or reads in a placeholder is described by it (a typo or an
+ * undocumented key fails), and every {@code waitroom.*} property of the metadata on its class path has a description
+ * ({@link ConfigurationMetadataCheck}).
+ */
+public interface ConfigurationMetadataContract {
+
+    @Test
+    default void theModuleHasMetadataAndEveryWaitroomKeyOfItsApplicationYmlIsDescribed() {
+        assertThat(ConfigurationMetadataCheck.ownMetadataExists())
+                .as("%s", ConfigurationMetadataCheck.ownMetadata())
+                .isTrue();
+        assertThat(ConfigurationMetadataCheck.waitroomKeys()).isNotEmpty();
+        assertThat(ConfigurationMetadataCheck.undocumentedKeys())
+                .as("waitroom.* keys of application.yml without configuration metadata")
+                .isEmpty();
+    }
+
+    @Test
+    default void everyWaitroomPropertyHasADescription() {
+        assertThat(ConfigurationMetadataCheck.undescribedProperties())
+                .as(
+                        "waitroom.* properties without a description: javadoc the field, or the record component with @param")
+                .isEmpty();
+    }
+}
