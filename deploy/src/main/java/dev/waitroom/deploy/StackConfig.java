@@ -32,6 +32,11 @@ record StackConfig(
 
     static final int MAX_REPLICAS = 5;
 
+    /** Why a stack cannot have both regions and replicas. */
+    private static final String REGIONS_WITH_REPLICAS =
+            "--regions and --replicas together are not supported: each region runs one gateway, queue-service and"
+                    + " coordinator (run --replicas N without --regions, or --regions N without --replicas)";
+
     /**
      * Each process serves health, metrics and info on its own port plus this, on loopback only: 9080 to 9083 for the
      * four services (docs/CONTRACTS.md, "Processes, ports and configuration").
@@ -202,9 +207,7 @@ record StackConfig(
             throw new IllegalArgumentException("a multi-region stack has 2.." + MAX_REGIONS + " regions");
         }
         if (!instancePorts.isEmpty()) {
-            throw new IllegalArgumentException(
-                    "--regions and --replicas together are not supported: each region runs one gateway, queue-service"
-                            + " and coordinator (run --replicas N without --regions, or --regions N without --replicas)");
+            throw new IllegalArgumentException(REGIONS_WITH_REPLICAS);
         }
         Region first = all.get(0);
         if (first.gatewayPort() != gatewayPort
@@ -237,9 +240,7 @@ record StackConfig(
 
     private void requireOneRegion() {
         if (!regions.isEmpty()) {
-            throw new IllegalArgumentException(
-                    "--regions and --replicas together are not supported: each region runs one gateway, queue-service"
-                            + " and coordinator (run --replicas N without --regions, or --regions N without --replicas)");
+            throw new IllegalArgumentException(REGIONS_WITH_REPLICAS);
         }
     }
 
