@@ -5,36 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The rehearsal spread over regions: which gateway each visitor uses, the budgets read, the per-region verdict. */
 class RegionVerdictTests {
-
-    private static LoadParameters params(int capacity) {
-        return new LoadParameters(
-                "http://127.0.0.1:8080",
-                "t",
-                "e",
-                1,
-                1,
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(1),
-                capacity,
-                5,
-                10,
-                Duration.ofSeconds(1),
-                0,
-                0,
-                0,
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(1),
-                100,
-                Duration.ofSeconds(10),
-                Path.of("target/x"));
-    }
 
     /** Two regions, a visitor joined in each, six samples of budgets: r1 4 slots (2 used), r2 6 slots (3 used). */
     private static Ledger twoRegions(long r2Used) {
@@ -59,7 +35,7 @@ class RegionVerdictTests {
 
     @Test
     void passesWhenEveryRegionAccountsForItsVisitorsAndTheLedgerStaysWithinTheCeiling() {
-        Verdict verdict = Verdict.of(twoRegions(3), params(10), TOTAL, ONE_WAITING_EACH);
+        Verdict verdict = Verdict.of(twoRegions(3), VerdictTests.params(10), TOTAL, ONE_WAITING_EACH);
         assertThat(verdict.passed()).as(verdict.text()).isTrue();
         assertThat(verdict.text())
                 .contains("region r1: no visitor lost", "region r2: no visitor lost", "ledger.maxLiveGrants");
@@ -70,17 +46,18 @@ class RegionVerdictTests {
         Map<String, Map<String, Long>> counts = Map.of(
                 "r1", Map.of("waiting", 2L, "joins", 1L),
                 "r2", Map.of("joins", 1L));
-        Verdict verdict = Verdict.of(twoRegions(3), params(10), TOTAL, counts);
+        Verdict verdict = Verdict.of(twoRegions(3), VerdictTests.params(10), TOTAL, counts);
         assertThat(verdict.passed()).isFalse();
     }
 
     @Test
     void failsWhenTheRegionsTogetherHoldMoreThanTheCeiling() {
         // each region stays within its own budget's count, but 4 + 6 slots and 2 + 9 live grants against 10
-        Verdict verdict = Verdict.of(twoRegions(9), params(10), TOTAL, ONE_WAITING_EACH);
+        Verdict verdict = Verdict.of(twoRegions(9), VerdictTests.params(10), TOTAL, ONE_WAITING_EACH);
         assertThat(verdict.passed()).isFalse();
         assertThat(verdict.text()).contains("max 11");
-        assertThat(Verdict.of(twoRegions(3), params(9), TOTAL, ONE_WAITING_EACH).passed())
+        assertThat(Verdict.of(twoRegions(3), VerdictTests.params(9), TOTAL, ONE_WAITING_EACH)
+                        .passed())
                 .as("10 slots leased against a ceiling of 9")
                 .isFalse();
     }
@@ -95,7 +72,8 @@ class RegionVerdictTests {
         ledger.regionOutcome("r1", "joined");
         ledger.outcome("joined");
         ledger.regionOutcome("r2", "joined");
-        assertThat(Verdict.of(ledger, params(10), TOTAL, ONE_WAITING_EACH).passed())
+        assertThat(Verdict.of(ledger, VerdictTests.params(10), TOTAL, ONE_WAITING_EACH)
+                        .passed())
                 .isFalse();
     }
 

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 
 class VerdictTests {
 
-    private static LoadParameters params(int capacity) {
+    /** Load parameters with this capacity (the ceiling); the other tests of the verdict use them too. */
+    static LoadParameters params(int capacity) {
         return new LoadParameters(
                 "http://127.0.0.1:8080",
                 "t",
