@@ -258,12 +258,6 @@ class DashboardSelectorsTests {
     }
 
     private static HttpResponse<String> ops(String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(stack.gatewayUrl() + path))
-                .timeout(Duration.ofSeconds(15))
-                .header("Authorization", "Bearer " + stack.secrets().opsToken())
-                .header("Content-Type", "application/json");
-        request.method(
-                method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return TestStacks.ops(stack, stack.gatewayUrl(), method, path, body);
     }
 }

@@ -478,12 +478,6 @@ class FaultSuiteTests {
     }
 
     private static HttpResponse<String> opsCall(String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(stack.gatewayUrl() + path))
-                .timeout(Duration.ofSeconds(15))
-                .header("Authorization", "Bearer " + stack.secrets().opsToken())
-                .header("Content-Type", "application/json");
-        request.method(
-                method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        return ops.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return TestStacks.ops(stack, stack.gatewayUrl(), method, path, body);
     }
 }

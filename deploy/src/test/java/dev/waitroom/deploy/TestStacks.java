@@ -1,8 +1,13 @@
 package dev.waitroom.deploy;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -13,7 +18,25 @@ final class TestStacks {
     static final Path ROOT =
             Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize();
 
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
     private TestStacks() {}
+
+    /**
+     * An ops API call through the gateway at {@code gatewayUrl} with the stack's ops token: {@code body} is JSON, or
+     * null for none.
+     */
+    static HttpResponse<String> ops(LocalStack stack, String gatewayUrl, String method, String path, String body)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(gatewayUrl + path))
+                .timeout(Duration.ofSeconds(15))
+                .header("Authorization", "Bearer " + stack.secrets().opsToken())
+                .header("Content-Type", "application/json");
+        request.method(
+                method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
 
     /**
      * A stack in {@code dataDir} on the first six of {@code ports}: gateway, queue-service, coordinator, booking,

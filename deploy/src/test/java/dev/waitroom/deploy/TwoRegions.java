@@ -62,13 +62,7 @@ final class TwoRegions {
     /** An ops API call through a region's gateway, with the stack's ops token. */
     static HttpResponse<String> ops(LocalStack stack, String region, String method, String path, String body)
             throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(stack.gatewayUrl(region) + path))
-                .timeout(Duration.ofSeconds(15))
-                .header("Authorization", "Bearer " + stack.secrets().opsToken())
-                .header("Content-Type", "application/json");
-        request.method(
-                method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return TestStacks.ops(stack, stack.gatewayUrl(region), method, path, body);
     }
 
     /**
