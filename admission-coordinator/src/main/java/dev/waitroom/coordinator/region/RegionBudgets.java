@@ -119,13 +119,7 @@ public class RegionBudgets {
     }
 
     /** The outcome of a renewal: the budget now held (empty when fenced off: the lease is not this gate's). */
-    public record Renewal(int slots, long live, double share) {
-
-        /** Offers this region may still make within its budget. */
-        public int free() {
-            return (int) Math.max(0, this.slots - this.live);
-        }
-    }
+    public record Renewal(int slots, long live, double share) {}
 
     /**
      * Renews {@code region}'s budget by the rule, reporting {@code waiting}: empty when this gate no longer holds the
@@ -174,14 +168,6 @@ public class RegionBudgets {
                     .query(String.class)
                     .list();
         });
-    }
-
-    /** Regions of the event whose budget is frozen (lease expired more than the grace ago) and still holds grants. */
-    public List<String> frozenWithGrants(Region me, String eventId, Duration grace) {
-        return read(eventId, grace).budgets().stream()
-                .filter(b -> b.frozen() && b.live() > 0 && !b.region().equals(me.name()))
-                .map(Budget::region)
-                .toList();
     }
 
     /**
