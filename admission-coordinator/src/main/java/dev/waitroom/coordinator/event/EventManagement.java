@@ -177,8 +177,7 @@ public class EventManagement {
         if (event.phase() != EventPhase.OPEN || !event.draw().canMoveTo(DrawState.DRAWN)) {
             return event;
         }
-        this.publisher.publish(event);
-        DrawResult result = this.queue.draw(event.id().value(), event.seed());
+        DrawResult result = drawQueue(event);
         Event revealed = this.transactions.execute(status -> {
             if (this.events.revealSeed(event.id())) {
                 this.events.audit(
@@ -193,6 +192,17 @@ public class EventManagement {
         });
         this.publisher.publishQuietly(revealed);
         return revealed;
+    }
+
+    /**
+     * Runs the pre-sale draw on this coordinator's queue: the queue first hears that the event is open (its pre-sale
+     * group closes), then runs the draw with the committed seed, deterministic and idempotent. {@link #completeDraw}
+     * then reveals the seed; a regional gate whose region's queue was not the first drawn calls this alone
+     * (docs/regions.md).
+     */
+    public DrawResult drawQueue(Event event) {
+        this.publisher.publish(event);
+        return this.queue.draw(event.id().value(), event.seed());
     }
 
     /**

@@ -158,14 +158,13 @@ public final class AdmissionTicker {
     }
 
     /**
-     * A regional gate runs the pre-sale draw of its own queue even when another region's gate has already drawn its
-     * queue and revealed the seed: it first tells its queue the event is open (closing its pre-sale group), then runs
-     * the draw, which is deterministic and idempotent (docs/regions.md). Nothing is offered in the region before.
+     * A regional gate runs the pre-sale draw of its own queue ({@link EventManagement#drawQueue}) even when another
+     * region's gate has already drawn its queue and revealed the seed (docs/regions.md). Nothing is offered in the
+     * region before.
      */
     private boolean drawHere(Event event) {
         try {
-            this.parts.publisher().publish(event);
-            this.parts.queue().draw(event.id().value(), event.seed());
+            this.parts.management().drawQueue(event);
             log.info(
                     "Event {}: pre-sale draw of region {}'s queue completed",
                     event.id(),
