@@ -309,19 +309,11 @@ class ComposeFileTests {
      */
     @Test
     void thePrometheusConfigurationAndAlertRulesPassPromtool() throws Exception {
-        java.util.Optional<Path> promtool = java.util.stream.Stream.of(
-                        System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
-                .filter(dir -> !dir.isEmpty())
-                .map(dir -> Path.of(dir, "promtool"))
-                .filter(Files::isExecutable)
-                .findFirst();
-        org.junit.jupiter.api.Assumptions.assumeTrue(
-                promtool.isPresent(), "promtool is not installed (Debian: apt-get install prometheus)");
+        Path promtool = dev.waitroom.testsupport.TestTools.require("promtool");
         for (List<String> command : List.of(
                 List.of("check", "config", "deploy/observability/prometheus.yml"),
                 List.of("test", "rules", "deploy/observability/alerts-tests.yml"))) {
-            List<String> argv =
-                    new java.util.ArrayList<>(List.of(promtool.get().toString(), command.get(0), command.get(1)));
+            List<String> argv = new java.util.ArrayList<>(List.of(promtool.toString(), command.get(0), command.get(1)));
             argv.add(ROOT.resolve(command.get(2)).toString());
             Process check = new ProcessBuilder(argv).redirectErrorStream(true).start();
             String output = new String(check.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);

@@ -7,11 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,13 +39,7 @@ class DashboardQueriesTests {
 
     @Test
     void promtoolAcceptsEveryDashboardExpression(@TempDir Path dir) throws Exception {
-        Optional<Path> promtool = Stream.of(
-                        System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
-                .filter(d -> !d.isEmpty())
-                .map(d -> Path.of(d, "promtool"))
-                .filter(Files::isExecutable)
-                .findFirst();
-        Assumptions.assumeTrue(promtool.isPresent(), "promtool is not installed (Debian: apt-get install prometheus)");
+        Path promtool = dev.waitroom.testsupport.TestTools.require("promtool");
         List<ObservabilityQueries.Use> uses = ObservabilityQueries.dashboards();
         StringBuilder rules = new StringBuilder("groups:\n  - name: dashboard\n    rules:\n");
         List<String> names = new ArrayList<>();
@@ -62,7 +53,7 @@ class DashboardQueriesTests {
         }
         Path file = dir.resolve("dashboard-rules.yml");
         Files.writeString(file, rules);
-        Process check = new ProcessBuilder(promtool.get().toString(), "check", "rules", file.toString())
+        Process check = new ProcessBuilder(promtool.toString(), "check", "rules", file.toString())
                 .redirectErrorStream(true)
                 .start();
         String output = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

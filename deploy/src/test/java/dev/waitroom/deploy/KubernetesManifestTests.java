@@ -27,13 +27,11 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +42,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -89,15 +86,7 @@ class KubernetesManifestTests {
 
     @BeforeAll
     static void render() throws Exception {
-        String kubectl = onPath("kubectl");
-        if (kubectl == null) {
-            String why = "kubectl is not installed, so deploy/k8s cannot be rendered (Debian: apt-get install kubectl, "
-                    + "or kubernetes-client on Debian 12; .ci/run installs it)";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail(why);
-            }
-            Assumptions.abort(why);
-        }
+        String kubectl = dev.waitroom.testsupport.TestTools.require("kubectl").toString();
         for (String overlay : List.of("dev", "production")) {
             RENDERED.put(
                     overlay, parse(kustomize(kubectl, K8S.resolve("overlays").resolve(overlay))));
@@ -575,16 +564,6 @@ class KubernetesManifestTests {
             objects.add(STRICT.convertValue(map, model));
         }
         return objects;
-    }
-
-    private static String onPath(String tool) {
-        return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .filter(dir -> !dir.isEmpty())
-                .map(dir -> Path.of(dir, tool))
-                .filter(Files::isExecutable)
-                .map(Path::toString)
-                .findFirst()
-                .orElse(null);
     }
 
     /** A pod somewhere: its namespace and labels; a null namespace is outside the cluster. */

@@ -104,21 +104,15 @@ class LocalPostgresTests {
     /** A local user on the Unix socket (in /tmp, where these binaries put it) gets no more than one on TCP. */
     private static void assertTheLocalSocketAsksForThePasswordToo(int port) throws Exception {
         Path socket = Path.of("/tmp", ".s.PGSQL." + port);
-        java.util.Optional<Path> psql = java.util.stream.Stream.of(
-                        System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
-                .filter(d -> !d.isEmpty())
-                .map(d -> Path.of(d, "psql"))
-                .filter(Files::isExecutable)
-                .findFirst();
-        if (!Files.exists(socket) || psql.isEmpty()) {
-            System.out.println(
-                    "local socket not checked: " + (psql.isEmpty() ? "no psql here" : "no socket " + socket));
+        Path psql = dev.waitroom.testsupport.TestTools.require("psql");
+        if (!Files.exists(socket)) {
+            System.out.println("local socket not checked: no socket " + socket);
             return;
         }
-        assertThat(psql(psql.get(), port, null).exitValue())
+        assertThat(psql(psql, port, null).exitValue())
                 .as("psql on the socket without a password")
                 .isNotZero();
-        assertThat(psql(psql.get(), port, PASSWORD).exitValue())
+        assertThat(psql(psql, port, PASSWORD).exitValue())
                 .as("psql on the socket with the password")
                 .isZero();
     }

@@ -227,7 +227,8 @@ class LocalStackTests {
                                         .get(check.service())
                                         .toString()),
                         Map.of());
-            } else if (check.service().equals("postgres") && onPath("pg_isready")) {
+            } else if (check.service().equals("postgres")) {
+                dev.waitroom.testsupport.TestTools.require("pg_isready");
                 // In its image pg_isready finds the server on the local socket; here it is the embedded one on
                 // loopback.
                 local = check.mappedTo(
@@ -264,11 +265,6 @@ class LocalStackTests {
                 assertThat(response.statusCode()).as(process + " " + probe).isEqualTo(200);
             }
         }
-    }
-
-    private static boolean onPath(String tool) {
-        return java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
-                .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, tool)));
     }
 
     @Test

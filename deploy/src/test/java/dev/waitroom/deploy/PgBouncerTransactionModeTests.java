@@ -2,7 +2,6 @@ package dev.waitroom.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.testsupport.AllAtOnce;
@@ -31,7 +30,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -90,23 +88,9 @@ class PgBouncerTransactionModeTests {
                 .withSimulations(true));
     }
 
-    /** Debian's binary; skipped with the reason where it is missing, a failure in CI ({@code .ci/run} installs it). */
+    /** Debian's binary ({@code /usr/sbin}); skipped with the reason where it is missing, a failure in CI. */
     private static Path pgbouncerBinary() {
-        List<String> dirs =
-                new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)));
-        dirs.addAll(List.of("/usr/sbin", "/usr/local/sbin", "/usr/bin"));
-        for (String dir : dirs) {
-            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "pgbouncer"))) {
-                return Path.of(dir, "pgbouncer");
-            }
-        }
-        String why = "pgbouncer is not installed, so the services cannot be run behind a real PgBouncer in transaction "
-                + "mode (Debian: apt-get install pgbouncer; .ci/run installs it)";
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            fail(why);
-        }
-        Assumptions.abort(why);
-        return null;
+        return dev.waitroom.testsupport.TestTools.require("pgbouncer");
     }
 
     private static Process startPgBouncer(Path binary, int postgresPort) throws Exception {

@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,11 +14,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Stream;
 
 /**
- * Redis processes of one test topology, from the {@code redis-server} and {@code redis-cli} on PATH (Debian's
- * {@code redis-server} package; {@code .ci/run} installs it). Loopback only, free ports, one temporary directory;
+ * Redis processes of one test topology, from the {@code redis-server} and {@code redis-cli} of Debian's packages
+ * ({@link TestTools}: {@code ./waitroom test} installs them). Loopback only, free ports, one temporary directory;
  * {@link #close()} (or the JVM's exit) stops every process it started.
  */
 public abstract class LocalRedis implements AutoCloseable {
@@ -29,12 +27,8 @@ public abstract class LocalRedis implements AutoCloseable {
     private final Thread shutdownHook = new Thread(this::stopAll, "local-redis-stop");
 
     protected LocalRedis(String name) {
-        for (String tool : List.of("redis-server", "redis-cli")) {
-            if (!onPath(tool)) {
-                throw new IllegalStateException(tool + " is not on PATH: install Debian's redis-server package "
-                        + "(apt-get install redis-server; .ci/run does) to run the Redis topology tests");
-            }
-        }
+        TestTools.require("redis-server");
+        TestTools.require("redis-cli");
         this.dir = RealStores.tempDirectory("waitroom-" + name);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
@@ -199,12 +193,5 @@ public abstract class LocalRedis implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static boolean onPath(String tool) {
-        String path = System.getenv("PATH");
-        return path != null
-                && Stream.of(path.split(java.io.File.pathSeparator))
-                        .anyMatch(d -> Files.isExecutable(Path.of(d, tool)));
     }
 }

@@ -7,12 +7,11 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.options.ReducedMotion;
 import dev.waitroom.testsupport.SyntheticClients;
-import java.io.File;
+import dev.waitroom.testsupport.TestTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Debian's headless Chromium driven by Playwright, for every browser test: from PATH or {@code -Dwaitroom.chromium=...};
@@ -21,7 +20,7 @@ import java.util.stream.Stream;
 public final class Chromium implements AutoCloseable {
 
     public static final String SKIP_REASON = "SKIPPED browser test: no chromium executable found on PATH or at "
-            + "-Dwaitroom.chromium (install Debian's chromium: apt-get install -y chromium)";
+            + "-Dwaitroom.chromium (apt-get install -y chromium; ./waitroom test installs it where it can)";
 
     private final Playwright playwright;
 
@@ -39,10 +38,16 @@ public final class Chromium implements AutoCloseable {
                                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking")));
     }
 
-    /** Null, with the reason printed, where no chromium is installed. */
+    /**
+     * Null, with the reason printed, where no chromium is installed; under {@code CI=true}, where nothing may skip, a
+     * failure instead ({@link TestTools}).
+     */
     public static Chromium launchOrNull() {
         Path executable = executable();
         if (executable == null) {
+            if (TestTools.underCi()) {
+                throw new AssertionError("under CI nothing may skip: " + SKIP_REASON);
+            }
             System.out.println(SKIP_REASON);
             return null;
         }
@@ -79,15 +84,7 @@ public final class Chromium implements AutoCloseable {
             Path executable = Path.of(configured);
             return Files.isExecutable(executable) ? executable : null;
         }
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return null;
-        }
-        return Stream.of(path.split(File.pathSeparator))
-                .flatMap(dir -> Stream.of(Path.of(dir, "chromium"), Path.of(dir, "chromium-browser")))
-                .filter(Files::isExecutable)
-                .findFirst()
-                .orElse(null);
+        return TestTools.find("chromium").orElse(null);
     }
 
     @Override
