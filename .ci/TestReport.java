@@ -24,7 +24,8 @@ import org.w3c.dom.NodeList;
  * <pre>
  * java .ci/TestReport.java tests [ROOT] [--started EPOCH_SECONDS]
  *     every module's target/surefire-reports/TEST-*.xml under ROOT (default .): a line per module, the failing
- *     tests by name, the total; exits 1 when a test failed or erred, 2 when no report was found
+ *     and skipped tests by name, the total; exits 1 when a test failed or erred, or (under CI=true) skipped, 2
+ *     when no report was found
  * java .ci/TestReport.java verdict FILE
  *     the on-sale rehearsal's verdict.json (deploy/loadtest, Verdict.json()): the failed checks; exits 0 only when
  *     it says passed, has checks, and every check that is a must passed; 2 when it is missing or not JSON
@@ -79,6 +80,7 @@ public final class TestReport {
         }
         Map<String, Counts> modules = new TreeMap<>();
         List<Failure> failures = new ArrayList<>();
+        List<Failure> skips = new ArrayList<>();
         for (Path report : surefireReports(root)) {
             String module = moduleOf(root, report);
             Element suite = parse(report).getDocumentElement();
@@ -92,6 +94,10 @@ public final class TestReport {
             for (int i = 0; i < cases.getLength(); i++) {
                 Element testCase = (Element) cases.item(i);
                 for (Node child = testCase.getFirstChild(); child != null; child = child.getNextSibling()) {
+                    if (child instanceof Element skip && skip.getTagName().equals("skipped")) {
+                        skips.add(new Failure(
+                                module, testName(testCase), "skipped", firstLine(skip.getAttribute("message"))));
+                    }
                     if (child instanceof Element problem
                             && (problem.getTagName().equals("failure")
                                     || problem.getTagName().equals("error"))) {
@@ -126,6 +132,14 @@ public final class TestReport {
                     f.kind(),
                     f.message().isEmpty() ? "" : ": " + f.message());
         }
+        for (Failure f : skips) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "  SKIPPED %s: %s%s%n",
+                    f.module(),
+                    f.test(),
+                    f.message().isEmpty() ? "" : ": " + f.message());
+        }
         if (started != null) {
             System.out.printf(Locale.ROOT, "  total time: %d s%n", System.currentTimeMillis() / 1000 - started);
         }
@@ -140,7 +154,14 @@ public final class TestReport {
                     "ci: no surefire report under " + root.toAbsolutePath().normalize());
             return 2;
         }
-        return total.failures() + total.errors() == 0 ? 0 : 1;
+        if (total.failures() + total.errors() > 0) {
+            return 1;
+        }
+        if (total.skipped() > 0 && "true".equalsIgnoreCase(System.getenv("CI"))) {
+            System.err.println("ci: under CI nothing may skip, and " + total.skipped() + " tests did");
+            return 1;
+        }
+        return 0;
     }
 
     /** {@code <module>/target/surefire-reports/TEST-*.xml} at any depth (so {@code deploy/loadtest} too). */
