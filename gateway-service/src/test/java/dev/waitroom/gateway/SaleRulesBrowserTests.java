@@ -290,7 +290,7 @@ class SaleRulesBrowserTests {
             assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
             assertThat(page.locator("#receipt")).hasText(receipt);
             model.offerNext(1);
-            page.waitForURL("**/events/" + event + "/shop-ui", new Page.WaitForURLOptions().setTimeout(20_000));
+            page.waitForURL("**/events/" + event + "/shop-ui", new Page.WaitForURLOptions().setTimeout(45_000));
             page.context().close();
         } finally {
             upstreams.coordinator.refuseClaims(event, null);
