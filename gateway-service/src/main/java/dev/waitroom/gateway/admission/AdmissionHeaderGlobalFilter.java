@@ -13,7 +13,7 @@ import reactor.core.publisher.Mono;
 /**
  * Sends the origin {@code Waitroom-Admission} for a request the admission filter passed, signed for exactly its
  * method and raw path; on every other forwarded request drops a client's copy, so only the gateway's ever arrives.
- * One Ed25519 signature (about 50 µs, docs/integration/admission-header.md) per forwarded shop request, none elsewhere.
+ * One Ed25519 signature (50-90 µs, docs/integration/admission-header.md) per forwarded shop request, none elsewhere.
  */
 @Component
 class AdmissionHeaderGlobalFilter implements GlobalFilter, Ordered {
