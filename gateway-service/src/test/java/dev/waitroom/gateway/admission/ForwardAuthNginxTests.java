@@ -139,6 +139,7 @@ class ForwardAuthNginxTests {
                       proxy_set_header Content-Length "";
                       proxy_set_header X-Original-URI $request_uri;
                       proxy_set_header X-Original-Method $request_method;
+                      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
                     }
                   }
                 }
