@@ -32,6 +32,8 @@ final class Secrets {
             "WAITROOM_SECURITY_WEBHOOKSECRET",
             // the gateway signs, booking verifies its per-request shop assertions
             "WAITROOM_SECURITY_ASSERTIONKEY",
+            // the gateway's Ed25519 seed for the Waitroom-Admission header origins verify (docs/integration)
+            "WAITROOM_SECURITY_ADMISSIONHEADERKEY",
             // the coordinator seals its signing keys at rest with it (AES-256)
             "WAITROOM_SECURITY_KEYENCRYPTIONKEY",
             // the gateway's account pseudonyms, used only once an identity provider is configured (docs/accounts.md:

@@ -68,6 +68,9 @@ public class AdmissionTokenGatewayFilterFactory
     public static final String SHOP_ASSERTION_ATTRIBUTE =
             AdmissionTokenGatewayFilterFactory.class.getName() + ".assertion";
 
+    /** What was checked for a request that passed (a {@link ShopAssertion}, unsigned), read by the admission-header filter. */
+    static final String CHECKED_ATTRIBUTE = AdmissionTokenGatewayFilterFactory.class.getName() + ".checked";
+
     private static final String BYPASS_SESSION_PREFIX = "bypass-";
 
     private static final Logger log = LoggerFactory.getLogger(AdmissionTokenGatewayFilterFactory.class);
@@ -261,7 +264,7 @@ public class AdmissionTokenGatewayFilterFactory
             long generation,
             ShopAssertion.Scope scope) {
         ServerHttpRequest request = exchange.getRequest();
-        String assertion = assertions.sign(ShopAssertion.forRequest(
+        ShopAssertion checked = ShopAssertion.forRequest(
                 eventId,
                 sessionId,
                 visitor,
@@ -269,8 +272,10 @@ public class AdmissionTokenGatewayFilterFactory
                 scope,
                 request.getMethod().name(),
                 request.getURI().getRawPath(),
-                clock.instant()));
-        exchange.getAttributes().put(SHOP_ASSERTION_ATTRIBUTE, assertion);
+                clock.instant());
+        exchange.getAttributes().put(SHOP_ASSERTION_ATTRIBUTE, assertions.sign(checked));
+        // the same verdict, for the Waitroom-Admission header (AdmissionHeaderGlobalFilter)
+        exchange.getAttributes().put(CHECKED_ATTRIBUTE, checked);
     }
 
     private Mono<Void> reject(ServerWebExchange exchange, Verdict verdict) {

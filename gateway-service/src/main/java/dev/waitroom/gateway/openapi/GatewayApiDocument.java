@@ -154,6 +154,14 @@ final class GatewayApiDocument {
                     Access.PUBLIC,
                     "200",
                     "The admission-token signing keys, public parts only (coordinator)."),
+            op(
+                    "GET",
+                    "/.well-known/waitroom-admission-keys",
+                    "keys",
+                    Access.PUBLIC,
+                    "200",
+                    "The gateway's public keys (JWKS) for the Waitroom-Admission header origins verify"
+                            + " (docs/integration/admission-header.md)."),
             op("POST", "/admin/events", "ops", Access.OPERATOR, "201", "Create an event (coordinator)."),
             op("GET", "/admin/events/{eventId}", "ops", Access.OPERATOR, "200", "An event's configuration and state."),
             op("PATCH", "/admin/events/{eventId}", "ops", Access.OPERATOR, "200", "Change an event's configuration."),
