@@ -107,10 +107,13 @@ class TestToolsTests {
 
     private static List<Path> testSources() throws IOException {
         List<Path> roots = new ArrayList<>();
-        try (Stream<Path> modules = Files.list(ROOT)) {
-            modules.filter(Files::isDirectory).forEach(m -> roots.add(m.resolve("src/test/java")));
+        // every module's tests, at any depth (deploy/loadtest, verifiers/java)
+        try (Stream<Path> dirs = Files.walk(ROOT, 5)) {
+            dirs.filter(d -> d.endsWith(Path.of("src", "test", "java")))
+                    .filter(d ->
+                            !d.toString().contains("/target/") && !d.toString().contains("/node_modules/"))
+                    .forEach(roots::add);
         }
-        roots.add(ROOT.resolve("deploy/loadtest/src/test/java"));
         // test-support is test code shipped as a library: its main sources count too
         roots.add(ROOT.resolve("test-support/src/main/java"));
         Set<Path> sources = new TreeSet<>();

@@ -1,13 +1,13 @@
 package dev.waitroom.gateway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubCoordinator.Issued;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.TestTools;
 import dev.waitroom.tokens.AdmissionHeader;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.VisitorCookieCodec;
@@ -23,11 +23,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,7 +37,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * docs/integration/forward-auth.md says: an admitted shopper's request reaches the origin with a {@code
  * Waitroom-Admission} the origin verifies (a client's own copy replaced), one without an admission is refused with 401
  * and never reaches it. Needs nginx with the auth_request module: {@code nginx} on the PATH, {@code /usr/sbin/nginx}
- * (Debian's {@code nginx-light}), or {@code -Dwaitroom.nginx=<binary>}; skipped without one.
+ * (Debian's {@code nginx-light}, which {@code ./waitroom test} installs), or {@code -Dwaitroom.nginx=<binary>}.
  */
 @GatewayIntegrationTest
 class ForwardAuthNginxTests {
@@ -58,20 +56,18 @@ class ForwardAuthNginxTests {
     Process nginx;
     int nginxPort;
 
-    static Optional<Path> nginxBinary() {
+    /** {@code -Dwaitroom.nginx=<binary>}, else Debian's nginx-light through {@link TestTools} (a failure under CI). */
+    static Path nginxBinary() {
         String configured = System.getProperty("waitroom.nginx", System.getenv("WAITROOM_NGINX"));
-        Stream<Path> candidates = configured != null && !configured.isBlank()
-                ? Stream.of(Path.of(configured))
-                : Stream.concat(
-                        Stream.of(System.getenv("PATH").split(":")).map(p -> Path.of(p, "nginx")),
-                        Stream.of(Path.of("/usr/sbin/nginx")));
-        return candidates.filter(Files::isExecutable).findFirst();
+        if (configured != null && !configured.isBlank() && Files.isExecutable(Path.of(configured))) {
+            return Path.of(configured);
+        }
+        return TestTools.require("nginx");
     }
 
     @BeforeEach
     void startOriginAndNginx() throws Exception {
-        Optional<Path> binary = nginxBinary();
-        assumeTrue(binary.isPresent(), "no nginx binary (apt-get install nginx-light, or -Dwaitroom.nginx=...)");
+        Path binary = nginxBinary();
         origin = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         origin.createContext("/", exchange -> {
             admissionsAtOrigin.add(String.valueOf(exchange.getRequestHeaders().getFirst(AdmissionHeader.NAME)));
@@ -84,7 +80,7 @@ class ForwardAuthNginxTests {
         nginxPort = freePort();
         Path conf = dir.resolve("nginx.conf");
         Files.writeString(conf, config(dir, nginxPort, origin.getAddress().getPort(), port));
-        nginx = new ProcessBuilder(binary.get().toString(), "-p", dir.toString(), "-c", conf.toString())
+        nginx = new ProcessBuilder(binary.toString(), "-p", dir.toString(), "-c", conf.toString())
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("nginx.out").toFile())
                 .start();
