@@ -2,7 +2,8 @@
 """Reads the rehearsal's estimates.csv (every range an admitted visitor was shown) and prints, per caveat: how many
 ranges held the real wait, were early or late; where in the range the real wait fell (0 = min, 1 = max) for waits of
 30 s or more; the median width over the wait for waits of a minute or more; and how many would still hold if every
-range were shrunk around its middle (docs/estimates.md).
+range were shrunk around its middle; over all ranges, the verdict's share inside and median width over max(wait, 60 s)
+(docs/estimates.md).
 
   python3 deploy/loadtest/estimates-calibration.py deploy/loadtest/target/onsale-verdict/estimates.csv
 """
@@ -14,6 +15,12 @@ groups = {}
 for row in csv.DictReader(open(sys.argv[1])):
     wait = (int(row["offeredAtMillis"]) - int(row["shownAtMillis"])) / 1000
     groups.setdefault(row["caveat"] or "none", []).append((wait, int(row["minSeconds"]), int(row["maxSeconds"])))
+every = [r for ranges in groups.values() for r in ranges]
+if every:
+    # the verdict's two musts (issue #26): share inside, median (max - min) / max(wait, 60 s)
+    held = sum(1 for w, lo, hi in every if lo <= w <= hi)
+    print(f"all: {len(every)} ranges, {held / len(every):.3f} inside, median width over max(wait, 60 s) "
+          f"{statistics.median((hi - lo) / max(w, 60) for w, lo, hi in every):.2f}")
 for caveat, ranges in sorted(groups.items()):
     inside = sum(1 for w, lo, hi in ranges if lo <= w <= hi)
     early = sum(1 for w, lo, hi in ranges if w < lo)

@@ -301,7 +301,7 @@ class SaleRulesBrowserTests {
     void whilePausedThePageShowsNoProgress() {
         String event = newEvent();
         StubQueueService.QueueEvent model =
-                upstreams.queue.event(event).admissionRate(0.5).addWaiting(40);
+                upstreams.queue.event(event).admissionRate(2).addWaiting(40);
         Page page = open(event);
         assertThat(page.locator("#wait")).containsText("estimate", WAIT);
         model.mode("PAUSED");

@@ -71,7 +71,7 @@ class WaitingPageBrowserTests {
     @Test
     void waitingPageShowsThePlaceAndPassesAxe() {
         String event = newEvent();
-        upstreams.queue.event(event).admissionRate(0.5).addWaiting(40);
+        upstreams.queue.event(event).admissionRate(2).addWaiting(40);
         Page page = open(event);
         assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
         assertThat(page.locator("#ahead")).containsText("40 people", WAIT);

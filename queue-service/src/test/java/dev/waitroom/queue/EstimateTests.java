@@ -79,6 +79,32 @@ class EstimateTests {
         assertThat(body.get("estimatedWaitSeconds").get("caveat").asString()).isEqualTo("MEASURING");
     }
 
+    /**
+     * Issue #26: at the very front, while measuring, the range ran from 0 s to days. A range whose upper end passes 4
+     * times its lower end plus 2 minutes is not shown: the status says "not known yet" (no estimate), the place stays.
+     */
+    @Test
+    void aRangeTooWideToMeanAnythingIsNotKnownYet() {
+        Pace measuringDownToTheFloor = new Pace(0, 0, 0, 2, 0.02, false);
+        String event = openWith("estimate-unknown", measuringDownToTheFloor, 40);
+        String visitor = VisitorId.random().value();
+        JsonNode joined = client.join(event, visitor).json();
+        assertThat(joined.path("state").asString()).isEqualTo("WAITING");
+        assertThat(joined.path("position").path("aheadMin").asLong()).isEqualTo(40);
+        assertThat(joined.path("estimatedWaitSeconds").isNull()
+                        || joined.path("estimatedWaitSeconds").isMissingNode())
+                .as("no estimate: %s", joined)
+                .isTrue();
+        assertThat(QueueStatus.EstimatedWait.of(QueueStatus.Position.around(40), 10, measuringDownToTheFloor))
+                .isNull();
+
+        client.putEvent(event, "OPEN", pace(STEADY));
+        QueueStatus.EstimatedWait steady =
+                estimate(client.status(event, visitor).json());
+        assertThat(steady).isEqualTo(QueueStatus.EstimatedWait.of(QueueStatus.Position.around(40), 10, STEADY));
+        assertThat(steady).isNotNull();
+    }
+
     @Test
     void theSnapshotCarriesThePaceToTheEdge() {
         String event = openWith("estimate-snapshot", STEADY, 3);

@@ -36,7 +36,7 @@ class StatusTests {
                 "PUT",
                 "/internal/events/" + event,
                 "{\"phase\":\"OPEN\",\"mode\":\"QUEUEING\",\"saleGeneration\":1,"
-                        + "\"admissionRatePerSecond\":2,\"announcement\":\"Sale is on\"}");
+                        + "\"admissionRatePerSecond\":20,\"announcement\":\"Sale is on\"}");
         for (int i = 0; i < 150; i++) {
             client.join(event, VisitorId.random().value());
         }
@@ -68,7 +68,7 @@ class StatusTests {
         // no pace measured yet: the contract's rule from the pushed rate, wide and said to be measuring
         dev.waitroom.contract.queue.QueueStatus.EstimatedWait measuring =
                 dev.waitroom.contract.queue.QueueStatus.EstimatedWait.of(
-                        dev.waitroom.contract.queue.QueueStatus.Position.around(150), 2, null);
+                        dev.waitroom.contract.queue.QueueStatus.Position.around(150), 20, null);
         assertThat(body.get("estimatedWaitSeconds").get("min").asLong()).isEqualTo(measuring.min());
         assertThat(body.get("estimatedWaitSeconds").get("max").asLong()).isEqualTo(measuring.max());
         assertThat(body.get("estimatedWaitSeconds").get("caveat").asString()).isEqualTo("MEASURING");

@@ -7,7 +7,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.stereotype.Component;
 
-/** Counters of offers, claims, claim failures and releases (by reason). Event ids are tags; no visitor data. */
+/**
+ * Counters of offers, claims, claim failures, releases (by reason) and checkouts (purchases). Event ids are tags; no
+ * visitor data.
+ */
 @Component
 public class AdmissionMetrics {
 
@@ -30,6 +33,8 @@ public class AdmissionMetrics {
                 for (String reason : CLAIM_FAILURES) {
                     counter("waitroom.coordinator.claim.failures", "event", eventId, "reason", reason);
                 }
+                // and the checkouts a series at 0, so the dashboard's checkouts panel reads 0, not nothing
+                counter("waitroom.coordinator.checkouts", "event", eventId);
             }
             counter("waitroom.coordinator.offers", "event", eventId).increment(count);
         }
@@ -48,6 +53,14 @@ public class AdmissionMetrics {
     void released(String eventId, ReleaseReason reason) {
         counter("waitroom.coordinator.releases", "event", eventId, "reason", reason.name())
                 .increment();
+    }
+
+    /**
+     * A purchase booking reported, counted once per grant: the checkout count. A session ended any other way (a new
+     * round, a leave, an expiry) is a release, never a checkout.
+     */
+    void checkedOut(String eventId) {
+        counter("waitroom.coordinator.checkouts", "event", eventId).increment();
     }
 
     void queueSyncRejected(String eventId) {

@@ -213,7 +213,9 @@ public class Admissions {
         Event event = event(eventId);
         Grant grant =
                 this.grants.findBySession(eventId.value(), sessionId).orElseThrow(AdmissionProblems::sessionNotFound);
-        this.grants.recordPurchase(grant.id(), orderId, this.clock.instant());
+        if (this.grants.recordPurchase(grant.id(), orderId, this.clock.instant())) {
+            this.metrics.checkedOut(eventId.value());
+        }
         if (event.config().afterPurchase() == AfterPurchase.RELEASE && grant.state() == GrantState.ACTIVE) {
             release(grant, ReleaseReason.PURCHASED);
         }

@@ -552,6 +552,18 @@ public class Grants {
     }
 
     /** Count of grants per final release reason, for the live view. */
+    /**
+     * The event's checkouts: grants whose purchase booking reported (once each, whatever the after-purchase policy).
+     * Sessions ended by a new round, a leave or an expiry are not among them.
+     */
+    public long checkouts(String eventId) {
+        return this.jdbc
+                .sql("select count(*) from grants where event_id = :e and purchased_at is not null")
+                .param("e", eventId)
+                .query(Long.class)
+                .single();
+    }
+
     public java.util.Map<String, Long> releasedByReason(String eventId) {
         java.util.Map<String, Long> result = new java.util.TreeMap<>();
         this.jdbc.sql("""

@@ -3,6 +3,7 @@ package dev.waitroom.coordinator.ops;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.admission.LiveCounts;
+import dev.waitroom.coordinator.admission.ReleaseReason;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
@@ -17,7 +18,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The ops live view of an event: offered and active from the durable grants, waiting and oldest wait from the queue
- * service, and the drift between the queue's counters and the grants.
+ * service, and the drift between the queue's counters and the grants. Checkouts are purchases booking reported (the
+ * grants' recorded purchases), not the queue's COMPLETED entries: a session a new round ended completes its queue
+ * entry without a purchase, and is counted apart ({@code endedByNewRound}).
  */
 @Component
 class LiveView {
@@ -62,6 +65,7 @@ class LiveView {
                 ? null
                 : Math.abs(counts.offered() - live.offered()) + Math.abs(counts.active() - live.active());
         Leases.LeaseView lease = this.leases.current(id).orElse(null);
+        Map<String, Long> released = this.grants.releasedByReason(id);
         return new Live(
                 counts == null ? null : counts.waiting(),
                 live.offered(),
@@ -74,8 +78,9 @@ class LiveView {
                 drift,
                 counts != null,
                 counts == null ? null : counts.abandoned(),
-                counts == null ? null : counts.completed(),
-                this.grants.releasedByReason(id),
+                this.grants.checkouts(id),
+                released.getOrDefault(ReleaseReason.NEW_ROUND.name(), 0L),
+                released,
                 lease == null ? null : lease.owner(),
                 lease == null ? null : lease.generation().value(),
                 this.events.changes(event.id()),
@@ -94,7 +99,8 @@ class LiveView {
             Long drift,
             boolean queueReachable,
             Long abandoned,
-            Long checkouts,
+            long checkouts,
+            long endedByNewRound,
             Map<String, Long> releasedByReason,
             String leaseOwner,
             Long fencingGeneration,

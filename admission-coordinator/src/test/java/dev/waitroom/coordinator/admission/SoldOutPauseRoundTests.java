@@ -17,6 +17,8 @@ import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.testsupport.AllAtOnce;
 import dev.waitroom.tokens.VisitorId;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,6 +54,9 @@ class SoldOutPauseRoundTests {
 
     @Autowired
     JdbcClient jdbc;
+
+    @Autowired
+    MeterRegistry meters;
 
     Http http;
 
@@ -512,6 +517,70 @@ class SoldOutPauseRoundTests {
                 .query(Long.class)
                 .single();
         assertThat(rounds).as("audited").isEqualTo(1);
+    }
+
+    private JsonNode liveView() {
+        return this.ops.get("/admin/events/" + this.eventId).json().path("live");
+    }
+
+    private double checkoutsCounted() {
+        Counter counter = this.meters
+                .find("waitroom.coordinator.checkouts")
+                .tag("event", this.eventId)
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    /**
+     * Issue #26: the live view's checkouts were the queue's COMPLETED entries, and a session a new round ends completes
+     * its entry. A checkout is a purchase booking reported, nothing else; the round's ends are counted apart.
+     */
+    @Test
+    void aSessionEndedByANewRoundIsNoCheckoutAndAPurchaseIsOne() {
+        List<String> visitors = offered(this.eventId, 1, 3, 60);
+        String first = visitors.stream()
+                .filter(v -> this.scenario
+                        .grants
+                        .findLive(this.eventId, new VisitorId(v))
+                        .isPresent())
+                .findFirst()
+                .orElseThrow();
+        assertThat(claim(first).status()).isEqualTo(200);
+        admin("/sold-out", "{\"reason\":\"gone\"}");
+        assertThat(admin("/rounds", "{\"reason\":\"returns\"}").status()).isEqualTo(200);
+        assertThat(latest(this.eventId, first).releaseReason()).isEqualTo(ReleaseReason.NEW_ROUND);
+        assertThat(queueState(this.eventId, first))
+                .as("the queue entry completes, as before")
+                .isEqualTo(InMemoryQueueDirectory.State.COMPLETED);
+
+        JsonNode afterRound = liveView();
+        assertThat(afterRound.path("checkouts").asLong())
+                .as("a round's end is no purchase")
+                .isZero();
+        assertThat(afterRound.path("endedByNewRound").asLong()).isEqualTo(1);
+        assertThat(afterRound.path("queue").path("completed").asLong()).isEqualTo(1);
+        assertThat(checkoutsCounted()).isZero();
+
+        assertThat(this.scenario.tickUntilLive(this.eventId, 1).live()).isEqualTo(1);
+        String buyer = visitors.stream()
+                .filter(v -> this.scenario
+                        .grants
+                        .findLive(this.eventId, new VisitorId(v))
+                        .isPresent())
+                .findFirst()
+                .orElseThrow();
+        SessionId session =
+                SessionId.parse(claim(buyer).json().path("sessionId").asString());
+        this.admissions.purchaseCompleted(EventId.of(this.eventId), session, "order-1");
+        this.admissions.purchaseCompleted(EventId.of(this.eventId), session, "order-1");
+
+        JsonNode afterPurchase = liveView();
+        assertThat(afterPurchase.path("checkouts").asLong())
+                .as("one purchase, reported twice")
+                .isEqualTo(1);
+        assertThat(afterPurchase.path("endedByNewRound").asLong()).isEqualTo(1);
+        assertThat(afterPurchase.path("queue").path("completed").asLong()).isEqualTo(2);
+        assertThat(checkoutsCounted()).isEqualTo(1);
     }
 
     @Test

@@ -57,7 +57,7 @@ public record QueueStatus(
 
     /**
      * Seconds until an offer is expected: a 90 % range from the measured offer pace (docs/estimates.md), with the
-     * reason it is wider than usual, null when the pace is steady.
+     * reason it is wider than usual, null when the pace is steady. Never wider than {@link #meaningful} allows.
      */
     public record EstimatedWait(long min, long max, EstimateCaveat caveat) {
 
@@ -67,6 +67,20 @@ public record QueueStatus(
             }
         }
 
+        /** A range's upper end is at most this many times its lower end ... */
+        public static final long MOST_TIMES_THE_LOWER_END = 4;
+
+        /** ... plus this many seconds; a wider range says nothing and is not shown (docs/estimates.md). */
+        public static final long MOST_SECONDS_BEYOND = 120;
+
+        /**
+         * Whether {@code min..max} is narrow enough to mean something: {@code max <= 4 min + 2 minutes}. Beyond that the
+         * status says "not known yet" (a null estimate): a range that wide holds the real wait by construction.
+         */
+        public static boolean meaningful(long min, long max) {
+            return max <= MOST_TIMES_THE_LOWER_END * min + MOST_SECONDS_BEYOND;
+        }
+
         /** A range without a caveat. */
         public EstimatedWait(long min, long max) {
             this(min, max, null);
@@ -74,8 +88,9 @@ public record QueueStatus(
 
         /**
          * The range for the band ahead at the measured pace ({@link WaitBand}), or, with no pace measured yet, from
-         * the pushed rate and wide ({@link EstimateCaveat#MEASURING}); null when the rate is zero or unknown (paused):
-         * no made-up numbers. The queue-service and the edge both answer with this.
+         * the pushed rate and wide ({@link EstimateCaveat#MEASURING}); null when the rate is zero or unknown (paused)
+         * or when the range would be too wide to mean anything ({@link #meaningful}): no made-up numbers. The
+         * queue-service and the edge both answer with this.
          */
         public static EstimatedWait of(Position ahead, double admissionRatePerSecond, Pace pace) {
             return WaitBand.of(ahead, admissionRatePerSecond, pace);

@@ -12,7 +12,8 @@ package dev.waitroom.contract.queue;
  * recent pace departs from it beyond its noise, the band reaches out to the recent pace and beyond; when admissions
  * just resumed, both ends widen. The band never gets
  * narrower than an honest floor around its middle, and a few seconds of slack cover the ticker, the offer outbox
- * and the poll.
+ * and the poll. A band whose upper end passes 4 times its lower end plus 2 minutes is no estimate at all: it is not
+ * shown ({@link QueueStatus.EstimatedWait#meaningful}).
  */
 final class WaitBand {
 
@@ -38,6 +39,9 @@ final class WaitBand {
 
     /** Without a measured floor, while measuring, the slow end assumes a pace this many times below the rate. */
     static final double MEASURING_SPREAD = 4;
+
+    /** Seconds no estimate reaches (about 36,000 years), so the bound's arithmetic cannot overflow. */
+    static final double LONGEST = 1e12;
 
     private WaitBand() {}
 
@@ -75,6 +79,9 @@ final class WaitBand {
             if (recent < r * (1 - CHANGE) && recent < r - Z * recentError) {
                 caveat = EstimateCaveat.SLOWED;
                 central = (r + recent) / 2;
+                // the near future is more like the recent pace than the long-run one: the fast end is the halfway
+                // pace, not the long-run one (the rehearsal's SLOWED ranges held every wait, docs/estimates.md)
+                fast = central + Z * rateError;
                 slow = (recent - Z * rateError) / WIDEN;
             } else if (recent > r * (1 + CHANGE) && recent > r + Z * recentError) {
                 caveat = EstimateCaveat.SPED_UP;
@@ -93,9 +100,10 @@ final class WaitBand {
         double middle = (fewest + most) / 2 / central;
         double min = Math.min(earliest(fewest, fast, variance), middle * FLOOR_BELOW) - SLACK_SECONDS;
         double max = Math.max(latest(most, slow, variance), middle * FLOOR_ABOVE) + SLACK_SECONDS;
-        long lo = (long) Math.max(0, Math.floor(min));
-        long hi = (long) Math.ceil(Math.min(max, Long.MAX_VALUE / 2.0));
-        return new QueueStatus.EstimatedWait(lo, Math.max(lo, hi), caveat);
+        long lo = (long) Math.max(0, Math.floor(Math.min(min, LONGEST)));
+        long hi = Math.max(lo, (long) Math.ceil(Math.min(max, LONGEST)));
+        // too wide to mean anything: "not known yet" rather than a range that holds any wait by construction
+        return QueueStatus.EstimatedWait.meaningful(lo, hi) ? new QueueStatus.EstimatedWait(lo, hi, caveat) : null;
     }
 
     /** The t where r t + z s √t reaches k: the fast pace's upper quantile makes k offers this early. */

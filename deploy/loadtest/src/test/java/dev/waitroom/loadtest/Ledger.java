@@ -57,6 +57,7 @@ final class Ledger {
     private final ConcurrentLinkedQueue<Waited> waits = new ConcurrentLinkedQueue<>();
     private final AtomicLong edgeAnswered = new AtomicLong();
     private final AtomicLong forwarded = new AtomicLong();
+    private final AtomicLong unknownEstimates = new AtomicLong();
     private volatile long slowdownStartMillis;
     private volatile long slowdownEndMillis;
 
@@ -140,6 +141,15 @@ final class Ledger {
 
     List<String> soldSeats() {
         return Collections.unmodifiableList(new ArrayList<>(soldSeats));
+    }
+
+    /** A WAITING visitor's status answer said the wait is not known yet (no range: too wide to mean anything). */
+    void unknownEstimate() {
+        unknownEstimates.incrementAndGet();
+    }
+
+    long unknownEstimates() {
+        return unknownEstimates.get();
     }
 
     long edgeAnswered() {

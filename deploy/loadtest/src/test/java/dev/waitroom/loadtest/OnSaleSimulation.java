@@ -288,6 +288,9 @@ public class OnSaleSimulation extends Simulation {
         long now = System.currentTimeMillis();
         List<Ledger.Shown> shown = session.contains("shown") ? session.getList("shown") : List.of();
         java.util.regex.Matcher estimate = ESTIMATE.matcher(body);
+        if (body.contains("\"estimatedWaitSeconds\":null") && body.contains("\"state\":\"WAITING\"")) {
+            LEDGER.unknownEstimate();
+        }
         if (estimate.find()) {
             shown = new java.util.ArrayList<>(shown);
             shown.add(new Ledger.Shown(

@@ -191,6 +191,15 @@ final class Verdict {
     /** The share of real waits inside the range shown that the brief asks for at a steady rate. */
     static final double ESTIMATE_SHARE = 0.90;
 
+    /**
+     * The widest range that means something, as the status answers it (docs/estimates.md): the median of (upper -
+     * lower) / max(real wait, {@value #WIDTH_FLOOR_SECONDS} s) over every range shown at a steady rate is at most this.
+     */
+    static final double ESTIMATE_WIDTH = 1.0;
+
+    /** Below a minute of real wait, a range's width is judged against a minute. */
+    static final double WIDTH_FLOOR_SECONDS = 60;
+
     /** "Ten minutes before admission" (or at join, when the wait was shorter). */
     static final long TEN_MINUTES_MS = 600_000;
 
@@ -232,24 +241,25 @@ final class Verdict {
         List<Ledger.Waited> slowed = new ArrayList<>();
         List<Scored> steadyPolls = new ArrayList<>();
         List<Scored> slowedPolls = new ArrayList<>();
-        int measuredVisitors = 0;
+        int steadyVisitors = 0;
         for (Ledger.Waited w : ledger.waits()) {
             if (w.shown().isEmpty()) {
                 continue;
             }
             (overlapsSlowdown(atJoin(w), w, slowStart, slowEnd) ? slowed : steady).add(w);
-            boolean measured = false;
+            boolean steadyRange = false;
             for (Ledger.Shown range : w.shown()) {
                 boolean overlaps = overlapsSlowdown(range, w, slowStart, slowEnd);
                 (overlaps ? slowedPolls : steadyPolls).add(score(range, w.offeredAtMillis()));
-                measured |= !overlaps && !"MEASURING".equals(range.caveat());
+                steadyRange |= !overlaps;
             }
-            measuredVisitors += measured ? 1 : 0;
+            steadyVisitors += steadyRange ? 1 : 0;
         }
         Map<String, Object> steadyFigures = shares(steady, steadyPolls);
         Map<String, Object> slowedFigures = shares(slowed, slowedPolls);
         figures.put("estimates.steady", steadyFigures);
         figures.put("estimates.duringSlowdown", slowedFigures);
+        figures.put("estimates.notKnownYetAnswers", ledger.unknownEstimates());
         double share = (double) steadyFigures.get("atJoinInside");
         boolean enough = steady.size() >= ESTIMATE_MIN_SAMPLES;
         checks.add(new Check(
@@ -265,26 +275,43 @@ final class Verdict {
                         steadyFigures.get("atJoinLate"),
                         (double) steadyFigures.get("tenMinutesInside") * 100,
                         enough ? "" : "; fewer than " + ESTIMATE_MIN_SAMPLES + " samples, reported, not a must")));
-        // the range at join is, for the pre-sale group, the one shown at the opening, before any pace is measured:
-        // wide and said so (MEASURING); the ranges shown once the pace is measured are what the model is judged by
-        boolean enoughMeasured = measuredVisitors >= ESTIMATE_MIN_SAMPLES;
+        // every range shown at a steady rate is judged, whatever its caveat: a range too wide to mean anything is not
+        // shown (the status says "not known yet"), so none is inside by construction (issue #26)
+        boolean enoughShown = steadyVisitors >= ESTIMATE_MIN_SAMPLES;
+        double shownInside = (double) steadyFigures.get("pollsInside");
+        double width = (double) steadyFigures.get("widthOverWaitOrMinuteMedian");
+        String reported = enoughShown
+                ? ""
+                : "; fewer than " + ESTIMATE_MIN_SAMPLES + " admitted visitors shown a range, reported, not a must";
         checks.add(new Check(
-                "real wait inside the range shown at every poll with a measured pace, steady rate, >= 90 %",
-                enoughMeasured,
-                (int) steadyFigures.get("measuredPolls") == 0
-                        || (double) steadyFigures.get("measuredPollsInside") >= ESTIMATE_SHARE,
+                "real wait inside the range shown, every range shown at a steady rate, >= 90 %",
+                enoughShown,
+                steadyPolls.isEmpty() || shownInside >= ESTIMATE_SHARE,
                 String.format(
                         Locale.ROOT,
-                        "%.1f %% of %s ranges shown to %d admitted visitors once the pace was measured (all polls: %.1f"
-                                + " %% of %d)%s",
+                        "%.1f %% of %d ranges shown to %d admitted visitors (%s early, %s late); once the pace was"
+                                + " measured %.1f %% of %s; %s status answers said \"not known yet\"%s",
+                        shownInside * 100,
+                        steadyPolls.size(),
+                        steadyVisitors,
+                        steadyFigures.get("pollsEarly"),
+                        steadyFigures.get("pollsLate"),
                         (double) steadyFigures.get("measuredPollsInside") * 100,
                         steadyFigures.get("measuredPolls"),
-                        measuredVisitors,
-                        (double) steadyFigures.get("pollsInside") * 100,
+                        ledger.unknownEstimates(),
+                        reported)));
+        checks.add(new Check(
+                "median (upper - lower) / max(real wait, 60 s) of the ranges shown at a steady rate <= 1",
+                enoughShown,
+                steadyPolls.isEmpty() || width <= ESTIMATE_WIDTH,
+                String.format(
+                        Locale.ROOT,
+                        "%.2f over %d ranges (at join %.2f over %d visitors)%s",
+                        width,
                         steadyPolls.size(),
-                        enoughMeasured
-                                ? ""
-                                : "; fewer than " + ESTIMATE_MIN_SAMPLES + " visitors, reported, not a must")));
+                        (double) steadyFigures.get("atJoinWidthOverWaitOrMinuteMedian"),
+                        steady.size(),
+                        reported)));
         checks.add(new Check(
                 "real wait inside the range shown at join, during the injected slowdown",
                 false,
@@ -313,6 +340,7 @@ final class Verdict {
         int early = 0;
         int tenInside = 0;
         List<Double> widths = new ArrayList<>();
+        List<Double> joinWidths = new ArrayList<>();
         Map<String, Integer> caveats = new TreeMap<>();
         for (Ledger.Waited w : waits) {
             Scored join = score(atJoin(w), w.offeredAtMillis());
@@ -320,6 +348,7 @@ final class Verdict {
             early += join.early() ? 1 : 0;
             tenInside += score(tenMinutesBefore(w), w.offeredAtMillis()).inside() ? 1 : 0;
             widths.add(widthOverWait(join));
+            joinWidths.add(widthOverWaitOrMinute(join));
             caveats.merge(join.range().caveat() == null ? "none" : join.range().caveat(), 1, Integer::sum);
         }
         int n = waits.size();
@@ -330,12 +359,20 @@ final class Verdict {
         out.put("atJoinLate", n - inside - early);
         out.put("tenMinutesInside", share(tenInside, n));
         out.put("atJoinWidthOverWaitMedian", median(widths));
+        out.put("atJoinWidthOverWaitOrMinuteMedian", median(joinWidths));
         out.put("atJoinCaveats", caveats);
         List<Scored> measured = polls.stream()
                 .filter(p -> !"MEASURING".equals(p.range().caveat()))
                 .toList();
         out.put("polls", polls.size());
         out.put("pollsInside", share(polls.stream().filter(Scored::inside).count(), polls.size()));
+        out.put("pollsEarly", polls.stream().filter(Scored::early).count());
+        out.put(
+                "pollsLate",
+                polls.stream().filter(p -> !p.inside() && !p.early()).count());
+        out.put(
+                "widthOverWaitOrMinuteMedian",
+                median(polls.stream().map(Verdict::widthOverWaitOrMinute).toList()));
         out.put("measuredPolls", measured.size());
         out.put(
                 "measuredPollsInside",
@@ -348,6 +385,11 @@ final class Verdict {
                 "measuredWidthOverWaitMedian",
                 median(measured.stream().map(Verdict::widthOverWait).toList()));
         return out;
+    }
+
+    /** (upper - lower) / max(real wait, 60 s): how wide a range was for the wait it promised (issue #26). */
+    static double widthOverWaitOrMinute(Scored s) {
+        return (s.range().max() - s.range().min()) / Math.max(WIDTH_FLOOR_SECONDS, s.waitSeconds());
     }
 
     private static double widthOverWait(Scored s) {

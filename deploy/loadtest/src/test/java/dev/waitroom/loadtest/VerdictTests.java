@@ -145,12 +145,14 @@ class VerdictTests {
         }
         Verdict verdict = Verdict.of(ledger, params(3), Map.of("waiting", 1L, "completed", 1L, "joins", 2L));
         assertThat(verdict.json())
-                .contains("\"polls\":30,\"pollsInside\":0.67,\"measuredPolls\":20,\"measuredPollsInside\":0.5")
+                .contains("\"polls\":30,\"pollsInside\":0.67,\"pollsEarly\":0,\"pollsLate\":10")
+                .contains("\"measuredPolls\":20,\"measuredPollsInside\":0.5")
                 .contains("\"measuredPollsLate\":10");
         assertThat(verdict.text())
-                .contains("[warn] real wait inside the range shown at every poll with a measured pace")
-                .contains("shown to 10 admitted visitors")
-                .contains("fewer than 100 visitors, reported, not a must");
+                .contains("[warn] real wait inside the range shown, every range shown at a steady rate")
+                .contains("67.0 % of 30 ranges shown to 10 admitted visitors (0 early, 10 late)")
+                .contains("once the pace was measured 50.0 % of 20")
+                .contains("fewer than 100 admitted visitors shown a range, reported, not a must");
         assertThat(verdict.passed()).isTrue();
 
         Ledger many = healthyLedger();
@@ -162,7 +164,91 @@ class VerdictTests {
         Verdict failing = Verdict.of(many, params(3), Map.of("waiting", 1L, "completed", 1L, "joins", 2L));
         assertThat(failing.passed()).as("from 100 visitors it is a must").isFalse();
         assertThat(failing.text())
-                .contains("[FAIL] real wait inside the range shown at every poll with a measured pace");
+                .contains("[FAIL] real wait inside the range shown, every range shown at a steady rate");
+    }
+
+    private static Verdict verdictOf(Ledger ledger) {
+        return Verdict.of(ledger, params(3), Map.of("waiting", 1L, "completed", 1L, "joins", 2L));
+    }
+
+    /**
+     * Issue #26: a range that wide holds any wait, so the share inside says nothing alone. Every range shown at a
+     * steady rate is judged twice: at least 90 % hold the real wait, and the median of (upper - lower) / max(real wait,
+     * 60 s) is at most 1. From a synthetic history of 100 visitors, three ranges each.
+     */
+    @Test
+    void theShareInsideAndTheMedianWidthOverTheWaitOfEveryRangeShownAreMusts() {
+        // wide: every wait inside, but [0 s, 10 min] for a 100 s wait is 6 times the wait wide
+        Ledger wide = healthyLedger();
+        for (int i = 0; i < 100; i++) {
+            wide.waited(
+                    List.of(
+                            new Ledger.Shown(0, 0, 600, null),
+                            new Ledger.Shown(50_000, 0, 600, null),
+                            new Ledger.Shown(95_000, 0, 40, null)),
+                    100_000);
+        }
+        Verdict wideVerdict = verdictOf(wide);
+        assertThat(wideVerdict.passed()).as(wideVerdict.text()).isFalse();
+        assertThat(wideVerdict.text())
+                .contains("[ok] real wait inside the range shown, every range shown at a steady rate")
+                .contains("100.0 % of 300 ranges shown to 100 admitted visitors")
+                .contains("[FAIL] median (upper - lower) / max(real wait, 60 s) of the ranges shown at a steady rate")
+                .contains("6.00 over 300 ranges (at join 6.00 over 100 visitors)");
+        assertThat(wideVerdict.json()).contains("\"widthOverWaitOrMinuteMedian\":6.0");
+
+        // narrow and mostly right: 100 s in 80..130 s, 50 s in 30..70 s (a minute is the least wait judged), 5 s in
+        // 0..40 s; 8 of the 100 first ranges late
+        Ledger good = healthyLedger();
+        for (int i = 0; i < 100; i++) {
+            good.waited(
+                    List.of(
+                            new Ledger.Shown(0, 80, i < 8 ? 95 : 130, null),
+                            new Ledger.Shown(50_000, 30, 70, "SLOWED"),
+                            new Ledger.Shown(95_000, 0, 40, null)),
+                    100_000);
+        }
+        Verdict goodVerdict = verdictOf(good);
+        assertThat(goodVerdict.passed()).as(goodVerdict.text()).isTrue();
+        assertThat(goodVerdict.text())
+                .contains("97.0 % of 300 ranges shown to 100 admitted visitors (0 early, 8 late)")
+                .contains("[ok] median (upper - lower) / max(real wait, 60 s)")
+                .contains("0.67 over 300 ranges");
+        assertThat(Verdict.widthOverWaitOrMinute(Verdict.score(new Ledger.Shown(95_000, 0, 40, null), 100_000)))
+                .as("40 s wide for a 5 s wait: judged against a minute")
+                .isEqualTo(40.0 / 60);
+
+        // too many late: 85 % inside
+        Ledger late = healthyLedger();
+        for (int i = 0; i < 100; i++) {
+            late.waited(List.of(new Ledger.Shown(0, 80, i < 15 ? 95 : 130, null)), 100_000);
+        }
+        Verdict lateVerdict = verdictOf(late);
+        assertThat(lateVerdict.passed()).isFalse();
+        assertThat(lateVerdict.text())
+                .contains("[FAIL] real wait inside the range shown, every range shown at a steady rate")
+                .contains("85.0 % of 100 ranges shown to 100 admitted visitors (0 early, 15 late)");
+
+        // the same wide history from 99 visitors: reported, not a must
+        Ledger few = healthyLedger();
+        for (int i = 0; i < 99; i++) {
+            few.waited(List.of(new Ledger.Shown(0, 0, 600, null)), 100_000);
+        }
+        Verdict fewVerdict = verdictOf(few);
+        assertThat(fewVerdict.passed()).as(fewVerdict.text()).isTrue();
+        assertThat(fewVerdict.text())
+                .contains("[warn] median (upper - lower) / max(real wait, 60 s)")
+                .contains("fewer than 100 admitted visitors shown a range, reported, not a must");
+    }
+
+    @Test
+    void answersThatSayNotKnownYetAreCounted() {
+        Ledger ledger = healthyLedger();
+        ledger.unknownEstimate();
+        ledger.unknownEstimate();
+        Verdict verdict = verdictOf(ledger);
+        assertThat(verdict.json()).contains("\"estimates.notKnownYetAnswers\":2");
+        assertThat(verdict.text()).contains("2 status answers said \"not known yet\"");
     }
 
     @Test

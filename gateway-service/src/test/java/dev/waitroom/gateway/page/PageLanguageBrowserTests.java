@@ -82,7 +82,7 @@ class PageLanguageBrowserTests {
     @CsvSource({"en-US, en, 40 people", "de-DE, de, 40 Personen", "es-ES, es, 40 personas"})
     void eachLanguageIsAxeCleanWithItsSwitcher(String locale, String tag, String ahead) {
         String event = newEvent();
-        upstreams.queue.event(event).admissionRate(0.5).addWaiting(40);
+        upstreams.queue.event(event).admissionRate(2).addWaiting(40);
         Page page = open(event, new Browser.NewContextOptions().setLocale(locale));
         MessageBundles.Bundle bundle = bundle(tag);
         assertThat(page.locator("html")).hasAttribute("lang", tag);

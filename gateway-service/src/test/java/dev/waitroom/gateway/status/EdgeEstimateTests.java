@@ -98,7 +98,7 @@ class EdgeEstimateTests {
                         .estimatedWaitSeconds()
                         .caveat())
                 .isEqualTo(EstimateCaveat.SLOWED);
-        assertThat(answer(snapshot(OperatingMode.QUEUEING, 5_000, 4, null), 5_000)
+        assertThat(answer(snapshot(OperatingMode.QUEUEING, 100, 4, null), 100)
                         .estimatedWaitSeconds()
                         .caveat())
                 .isEqualTo(EstimateCaveat.MEASURING);
@@ -110,6 +110,30 @@ class EdgeEstimateTests {
                         .estimatedWaitSeconds())
                 .as("paused: no estimate")
                 .isNull();
+    }
+
+    /**
+     * Issue #26: a range whose upper end passes 4 times its lower end plus 2 minutes means nothing; the edge says "not
+     * known yet" (no estimate) by the same rule as the queue-service, while the place is still shown.
+     */
+    @Test
+    void saysNotKnownYetWhereTheRangeWouldBeTooWide() {
+        Pace measuringDownToTheFloor = new Pace(0, 0, 0, 2, 0.02, false);
+        for (long ahead : new long[] {40, 5_000}) {
+            QueueStatus edge = answer(snapshot(OperatingMode.QUEUEING, ahead, 4, measuringDownToTheFloor), ahead);
+            assertThat(edge.position()).as("%d ahead", ahead).isNotNull();
+            assertThat(edge.estimatedWaitSeconds()).as("%d ahead", ahead).isNull();
+        }
+        QueueStatus far = answer(snapshot(OperatingMode.QUEUEING, 5_000, 4, null), 5_000);
+        assertThat(far.estimatedWaitSeconds())
+                .as("5,001 offers from 4/s down to 1/s: 19 min .. 83 min")
+                .isNull();
+        QueueStatus steady = answer(snapshot(OperatingMode.QUEUEING, 5_000, 4, new Pace(4, 4, 4, 60, 1, false)), 5_000);
+        assertThat(steady.estimatedWaitSeconds()).isNotNull();
+        assertThat(steady.estimatedWaitSeconds().max())
+                .isLessThanOrEqualTo(4 * steady.estimatedWaitSeconds().min() + 120);
+        String json = new String(EdgeStatusJson.write(far), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(json).contains("\"estimatedWaitSeconds\":null");
     }
 
     @Test
