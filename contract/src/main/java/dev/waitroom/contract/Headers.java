@@ -10,6 +10,14 @@ public final class Headers {
     public static final String VISITOR = "X-Waitroom-Visitor";
 
     /**
+     * On a claim the gateway makes under another browser's {@link #VISITOR} (an ACCOUNT-scoped place, claimed from
+     * another of the person's browsers: docs/accounts.md): the claiming browser's own visitor id, to which the coordinator
+     * binds the session, so that browser's own cookie shops. Absent, the session is bound to {@link #VISITOR}. Set by the
+     * gateway only (client copies are stripped).
+     */
+    public static final String CLAIMING_VISITOR = "X-Waitroom-Claiming-Visitor";
+
+    /**
      * The verified account (docs/accounts.md): {@code p1.} and 43 base64url characters, an HMAC of the sign-in token's
      * issuer and subject. Keys the entry of an ACCOUNT-scoped event. Set by the gateway only (client copies are
      * stripped).

@@ -82,20 +82,25 @@ public class Admissions {
         this.clock = clock;
     }
 
-    /** Claims this visitor's offer with nothing but the visitor id: see {@link #claim(EventId, VisitorId, ClaimProof)}. */
+    /**
+     * Claims this visitor's offer with nothing but the visitor id: see {@link #claim(EventId, VisitorId, VisitorId,
+     * ClaimProof)}.
+     */
     public Admission claim(EventId eventId, VisitorId visitor) {
-        return claim(eventId, visitor, ClaimProof.none());
+        return claim(eventId, visitor, visitor, ClaimProof.none());
     }
 
     /**
-     * Claims the offer made to {@code visitor} and binds the session to that visitor (a stable id: the visitor's places
-     * in other events are untouched, docs/ARCHITECTURE.md#identity). Idempotent for the browser that holds the offer: a
+     * Claims the offer made to {@code visitor} and binds the session to {@code claiming}, the claiming browser's own id:
+     * the same id, except when the gateway claims an ACCOUNT-scoped place from another of the person's browsers
+     * (docs/accounts.md). Visitor ids are stable: the visitor's places in other events are untouched
+     * (docs/ARCHITECTURE.md#identity). Idempotent for the browser that holds the offer: a
      * repeat, concurrent or after a lost answer, returns the same session with a fresh token when it proves it is that
      * browser ({@link ClaimProof}): the claim key the activating claim carried, within the claim's window, or a current
      * admission token of the session. A repeat with the visitor id alone (a copied visitor cookie) is refused, 409
      * {@code offer-claimed}, and gets no token.
      */
-    public Admission claim(EventId eventId, VisitorId visitor, ClaimProof proof) {
+    public Admission claim(EventId eventId, VisitorId visitor, VisitorId claiming, ClaimProof proof) {
         Event event = event(eventId);
         EventConfig config = event.config();
         String e = eventId.value();
@@ -106,7 +111,7 @@ public class Admissions {
             Instant absolute = now.plus(config.sessionMax());
             Instant expires = min(now.plus(config.sessionTtl()), absolute);
             Optional<Grant> activated =
-                    this.grants.activate(e, visitor, SessionId.random(), now, expires, absolute, keyDigest);
+                    this.grants.activate(e, visitor, claiming, SessionId.random(), now, expires, absolute, keyDigest);
             if (activated.isPresent()) {
                 Admission admission = admit(event, activated.get(), now);
                 this.metrics.claimed(e, "activated");
@@ -116,7 +121,7 @@ public class Admissions {
             // The statement refuses claims while PAUSED or SOLD_OUT: the mode may have changed since it was read.
             event = event(eventId);
             refuseUnlessClaimable(event);
-            Optional<Grant> session = this.grants.findSessionOf(e, visitor);
+            Optional<Grant> session = this.grants.findSessionOf(e, claiming);
             if (session.isPresent()) {
                 Grant own = session.get();
                 if (own.saleGeneration() != event.saleGeneration()) {
@@ -129,7 +134,7 @@ public class Admissions {
                     this.metrics.claimFailed(e, "session-ended");
                     throw AdmissionProblems.sessionEnded();
                 }
-                if (!heldBy(event, own, visitor, proof, now)) {
+                if (!heldBy(event, own, claiming, proof, now)) {
                     // the visitor id alone: the browser that claimed has the session, a copied cookie gets nothing
                     this.metrics.claimFailed(e, "offer-claimed");
                     throw AdmissionProblems.offerClaimed();
@@ -144,7 +149,7 @@ public class Admissions {
             }
             switch (latest.state()) {
                 case ACTIVE -> {
-                    // claimed, and the session bound to another identity (a claim from before the id was stable)
+                    // claimed, and the session bound to another browser (of the same account, docs/accounts.md)
                     this.metrics.claimFailed(e, "offer-claimed");
                     throw AdmissionProblems.offerClaimed();
                 }

@@ -102,11 +102,11 @@ public class Grants {
     /**
      * The claim: only before the deadline, only while the event is in a claimable mode and in the offer's sale round. A
      * concurrent sold-out withdrawal and this update lock the same grant row, so one of them finds it changed. The
-     * session is bound to the visitor the offer was made to (the visitor id is stable, docs/ARCHITECTURE.md#identity),
-     * and the claim key's digest, when the claim carried one, is recorded with it.
+     * session is bound to the claiming browser's id (the offer's visitor, or another browser of the same account), and
+     * the claim key's digest, when the claim carried one, is recorded with it (docs/ARCHITECTURE.md#identity).
      */
     private static final String ACTIVATE = """
-            update grants set state = %s, session_id = :sid, session_visitor = :v, activated_at = :now,
+            update grants set state = %s, session_id = :sid, session_visitor = :bound, activated_at = :now,
                 session_expires_at = :sessionExpires, absolute_expires_at = :absolute, claim_key = :key
             where event_id = :e and visitor = :v and state = %s and offer_expires_at > :now
               and exists (select 1 from events e where e.event_id = :e and e.mode in (%s)
@@ -309,11 +309,12 @@ public class Grants {
 
     /**
      * OFFERED -> ACTIVE for the offer made to {@code visitor}, only before the offer deadline; the session is bound to
-     * {@code visitor} and {@code keyDigest} (or null) recorded in the same statement.
+     * {@code bound} and {@code keyDigest} (or null) recorded in the same statement.
      */
     Optional<Grant> activate(
             String eventId,
             VisitorId visitor,
+            VisitorId bound,
             SessionId sessionId,
             Instant now,
             Instant sessionExpiresAt,
@@ -323,6 +324,7 @@ public class Grants {
                 .sql(ACTIVATE)
                 .param("sid", sessionId.value())
                 .param("key", keyDigest)
+                .param("bound", bound.value())
                 .param("now", ts(now))
                 .param("sessionExpires", ts(sessionExpiresAt))
                 .param("absolute", ts(absoluteExpiresAt))

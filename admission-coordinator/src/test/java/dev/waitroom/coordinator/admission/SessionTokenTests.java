@@ -14,6 +14,7 @@ import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenIssuer;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
 import dev.waitroom.tokens.KeyRing;
+import dev.waitroom.tokens.VisitorId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -237,6 +238,34 @@ class SessionTokenTests {
                 .hasSize(1);
         assertThat(this.scenario.grants.count(this.eventId).active()).isEqualTo(2);
         assertThat(this.scenario.grants.count(this.eventId).offered()).isZero();
+    }
+
+    @Test
+    void aPlaceClaimedForAnotherBrowserOfTheAccountIsThatBrowsersSession() {
+        String laptop = offered(2, 1).get(0);
+        String phone = VisitorId.random().value();
+        String key = newKey();
+        // the gateway claims the account's place, offered to the laptop's id, for the phone (docs/accounts.md)
+        Http.Response claimed = claim(laptop, Headers.CLAIMING_VISITOR, phone, Headers.IDEMPOTENCY_KEY, key);
+        assertThat(claimed.status()).as(claimed.body()).isEqualTo(200);
+        String sessionId = claimed.json().path("sessionId").asString();
+        assertThat(verifier()
+                        .verify(claimed.json().path("token").asString(), this.eventId, 1)
+                        .visitor())
+                .isEqualTo(phone);
+
+        // the phone repeats under its own id (the place is ACTIVE now); the laptop sees the place taken
+        Http.Response repeat = claim(phone, Headers.IDEMPOTENCY_KEY, key);
+        assertThat(repeat.status()).as(repeat.body()).isEqualTo(200);
+        assertThat(repeat.json().path("sessionId").asString()).isEqualTo(sessionId);
+        Http.Response laptopClaim = claim(laptop, Headers.IDEMPOTENCY_KEY, newKey());
+        assertThat(laptopClaim.status()).isEqualTo(409);
+        assertThat(laptopClaim.problemType()).endsWith("/offer-claimed");
+
+        Http.Response malformed = claim(laptop, Headers.CLAIMING_VISITOR, "not a visitor id");
+        assertThat(malformed.status()).isEqualTo(400);
+        assertThat(malformed.problemType()).endsWith("/invalid-visitor");
+        assertThat(this.scenario.grants.count(this.eventId).active()).isEqualTo(1);
     }
 
     @Test

@@ -54,10 +54,12 @@ class AdmissionController {
     ResponseEntity<SessionBody> claim(
             @PathVariable String eventId,
             @RequestHeader(name = Headers.VISITOR, required = false) String visitor,
+            @RequestHeader(name = Headers.CLAIMING_VISITOR, required = false) String claiming,
             @RequestHeader(name = Headers.IDEMPOTENCY_KEY, required = false) String key,
             @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
             @CookieValue(name = TOKEN_COOKIE, required = false) String cookie) {
         VisitorId current = visitor(visitor);
+        VisitorId bound = claiming == null ? current : visitor(claiming);
         if (key != null && !ClaimKey.isValid(key)) {
             throw new CoordinatorException(
                     ProblemType.MALFORMED_REQUEST,
@@ -67,7 +69,7 @@ class AdmissionController {
         ClaimProof proof = new ClaimProof(
                 Optional.ofNullable(key).map(ClaimKey::new),
                 Optional.ofNullable(token).filter(t -> !t.isBlank()));
-        return withToken(this.admissions.claim(EventId.of(eventId), current, proof));
+        return withToken(this.admissions.claim(EventId.of(eventId), current, bound, proof));
     }
 
     @PostMapping("/events/{eventId}/shopping-session/renew")
