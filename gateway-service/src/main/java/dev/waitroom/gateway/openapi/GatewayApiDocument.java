@@ -311,8 +311,10 @@ final class GatewayApiDocument {
         schemes.putObject("admissionCookie")
                 .put("type", "apiKey")
                 .put("in", "cookie")
-                .put("name", "__Host-wr_at")
-                .put("description", "The admission token set at claim (wr_at over plain http).");
+                .put("name", "__Secure-wr_at")
+                .put(
+                        "description",
+                        "The event's admission token set at claim, Path=/events/{eventId} (wr_at over plain http).");
         schemes.putObject("admissionBearer")
                 .put("type", "http")
                 .put("scheme", "bearer")
