@@ -278,8 +278,7 @@ class AccountWebFilter implements WebFilter, Ordered {
     /**
      * The request without the token, with the {@code account} (or, when it gave none, the {@code problem}) for the
      * queue-service; {@code queueRoute}: the queue-service names the visitor id of the account's place in {@code
-     * X-Waitroom-Visitor}, for the gateway only (on the claim the coordinator's header of that name is {@code
-     * VisitorRotation}'s to read and remove).
+     * X-Waitroom-Visitor}, for the gateway only.
      */
     private ServerWebExchange forward(ServerWebExchange exchange, String account, boolean queueRoute, String problem) {
         if (queueRoute) {
