@@ -77,6 +77,16 @@ class VisitorIdentityTests {
         assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
         assertThat(json(status).path("state").asString()).isEqualTo("WAITING");
         assertThat(json(status).path("receipt").asString()).isEqualTo(receiptB);
+        // a poll the edge cannot answer from the ticket goes to the queue-service, which knows the same visitor
+        HttpResponse<String> forwarded = send(
+                HttpClient.newHttpClient(),
+                request("/events/" + b + "/queue/status")
+                        .header("Cookie", browser.visitorCookie())
+                        .GET()
+                        .build());
+        assertThat(forwarded.statusCode()).as(forwarded.body()).isEqualTo(200);
+        assertThat(forwarded.headers().firstValue("X-Waitroom-Status-Source")).contains("queue");
+        assertThat(json(forwarded).path("receipt").asString()).isEqualTo(receiptB);
         assertThat(browser.join(b, 200)).isEqualTo(receiptB);
         assertThat(browser.join(a, 200)).isEqualTo(receiptA);
         assertThat(live(b).path("waiting").asLong()).isEqualTo(1);
