@@ -180,7 +180,10 @@ public class Admissions {
 
     /**
      * True when {@code proof} shows the claim comes from the browser that holds {@code session}: the key the activating
-     * claim carried, within the claim's window, or a current admission token of the session.
+     * claim carried, within the claim's window, or a current admission token of the session. Or when nobody can hold
+     * it yet: a session that was never made live in the registry has never had a token (its activating claim failed
+     * after the commit, e.g. 503 with the registry down, or is still on its way), so, like the offer it was, it goes to
+     * the offer's visitor.
      */
     private boolean heldBy(Event event, Grant session, VisitorId visitor, ClaimProof proof, Instant now) {
         if (proof.key().isPresent()
@@ -194,10 +197,10 @@ public class Admissions {
                         .id()
                         .equals(session.id());
             } catch (CoordinatorException notThisSession) {
-                return false;
+                // not this session's token: the session may still be undelivered
             }
         }
-        return false;
+        return !this.registry.isLive(event.id(), session.sessionId());
     }
 
     /**

@@ -232,10 +232,14 @@ class SessionTokenTests {
                 .hasSize(50);
         assertThat(Set.copyOf(sameKey)).hasSize(1);
 
+        // with other keys only the activating claim, and any that came while its session was not yet live (nobody
+        // held a token for it then), get the session: still one session
         List<String> otherKeys = claimConcurrently(waiting.get(1), 50, SessionTokenTests::newKey);
-        assertThat(otherKeys)
-                .as("one claim per key: the first activates, the others prove nothing")
-                .hasSize(1);
+        assertThat(otherKeys).isNotEmpty();
+        assertThat(Set.copyOf(otherKeys)).hasSize(1);
+        assertThat(claim(waiting.get(1), Headers.IDEMPOTENCY_KEY, newKey()).status())
+                .as("once the session is live, another key proves nothing")
+                .isEqualTo(409);
         assertThat(this.scenario.grants.count(this.eventId).active()).isEqualTo(2);
         assertThat(this.scenario.grants.count(this.eventId).offered()).isZero();
     }
@@ -266,6 +270,24 @@ class SessionTokenTests {
         assertThat(malformed.status()).isEqualTo(400);
         assertThat(malformed.problemType()).endsWith("/invalid-visitor");
         assertThat(this.scenario.grants.count(this.eventId).active()).isEqualTo(1);
+    }
+
+    @Test
+    void aSessionNeverMadeLiveGoesToTheVisitorOnItsNextClaim() {
+        String visitor = offered(2, 1).get(0);
+        String sessionId = claim(visitor).json().path("sessionId").asString();
+        // as after an activating claim that committed and then found the registry down (503, no token anywhere)
+        this.redisson
+                .getBucket(RedisKeys.session(EventId.of(this.eventId), sessionId), StringCodec.INSTANCE)
+                .delete();
+
+        Http.Response retry = claim(visitor);
+        assertThat(retry.status()).as(retry.body()).isEqualTo(200);
+        assertThat(retry.json().path("sessionId").asString()).isEqualTo(sessionId);
+        assertThat(live(sessionId)).isTrue();
+        assertThat(claim(visitor).status())
+                .as("once live, the visitor id alone proves nothing again")
+                .isEqualTo(409);
     }
 
     @Test
