@@ -444,16 +444,44 @@
     return Math.round((r.retryAfter || 5) * 1000 * (1 + Math.random() * 0.5));
   }
 
+  var memoryClaimKey = null;
+
   /*
-   * Claiming is idempotent: for an open session it returns the same session and token again. While admission is
-   * paused the coordinator holds the offer and answers 503 admission-paused: the claim is tried again after
-   * Retry-After (plus jitter), not before. A claim answered 409 sold-out means the offer was withdrawn.
+   * This browser's claim key for the event (docs/ARCHITECTURE.md#identity), sent as Idempotency-Key: kept in
+   * localStorage, never in a cookie, so every tab of this browser repeats a claim with the same key (a repeat whose
+   * answer was lost gets the same session again) while a copied visitor cookie does not carry it.
+   */
+  function claimKey() {
+    var name = 'waitroom.claim.' + event;
+    try {
+      var key = window.localStorage.getItem(name);
+      if (!/^[A-Za-z0-9_-]{16,128}$/.test(key || '')) {
+        key = randomKey();
+        window.localStorage.setItem(name, key);
+      }
+      return key;
+    } catch (e) {
+      return memoryClaimKey || (memoryClaimKey = randomKey());
+    }
+  }
+
+  function randomKey() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
+  }
+
+  /*
+   * Claiming is idempotent for this browser: a repeat with its claim key (or its admission cookie) returns the same
+   * session and a fresh token. While admission is paused the coordinator holds the offer and answers 503
+   * admission-paused: the claim is tried again after Retry-After (plus jitter), not before; so is one refused 429 or
+   * 503. A claim answered 409 sold-out means the offer was withdrawn.
    */
   function claim(thenEnterShop) {
     if (claiming || offerWithdrawn || Date.now() < claimRetryAt) { return; }
     clearTimeout(claimTimer);
     claiming = true;
-    W.request('POST', base + '/admission/claim', {}).then(function (r) {
+    W.request('POST', base + '/admission/claim', {}, { 'Idempotency-Key': claimKey() }).then(function (r) {
       claiming = false;
       var type = problemType(r);
       if (r.ok) {

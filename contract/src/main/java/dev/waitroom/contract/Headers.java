@@ -10,11 +10,12 @@ public final class Headers {
     public static final String VISITOR = "X-Waitroom-Visitor";
 
     /**
-     * On a claim: the visitor id the gateway minted for the shopping session (the visitor id rotates at claim, so a
-     * visitor cookie copied while waiting is worth nothing in the shop). The coordinator binds the session to it and
-     * answers the bound visitor in {@link #VISITOR}. Set by the gateway only (client copies are stripped).
+     * On a claim the gateway makes under another browser's {@link #VISITOR} (an ACCOUNT-scoped place, claimed from
+     * another of the person's browsers: docs/accounts.md): the claiming browser's own visitor id, to which the coordinator
+     * binds the session, so that browser's own cookie shops. Absent, the session is bound to {@link #VISITOR}. Set by the
+     * gateway only (client copies are stripped).
      */
-    public static final String NEXT_VISITOR = "X-Waitroom-Next-Visitor";
+    public static final String CLAIMING_VISITOR = "X-Waitroom-Claiming-Visitor";
 
     /**
      * The verified account (docs/accounts.md): {@code p1.} and 43 base64url characters, an HMAC of the sign-in token's
@@ -59,7 +60,10 @@ public final class Headers {
     /** The payment provider's HMAC of a webhook body. */
     public static final String PAYMENT_SIGNATURE = "X-Payment-Signature";
 
-    /** The client's key that makes an order request safe to repeat. */
+    /**
+     * The client's key that makes a request safe to repeat: an order (booking), and a claim (the coordinator gives the
+     * session again to a repeat with the key the activating claim carried, docs/ARCHITECTURE.md#identity).
+     */
     public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
     /** Carries {@code Bearer <token>}: the ops token on {@code /admin/**}, an admission token on shop routes. */

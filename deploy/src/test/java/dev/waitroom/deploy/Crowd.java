@@ -33,7 +33,7 @@ final class Crowd implements AutoCloseable {
         volatile String state = "NEW";
         volatile String token;
         volatile boolean done;
-        /** The visitor cookie it joined with: the id that owns its queue entry (a claim rotates the cookie's id). */
+        /** The visitor cookie it joined with: the id that owns its queue entry (stable: a claim does not change it). */
         volatile String joinedAs;
         /** Its own client address, sent as X-Forwarded-For: the gateway's per-address limits see a crowd. */
         final String address = SyntheticClients.next();

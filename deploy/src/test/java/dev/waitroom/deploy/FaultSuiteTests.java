@@ -152,7 +152,7 @@ class FaultSuiteTests {
         long kept = 0;
         for (Map.Entry<Crowd.Visitor, String> entry : receipts.entrySet()) {
             Crowd.Visitor visitor = entry.getKey();
-            // Asked as the visitor that joined (a claim since has rotated the id its browser holds), within the
+            // Asked as the visitor that joined (the id its browser holds; claims do not change it), within the
             // status limit (2 a second, which the crowd's own polls share).
             HttpResponse<String> status = await().atMost(Duration.ofSeconds(15))
                     .pollInterval(Duration.ofMillis(700))

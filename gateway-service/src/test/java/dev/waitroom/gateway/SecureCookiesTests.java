@@ -46,27 +46,27 @@ class SecureCookiesTests {
         upstreams.queue.event(event).offerNext(1);
         Browser.Reply claimed = browser.post("/events/" + event + "/admission/claim", "{}", "Cookie", pair(visitor));
         assertThat(claimed.status()).as(claimed.toString()).isEqualTo(200);
-        assertThat(claimed.allHeaders("Set-Cookie")).hasSize(2).allSatisfy(SecureCookiesTests::assertHardened);
-        String token = setCookie(claimed, "__Host-wr_at");
-        assertThat(token).contains("; Path=/").doesNotContainIgnoringCase("Domain");
-        String rotated = setCookie(claimed, "__Host-wr_vid");
-        assertThat(pair(rotated)).isNotEqualTo(pair(visitor));
+        // the event's own admission cookie; the visitor id is stable, so no new visitor cookie
+        assertThat(claimed.allHeaders("Set-Cookie")).hasSize(1).allSatisfy(SecureCookiesTests::assertHardened);
+        String token = setCookie(claimed, "__Secure-wr_at");
+        assertThat(token).contains("; Path=/events/" + event + ";").doesNotContainIgnoringCase("Domain");
 
         // the shop and the session calls take the prefixed cookies; upstream sees wr_at only, never the edge cookies
-        String cookies = pair(rotated) + "; " + pair(token);
+        String cookies = pair(visitor) + "; " + pair(token);
         Browser.Reply shop = browser.get("/events/" + event + "/shop/seats", "Cookie", cookies);
         assertThat(shop.status()).as(shop.toString()).isEqualTo(200);
         Browser.Reply renewed = browser.post("/events/" + event + "/shopping-session/renew", "{}", "Cookie", cookies);
         assertThat(renewed.status()).as(renewed.toString()).isEqualTo(200);
-        assertThat(setCookie(renewed, "__Host-wr_at")).satisfies(SecureCookiesTests::assertHardened);
+        assertThat(setCookie(renewed, "__Secure-wr_at")).satisfies(SecureCookiesTests::assertHardened);
         Recorded forwarded = upstreams
                 .coordinator
                 .lastReceived("/events/" + event + "/shopping-session/renew")
                 .orElseThrow();
-        assertThat(forwarded.header("Cookie")).contains("wr_at=" + pair(token).substring("__Host-wr_at=".length()));
+        assertThat(forwarded.header("Cookie")).contains("wr_at=" + pair(token).substring("__Secure-wr_at=".length()));
         assertThat(forwarded.header("Cookie").orElseThrow())
                 .doesNotContain("wr_vid")
-                .doesNotContain("__Host-");
+                .doesNotContain("__Host-")
+                .doesNotContain("__Secure-");
     }
 
     @Test
@@ -84,10 +84,9 @@ class SecureCookiesTests {
 
         upstreams.queue.event(event).offerNext(1);
         Browser.Reply claimed = browser.post("/events/" + event + "/admission/claim", "{}", "Cookie", pair(visitor));
-        String rotated = pair(setCookie(claimed, "__Host-wr_vid"));
-        String token = pair(setCookie(claimed, "__Host-wr_at")).substring("__Host-wr_at=".length());
+        String token = pair(setCookie(claimed, "__Secure-wr_at")).substring("__Secure-wr_at=".length());
         Browser.Reply bareToken =
-                browser.get("/events/" + event + "/shop/seats", "Cookie", rotated + "; wr_at=" + token);
+                browser.get("/events/" + event + "/shop/seats", "Cookie", pair(visitor) + "; wr_at=" + token);
         assertThat(bareToken.status()).isEqualTo(401);
         assertThat(bareToken.body()).contains("admission-token-required");
     }

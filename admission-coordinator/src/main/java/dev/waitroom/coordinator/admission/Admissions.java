@@ -10,6 +10,7 @@ import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.lease.Region;
+import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.VisitorId;
 import java.time.Clock;
@@ -34,6 +35,12 @@ public class Admissions {
 
     /** A release tombstone outlives the session's absolute limit by this much. */
     private static final Duration TOMBSTONE_MARGIN = Duration.ofMinutes(5);
+
+    /**
+     * A claim made with a key can be repeated with it until the offer's deadline, or this long after the claim when that
+     * is later: an answer lost in the offer's last second can still be fetched again.
+     */
+    static final Duration CLAIM_RETRY_GRACE = Duration.ofSeconds(30);
 
     /** This gate's region: its session registry is the one its region's gateways read. */
     private final Region region;
@@ -75,28 +82,36 @@ public class Admissions {
         this.clock = clock;
     }
 
-    /** Claims this visitor's offer without rotating the visitor id: see {@link #claim(EventId, VisitorId, VisitorId)}. */
+    /**
+     * Claims this visitor's offer with nothing but the visitor id: see {@link #claim(EventId, VisitorId, VisitorId,
+     * ClaimProof)}.
+     */
     public Admission claim(EventId eventId, VisitorId visitor) {
-        return claim(eventId, visitor, visitor);
+        return claim(eventId, visitor, visitor, ClaimProof.none());
     }
 
     /**
-     * Claims the offer made to {@code visitor} and binds the session to {@code next}, the visitor's new identity (the
-     * gateway mints it: a visitor cookie copied while waiting is then worth nothing in the shop), in the statement that
-     * activates it. Idempotent for the session's own identity: a repeated claim by the visitor the session is bound to
-     * returns that session with a fresh token. A claim by the identity the session rotated away from is refused.
+     * Claims the offer made to {@code visitor} and binds the session to {@code claiming}, the claiming browser's own id:
+     * the same id, except when the gateway claims an ACCOUNT-scoped place from another of the person's browsers
+     * (docs/accounts.md). Visitor ids are stable: the visitor's places in other events are untouched
+     * (docs/ARCHITECTURE.md#identity). Idempotent for the browser that holds the offer: a
+     * repeat, concurrent or after a lost answer, returns the same session with a fresh token when it proves it is that
+     * browser ({@link ClaimProof}): the claim key the activating claim carried, within the claim's window, or a current
+     * admission token of the session. A repeat with the visitor id alone (a copied visitor cookie) is refused, 409
+     * {@code offer-claimed}, and gets no token.
      */
-    public Admission claim(EventId eventId, VisitorId visitor, VisitorId next) {
+    public Admission claim(EventId eventId, VisitorId visitor, VisitorId claiming, ClaimProof proof) {
         Event event = event(eventId);
         EventConfig config = event.config();
         String e = eventId.value();
         refuseUnlessClaimable(event);
+        String keyDigest = proof.key().map(ClaimKey::digest).orElse(null);
         for (int attempt = 0; attempt < 3; attempt++) {
             Instant now = this.clock.instant();
             Instant absolute = now.plus(config.sessionMax());
             Instant expires = min(now.plus(config.sessionTtl()), absolute);
             Optional<Grant> activated =
-                    this.grants.activate(e, visitor, next, SessionId.random(), now, expires, absolute);
+                    this.grants.activate(e, visitor, claiming, SessionId.random(), now, expires, absolute, keyDigest);
             if (activated.isPresent()) {
                 Admission admission = admit(event, activated.get(), now);
                 this.metrics.claimed(e, "activated");
@@ -106,7 +121,7 @@ public class Admissions {
             // The statement refuses claims while PAUSED or SOLD_OUT: the mode may have changed since it was read.
             event = event(eventId);
             refuseUnlessClaimable(event);
-            Optional<Grant> session = this.grants.findSessionOf(e, visitor);
+            Optional<Grant> session = this.grants.findSessionOf(e, claiming);
             if (session.isPresent()) {
                 Grant own = session.get();
                 if (own.saleGeneration() != event.saleGeneration()) {
@@ -119,6 +134,11 @@ public class Admissions {
                     this.metrics.claimFailed(e, "session-ended");
                     throw AdmissionProblems.sessionEnded();
                 }
+                if (!heldBy(event, own, claiming, proof, now)) {
+                    // the visitor id alone: the browser that claimed has the session, a copied cookie gets nothing
+                    this.metrics.claimFailed(e, "offer-claimed");
+                    throw AdmissionProblems.offerClaimed();
+                }
                 this.metrics.claimed(e, "repeat");
                 return admit(event, own, now);
             }
@@ -129,7 +149,7 @@ public class Admissions {
             }
             switch (latest.state()) {
                 case ACTIVE -> {
-                    // claimed, and the session bound to the visitor's new identity: this one is spent
+                    // claimed, and the session bound to another browser (of the same account, docs/accounts.md)
                     this.metrics.claimFailed(e, "offer-claimed");
                     throw AdmissionProblems.offerClaimed();
                 }
@@ -156,6 +176,31 @@ public class Admissions {
             }
         }
         throw AdmissionProblems.noOffer();
+    }
+
+    /**
+     * True when {@code proof} shows the claim comes from the browser that holds {@code session}: the key the activating
+     * claim carried, within the claim's window, or a current admission token of the session. Or when nobody can hold
+     * it yet: a session that was never made live in the registry has never had a token (its activating claim failed
+     * after the commit, e.g. 503 with the registry down, or is still on its way), so, like the offer it was, it goes to
+     * the offer's visitor.
+     */
+    private boolean heldBy(Event event, Grant session, VisitorId visitor, ClaimProof proof, Instant now) {
+        if (proof.key().isPresent()
+                && this.grants.claimedWith(session.id(), proof.key().get().digest(), now, CLAIM_RETRY_GRACE)) {
+            return true;
+        }
+        if (proof.token().isPresent()) {
+            try {
+                return this.tokens
+                        .sessionOf(event, visitor, proof.token().get())
+                        .id()
+                        .equals(session.id());
+            } catch (CoordinatorException notThisSession) {
+                // not this session's token: the session may still be undelivered
+            }
+        }
+        return !this.registry.isLive(event.id(), session.sessionId());
     }
 
     /**

@@ -101,11 +101,13 @@ public class Grants {
 
     /**
      * The claim: only before the deadline, only while the event is in a claimable mode and in the offer's sale round. A
-     * concurrent sold-out withdrawal and this update lock the same grant row, so one of them finds it changed.
+     * concurrent sold-out withdrawal and this update lock the same grant row, so one of them finds it changed. The
+     * session is bound to the claiming browser's id (the offer's visitor, or another browser of the same account), and
+     * the claim key's digest, when the claim carried one, is recorded with it (docs/ARCHITECTURE.md#identity).
      */
     private static final String ACTIVATE = """
             update grants set state = %s, session_id = :sid, session_visitor = :bound, activated_at = :now,
-                session_expires_at = :sessionExpires, absolute_expires_at = :absolute
+                session_expires_at = :sessionExpires, absolute_expires_at = :absolute, claim_key = :key
             where event_id = :e and visitor = :v and state = %s and offer_expires_at > :now
               and exists (select 1 from events e where e.event_id = :e and e.mode in (%s)
                           and e.sale_generation = grants.sale_generation)
@@ -307,7 +309,7 @@ public class Grants {
 
     /**
      * OFFERED -> ACTIVE for the offer made to {@code visitor}, only before the offer deadline; the session is bound to
-     * {@code bound} (the visitor's new identity, or {@code visitor} itself) in the same statement.
+     * {@code bound} and {@code keyDigest} (or null) recorded in the same statement.
      */
     Optional<Grant> activate(
             String eventId,
@@ -316,10 +318,12 @@ public class Grants {
             SessionId sessionId,
             Instant now,
             Instant sessionExpiresAt,
-            Instant absoluteExpiresAt) {
+            Instant absoluteExpiresAt,
+            String keyDigest) {
         return this.jdbc
                 .sql(ACTIVATE)
                 .param("sid", sessionId.value())
+                .param("key", keyDigest)
                 .param("bound", bound.value())
                 .param("now", ts(now))
                 .param("sessionExpires", ts(sessionExpiresAt))
@@ -328,6 +332,26 @@ public class Grants {
                 .param("v", visitor.value())
                 .query(Grants::map)
                 .optional();
+    }
+
+    /**
+     * True when {@code id} was activated by a claim that carried the key with this digest and the claim's window is
+     * still open at {@code now}: the offer's deadline, or {@code grace} after the activation when that is later (a claim
+     * made in the offer's last second can still be retried). A repeat of that claim may be given the session again.
+     */
+    boolean claimedWith(GrantId id, String keyDigest, Instant now, Duration grace) {
+        return this.jdbc
+                        .sql("""
+                select count(*) from grants where id = :id and claim_key = :key
+                  and greatest(offer_expires_at, activated_at + make_interval(secs => :grace)) > :now
+                """)
+                        .param("id", id.value())
+                        .param("key", keyDigest)
+                        .param("grace", grace.toNanos() / 1e9)
+                        .param("now", ts(now))
+                        .query(Long.class)
+                        .single()
+                == 1;
     }
 
     /** Extends an ACTIVE, unexpired session to {@code now + ttl}, never past its absolute limit. */

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -55,6 +56,17 @@ class ClaimTests {
         return this.http.post("/events/" + this.eventId + "/admission/claim", null, Headers.VISITOR, visitor);
     }
 
+    /** A claim with the browser's claim key, as the waiting page sends it. */
+    private Http.Response claim(String visitor, String key) {
+        return this.http.post(
+                "/events/" + this.eventId + "/admission/claim",
+                null,
+                Headers.VISITOR,
+                visitor,
+                Headers.IDEMPOTENCY_KEY,
+                key);
+    }
+
     private List<String> offered(int ceiling, int visitors, ExpiredOfferPolicy policy, AfterPurchase after) {
         this.scenario.openEvent(this.eventId, Scenario.config(ceiling, 1000, 100, 30, 120, 300, policy, after));
         List<String> joined = this.scenario.join(this.eventId, visitors);
@@ -76,7 +88,7 @@ class ClaimTests {
         String token = body.path("token").asString();
         assertThat(response.header("Set-Cookie"))
                 .startsWith("wr_at=" + token)
-                .contains("Path=/")
+                .contains("Path=/events/" + this.eventId + ";")
                 .contains("HttpOnly")
                 .contains("SameSite=Lax");
         assertThat(response.header("Cache-Control")).contains("no-store");
@@ -94,9 +106,10 @@ class ClaimTests {
     }
 
     @Test
-    void twoHundredConcurrentClaimsByOneVisitorConvergeOnOneSession() throws Exception {
+    void twoHundredConcurrentClaimsByOneBrowserConvergeOnOneSession() throws Exception {
         String visitor = offered(3, 1, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE)
                 .get(0);
+        String key = UUID.randomUUID().toString();
         int claims = 200;
         ExecutorService pool = Executors.newFixedThreadPool(32);
         CountDownLatch start = new CountDownLatch(1);
@@ -105,7 +118,7 @@ class ClaimTests {
         for (int i = 0; i < claims; i++) {
             statuses.add(pool.submit(() -> {
                 start.await();
-                Http.Response r = claim(visitor);
+                Http.Response r = claim(visitor, key);
                 if (r.status() == 200) {
                     sessions.add(r.json().path("sessionId").asString());
                 }
@@ -128,9 +141,10 @@ class ClaimTests {
     void repeatedClaimReturnsTheSameSessionWithAFreshToken() {
         String visitor = offered(2, 1, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE)
                 .get(0);
-        JsonNode first = claim(visitor).json();
+        String key = UUID.randomUUID().toString();
+        JsonNode first = claim(visitor, key).json();
         this.scenario.clock.advance(Duration.ofSeconds(2));
-        JsonNode second = claim(visitor).json();
+        JsonNode second = claim(visitor, key).json();
         assertThat(second.path("sessionId").asString())
                 .isEqualTo(first.path("sessionId").asString());
         assertThat(second.path("expiresAt").asString())

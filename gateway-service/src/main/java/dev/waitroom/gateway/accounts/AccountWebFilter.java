@@ -181,9 +181,10 @@ class AccountWebFilter implements WebFilter, Ordered {
     /**
      * A claim by a signed-in browser is made under the visitor id the account's place is bound to, which is the id the
      * offer was made to (docs/accounts.md, "Two browsers, one place"): the queue-service names it to the gateway on a
-     * status call with the account. So whichever of the person's browsers claims first gets the session (and, by the
-     * rotation at claim, a new visitor id of its own); the others then see the place as taken. When the queue-service
-     * does not answer in time, or names no other id, the claim goes on under the browser's own id.
+     * status call with the account. So whichever of the person's browsers claims first gets the session, bound to its
+     * own visitor id (sent as {@code X-Waitroom-Claiming-Visitor}, so its own cookie shops); the others then see the
+     * place as taken. When the queue-service does not answer in time, or names no other id, the claim goes on under the
+     * browser's own id.
      */
     private Mono<Void> claimUnderTheBoundVisitor(
             ServerWebExchange exchange, WebFilterChain chain, String event, String account) {
@@ -201,8 +202,7 @@ class AccountWebFilter implements WebFilter, Ordered {
                         return response.releaseBody().then(Mono.<String>empty());
                     }
                     // only an offer is claimed under the bound id: once the place is ACTIVE the session belongs to
-                    // the browser that claimed it (its own id, after the rotation), whose repeated claim must stay its
-                    // own
+                    // the browser that claimed it (bound to its own id), whose repeated claim must stay its own
                     return response.bodyToMono(String.class)
                             .filter(AccountWebFilter::offered)
                             .map(body -> bound);
@@ -213,7 +213,10 @@ class AccountWebFilter implements WebFilter, Ordered {
                 .map(bound -> {
                     claimsForAnotherBrowser.increment();
                     return exchange.mutate()
-                            .request(r -> r.headers(h -> h.set(Headers.VISITOR, bound)))
+                            .request(r -> r.headers(h -> {
+                                h.set(Headers.VISITOR, bound);
+                                h.set(Headers.CLAIMING_VISITOR, caller.value());
+                            }))
                             .build();
                 })
                 .defaultIfEmpty(exchange)
@@ -275,8 +278,7 @@ class AccountWebFilter implements WebFilter, Ordered {
     /**
      * The request without the token, with the {@code account} (or, when it gave none, the {@code problem}) for the
      * queue-service; {@code queueRoute}: the queue-service names the visitor id of the account's place in {@code
-     * X-Waitroom-Visitor}, for the gateway only (on the claim the coordinator's header of that name is {@code
-     * VisitorRotation}'s to read and remove).
+     * X-Waitroom-Visitor}, for the gateway only.
      */
     private ServerWebExchange forward(ServerWebExchange exchange, String account, boolean queueRoute, String problem) {
         if (queueRoute) {

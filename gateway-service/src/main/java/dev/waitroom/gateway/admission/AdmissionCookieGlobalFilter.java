@@ -18,11 +18,12 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * The admission cookie on the wire (docs/CONTRACTS.md, {@link EdgeCookies}). The coordinator sets {@code wr_at}
+ * The admission cookie on the wire (docs/CONTRACTS.md, {@link EdgeCookies}). The coordinator sets {@code wr_at} for the
+ * event's own path ({@code Path=/events/{e}}: one token per event, so a buyer admitted to two events shops both) and
  * without {@code Secure} (it cannot know how the browser reached the edge). Served over HTTPS the gateway hands it to
- * the browser as {@code __Host-wr_at} with {@code Secure} and {@code Path=/}, and on the way in presents the browser's
- * {@code __Host-wr_at} as {@code wr_at} to the admission check and the services, dropping any bare {@code wr_at} (one a
- * sibling subdomain or a plain-http answer could have planted). Runs before every route filter.
+ * the browser as {@code __Secure-wr_at} with {@code Secure}, its path kept and no {@code Domain}, and on the way in
+ * presents the browser's {@code __Secure-wr_at} as {@code wr_at} to the admission check and the services, dropping any
+ * bare {@code wr_at} (one a plain-http answer could have planted). Runs before every route filter.
  */
 @Component
 class AdmissionCookieGlobalFilter implements GlobalFilter, Ordered {
@@ -96,15 +97,14 @@ class AdmissionCookieGlobalFilter implements GlobalFilter, Ordered {
         return CollectionUtils.unmodifiableMultiValueMap(out);
     }
 
-    /** The upstream's {@code wr_at} as the browser must get it: renamed, {@code Secure}, {@code Path=/}. */
+    /** The upstream's {@code wr_at} as the browser must get it: renamed, {@code Secure}, its path kept. */
     String secured(String setCookie) {
         return secured(setCookie, wireName);
     }
 
     /**
-     * {@code setCookie} under {@code wireName} with {@code Path=/}, {@code Secure} and no {@code Domain} (what a
-     * {@code __Host-} cookie must have, or the browser drops it); its value and other attributes kept. Other cookies
-     * unchanged.
+     * {@code setCookie} under {@code wireName} with {@code Secure} and no {@code Domain} (host-only, so no sibling
+     * subdomain receives it); its value, path and other attributes kept. Other cookies unchanged.
      */
     static String secured(String setCookie, String wireName) {
         if (!setCookie.startsWith(CANONICAL + "=")) {
@@ -112,13 +112,9 @@ class AdmissionCookieGlobalFilter implements GlobalFilter, Ordered {
         }
         String[] parts = setCookie.split(";");
         StringBuilder out = new StringBuilder(wireName).append(parts[0].substring(CANONICAL.length()));
-        out.append("; Path=/");
         for (int i = 1; i < parts.length; i++) {
             String a = parts[i].trim();
-            if (a.isEmpty()
-                    || a.equalsIgnoreCase("secure")
-                    || a.regionMatches(true, 0, "path=", 0, 5)
-                    || a.regionMatches(true, 0, "domain=", 0, 7)) {
+            if (a.isEmpty() || a.equalsIgnoreCase("secure") || a.regionMatches(true, 0, "domain=", 0, 7)) {
                 continue;
             }
             out.append("; ").append(a);
@@ -127,7 +123,7 @@ class AdmissionCookieGlobalFilter implements GlobalFilter, Ordered {
     }
 
     /**
-     * The {@code Cookie} headers with the browser's {@code __Host-wr_at} presented as {@code wr_at} and any bare
+     * The {@code Cookie} headers with the browser's {@code __Secure-wr_at} presented as {@code wr_at} and any bare
      * {@code wr_at} dropped; other cookies unchanged, in order.
      */
     static String presented(List<String> cookieHeaders, String wireName) {

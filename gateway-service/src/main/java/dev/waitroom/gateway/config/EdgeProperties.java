@@ -13,7 +13,7 @@ import org.springframework.validation.annotation.Validated;
  * How the edge behaves.
  *
  * @param secureCookies the edge is served over HTTPS: every cookie is {@code Secure} and carries a name prefix the
- *        browser enforces ({@code __Host-wr_vid}, {@code __Host-wr_at}, {@code __Secure-wr_qt}); only {@code false}
+ *        browser enforces ({@code __Host-wr_vid}, {@code __Secure-wr_at}, {@code __Secure-wr_qt}); only {@code false}
  *        for local plain http, where the names stay bare
  * @param cookies the edge's cookies
  * @param snapshotRefreshInterval a per-event snapshot is fetched at most this often
@@ -90,8 +90,8 @@ public record EdgeProperties(
      * The edge's cookies ({@code waitroom.gateway.cookies.*}).
      *
      * @param visitorMaxAge how long the browser keeps the visitor identity ({@code wr_vid}): long enough for one sale
-     *        (a visitor who loses it loses their place), short enough that a copy of it soon expires; the id rotates at
-     *        claim anyway
+     *        (a visitor who loses it loses their place), short enough that a copy of it soon expires (alone it never
+     *        yields an admission token)
      */
     public record Cookies(@NotNull @DefaultValue("12h") Duration visitorMaxAge) {
 

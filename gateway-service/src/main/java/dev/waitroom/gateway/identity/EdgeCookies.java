@@ -15,11 +15,14 @@ import org.springframework.stereotype.Component;
  * secure origin, so neither a sibling subdomain nor a plain-http answer can plant or overwrite it (a planted visitor id
  * would let its planter claim the visitor's offer). The queue ticket is scoped to {@code Path=/events/{e}} (one ticket
  * per event a browser waits in), which {@code __Host-} forbids, so it takes {@code __Secure-}: Secure and set from a
- * secure origin only; a planted ticket still has to pass its HMAC. Over plain http (the launcher) the names stay bare.
+ * secure origin only; a planted ticket still has to pass its HMAC. The admission cookie is per event too ({@code
+ * Path=/events/{e}}: a buyer admitted to two events holds one token for each), so it also takes {@code __Secure-}; a
+ * planted token still has to verify and name the visitor cookie's id. Over plain http (the launcher) the names stay
+ * bare.
  *
  * <p>Behind the gateway only the canonical names exist: the visitor and ticket cookies never leave the gateway, and
- * the admission cookie is forwarded as {@code wr_at} (the coordinator sets it under that name, the gateway renames it
- * on the way out).
+ * the admission cookie is forwarded as {@code wr_at} (the coordinator sets it under that name with the event's path,
+ * the gateway renames it on the way out).
  */
 @Component
 public final class EdgeCookies {
@@ -51,7 +54,7 @@ public final class EdgeCookies {
         this.visitorMaxAge = edge.cookies().visitorMaxAge();
         this.visitorName = secure ? HOST_PREFIX + VISITOR : VISITOR;
         this.ticketName = secure ? SECURE_PREFIX + TICKET : TICKET;
-        this.admissionName = secure ? HOST_PREFIX + ADMISSION : ADMISSION;
+        this.admissionName = secure ? SECURE_PREFIX + ADMISSION : ADMISSION;
     }
 
     /** Cookies are {@code Secure} and their names prefixed. */
@@ -95,10 +98,15 @@ public final class EdgeCookies {
                 .build();
     }
 
+    /** The path of one event's own cookies (queue ticket, admission token): its pages and API, no other event's. */
+    public static String eventPath(EventId eventId) {
+        return "/events/" + eventId.value();
+    }
+
     /** The queue ticket cookie of one event: a session cookie under the event's path; {@code clear} deletes it. */
     public ResponseCookie ticket(EventId eventId, String value, boolean clear) {
         ResponseCookie.ResponseCookieBuilder cookie = ResponseCookie.from(ticketName, clear ? "" : value)
-                .path("/events/" + eventId.value())
+                .path(eventPath(eventId))
                 .httpOnly(true)
                 .sameSite("Lax")
                 .secure(secure);

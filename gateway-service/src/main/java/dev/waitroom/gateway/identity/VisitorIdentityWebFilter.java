@@ -26,7 +26,8 @@ import reactor.core.publisher.Mono;
  * internal header. Requests to an event's API carry the verified visitor id from the signed visitor cookie ({@code
  * wr_vid}, {@code __Host-wr_vid} over HTTPS: {@link EdgeCookies}) upstream as {@code X-Waitroom-Visitor}; a visitor
  * without a valid cookie gets a new random id and cookie. Static pages and the public event status never set the
- * cookie, so shared caches may keep them. The id changes again at claim ({@link VisitorRotationGatewayFilterFactory}).
+ * cookie, so shared caches may keep them. The id is stable: it never changes at claim, so the visitor's place in every
+ * event survives what the browser does in another (docs/ARCHITECTURE.md#identity).
  */
 @Component
 public class VisitorIdentityWebFilter implements WebFilter, Ordered {
@@ -37,7 +38,7 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
     /** Headers only the gateway sets (docs/CONTRACTS.md#headers): client copies never pass. */
     private static final List<String> STRIPPED = List.of(
             Headers.VISITOR,
-            Headers.NEXT_VISITOR,
+            Headers.CLAIMING_VISITOR,
             Headers.ACCOUNT,
             Headers.ACCOUNT_PROBLEM,
             Headers.INTERNAL,

@@ -89,7 +89,9 @@ final class GatewayApiDocument {
                     "admission",
                     Access.VISITOR,
                     "200",
-                    "Claim an offer (coordinator): a shopping session and its admission token (cookie wr_at)."),
+                    "Claim an offer (coordinator): a shopping session and its admission token (the event's wr_at"
+                            + " cookie). Send Idempotency-Key: a repeat with the same key, or with the session's"
+                            + " token, returns the same session; the visitor cookie alone is 409 offer-claimed."),
             op(
                     "POST",
                     "/events/{eventId}/shopping-session/renew",
@@ -319,8 +321,10 @@ final class GatewayApiDocument {
         schemes.putObject("admissionCookie")
                 .put("type", "apiKey")
                 .put("in", "cookie")
-                .put("name", "__Host-wr_at")
-                .put("description", "The admission token set at claim (wr_at over plain http).");
+                .put("name", "__Secure-wr_at")
+                .put(
+                        "description",
+                        "The event's admission token set at claim, Path=/events/{eventId} (wr_at over plain http).");
         schemes.putObject("admissionBearer")
                 .put("type", "http")
                 .put("scheme", "bearer")

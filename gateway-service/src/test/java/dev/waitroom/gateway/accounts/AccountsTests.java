@@ -180,10 +180,9 @@ class AccountsTests {
         assertThat(phoneClaim.header("X-Waitroom-Visitor"))
                 .as("the phone claims the laptop's offer: the same person")
                 .hasValue(laptopVisitor);
-        assertThat(phoneClaim.header("X-Waitroom-Next-Visitor"))
-                .as("and gets a visitor id of its own for the session")
-                .isPresent()
-                .isNotEqualTo(java.util.Optional.of(laptopVisitor));
+        assertThat(phoneClaim.header("X-Waitroom-Claiming-Visitor"))
+                .as("and the session is bound to the phone's own visitor id, so its own cookie shops")
+                .hasValue(phoneVisitor);
         assertThat(phoneClaim.header("X-Waitroom-Account")).isEmpty();
         assertThat(phoneClaim.header("Cookie").orElse("")).doesNotContain(COOKIE);
         assertThat(strangerClaim.header("X-Waitroom-Visitor"))
@@ -199,6 +198,7 @@ class AccountsTests {
         assertThat(active.statusCode()).as(active.body()).isEqualTo(200);
         phone.post(claimPath(event), null);
         assertThat(lastClaim(event).header("X-Waitroom-Visitor")).hasValue(phoneVisitor);
+        assertThat(lastClaim(event).header("X-Waitroom-Claiming-Visitor")).isEmpty();
     }
 
     @Test

@@ -27,7 +27,7 @@ class EdgeCookiesTests {
         assertThat(cookies.ticket(EventId.of("e-1"), "t", true).toString())
                 .startsWith("__Secure-wr_qt=; Path=/events/e-1; Max-Age=0;")
                 .contains("Secure");
-        assertThat(cookies.admissionName()).isEqualTo("__Host-wr_at");
+        assertThat(cookies.admissionName()).isEqualTo("__Secure-wr_at");
         assertThat(cookies.onTheWire("wr_qt")).isEqualTo("__Secure-wr_qt");
         assertThat(cookies.onTheWire("other")).isEqualTo("other");
     }

@@ -15,10 +15,11 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The admission-coordinator as far as the gateway sees it: the JWKS, claim (OFFERED -> ACTIVE in
- * the queue model, the session bound to the gateway's {@code X-Waitroom-Next-Visitor} and named back
- * in {@code X-Waitroom-Visitor}, registry write, then the token), renew and leave (which need a token of
- * the visitor's session, like the real one), and the admin API (echo).
+ * The admission-coordinator as far as the gateway sees it: the JWKS, claim (OFFERED -> ACTIVE in the queue model, the
+ * session bound to the claiming browser's id, {@code X-Waitroom-Claiming-Visitor} or else the visitor, registry write,
+ * then the token in a cookie of the event's path; a repeat is given the session again only with the activating claim's
+ * {@code Idempotency-Key} or a token of the session, like the real one), renew and leave (which need a token of the
+ * visitor's session, like the real one), and the admin API (echo).
  */
 public final class StubCoordinator extends StubHttpServer {
 
@@ -35,6 +36,9 @@ public final class StubCoordinator extends StubHttpServer {
     private final Map<String, String> sessionsByVisitor = new ConcurrentHashMap<>();
 
     private final Map<String, String> sessionsByToken = new ConcurrentHashMap<>();
+
+    /** The Idempotency-Key each session's activating claim carried. */
+    private final Map<String, String> claimKeys = new ConcurrentHashMap<>();
 
     private volatile Duration sessionTtl = Duration.ofMinutes(10);
 
@@ -123,7 +127,7 @@ public final class StubCoordinator extends StubHttpServer {
         String[] s = segments(path);
         String visitor = request.header(Headers.VISITOR).orElse(null);
         if (s.length == 4 && s[0].equals("events") && s[2].equals("admission") && s[3].equals("claim")) {
-            return claim(s[1], visitor, request.header(Headers.NEXT_VISITOR).orElse(visitor));
+            return claim(s[1], visitor, request.header(Headers.CLAIMING_VISITOR).orElse(visitor), request);
         }
         if (s.length == 4 && s[0].equals("events") && s[2].equals("shopping-session")) {
             Reply refused = tokenRefused(s[1], visitor, request);
@@ -144,13 +148,17 @@ public final class StubCoordinator extends StubHttpServer {
         return Reply.json(404, Map.of("status", 404, "title", "Not found"));
     }
 
-    /** Renew and leave need a token of this visitor's session (Bearer or the wr_at cookie), else a 401 problem. */
-    private Reply tokenRefused(String eventId, String visitor, Recorded request) {
-        String token = request.header("Authorization")
+    private static String tokenOf(Recorded request) {
+        return request.header("Authorization")
                 .filter(a -> a.startsWith(Headers.BEARER_PREFIX))
                 .map(a -> a.substring(Headers.BEARER_PREFIX.length()))
                 .or(() -> request.header("Cookie").flatMap(StubCoordinator::admissionCookie))
                 .orElse(null);
+    }
+
+    /** Renew and leave need a token of this visitor's session (Bearer or the wr_at cookie), else a 401 problem. */
+    private Reply tokenRefused(String eventId, String visitor, Recorded request) {
+        String token = tokenOf(request);
         if (token == null) {
             return problem(ProblemType.ADMISSION_TOKEN_REQUIRED);
         }
@@ -198,10 +206,14 @@ public final class StubCoordinator extends StubHttpServer {
         body.put("expiresAt", expiresAt.toString());
         body.put("absoluteExpiresAt", now.plus(Duration.ofMinutes(30)).toString());
         body.put("token", token);
-        return new Reply(200, body, Map.of("Set-Cookie", "wr_at=" + token + "; Path=/; HttpOnly; SameSite=Lax"));
+        return new Reply(200, body, Map.of("Set-Cookie", admissionCookie(eventId, token)));
     }
 
-    private Reply claim(String eventId, String visitor, String next) {
+    private static String admissionCookie(String eventId, String token) {
+        return "wr_at=" + token + "; Path=/events/" + eventId + "; HttpOnly; SameSite=Lax";
+    }
+
+    private Reply claim(String eventId, String visitor, String claiming, Recorded request) {
         if (!claimDelay.isZero()) {
             try {
                 Thread.sleep(claimDelay.toMillis());
@@ -220,23 +232,28 @@ public final class StubCoordinator extends StubHttpServer {
         }
         StubQueueService.QueueEvent event = queue.event(eventId);
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        String own = visitor == null ? null : sessionsByVisitor.get(eventId + "/" + visitor);
-        String bound;
+        String own = claiming == null ? null : sessionsByVisitor.get(eventId + "/" + claiming);
+        String key = request.header(Headers.IDEMPOTENCY_KEY).orElse(null);
         Issued issued;
         if (own != null && registry.isLive(eventId, own)) {
-            // a repeated claim by the session's own id: the same session, a fresh token, no new id
-            bound = visitor;
+            String token = tokenOf(request);
+            boolean held = (key != null && key.equals(claimKeys.get(own)))
+                    || (token != null && own.equals(sessionsByToken.get(token)));
+            if (!held) {
+                // the visitor id alone: the session belongs to the browser that claimed it
+                return problem(ProblemType.OFFER_CLAIMED);
+            }
             Instant expiresAt = now.plus(sessionTtl);
-            String token = issuer.issue(new AdmissionClaims(
+            String fresh = issuer.issue(new AdmissionClaims(
                     eventId,
                     event.saleGeneration,
                     UUID.randomUUID().toString(),
                     own,
-                    visitor,
+                    claiming,
                     now,
                     expiresAt,
                     UUID.randomUUID().toString()));
-            issued = new Issued(token, own, expiresAt);
+            issued = new Issued(fresh, own, expiresAt);
         } else {
             StubQueueService.Entry entry = visitor == null ? null : event.entryOf(visitor);
             if (entry != null && entry.state.equals("ACTIVE")) {
@@ -245,11 +262,13 @@ public final class StubCoordinator extends StubHttpServer {
             if (entry == null || !entry.state.equals("OFFERED")) {
                 return problem(ProblemType.NO_OFFER);
             }
-            // the offer is found by the visitor's current id; the session is bound to the id the gateway minted
-            bound = next;
+            // the offer is found by the visitor id; the session is bound to the claiming browser's id
             entry.state = "ACTIVE";
-            issued = issue(eventId, bound, event.saleGeneration, now, now.plus(sessionTtl));
-            sessionsByVisitor.put(eventId + "/" + bound, issued.sessionId());
+            issued = issue(eventId, claiming, event.saleGeneration, now, now.plus(sessionTtl));
+            sessionsByVisitor.put(eventId + "/" + claiming, issued.sessionId());
+            if (key != null) {
+                claimKeys.put(issued.sessionId(), key);
+            }
         }
         registry.live(eventId, issued.sessionId(), event.saleGeneration, issued.expiresAt());
         sessionsByToken.put(issued.token(), issued.sessionId());
@@ -262,13 +281,6 @@ public final class StubCoordinator extends StubHttpServer {
                 "absoluteExpiresAt",
                 issued.expiresAt().plus(Duration.ofMinutes(20)).toString());
         body.put("token", issued.token());
-        return new Reply(
-                200,
-                body,
-                Map.of(
-                        "Set-Cookie",
-                        "wr_at=" + issued.token() + "; Path=/; HttpOnly; SameSite=Lax",
-                        Headers.VISITOR,
-                        bound));
+        return new Reply(200, body, Map.of("Set-Cookie", admissionCookie(eventId, issued.token())));
     }
 }

@@ -6,12 +6,15 @@ import dev.waitroom.contract.ProblemType;
 import dev.waitroom.coordinator.admission.Admission;
 import dev.waitroom.coordinator.admission.AdmissionPausedException;
 import dev.waitroom.coordinator.admission.Admissions;
+import dev.waitroom.coordinator.admission.ClaimKey;
+import dev.waitroom.coordinator.admission.ClaimProof;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.web.ProblemResponses;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.springframework.http.CacheControl;
@@ -29,9 +32,10 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The public claim, renew and leave calls (docs/ARCHITECTURE.md#admission-path), reached through the gateway. A claim
- * may name the visitor's next identity ({@code X-Waitroom-Next-Visitor}, minted by the gateway); the answer names the
- * identity the session is bound to in {@code X-Waitroom-Visitor}. Renew and leave need the session's admission token
- * ({@code Authorization: Bearer} or the {@code wr_at} cookie), not only the visitor id.
+ * may carry the browser's claim key ({@code Idempotency-Key}) and the session's admission token ({@code Authorization:
+ * Bearer} or the {@code wr_at} cookie): a repeat of a claim is given the session again only with one of them
+ * (docs/ARCHITECTURE.md#identity). Renew and leave need the session's admission token, not only the visitor id. The
+ * admission cookie is the event's own ({@code Path=/events/{e}}), so a buyer admitted to two events holds both.
  */
 @RestController
 class AdmissionController {
@@ -50,10 +54,22 @@ class AdmissionController {
     ResponseEntity<SessionBody> claim(
             @PathVariable String eventId,
             @RequestHeader(name = Headers.VISITOR, required = false) String visitor,
-            @RequestHeader(name = Headers.NEXT_VISITOR, required = false) String next) {
+            @RequestHeader(name = Headers.CLAIMING_VISITOR, required = false) String claiming,
+            @RequestHeader(name = Headers.IDEMPOTENCY_KEY, required = false) String key,
+            @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+            @CookieValue(name = TOKEN_COOKIE, required = false) String cookie) {
         VisitorId current = visitor(visitor);
-        VisitorId bound = next == null ? current : visitor(next);
-        return withToken(this.admissions.claim(EventId.of(eventId), current, bound));
+        VisitorId bound = claiming == null ? current : visitor(claiming);
+        if (key != null && !ClaimKey.isValid(key)) {
+            throw new CoordinatorException(
+                    ProblemType.MALFORMED_REQUEST,
+                    "Idempotency-Key must be 16 to 128 characters of A-Z, a-z, 0-9, '-' and '_'.");
+        }
+        String token = token(authorization, cookie);
+        ClaimProof proof = new ClaimProof(
+                Optional.ofNullable(key).map(ClaimKey::new),
+                Optional.ofNullable(token).filter(t -> !t.isBlank()));
+        return withToken(this.admissions.claim(EventId.of(eventId), current, bound, proof));
     }
 
     @PostMapping("/events/{eventId}/shopping-session/renew")
@@ -78,7 +94,7 @@ class AdmissionController {
         VisitorId current = visitor(visitor);
         challenging(response, () -> this.admissions.leave(EventId.of(eventId), current, token(authorization, cookie)));
         ResponseCookie cleared = ResponseCookie.from(TOKEN_COOKIE, "")
-                .path("/")
+                .path(cookiePath(eventId))
                 .httpOnly(true)
                 .sameSite("Lax")
                 .maxAge(0)
@@ -97,16 +113,20 @@ class AdmissionController {
                 .body(ProblemResponses.detail(ex.problem(), ex.getMessage(), ex.properties(), request));
     }
 
+    /** The event's own path: each event's admission cookie is sent to that event's routes only. */
+    static String cookiePath(String eventId) {
+        return "/events/" + eventId;
+    }
+
     private static ResponseEntity<SessionBody> withToken(Admission admission) {
         ResponseCookie cookie = ResponseCookie.from(TOKEN_COOKIE, admission.token())
-                .path("/")
+                .path(cookiePath(admission.eventId()))
                 .httpOnly(true)
                 .sameSite("Lax")
                 .build();
         return ResponseEntity.ok()
                 .cacheControl(CacheControl.noStore())
                 .header(HttpHeaders.SET_COOKIE, cookie.toString())
-                .header(Headers.VISITOR, admission.visitor().value())
                 .body(new SessionBody(
                         admission.sessionId().value(),
                         admission.eventId(),
