@@ -162,6 +162,21 @@ class EstimateTests {
                         + "\"[^}]*outcome=\"inside\"[^}]*\\} 2\\.0");
     }
 
+    @Test
+    void everyOutcomeIsASeriesFromAnEventsFirstOfferEvenWhenNoneWasScored() {
+        // no pace and no rate: the entry is never given an estimate, so its offer has nothing to score
+        String event = openWith("estimate-none", null, 0);
+        String only = client.join(event, VisitorId.random().value()).receipt();
+        client.offer(event, only, "g-none-1");
+        String scrape = scrape();
+        for (String outcome : new String[] {"inside", "early", "late"}) {
+            assertThat(scrape)
+                    .as(outcome + " reads 0, not no data")
+                    .containsPattern("waitroom_queue_estimates_total\\{[^}]*event=\"" + event + "\"[^}]*outcome=\""
+                            + outcome + "\"[^}]*\\} 0\\.0");
+        }
+    }
+
     private String scrape() {
         return new QueueClient(managementPort)
                 .send("GET", "/actuator/prometheus", null, Map.of())

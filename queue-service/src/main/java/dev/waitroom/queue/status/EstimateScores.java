@@ -60,6 +60,7 @@ public class EstimateScores {
         if (entries.isEmpty()) {
             return List.of();
         }
+        registerOutcomes(event);
         EventKeys k = EventKeys.of(event);
         Map<String, Set<String>> byBucket = new TreeMap<>();
         for (EntryId entry : entries) {
@@ -108,11 +109,25 @@ public class EstimateScores {
     }
 
     private Counter counter(EventId event, Score score) {
+        return counter(event, score.outcome(), score.caveat());
+    }
+
+    /**
+     * Every outcome's series (caveat {@code none}) exists from an event's first offer, at zero until one is scored:
+     * an event whose first answers all said "not known yet" reads 0 scored, not a panel with no data.
+     */
+    private void registerOutcomes(EventId event) {
+        for (Outcome outcome : Outcome.values()) {
+            counter(event, outcome, null);
+        }
+    }
+
+    private Counter counter(EventId event, Outcome outcome, EstimateCaveat caveat) {
         return Counter.builder("waitroom.queue.estimates")
                 .description("Offered entries by whether the real wait fell inside the range first shown")
                 .tag("event", event.value())
-                .tag("outcome", score.outcome().name().toLowerCase(java.util.Locale.ROOT))
-                .tag("caveat", score.caveat() == null ? "none" : score.caveat().name())
+                .tag("outcome", outcome.name().toLowerCase(java.util.Locale.ROOT))
+                .tag("caveat", caveat == null ? "none" : caveat.name())
                 .register(registry);
     }
 }
