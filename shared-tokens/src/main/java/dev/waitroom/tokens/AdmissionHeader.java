@@ -1,6 +1,5 @@
 package dev.waitroom.tokens;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -56,9 +55,9 @@ public record AdmissionHeader(
         if (!AUDIENCE.matcher(audience).matches()) {
             throw new IllegalArgumentException("audience must match " + AUDIENCE.pattern());
         }
-        requireText(eventId, "eventId", MAX_ID_BYTES);
-        requireText(sessionId, "sessionId", MAX_ID_BYTES);
-        requireText(visitor, "visitor", MAX_ID_BYTES);
+        BoundedText.require(eventId, "eventId", MAX_ID_BYTES);
+        BoundedText.require(sessionId, "sessionId", MAX_ID_BYTES);
+        BoundedText.require(visitor, "visitor", MAX_ID_BYTES);
         if (saleGeneration < 0) {
             throw new IllegalArgumentException("saleGeneration must not be negative");
         }
@@ -67,7 +66,7 @@ public record AdmissionHeader(
         if (!METHOD.matcher(method).matches()) {
             throw new IllegalArgumentException("method must be 1..16 upper-case letters");
         }
-        requireText(path, "path", MAX_PATH_BYTES);
+        BoundedText.require(path, "path", MAX_PATH_BYTES);
         if (path.charAt(0) != '/' || path.indexOf('?') >= 0) {
             throw new IllegalArgumentException("path must start with / and carry no query");
         }
@@ -123,19 +122,6 @@ public record AdmissionHeader(
 
         public String wire() {
             return wire;
-        }
-    }
-
-    private static void requireText(String value, String name, int maxBytes) {
-        Objects.requireNonNull(value, name);
-        if (value.isEmpty()
-                || (value.length() * 3 > maxBytes && value.getBytes(StandardCharsets.UTF_8).length > maxBytes)) {
-            throw new IllegalArgumentException(name + " must be 1.." + maxBytes + " UTF-8 bytes");
-        }
-        for (int i = 0; i < value.length(); i++) {
-            if (Character.isISOControl(value.charAt(i))) {
-                throw new IllegalArgumentException(name + " must not contain control characters");
-            }
         }
     }
 }

@@ -45,21 +45,7 @@ public final class AdmissionHeaderKey {
 
     /** Reads a base64 seed (standard or URL alphabet, padding optional), e.g. {@code WAITROOM_SECURITY_ADMISSIONHEADERKEY}. */
     public static AdmissionHeaderKey fromBase64(String base64) {
-        Objects.requireNonNull(base64, "base64");
-        String trimmed = base64.strip();
-        if (trimmed.isEmpty()) {
-            throw new IllegalArgumentException("admission-header key is empty");
-        }
-        byte[] decoded;
-        try {
-            decoded = trimmed.indexOf('-') >= 0 || trimmed.indexOf('_') >= 0
-                    ? Base64.getUrlDecoder().decode(trimmed)
-                    : Base64.getDecoder().decode(trimmed);
-        } catch (IllegalArgumentException e) {
-            // never echo the value: it is a secret
-            throw new IllegalArgumentException("admission-header key is not valid base64");
-        }
-        return ofSeed(decoded);
+        return ofSeed(Base64Secret.decode(base64, "admission-header key"));
     }
 
     /** A fresh random key (tests, and the launcher's first start through {@link #toBase64()}). */

@@ -43,21 +43,7 @@ public record HmacKey(String keyId, byte[] secret) {
 
     /** Reads a base64 (standard or URL alphabet, padding optional) secret, e.g. {@code WAITROOM_TICKET_KEY}. */
     public static HmacKey fromBase64(String base64) {
-        Objects.requireNonNull(base64, "base64");
-        String trimmed = base64.strip();
-        if (trimmed.isEmpty()) {
-            throw new IllegalArgumentException("HMAC secret is empty");
-        }
-        byte[] decoded;
-        try {
-            decoded = trimmed.indexOf('-') >= 0 || trimmed.indexOf('_') >= 0
-                    ? Base64.getUrlDecoder().decode(trimmed)
-                    : Base64.getDecoder().decode(trimmed);
-        } catch (IllegalArgumentException e) {
-            // never echo the value: it is a secret
-            throw new IllegalArgumentException("HMAC secret is not valid base64");
-        }
-        return of(decoded);
+        return of(Base64Secret.decode(base64, "HMAC secret"));
     }
 
     @Override

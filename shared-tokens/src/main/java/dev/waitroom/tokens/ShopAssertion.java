@@ -1,6 +1,5 @@
 package dev.waitroom.tokens;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -39,9 +38,9 @@ public record ShopAssertion(
     private static final int MAX_METHOD_CHARS = 16;
 
     public ShopAssertion {
-        requireText(eventId, "eventId", MAX_ID_BYTES);
-        requireText(sessionId, "sessionId", MAX_ID_BYTES);
-        requireText(visitor, "visitor", MAX_ID_BYTES);
+        BoundedText.require(eventId, "eventId", MAX_ID_BYTES);
+        BoundedText.require(sessionId, "sessionId", MAX_ID_BYTES);
+        BoundedText.require(visitor, "visitor", MAX_ID_BYTES);
         if (saleGeneration < 0) {
             throw new IllegalArgumentException("saleGeneration must not be negative");
         }
@@ -52,7 +51,7 @@ public record ShopAssertion(
                 || !method.chars().allMatch(c -> c >= 'A' && c <= 'Z')) {
             throw new IllegalArgumentException("method must be 1.." + MAX_METHOD_CHARS + " upper-case letters");
         }
-        requireText(path, "path", MAX_PATH_BYTES);
+        BoundedText.require(path, "path", MAX_PATH_BYTES);
         if (path.charAt(0) != '/') {
             throw new IllegalArgumentException("path must start with /");
         }
@@ -85,19 +84,5 @@ public record ShopAssertion(
         ORDER_STATUS,
         /** No token: the event is in BYPASS mode and the gateway verified the visitor cookie. */
         BYPASS
-    }
-
-    private static void requireText(String value, String name, int maxBytes) {
-        Objects.requireNonNull(value, name);
-        // a char is at most three UTF-8 bytes: the byte count is needed only for a long value
-        if (value.isEmpty()
-                || (value.length() * 3 > maxBytes && value.getBytes(StandardCharsets.UTF_8).length > maxBytes)) {
-            throw new IllegalArgumentException(name + " must be 1.." + maxBytes + " UTF-8 bytes");
-        }
-        for (int i = 0; i < value.length(); i++) {
-            if (Character.isISOControl(value.charAt(i))) {
-                throw new IllegalArgumentException(name + " must not contain control characters");
-            }
-        }
     }
 }
