@@ -89,9 +89,12 @@ class ReleaseRaceTests {
         Map<String, Long> byReason = this.scenario.grants.releasedByReason(eventId);
         long purchaseWins = byReason.getOrDefault("PURCHASED", 0L);
         System.out.printf("release race: leave %d, purchase %d, expiry %d%n", leaveWins, purchaseWins, expiryWins);
+        long expired = byReason.getOrDefault("SESSION_EXPIRED", 0L);
         assertThat((long) leaveWins).isEqualTo(byReason.getOrDefault("LEFT", 0L));
-        assertThat((long) expiryWins).isEqualTo(byReason.getOrDefault("SESSION_EXPIRED", 0L));
-        assertThat(leaveWins + purchaseWins + expiryWins).isEqualTo((long) sessions);
+        // the expiry pass also releases sessions whose purchase was recorded before purchaseCompleted released them
+        // (releasePurchased): those count as the worker's wins under reason PURCHASED
+        assertThat((long) expiryWins).isBetween(expired, expired + purchaseWins);
+        assertThat(leaveWins + expiryWins).isLessThanOrEqualTo(sessions);
         assertThat(byReason.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(sessions);
         double counted = this.meters.find("waitroom.coordinator.releases").tag("event", eventId).counters().stream()
                 .mapToDouble(c -> c.count())
