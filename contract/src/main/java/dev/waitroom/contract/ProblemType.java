@@ -89,6 +89,7 @@ public enum ProblemType {
     INVALID_SESSION_ID(400, "invalid-session-id", "Malformed session id"),
     INVALID_HEALTH_REPORT(400, "invalid-health-report", "Health report not accepted"),
     OFFER_CLAIMED(409, "offer-claimed", "The offer was claimed by another browser identity"),
+    OTHER_REGION(409, "other-region", "The offer or session belongs to another region"),
 
     // The shop (booking)
     WEBHOOK_SIGNATURE_INVALID(401, "webhook-signature-invalid", "The webhook signature is missing or wrong"),

@@ -179,7 +179,8 @@ public final class Launcher {
                 + String.join(", ", c.servicePorts().keySet()));
         System.out.println("  services:       gateway " + c.gatewayPort() + ", queue " + c.queuePort()
                 + ", coordinator " + c.coordinatorPort() + ", booking " + c.bookingPort()
-                + " (only the gateway is meant for visitors; the others listen on 127.0.0.1 only)");
+                + " (only the gateway is meant for visitors; all listen on 127.0.0.1 unless "
+                + "WAITROOM_GATEWAY_ADDRESS names the gateway's)");
         System.out.println("  management:     "
                 + String.join(
                         ", ",

@@ -238,21 +238,29 @@ final class LocalStack implements AutoCloseable {
                 : config.external().redisPassword();
     }
 
+    /** The launcher's environment variable naming the address the gateway listens on; loopback when unset. */
+    static final String GATEWAY_ADDRESS_VARIABLE = "WAITROOM_GATEWAY_ADDRESS";
+
+    private static String gatewayAddress() {
+        String address = System.getenv(GATEWAY_ADDRESS_VARIABLE);
+        return address == null || address.isBlank() ? LOOPBACK : address.strip();
+    }
+
     /** The identity provider's settings (docs/accounts.md), passed from the launcher's environment to every service. */
     private static final String ACCOUNTS_PREFIX = "WAITROOM_ACCOUNTS_";
 
     /**
      * A process's environment, as a real deployment would give it: the services' secrets, where the others are, and
-     * only the store credentials the service uses. The internal services listen on loopback only; every process's
-     * management port (health, metrics, info) is on loopback too; only the gateway's own port is on every interface.
+     * only the store credentials the service uses. Every process listens on loopback only, its management port
+     * (health, metrics, info) too; the gateway's own port listens on {@value #GATEWAY_ADDRESS_VARIABLE} when that is set
+     * (e.g. {@code 0.0.0.0}, to serve other hosts): the gateway trusts forwarding headers from private ranges, so on a
+     * LAN any host could choose its own client address (docs/abuse/client-limits.md).
      */
     Map<String, String> environmentFor(String process) {
         String service = StackConfig.serviceOf(process);
         Map<String, String> env = new LinkedHashMap<>(secrets.asEnvironment());
         env.put("SERVER_PORT", String.valueOf(config.servicePorts().get(process)));
-        if (!service.equals(GATEWAY)) {
-            env.put("SERVER_ADDRESS", LOOPBACK);
-        }
+        env.put("SERVER_ADDRESS", service.equals(GATEWAY) ? gatewayAddress() : LOOPBACK);
         env.put(
                 "MANAGEMENT_SERVER_PORT",
                 String.valueOf(config.managementPorts().get(process)));

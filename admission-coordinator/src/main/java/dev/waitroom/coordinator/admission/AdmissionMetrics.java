@@ -16,7 +16,14 @@ public class AdmissionMetrics {
 
     /** The reasons a claim fails for, the {@code reason} tag of {@code waitroom.coordinator.claim.failures}. */
     static final List<String> CLAIM_FAILURES = List.of(
-            "paused", "sold-out", "old-generation", "session-ended", "no-offer", "offer-claimed", "offer-expired");
+            "paused",
+            "sold-out",
+            "old-generation",
+            "session-ended",
+            "no-offer",
+            "offer-claimed",
+            "offer-expired",
+            "other-region");
 
     private final MeterRegistry registry;
 

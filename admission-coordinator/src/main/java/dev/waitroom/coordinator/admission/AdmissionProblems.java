@@ -50,6 +50,16 @@ final class AdmissionProblems {
                 "This offer has been claimed already; the shopping session belongs to the browser that claimed it.");
     }
 
+    /**
+     * An offer or session of another region reached this region's coordinator: its capacity and live-session registry
+     * are that region's, so only its own gate may claim, renew or release it (docs/regions.md).
+     */
+    static CoordinatorException otherRegion() {
+        return new CoordinatorException(
+                ProblemType.OTHER_REGION,
+                "This place belongs to another region's waiting room; continue through the address it was offered at.");
+    }
+
     static CoordinatorException tokenOfEndedSession() {
         return new CoordinatorException(
                 ProblemType.ADMISSION_SESSION_ENDED, "The shopping session of this admission token has ended.");

@@ -124,6 +124,7 @@ public class Admissions {
             Optional<Grant> session = this.grants.findSessionOf(e, claiming);
             if (session.isPresent()) {
                 Grant own = session.get();
+                refuseClaimUnlessThisRegions(e, own);
                 if (own.saleGeneration() != event.saleGeneration()) {
                     release(own, ReleaseReason.NEW_ROUND);
                     this.metrics.claimFailed(e, "old-generation");
@@ -154,6 +155,7 @@ public class Admissions {
                     throw AdmissionProblems.offerClaimed();
                 }
                 case OFFERED -> {
+                    refuseClaimUnlessThisRegions(e, latest);
                     if (!latest.offerExpiresAt().isAfter(now)) {
                         expireOffer(latest, now);
                         this.metrics.claimFailed(e, "offer-expired");
@@ -225,6 +227,9 @@ public class Admissions {
     }
 
     private Admission renew(Event event, Grant session) {
+        if (!isThisRegions(session)) {
+            throw AdmissionProblems.otherRegion();
+        }
         if (session.saleGeneration() != event.saleGeneration()) {
             throw AdmissionProblems.oldGeneration();
         }
@@ -275,7 +280,7 @@ public class Admissions {
         if (grant.state() != GrantState.ACTIVE) {
             return false;
         }
-        if (!this.region.name().equals(grant.region())) {
+        if (!isThisRegions(grant)) {
             // another region's session lives in that region's registry, which this gate cannot reach: its own gate
             // releases it (a recorded purchase: releasePurchased), or it ends at its deadline (docs/regions.md)
             log.info("Session of {} left for region {}'s gate to release ({})", grant, grant.region(), reason);
@@ -366,6 +371,22 @@ public class Admissions {
         }
         this.metrics.claimFailed(e, "sold-out");
         throw AdmissionProblems.soldOut();
+    }
+
+    /**
+     * Whether this region's gate made {@code grant}. Another region's offer or session is refused here (409 {@code
+     * other-region}): a claim or renewal would register it in this region's registry while only its own gate releases
+     * it, and the ceiling would not hold (issue #28, docs/regions.md).
+     */
+    private boolean isThisRegions(Grant grant) {
+        return this.region.name().equals(grant.region());
+    }
+
+    private void refuseClaimUnlessThisRegions(String eventId, Grant grant) {
+        if (!isThisRegions(grant)) {
+            this.metrics.claimFailed(eventId, "other-region");
+            throw AdmissionProblems.otherRegion();
+        }
     }
 
     private void expireOffer(Grant grant, Instant now) {

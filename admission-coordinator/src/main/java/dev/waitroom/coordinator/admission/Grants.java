@@ -103,12 +103,13 @@ public class Grants {
      * The claim: only before the deadline, only while the event is in a claimable mode and in the offer's sale round. A
      * concurrent sold-out withdrawal and this update lock the same grant row, so one of them finds it changed. The
      * session is bound to the claiming browser's id (the offer's visitor, or another browser of the same account), and
-     * the claim key's digest, when the claim carried one, is recorded with it (docs/ARCHITECTURE.md#identity).
+     * the claim key's digest, when the claim carried one, is recorded with it (docs/ARCHITECTURE.md#identity). Only
+     * this region's offers: another region's is claimed through its own gate, whose registry its gateways read.
      */
     private static final String ACTIVATE = """
             update grants set state = %s, session_id = :sid, session_visitor = :bound, activated_at = :now,
                 session_expires_at = :sessionExpires, absolute_expires_at = :absolute, claim_key = :key
-            where event_id = :e and visitor = :v and state = %s and offer_expires_at > :now
+            where event_id = :e and visitor = :v and state = %s and offer_expires_at > :now and region = :region
               and exists (select 1 from events e where e.event_id = :e and e.mode in (%s)
                           and e.sale_generation = grants.sale_generation)
             returning %s""".formatted(ACTIVE, OFFERED, SqlLiterals.list(CLAIMABLE), COLUMNS);
@@ -330,6 +331,7 @@ public class Grants {
                 .param("absolute", ts(absoluteExpiresAt))
                 .param("e", eventId)
                 .param("v", visitor.value())
+                .param("region", this.region.name())
                 .query(Grants::map)
                 .optional();
     }

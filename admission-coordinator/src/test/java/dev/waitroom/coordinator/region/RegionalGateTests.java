@@ -1,6 +1,7 @@
 package dev.waitroom.coordinator.region;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.contract.AfterPurchase;
@@ -8,6 +9,7 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.PresaleOrdering;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.coordinator.admission.Admission;
 import dev.waitroom.coordinator.admission.Admissions;
 import dev.waitroom.coordinator.admission.GrantState;
@@ -19,6 +21,7 @@ import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.lease.Region;
+import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.coordinator.tick.AdmissionTicker;
@@ -210,6 +213,65 @@ class RegionalGateTests {
         assertThat(state(ours.sessionId())).isEqualTo("COMPLETED");
         assertThat(this.registry.isLive(id, ours.sessionId())).isFalse();
         assertThat(state(east.sessionId())).as("east's is left to east's gate").isEqualTo("ACTIVE");
+    }
+
+    /**
+     * Issue #28: an offer east's gate made, claimed through west's gateway, would register its session in west's
+     * registry while only east releases it; after a purchase east hands the slot to another buyer while the first keeps
+     * shopping at west. West refuses: 409 other-region, the offer stays OFFERED for its own region, nothing registered.
+     */
+    @Test
+    void anOfferOrSessionOfAnotherRegionIsNeitherClaimedNorRenewedHere() {
+        String eventId = this.scenario.openNewEvent(
+                "elsewhere",
+                Scenario.config(10, 1000, 10, 600, 600, 1200, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE));
+        List<String> visitors = this.scenario.join(eventId, 2);
+        AtomicLong nanos = new AtomicLong();
+        AdmissionTicker west =
+                this.scenario.coordinator("west-gate", Duration.ofSeconds(5), Duration.ofSeconds(1), nanos::get);
+        for (int i = 0; i < 5 && this.grants.count(eventId).live() < 2; i++) {
+            nanos.addAndGet(Duration.ofSeconds(2).toNanos());
+            this.scenario.tick(west, eventId, Duration.ofSeconds(1));
+        }
+        EventId id = EventId.of(eventId);
+        // the first offer is east's (as if east's gate had made it); the second is claimed here, then made east's
+        this.jdbc
+                .sql("update grants set region = 'east' where event_id = :e and visitor = :v")
+                .param("e", eventId)
+                .param("v", visitors.get(0))
+                .update();
+        Admission claimedHere = this.admissions.claim(id, new VisitorId(visitors.get(1)));
+
+        assertThatThrownBy(() -> this.admissions.claim(id, new VisitorId(visitors.get(0))))
+                .isInstanceOfSatisfying(
+                        CoordinatorException.class,
+                        ex -> assertThat(ex.problem()).isEqualTo(ProblemType.OTHER_REGION));
+        assertThat(this.jdbc
+                        .sql("select state from grants where event_id = :e and visitor = :v")
+                        .param("e", eventId)
+                        .param("v", visitors.get(0))
+                        .query(String.class)
+                        .single())
+                .as("still OFFERED, for east's gate to admit")
+                .isEqualTo("OFFERED");
+
+        this.jdbc
+                .sql("update grants set region = 'east' where session_id = :s")
+                .param("s", claimedHere.sessionId().value())
+                .update();
+        assertThatThrownBy(() -> this.admissions.renew(id, new VisitorId(visitors.get(1))))
+                .isInstanceOfSatisfying(
+                        CoordinatorException.class,
+                        ex -> assertThat(ex.problem()).isEqualTo(ProblemType.OTHER_REGION));
+        assertThatThrownBy(() -> this.admissions.claim(id, new VisitorId(visitors.get(1))))
+                .as("nor is it handed out again here")
+                .isInstanceOfSatisfying(
+                        CoordinatorException.class,
+                        ex -> assertThat(ex.problem()).isEqualTo(ProblemType.OTHER_REGION));
+        assertThat(this.admissions.leave(id, new VisitorId(visitors.get(1))))
+                .as("nor released here")
+                .isFalse();
+        assertThat(state(claimedHere.sessionId())).isEqualTo("ACTIVE");
     }
 
     private String state(SessionId session) {

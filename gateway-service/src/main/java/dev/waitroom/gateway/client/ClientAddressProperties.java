@@ -17,15 +17,37 @@ import org.springframework.validation.annotation.Validated;
  * @param ipv6Prefix an IPv6 client is limited by this many leading bits of its address: one subscriber usually holds a
  *        whole /64, so counting single IPv6 addresses would let one client be 2^64 clients
  * @param maxHops forwarding entries read at most, from the right: a longer chain is not walked further
+ * @param header the one forwarding header the trusted proxies write: {@code X-Forwarded-For} (the default; what
+ *        ingress-nginx, most load balancers and CDNs append) or {@code Forwarded} (RFC 7239). The other is never read: a
+ *        proxy that appends only one passes a client's own copy of the other through untouched, and reading it would
+ *        let the client choose its limit key.
  */
 @Validated
 @ConfigurationProperties("waitroom.gateway.client-address")
 public record ClientAddressProperties(
         List<String> trustedProxies,
         @Min(1) @Max(128) @DefaultValue("64") int ipv6Prefix,
-        @Min(1) @Max(100) @DefaultValue("20") int maxHops) {
+        @Min(1) @Max(100) @DefaultValue("20") int maxHops,
+        @DefaultValue("X-Forwarded-For") ForwardingHeader header) {
 
     public ClientAddressProperties {
         trustedProxies = trustedProxies == null ? TrustedProxies.PRIVATE_AND_LOOPBACK : List.copyOf(trustedProxies);
+        header = header == null ? ForwardingHeader.X_FORWARDED_FOR : header;
+    }
+
+    /** The forwarding header the trusted proxies write, by its HTTP name ({@code X-Forwarded-For}, {@code Forwarded}). */
+    public enum ForwardingHeader {
+        X_FORWARDED_FOR("X-Forwarded-For"),
+        FORWARDED("Forwarded");
+
+        private final String headerName;
+
+        ForwardingHeader(String headerName) {
+            this.headerName = headerName;
+        }
+
+        public String headerName() {
+            return headerName;
+        }
     }
 }

@@ -12,8 +12,9 @@ import org.springframework.web.server.ServerWebExchange;
 
 /**
  * The client's address, the key of the per-address limits (docs/abuse/client-limits.md): the direct peer, or, when the
- * peer is a trusted proxy, the first untrusted address of the forwarding chain read from the right. {@code Forwarded}
- * (RFC 7239) is read when present, else {@code X-Forwarded-For}. An untrusted peer's forwarding headers are ignored,
+ * peer is a trusted proxy, the first untrusted address of the forwarding chain read from the right. Only the header
+ * the proxies are configured to write is read ({@link ClientAddressProperties#header()}: {@code X-Forwarded-For} by
+ * default, or RFC 7239 {@code Forwarded}), never the other. An untrusted peer's forwarding headers are ignored,
  * so a client cannot choose its own key; an entry that is not an address literal ({@code unknown}, an obfuscated
  * name, garbage) ends the walk at the last trusted hop.
  *
@@ -35,10 +36,13 @@ public class ClientAddresses {
 
     private final int maxHops;
 
+    private final ClientAddressProperties.ForwardingHeader header;
+
     ClientAddresses(ClientAddressProperties properties) {
         this.trusted = TrustedProxies.of(properties.trustedProxies());
         this.ipv6Prefix = properties.ipv6Prefix();
         this.maxHops = properties.maxHops();
+        this.header = properties.header();
     }
 
     /** The limit key of this exchange's client. */
@@ -58,7 +62,7 @@ public class ClientAddresses {
         if (client == null || !trusted.trusts(client)) {
             return client;
         }
-        List<String> hops = hops(request.getHeaders());
+        List<String> hops = hops(request.getHeaders(), header);
         int stop = Math.max(0, hops.size() - maxHops);
         for (int i = hops.size() - 1; i >= stop; i--) {
             InetAddress hop = TrustedProxies.literal(hops.get(i));
@@ -90,24 +94,19 @@ public class ClientAddresses {
         return address.getHostAddress();
     }
 
-    /** The forwarding chain, left (farthest) to right (nearest): {@code Forwarded}'s for= values, else X-Forwarded-For. */
-    static List<String> hops(HttpHeaders headers) {
-        List<String> forwarded = headers.get("Forwarded");
+    /** The forwarding chain in {@code header}, left (farthest) to right (nearest); several lines are one list. */
+    static List<String> hops(HttpHeaders headers, ClientAddressProperties.ForwardingHeader header) {
+        List<String> lines = headers.get(header.headerName());
         List<String> hops = new ArrayList<>();
-        if (forwarded != null && !forwarded.isEmpty()) {
-            for (String header : forwarded) {
-                for (String element : header.split(",")) {
-                    hops.add(forValue(element));
-                }
-            }
+        if (lines == null) {
             return hops;
         }
-        List<String> xff = headers.get("X-Forwarded-For");
-        if (xff != null) {
-            for (String header : xff) {
-                for (String hop : header.split(",")) {
-                    hops.add(hop.trim());
-                }
+        for (String line : lines) {
+            for (String element : line.split(",")) {
+                hops.add(
+                        header == ClientAddressProperties.ForwardingHeader.FORWARDED
+                                ? forValue(element)
+                                : element.trim());
             }
         }
         return hops;

@@ -12,10 +12,17 @@ import org.springframework.mock.web.server.MockServerWebExchange;
 /** The client's address behind trusted proxies, and what a client cannot make the gateway believe. */
 class ClientAddressesTests {
 
-    private final ClientAddresses addresses =
-            new ClientAddresses(new ClientAddressProperties(TrustedProxies.PRIVATE_AND_LOOPBACK, 64, 20));
+    private final ClientAddresses addresses = new ClientAddresses(new ClientAddressProperties(
+            TrustedProxies.PRIVATE_AND_LOOPBACK, 64, 20, ClientAddressProperties.ForwardingHeader.X_FORWARDED_FOR));
+
+    private final ClientAddresses forwarded = new ClientAddresses(new ClientAddressProperties(
+            TrustedProxies.PRIVATE_AND_LOOPBACK, 64, 20, ClientAddressProperties.ForwardingHeader.FORWARDED));
 
     private String key(String peer, String... headers) {
+        return key(addresses, peer, headers);
+    }
+
+    private static String key(ClientAddresses addresses, String peer, String... headers) {
         MockServerHttpRequest.BaseBuilder<?> request =
                 MockServerHttpRequest.get("/events/e1/queue").remoteAddress(new InetSocketAddress(peer, 40000));
         for (int i = 0; i < headers.length; i += 2) {
@@ -33,6 +40,7 @@ class ClientAddressesTests {
     void anUntrustedPeersForwardingHeadersAreIgnored() {
         assertThat(key("203.0.113.7", "X-Forwarded-For", "198.18.0.1")).isEqualTo("203.0.113.7");
         assertThat(key("203.0.113.7", "Forwarded", "for=198.18.0.1")).isEqualTo("203.0.113.7");
+        assertThat(key(forwarded, "203.0.113.7", "Forwarded", "for=198.18.0.1")).isEqualTo("203.0.113.7");
         assertThat(key("203.0.113.7", "X-Forwarded-For", "127.0.0.1")).isEqualTo("203.0.113.7");
     }
 
@@ -48,14 +56,37 @@ class ClientAddressesTests {
     }
 
     @Test
-    void forwardedIsPreferredAndItsForms() {
-        assertThat(key("127.0.0.1", "Forwarded", "for=198.18.0.5;proto=https", "X-Forwarded-For", "6.6.6.6"))
+    void behindAProxyThatAppendsXForwardedForAClientsOwnForwardedHeaderIsNeverRead() {
+        // ingress-nginx, most load balancers and CDNs append X-Forwarded-For and pass a client's Forwarded untouched:
+        // reading it would let every request choose its own limit key (issue #28)
+        assertThat(key("10.0.0.2", "Forwarded", "for=6.6.6.6", "X-Forwarded-For", "198.18.0.9"))
+                .isEqualTo("198.18.0.9");
+        assertThat(key("10.0.0.2", "Forwarded", "for=6.6.6.6"))
+                .as("no X-Forwarded-For: the proxy is the client")
+                .isEqualTo("10.0.0.2");
+        for (int i = 0; i < 50; i++) {
+            assertThat(key("10.0.0.2", "Forwarded", "for=203.0.113." + i, "X-Forwarded-For", "198.18.0.9"))
+                    .isEqualTo("198.18.0.9");
+        }
+    }
+
+    @Test
+    void behindAProxyThatWritesForwardedAClientsOwnXForwardedForIsNeverRead() {
+        assertThat(key(forwarded, "127.0.0.1", "Forwarded", "for=198.18.0.5;proto=https", "X-Forwarded-For", "6.6.6.6"))
                 .isEqualTo("198.18.0.5");
-        assertThat(key("127.0.0.1", "Forwarded", "for=\"198.18.0.5:4711\"")).isEqualTo("198.18.0.5");
-        assertThat(key("127.0.0.1", "Forwarded", "for=\"[2001:db8:cafe::17]:4711\""))
+        assertThat(key(forwarded, "127.0.0.1", "X-Forwarded-For", "6.6.6.6")).isEqualTo("127.0.0.1");
+    }
+
+    @Test
+    void forwardedForms() {
+        assertThat(key(forwarded, "127.0.0.1", "Forwarded", "for=\"198.18.0.5:4711\""))
+                .isEqualTo("198.18.0.5");
+        assertThat(key(forwarded, "127.0.0.1", "Forwarded", "for=\"[2001:db8:cafe::17]:4711\""))
                 .isEqualTo("20010db8cafe0000/64");
-        assertThat(key("127.0.0.1", "Forwarded", "For=198.18.0.6, for=10.1.1.1"))
+        assertThat(key(forwarded, "127.0.0.1", "Forwarded", "For=198.18.0.6, for=10.1.1.1"))
                 .isEqualTo("198.18.0.6");
+        assertThat(key(forwarded, "127.0.0.1", "Forwarded", "for=unknown")).isEqualTo("127.0.0.1");
+        assertThat(key(forwarded, "127.0.0.1", "Forwarded", "for=_hidden")).isEqualTo("127.0.0.1");
     }
 
     @Test
@@ -63,8 +94,6 @@ class ClientAddressesTests {
         assertThat(key("127.0.0.1", "X-Forwarded-For", "not-an-ip")).isEqualTo("127.0.0.1");
         assertThat(key("127.0.0.1", "X-Forwarded-For", "evil.example, 10.0.0.1"))
                 .isEqualTo("10.0.0.1");
-        assertThat(key("127.0.0.1", "Forwarded", "for=unknown")).isEqualTo("127.0.0.1");
-        assertThat(key("127.0.0.1", "Forwarded", "for=_hidden")).isEqualTo("127.0.0.1");
         assertThat(key("127.0.0.1", "X-Forwarded-For", "")).isEqualTo("127.0.0.1");
         assertThat(key("127.0.0.1", "X-Forwarded-For", "1".repeat(5000))).isEqualTo("127.0.0.1");
     }
@@ -88,7 +117,8 @@ class ClientAddressesTests {
 
     @Test
     void noTrustedProxiesMeansForwardingIsNeverRead() {
-        ClientAddresses none = new ClientAddresses(new ClientAddressProperties(List.of(), 64, 20));
+        ClientAddresses none = new ClientAddresses(new ClientAddressProperties(
+                List.of(), 64, 20, ClientAddressProperties.ForwardingHeader.X_FORWARDED_FOR));
         MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/")
                 .remoteAddress(new InetSocketAddress("127.0.0.1", 1))
                 .header("X-Forwarded-For", "198.18.0.1"));
@@ -97,7 +127,8 @@ class ClientAddressesTests {
 
     @Test
     void aWalkStopsAfterMaxHops() {
-        ClientAddresses shallow = new ClientAddresses(new ClientAddressProperties(List.of("10.0.0.0/8"), 64, 2));
+        ClientAddresses shallow = new ClientAddresses(new ClientAddressProperties(
+                List.of("10.0.0.0/8"), 64, 2, ClientAddressProperties.ForwardingHeader.X_FORWARDED_FOR));
         MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.get("/")
                 .remoteAddress(new InetSocketAddress("10.0.0.9", 1))
                 .header("X-Forwarded-For", "198.18.0.1, 10.0.0.3, 10.0.0.2, 10.0.0.1"));
