@@ -345,7 +345,7 @@ class QueueRecordsTests {
                 "4gfk");
         roundTrips(
                 json("{'state':'WAITING','phase':'OPEN','mode':'QUEUEING','position':{'aheadMin':150,'aheadMax':159},"
-                        + "'estimatedWaitSeconds':{'min':50,'max':94,'caveat':null},'offer':null,'pollAfterSeconds':8,'announcement':null,"
+                        + "'estimatedWaitSeconds':{'min':50,'max':88,'caveat':null},'offer':null,'pollAfterSeconds':8,'announcement':null,"
                         + "'receipt':'4gfk'}"),
                 waiting);
         roundTrips(
@@ -383,7 +383,7 @@ class QueueRecordsTests {
                 .isNull();
         assertThat(QueueStatus.EstimatedWait.of(ahead(0), 10))
                 .as("the front, nothing measured: a few seconds, said to be measuring")
-                .isEqualTo(new QueueStatus.EstimatedWait(0, 9, EstimateCaveat.MEASURING));
+                .isEqualTo(new QueueStatus.EstimatedWait(0, 8, EstimateCaveat.MEASURING));
     }
 
     private static QueueStatus.Position ahead(long exact) {
