@@ -404,7 +404,7 @@ class KubernetesManifestTests {
                 "WAITROOM_SECURITY_TICKETKEY",
                 "WAITROOM_SECURITY_VISITORKEY",
                 "WAITROOM_SECURITY_WEBHOOKSECRET",
-                "WAITROOM_SECURITY_ASSERTIONKEY",
+                "WAITROOM_SECURITY_ADMISSIONHEADERKEY",
                 "WAITROOM_SECURITY_KEYENCRYPTIONKEY")) {
             assertThat(docs).as("the secret command sets " + key).contains("--from-literal=" + key + "=");
         }

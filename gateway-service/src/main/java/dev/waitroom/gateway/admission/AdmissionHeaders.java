@@ -4,7 +4,6 @@ import dev.waitroom.tokens.AdmissionHeader;
 import dev.waitroom.tokens.AdmissionHeaderKey;
 import dev.waitroom.tokens.AdmissionHeaderSigner;
 import dev.waitroom.tokens.HmacKey;
-import dev.waitroom.tokens.ShopAssertion;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Instant;
@@ -55,14 +54,14 @@ public class AdmissionHeaders {
     }
 
     /** The header value for a request the admission filter passed, for the shop. */
-    String sign(ShopAssertion checked, Instant now) {
+    String sign(CheckedRequest checked, Instant now) {
         return signer.sign(AdmissionHeader.forRequest(
                 audience,
                 checked.eventId(),
                 checked.sessionId(),
                 checked.visitor(),
                 checked.saleGeneration(),
-                AdmissionHeader.Scope.valueOf(checked.scope().name()),
+                checked.scope(),
                 checked.method(),
                 checked.path(),
                 now));
