@@ -48,7 +48,8 @@ import reactor.core.scheduler.Schedulers;
  * event snapshot) and expiry are verified (once per token, then cached), the visitor binding is compared with the
  * verified visitor cookie, and the session must still be in the live-session registry. With {@link
  * Config#isAllowExpired()} (order status) a token that expired within the grace period is accepted without the liveness
- * check: it can read an order, never shop. In BYPASS mode (from a snapshot at most 10 s old) requests pass without a
+ * check: it can read an order, never shop (the origin is told {@code order-status}; an unexpired token of a live
+ * session is told {@code shopping}, so a later session of the same visitor may read the order). In BYPASS mode (from a snapshot at most 10 s old) requests pass without a
  * token, counted and logged.
  *
  * <p>A request that passes leaves what was checked ({@link CheckedRequest}, for exactly its method and raw path) in
@@ -201,7 +202,14 @@ public class AdmissionTokenGatewayFilterFactory
             }
         }
         if (config.isAllowExpired()) {
-            return Mono.just(Verdict.ALLOWED_ORDER_STATUS);
+            // an order read: allowed either way; a token of a session still live (current generation, in the registry)
+            // is told to the origin as shopping (a later session of the same visitor may read the order), any other
+            // as order-status (the session that placed it only)
+            if (!claims.expiresAt().isAfter(clock.instant())) {
+                return Mono.just(Verdict.ALLOWED_ORDER_STATUS);
+            }
+            return registry.liveness(claims)
+                    .map(liveness -> liveness == Liveness.LIVE ? Verdict.ALLOWED : Verdict.ALLOWED_ORDER_STATUS);
         }
         return registry.liveness(claims).map(liveness -> switch (liveness) {
             case LIVE -> Verdict.ALLOWED;
@@ -224,7 +232,9 @@ public class AdmissionTokenGatewayFilterFactory
                 claims.sessionId(),
                 claims.visitor(),
                 claims.saleGeneration(),
-                config.isAllowExpired() ? AdmissionHeader.Scope.ORDER_STATUS : AdmissionHeader.Scope.SHOPPING);
+                verdict == Verdict.ALLOWED_ORDER_STATUS
+                        ? AdmissionHeader.Scope.ORDER_STATUS
+                        : AdmissionHeader.Scope.SHOPPING);
         if (!presented.bearer()) {
             // the Authorization header, if any, is the shop's own: forwarded untouched
             return chain.filter(exchange);

@@ -18,6 +18,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -137,6 +139,34 @@ class WhatTheOriginReceivesTests {
         // a Bearer admission token (no admission cookie) is Waitroom's: removed, the header says it instead
         assertThat(received.header("Authorization")).isEmpty();
         assertThat(verified(received).sessionId()).isEqualTo(shopper.issued().sessionId());
+    }
+
+    @Test
+    void anOrderReadIsShoppingForALiveSessionAndOrderStatusForAnExpiredOrEndedOne() throws Exception {
+        Shopper shopper = admitted();
+        String order = "/events/" + shopper.event() + "/shop/orders/o-1";
+        String cookie = "wr_vid=" + shopper.visitorCookie() + "; wr_at=";
+
+        assertThat(get(order, "Cookie", cookie + shopper.issued().token()).statusCode())
+                .isEqualTo(200);
+        assertThat(verified(lastAtShop(order)).scope()).isEqualTo("shopping");
+
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Issued expired = upstreams.coordinator.issue(
+                shopper.event(),
+                shopper.visitor(),
+                1,
+                now.minus(Duration.ofMinutes(15)),
+                now.minus(Duration.ofMinutes(5)));
+        assertThat(get(order, "Cookie", cookie + expired.token()).statusCode()).isEqualTo(200);
+        VerifiedAdmission reading = verified(lastAtShop(order));
+        assertThat(reading.scope()).isEqualTo("order-status");
+        assertThat(reading.sessionId()).isEqualTo(expired.sessionId());
+
+        upstreams.registry.end(shopper.event(), shopper.issued().sessionId());
+        assertThat(get(order, "Cookie", cookie + shopper.issued().token()).statusCode())
+                .isEqualTo(200);
+        assertThat(verified(lastAtShop(order)).scope()).isEqualTo("order-status");
     }
 
     @Test
