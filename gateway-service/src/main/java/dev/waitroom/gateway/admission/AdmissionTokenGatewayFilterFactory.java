@@ -44,13 +44,13 @@ import reactor.core.scheduler.Schedulers;
 /**
  * Admission on a protected route ({@code /events/{eventId}/shop/**}, docs/ARCHITECTURE.md#admission-path): the token
  * comes from the {@code wr_at} cookie or, only when there is none, {@code Authorization: Bearer} (API clients, load
- * tests); its signature, event, sale generation (from the
- * event snapshot) and expiry are verified (once per token, then cached), the visitor binding is compared with the
- * verified visitor cookie, and the session must still be in the live-session registry. With {@link
- * Config#isAllowExpired()} (order status) a token that expired within the grace period is accepted without the liveness
- * check: it can read an order, never shop (the origin is told {@code order-status}; an unexpired token of a live
- * session is told {@code shopping}, so a later session of the same visitor may read the order). In BYPASS mode (from a snapshot at most 10 s old) requests pass without a
- * token, counted and logged.
+ * tests); its signature, event, sale generation (from the event snapshot) and expiry are verified (once per token, then
+ * cached), the visitor binding is compared with the verified visitor cookie, and the session must still be in the
+ * live-session registry. With {@link Config#isAllowExpired()} (order status) a token that expired within the grace
+ * period is accepted without the liveness check: it can read an order, never shop (the origin is told {@code
+ * order-status}; an unexpired token of a live session is told {@code shopping}, so a later session of the same visitor
+ * may read the order). In BYPASS mode (from a snapshot at most 10 s old) requests pass without a token, counted and
+ * logged.
  *
  * <p>A request that passes leaves what was checked ({@link CheckedRequest}, for exactly its method and raw path) in
  * {@link #CHECKED_ATTRIBUTE}; {@link AdmissionHeaderGlobalFilter} signs it as the {@code Waitroom-Admission} header,
@@ -144,9 +144,8 @@ public class AdmissionTokenGatewayFilterFactory
             count("bypass");
             BypassLog bypassLog = bypassLogs.computeIfAbsent(eventId, id -> new BypassLog());
             RequestIdWebFilter.withCorrelation(exchange, () -> bypassLog.record(eventId, clock.instant()));
-            // the origin learns of it from the header's BYPASS scope for the verified visitor; without a visitor there
-            // is
-            // no header and a verifying origin refuses
+            // the origin learns of it from the header's BYPASS scope for the verified visitor; without a visitor
+            // there is no header and a verifying origin refuses
             VisitorIdentityWebFilter.visitorOf(exchange)
                     .ifPresent(visitor -> checked(
                             exchange,

@@ -21,8 +21,9 @@ import org.springframework.stereotype.Component;
  * bare.
  *
  * <p>Behind the gateway only the canonical names exist: the visitor and ticket cookies never leave the gateway, and
- * the admission cookie is forwarded as {@code wr_at} (the coordinator sets it under that name with the event's path,
- * the gateway renames it on the way out).
+ * the admission cookie is forwarded as {@code wr_at} to Waitroom's own services only (the coordinator sets it under
+ * that name with the event's path, the gateway renames it on the way out). A shop origin gets none of them ({@link
+ * #isWaitroomCookie}).
  */
 @Component
 public final class EdgeCookies {

@@ -121,24 +121,38 @@ class WhatTheOriginReceivesTests {
     }
 
     @Test
-    void theShopsCookieHeaderWithoutWaitroomCookiesArrivesByteForByte() throws Exception {
+    void aBearerAdmissionTokenIsRemovedAndTheShopsCookiesKeptInOrder() throws Exception {
         Shopper shopper = admitted();
         String path = "/events/" + shopper.event() + "/shop/seats";
-        String own = "a=1;b=2 ;  c=\"x;y\"";
 
         HttpResponse<String> reply = get(
                 path,
                 "Cookie",
-                own,
+                "a=1; wr_vid=" + shopper.visitorCookie() + "; b=2",
                 "Authorization",
                 "Bearer " + shopper.issued().token());
 
         assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
         Recorded received = lastAtShop(path);
-        assertThat(received.header("Cookie")).contains(own);
+        assertThat(received.headers().get("cookie")).containsExactly("a=1; b=2");
         // a Bearer admission token (no admission cookie) is Waitroom's: removed, the header says it instead
         assertThat(received.header("Authorization")).isEmpty();
         assertThat(verified(received).sessionId()).isEqualTo(shopper.issued().sessionId());
+    }
+
+    @Test
+    void aCookieHeaderWithoutWaitroomCookiesReachesTheShopByteForByte() throws Exception {
+        String own = "a=1;b=2 ;  c=\"x y\"";
+        HttpRequest webhook = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/webhooks/payments"))
+                .timeout(Duration.ofSeconds(10))
+                .header("Cookie", own)
+                .header("X-Payment-Signature", "sha256=00")
+                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .build();
+        assertThat(raw.send(webhook, HttpResponse.BodyHandlers.ofString()).statusCode())
+                .isEqualTo(200);
+        Recorded received = upstreams.booking.lastReceived("/webhooks/payments").orElseThrow();
+        assertThat(received.headers().get("cookie")).containsExactly(own);
     }
 
     @Test
