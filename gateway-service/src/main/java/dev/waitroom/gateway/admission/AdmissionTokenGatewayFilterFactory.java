@@ -234,7 +234,7 @@ public class AdmissionTokenGatewayFilterFactory
                 verdict == Verdict.ALLOWED_ORDER_STATUS
                         ? AdmissionHeader.Scope.ORDER_STATUS
                         : AdmissionHeader.Scope.SHOPPING);
-        if (!presented.bearer()) {
+        if (!presented.bearer() && !bearerIs(exchange, presented.token())) {
             // the Authorization header, if any, is the shop's own: forwarded untouched
             return chain.filter(exchange);
         }
@@ -242,6 +242,17 @@ public class AdmissionTokenGatewayFilterFactory
                 .request(r -> r.headers(h -> h.remove(HttpHeaders.AUTHORIZATION)))
                 .build();
         return chain.filter(withoutBearer);
+    }
+
+    /** A client that sends its admission token both ways: the Bearer copy is Waitroom's too, never the shop's. */
+    private static boolean bearerIs(ServerWebExchange exchange, String token) {
+        String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
+        return authorization != null
+                && authorization.regionMatches(true, 0, Headers.BEARER_PREFIX, 0, Headers.BEARER_PREFIX.length())
+                && authorization
+                        .substring(Headers.BEARER_PREFIX.length())
+                        .trim()
+                        .equals(token);
     }
 
     /** Leaves what was checked, for this request only, for {@link AdmissionHeaderGlobalFilter} to sign. */

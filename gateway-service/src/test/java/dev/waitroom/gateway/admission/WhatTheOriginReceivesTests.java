@@ -141,6 +141,25 @@ class WhatTheOriginReceivesTests {
     }
 
     @Test
+    void theAdmissionTokenSentBothAsCookieAndBearerNeverReachesTheShop() throws Exception {
+        Shopper shopper = admitted();
+        String path = "/events/" + shopper.event() + "/shop/seats";
+        String token = shopper.issued().token();
+
+        HttpResponse<String> reply = get(
+                path,
+                "Cookie",
+                "wr_vid=" + shopper.visitorCookie() + "; wr_at=" + token,
+                "Authorization",
+                "Bearer " + token);
+
+        assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
+        Recorded received = lastAtShop(path);
+        assertThat(received.header("Authorization")).isEmpty();
+        assertThat(received.headers().values().stream().flatMap(List::stream)).noneMatch(v -> v.contains(token));
+    }
+
+    @Test
     void aCookieHeaderWithoutWaitroomCookiesReachesTheShopByteForByte() throws Exception {
         String own = "a=1;b=2 ;  c=\"x y\"";
         HttpRequest webhook = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/webhooks/payments"))
