@@ -15,10 +15,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * The gateway's {@code Waitroom-Admission} statements (docs/integration/admission-header.md): signed with its own
- * Ed25519 key, {@code waitroom.security.admission-header-key} (a 32-byte seed, base64; the launcher and
- * {@code deploy/compose-env.sh} generate it), published with {@code ...-previous} as the JWKS at {@link #JWKS_PATH}.
- * Without a configured key the seed is derived from the shop-assertion key (HMAC-SHA256 of a fixed label), so every
- * gateway of a deployment that predates the key agrees on one without a new secret; configure one to rotate it.
+ * Ed25519 key, {@code waitroom.security.admission-header-key} (a 32-byte seed, base64; the launcher, {@code
+ * deploy/compose-env.sh} and the Kubernetes Secret set it), published with {@code ...-previous} as the JWKS at {@link
+ * #JWKS_PATH}. Without a configured key the seed is derived from the former shop-assertion key, {@code
+ * waitroom.security.assertion-key} (HMAC-SHA256 of a fixed label), so every gateway of a deployment that still sets
+ * only that one agrees on a key without a new secret; configure one to rotate it.
  */
 @Component
 public class AdmissionHeaders {
