@@ -10,7 +10,8 @@ import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
  * Guards every route under {@code /events/{eventId}/shop}: no handler runs without the gateway's verified {@code
- * Waitroom-Admission} header for that event ({@link ShopAdmission}). The verified {@link Shopper} is left in a request attribute for {@link ShopperArgumentResolver}.
+ * Waitroom-Admission} header for that event ({@link ShopAdmission}). The verified {@link Shopper} is left in a request
+ * attribute for {@link ShopperArgumentResolver}.
  */
 final class AdmissionInterceptor implements HandlerInterceptor {
 

@@ -9,8 +9,8 @@ import java.util.Objects;
 /**
  * Who is calling a shop route, as proven by the gateway's verified {@code Waitroom-Admission} header.
  *
- * @param scope what the token still allows: shopping, or (an expired token of the same session) reading an order
- *              whose payment is under way or done
+ * @param scope what the admission allows: shopping, or (an {@code order-status} one, or an older sale's) reading an
+ *              order of its session
  */
 public record Shopper(EventId eventId, String sessionId, String visitor, AccessScope scope) {
 
@@ -21,7 +21,7 @@ public record Shopper(EventId eventId, String sessionId, String visitor, AccessS
         Objects.requireNonNull(scope, "scope");
     }
 
-    /** The event of a route that shops (browse, hold, order); a token that only reads order status is refused. */
+    /** The event of a route that shops (browse, hold, order); an admission that only reads order status is refused. */
     public EventId shoppingEvent() {
         if (scope != AccessScope.SHOPPING) {
             throw new ProblemException(
@@ -32,11 +32,11 @@ public record Shopper(EventId eventId, String sessionId, String visitor, AccessS
         return eventId;
     }
 
-    /** What an admission token allows. */
+    /** What an admission allows. */
     public enum AccessScope {
         /** A live shopping session: browse, hold, order. */
         SHOPPING,
-        /** The session has expired: only the status of an order it started can be read. */
+        /** The session has expired, ended or belongs to an older sale: only the status of an order it started. */
         ORDER_STATUS_ONLY
     }
 
