@@ -23,7 +23,6 @@ add WAITROOM_SECURITY_INTERNALTOKEN "$(token)"
 add WAITROOM_SECURITY_TICKETKEY "$(rand)"
 add WAITROOM_SECURITY_VISITORKEY "$(rand)"
 add WAITROOM_SECURITY_WEBHOOKSECRET "$(rand)"
-add WAITROOM_SECURITY_ASSERTIONKEY "$(rand)"
 # the gateway's Ed25519 seed (32 bytes) for the Waitroom-Admission header (docs/integration/admission-header.md)
 add WAITROOM_SECURITY_ADMISSIONHEADERKEY "$(rand)"
 add WAITROOM_SECURITY_KEYENCRYPTIONKEY "$(rand)"

@@ -18,47 +18,31 @@ class SecurityPropertiesTests {
 
     @Test
     void theWebhookSecretIsRequiredAndLongEnough() {
-        assertThatThrownBy(() -> new SecurityProperties("", KEY, null))
-                .hasMessageContaining("WAITROOM_SECURITY_WEBHOOKSECRET");
-        assertThatThrownBy(() -> new SecurityProperties(null, KEY, null))
-                .hasMessageContaining("WAITROOM_SECURITY_WEBHOOKSECRET");
-        assertThatThrownBy(() -> new SecurityProperties("not base64!", KEY, null))
-                .hasMessageContaining("base64");
-        assertThatThrownBy(() -> new SecurityProperties(Base64.getEncoder().encodeToString(new byte[16]), KEY, null))
+        assertThatThrownBy(() -> new SecurityProperties("")).hasMessageContaining("WAITROOM_SECURITY_WEBHOOKSECRET");
+        assertThatThrownBy(() -> new SecurityProperties(null)).hasMessageContaining("WAITROOM_SECURITY_WEBHOOKSECRET");
+        assertThatThrownBy(() -> new SecurityProperties("not base64!")).hasMessageContaining("base64");
+        assertThatThrownBy(() -> new SecurityProperties(Base64.getEncoder().encodeToString(new byte[16])))
                 .hasMessageContaining("32 bytes");
-    }
-
-    @Test
-    void theAssertionKeyIsRequiredAndLongEnoughAndThePreviousOneOptional() {
-        assertThatThrownBy(() -> new SecurityProperties(KEY, "", null))
-                .hasMessageContaining("WAITROOM_SECURITY_ASSERTIONKEY");
-        assertThatThrownBy(() -> new SecurityProperties(KEY, null, null))
-                .hasMessageContaining("WAITROOM_SECURITY_ASSERTIONKEY");
-        assertThatThrownBy(() -> new SecurityProperties(KEY, "not base64!", null))
-                .hasMessageContaining("WAITROOM_SECURITY_ASSERTIONKEY")
-                .hasMessageContaining("base64");
-        assertThatThrownBy(() -> new SecurityProperties(KEY, Base64.getEncoder().encodeToString(new byte[16]), null))
-                .hasMessageContaining("32");
-        assertThatThrownBy(() -> new SecurityProperties(KEY, KEY, "short"))
-                .hasMessageContaining("WAITROOM_SECURITY_ASSERTIONKEYPREVIOUS");
-        assertThat(new SecurityProperties(KEY, KEY, "").shopAssertions()).isNotNull();
-        assertThat(new SecurityProperties(KEY, KEY, OTHER_KEY).shopAssertions()).isNotNull();
+        assertThat(new SecurityProperties(OTHER_KEY).webhookKey()).hasSize(32);
     }
 
     @Test
     void secretsNeverShowInToString() {
-        assertThat(new SecurityProperties(KEY, OTHER_KEY, KEY).toString())
-                .doesNotContain(KEY)
-                .doesNotContain(OTHER_KEY);
+        assertThat(new SecurityProperties(OTHER_KEY).toString()).doesNotContain(OTHER_KEY);
     }
 
-    /** The ops and internal tokens are the web kit's: without them the service does not start, naming the variable. */
+    /**
+     * The ops and internal tokens are the web kit's: without them the service does not start, naming the variable;
+     * nor without the keys it verifies the gateway's Waitroom-Admission header with.
+     */
     @Test
     void theServiceRefusesToStartWithoutItsTokens() {
-        assertThatThrownBy(() -> start("--waitroom.security.webhook-secret=" + KEY))
+        String keys = "--waitroom.verifier.jwks-url=http://127.0.0.1:9/.well-known/waitroom-admission-keys";
+        assertThatThrownBy(() -> start(keys, "--waitroom.security.webhook-secret=" + KEY))
                 .rootCause()
                 .hasMessageContaining("WAITROOM_SECURITY_INTERNALTOKEN");
         assertThatThrownBy(() -> start(
+                        keys,
                         "--waitroom.security.webhook-secret=" + KEY,
                         "--waitroom.security.internal-token=" + TestSecrets.INTERNAL_TOKEN))
                 .rootCause()
@@ -68,7 +52,8 @@ class SecurityPropertiesTests {
                         "--waitroom.security.internal-token=" + TestSecrets.INTERNAL_TOKEN,
                         "--waitroom.security.ops-token=" + TestSecrets.OPS_TOKEN))
                 .rootCause()
-                .hasMessageContaining("WAITROOM_SECURITY_ASSERTIONKEY");
+                .hasMessageContaining("waitroom.verifier")
+                .hasMessageContaining("jwks-url");
     }
 
     private static void start(String... secrets) {

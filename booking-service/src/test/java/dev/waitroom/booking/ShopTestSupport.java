@@ -7,12 +7,9 @@ import dev.waitroom.contract.Headers;
 import dev.waitroom.testsupport.RealStoresInitializer;
 import dev.waitroom.testsupport.TestHttpClient;
 import dev.waitroom.tokens.AdmissionClaims;
+import dev.waitroom.tokens.AdmissionHeader;
 import dev.waitroom.tokens.AdmissionTokenIssuer;
-import dev.waitroom.tokens.HmacKey;
-import dev.waitroom.tokens.JwksSource;
 import dev.waitroom.tokens.KeyRing;
-import dev.waitroom.tokens.ShopAssertion;
-import dev.waitroom.tokens.ShopAssertionCodec;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -41,10 +38,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One Spring context for every integration test class of the booking service: real Postgres (database
- * {@code booking}), real HTTP, real admission tokens signed by a key ring generated here, and a recording
- * coordinator. Tests keep apart by using their own event ids. {@link #send} calls as the gateway does (the internal
- * credential, and on shop routes an assertion for the request naming the token's session); {@link #sendDirect} calls
- * as someone who reached booking without the gateway.
+ * {@code booking}), real HTTP, and a recording coordinator. A shopper holds a real admission token (signed by a key
+ * ring generated here) that stands for what the gateway checked; {@link #send} calls as the gateway forwards (on shop
+ * routes the {@code Waitroom-Admission} header signed with {@link TestSecrets#ADMISSION_HEADERS}, whose public key
+ * booking is configured with; elsewhere the internal credential); {@link #sendDirect} calls as someone who reached
+ * booking without the gateway. Tests keep apart by using their own event ids.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -66,7 +64,6 @@ public abstract class ShopTestSupport {
 
     protected static final KeyRing RING = KeyRing.generate(Clock.systemUTC());
     protected static final AdmissionTokenIssuer ISSUER = AdmissionTokenIssuer.of(RING);
-    protected static final ShopAssertionCodec ASSERTIONS = ShopAssertionCodec.of(HmacKey.of(TestSecrets.ASSERTION_KEY));
     private static final JsonMapper CLAIMS_READER = JsonMapper.builder().build();
     private static final AtomicInteger EVENTS = new AtomicInteger();
     private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
@@ -87,12 +84,6 @@ public abstract class ShopTestSupport {
 
     @TestConfiguration(proxyBeanMethods = false)
     static class TestBeans {
-
-        @Bean
-        @Primary
-        JwksSource testJwks() {
-            return RING::publicJwksJson;
-        }
 
         @Bean
         @Primary
@@ -269,68 +260,64 @@ public abstract class ShopTestSupport {
     }
 
     /**
-     * {@code headers} with what the gateway adds to a request it forwards: the internal credential and, on a shop
-     * route, an assertion for this method and path naming the session, visitor and sale generation of the admission
-     * token (read without verifying it, so booking's own token checks stay under test), or a BYPASS assertion for the
-     * visitor header when the bypass header is present. A header the test sets itself is kept as it is.
+     * {@code headers} with what the gateway adds to a request it forwards: on a shop route the {@code
+     * Waitroom-Admission} header for this method and path, naming the event, session, visitor and sale generation of
+     * the admission token (read without verifying it: the gateway's checks are the gateway's tests), scope {@code
+     * order-status} for an expired token (what the gateway's order-status route signs for one within its grace), {@code
+     * shopping} otherwise, and none without a token; on any other route the internal credential. A header the test sets
+     * itself is kept as it is.
      */
     protected static String[] asGateway(String method, String path, String authorization, String... headers) {
         List<String> all = new ArrayList<>(List.of(headers));
-        if (header(headers, Headers.INTERNAL) == null) {
-            all.add(Headers.INTERNAL);
-            all.add(TestSecrets.INTERNAL_TOKEN);
-        }
         String rawPath = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
         String[] segments = rawPath.split("/");
         boolean shop = segments.length >= 4 && segments[1].equals("events") && segments[3].equals("shop");
-        if (shop && header(headers, Headers.ASSERTION) == null) {
-            all.add(Headers.ASSERTION);
-            all.add(assertionFor(method, rawPath, segments[2], authorization, headers));
-        }
-        return all.toArray(String[]::new);
-    }
-
-    private static String assertionFor(
-            String method, String rawPath, String event, String authorization, String... headers) {
-        Instant now = Instant.now();
-        String visitorHeader = header(headers, Headers.VISITOR);
-        if (header(headers, Headers.BYPASS) != null && visitorHeader != null) {
-            return signAssertion(ShopAssertion.forRequest(
-                    event,
-                    "bypass-" + visitorHeader,
-                    visitorHeader,
-                    0,
-                    ShopAssertion.Scope.BYPASS,
-                    method,
-                    rawPath,
-                    now));
+        if (!shop) {
+            if (header(headers, Headers.INTERNAL) == null) {
+                all.add(Headers.INTERNAL);
+                all.add(TestSecrets.INTERNAL_TOKEN);
+            }
+            return all.toArray(String[]::new);
         }
         String token = authorization != null && authorization.startsWith("Bearer ")
                 ? authorization.substring("Bearer ".length())
                 : cookieToken(header(headers, "Cookie"));
         JsonNode claims = unverifiedClaims(token);
-        boolean orderStatus = method.equals("GET") && rawPath.matches("/events/[^/]+/shop/orders/[^/]+");
-        return signAssertion(ShopAssertion.forRequest(
-                event,
-                claims == null ? "no-session" : claims.get("sid").asString(),
-                claims == null ? "no-visitor" : claims.get("sub").asString(),
-                claims == null ? 0 : claims.get("gen").asLong(),
-                orderStatus ? ShopAssertion.Scope.ORDER_STATUS : ShopAssertion.Scope.SHOPPING,
-                method,
-                rawPath,
-                now));
+        if (claims != null && header(headers, AdmissionHeader.NAME) == null) {
+            boolean orderStatus = claims.get("exp").asLong() < Instant.now().getEpochSecond();
+            all.add(AdmissionHeader.NAME);
+            all.add(admissionHeader(
+                    claims.get("evt").asString(),
+                    claims.get("sid").asString(),
+                    claims.get("sub").asString(),
+                    claims.get("gen").asLong(),
+                    orderStatus ? AdmissionHeader.Scope.ORDER_STATUS : AdmissionHeader.Scope.SHOPPING,
+                    method,
+                    rawPath,
+                    Instant.now()));
+        }
+        return all.toArray(String[]::new);
     }
 
-    /** Signs as the gateway does, with the key booking is configured with. */
-    protected static String signAssertion(ShopAssertion assertion) {
-        return ASSERTIONS.sign(assertion);
+    /** A {@code Waitroom-Admission} header as the gateway signs it, with the key booking trusts. */
+    protected static String admissionHeader(
+            String eventId,
+            String sessionId,
+            String visitor,
+            long generation,
+            AdmissionHeader.Scope scope,
+            String method,
+            String rawPath,
+            Instant now) {
+        return TestSecrets.ADMISSION_HEADERS.sign(AdmissionHeader.forRequest(
+                "booking", eventId, sessionId, visitor, generation, scope, method, rawPath, now));
     }
 
     private static String cookieToken(String cookie) {
         return cookie != null && cookie.startsWith("wr_at=") ? cookie.substring("wr_at=".length()) : null;
     }
 
-    /** The claims of a JWT, not verified; {@code null} for anything that is not one with sid, sub and gen. */
+    /** The claims of a JWT, not verified; {@code null} for anything that is not one with evt, sid, sub, gen and exp. */
     private static JsonNode unverifiedClaims(String token) {
         if (token == null) {
             return null;
@@ -338,7 +325,13 @@ public abstract class ShopTestSupport {
         String[] parts = token.split("\\.");
         try {
             JsonNode claims = CLAIMS_READER.readTree(Base64.getUrlDecoder().decode(parts[1]));
-            return claims.hasNonNull("sid") && claims.hasNonNull("sub") && claims.hasNonNull("gen") ? claims : null;
+            return claims.hasNonNull("evt")
+                            && claims.hasNonNull("sid")
+                            && claims.hasNonNull("sub")
+                            && claims.hasNonNull("gen")
+                            && claims.hasNonNull("exp")
+                    ? claims
+                    : null;
         } catch (RuntimeException notAJwt) {
             return null;
         }

@@ -1,5 +1,7 @@
 package dev.waitroom.booking;
 
+import dev.waitroom.tokens.AdmissionHeaderKey;
+import dev.waitroom.tokens.AdmissionHeaderSigner;
 import java.security.SecureRandom;
 import java.util.Base64;
 import org.springframework.boot.test.util.TestPropertyValues;
@@ -14,8 +16,12 @@ public final class TestSecrets implements ApplicationContextInitializer<Configur
     public static final String OPS_TOKEN = random(24);
     public static final String INTERNAL_TOKEN = random(24);
     public static final byte[] WEBHOOK_KEY = bytes(32);
-    /** The key the gateway signs its shop assertions with; tests sign as the gateway would. */
-    public static final byte[] ASSERTION_KEY = bytes(32);
+    /**
+     * The gateway's {@code Waitroom-Admission} key; tests sign as the gateway would, and booking verifies with its public
+     * half, given as a fixed JWKS ({@code waitroom.verifier.jwks}) as an origin without a route to the gateway would.
+     */
+    public static final AdmissionHeaderSigner ADMISSION_HEADERS =
+            AdmissionHeaderSigner.of(AdmissionHeaderKey.generate(), null);
 
     @Override
     public void initialize(ConfigurableApplicationContext context) {
@@ -24,7 +30,7 @@ public final class TestSecrets implements ApplicationContextInitializer<Configur
                         "waitroom.security.internal-token=" + INTERNAL_TOKEN,
                         "waitroom.security.webhook-secret="
                                 + Base64.getEncoder().encodeToString(WEBHOOK_KEY),
-                        "waitroom.security.assertion-key=" + Base64.getEncoder().encodeToString(ASSERTION_KEY))
+                        "waitroom.verifier.jwks=" + ADMISSION_HEADERS.jwks())
                 .applyTo(context);
     }
 

@@ -49,8 +49,11 @@ public enum ProblemType {
     ADMISSION_OLD_GENERATION(403, "admission-old-generation", "Admission token is from an earlier sale"),
     ADMISSION_VISITOR_MISMATCH(403, "admission-visitor-mismatch", "Admission token belongs to another visitor"),
     ADMISSION_UNAVAILABLE(503, "admission-unavailable", "Admission is temporarily unavailable"),
-    GATEWAY_ASSERTION_REQUIRED(401, "gateway-assertion-required", "Shop request not admitted by the gateway"),
-    GATEWAY_ASSERTION_INVALID(401, "gateway-assertion-invalid", "Gateway assertion not accepted"),
+    /**
+     * A protected request at an origin without a valid {@code Waitroom-Admission} header for it (the verifier
+     * libraries' refusal, {@code reason} says why: docs/integration/admission-header.md).
+     */
+    ADMISSION_HEADER_INVALID(401, "admission-header-invalid", "Waitroom admission required"),
 
     // Events (coordinator, queue)
     INVALID_EVENT_ID(400, "invalid-event-id", "Malformed event id"),

@@ -295,6 +295,9 @@ final class LocalStack implements AutoCloseable {
             env.put("SPRING_DATASOURCE_PASSWORD", postgresPassword());
         }
         if (service.equals(BOOKING)) {
+            // Booking verifies the gateway's Waitroom-Admission header as any shop origin would: with the keys the
+            // gateway publishes (read at the first shop request, when the gateway is up; docs/security/booking.md).
+            env.put("WAITROOM_VERIFIER_JWKSURL", gatewayUrl() + "/.well-known/waitroom-admission-keys");
             // Off unless asked for (--demo, --simulations, the fault suite): booking's own default is off too.
             env.put("WAITROOM_PAYMENTS_FAKE_ENABLED", String.valueOf(config.simulations()));
             env.put("WAITROOM_BOOKING_FAULTS_ENABLED", String.valueOf(config.simulations()));

@@ -30,9 +30,8 @@ final class Secrets {
             "WAITROOM_SECURITY_TICKETKEY",
             "WAITROOM_SECURITY_VISITORKEY",
             "WAITROOM_SECURITY_WEBHOOKSECRET",
-            // the gateway signs, booking verifies its per-request shop assertions
-            "WAITROOM_SECURITY_ASSERTIONKEY",
-            // the gateway's Ed25519 seed for the Waitroom-Admission header origins verify (docs/integration)
+            // the gateway's Ed25519 seed for the Waitroom-Admission header origins (booking too) verify with its
+            // published public keys (docs/integration/admission-header.md)
             "WAITROOM_SECURITY_ADMISSIONHEADERKEY",
             // the coordinator seals its signing keys at rest with it (AES-256)
             "WAITROOM_SECURITY_KEYENCRYPTIONKEY",

@@ -39,7 +39,7 @@ class ComposeHealthcheckTests {
             "v",
             "WAITROOM_SECURITY_WEBHOOKSECRET",
             "w",
-            "WAITROOM_SECURITY_ASSERTIONKEY",
+            "WAITROOM_SECURITY_ADMISSIONHEADERKEY",
             "a",
             "WAITROOM_SECURITY_KEYENCRYPTIONKEY",
             "k",

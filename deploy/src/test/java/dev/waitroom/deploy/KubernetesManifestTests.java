@@ -343,7 +343,9 @@ class KubernetesManifestTests {
                         "gateway-service -> admission-coordinator",
                         "gateway-service -> booking-service",
                         "admission-coordinator -> queue-service",
-                        "booking-service -> admission-coordinator");
+                        "booking-service -> admission-coordinator",
+                        // the gateway's published Waitroom-Admission keys, which booking verifies with like any origin
+                        "booking-service -> gateway-service");
 
         Set<String> redisClients = SERVICES.stream()
                 .filter(s -> network.egressAllowed(s, redis, 6379))
@@ -404,7 +406,7 @@ class KubernetesManifestTests {
                 "WAITROOM_SECURITY_TICKETKEY",
                 "WAITROOM_SECURITY_VISITORKEY",
                 "WAITROOM_SECURITY_WEBHOOKSECRET",
-                "WAITROOM_SECURITY_ASSERTIONKEY",
+                "WAITROOM_SECURITY_ADMISSIONHEADERKEY",
                 "WAITROOM_SECURITY_KEYENCRYPTIONKEY")) {
             assertThat(docs).as("the secret command sets " + key).contains("--from-literal=" + key + "=");
         }

@@ -176,7 +176,7 @@ class LauncherConfigurationTests {
         assertThat(first.asEnvironment())
                 .as("the services' secrets, without the stores' passwords")
                 .doesNotContainKeys(Secrets.POSTGRES_PASSWORD, Secrets.REDIS_PASSWORD)
-                .containsKeys("WAITROOM_SECURITY_INTERNALTOKEN", "WAITROOM_SECURITY_ASSERTIONKEY");
+                .containsKeys("WAITROOM_SECURITY_INTERNALTOKEN", "WAITROOM_SECURITY_ADMISSIONHEADERKEY");
         Secrets again = Secrets.loadOrGenerate(dataDir);
         assertThat(again.postgresPassword()).isEqualTo(first.postgresPassword());
         assertThat(again.redisPassword()).isEqualTo(first.redisPassword());

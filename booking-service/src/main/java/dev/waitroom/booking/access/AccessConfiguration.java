@@ -1,17 +1,10 @@
 package dev.waitroom.booking.access;
 
-import dev.waitroom.booking.SecurityProperties;
-import dev.waitroom.booking.ServicesProperties;
-import dev.waitroom.contract.Headers;
-import dev.waitroom.tokens.AdmissionTokenVerifier;
-import dev.waitroom.tokens.JwksSource;
-import dev.waitroom.tokens.http.HttpJwksSource;
+import dev.waitroom.verifier.AdmissionVerifier;
+import dev.waitroom.verifier.servlet.AdmissionFilter;
 import dev.waitroom.web.WebKitAutoConfiguration;
-import dev.waitroom.web.WebKitProperties;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -20,41 +13,41 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Who may shop (docs/security/booking.md): the web kit's internal credential on every route but the payment
- * webhook (application.yml), then on shop routes the gateway's per-request assertion ({@link ShopAssertionFilter}, as
- * the request arrives) and the admission token ({@link AdmissionInterceptor}), which must name the same session.
+ * Who may shop (docs/security/booking.md): booking verifies the gateway's {@code Waitroom-Admission} header exactly as
+ * a foreign shop would, through the waitroom-verifier module ({@code waitroom.verifier.*}: the gateway's JWKS or a
+ * fixed one, audience {@code booking}). Its servlet filter checks signature, audience, method, raw path and expiry as
+ * the request arrives; {@link AdmissionInterceptor} then holds the verified claims against the route (event of the
+ * path, scope, sale generation). The web kit's internal credential guards everything else but the payment webhook
+ * (application.yml); a shop route gets no credential from the gateway, so it needs none.
  */
 @Configuration(proxyBeanMethods = false)
 class AccessConfiguration implements WebMvcConfigurer {
 
-    /** Right after the web kit's internal credential, before body limit, request metrics' handling and faults. */
-    static final int SHOP_ASSERTION_ORDER = WebKitAutoConfiguration.INTERNAL_CREDENTIAL_ORDER + 5;
+    /**
+     * Right after the web kit's internal credential, before body limit, request metrics' handling and faults: before
+     * fault injection's latency or a slow body could age a 30-second header, and before a request that did not come
+     * through the gateway costs anything more.
+     */
+    static final int ADMISSION_HEADER_ORDER = WebKitAutoConfiguration.INTERNAL_CREDENTIAL_ORDER + 5;
 
-    private final GatewayAssertions assertions;
     private final ShopAdmission admission;
 
-    AccessConfiguration(
-            AdmissionTokenVerifier verifier,
-            AdmissionProperties properties,
-            SecurityProperties security,
-            MeterRegistry meters,
-            Clock clock,
-            WebKitProperties web) {
-        this.assertions = new GatewayAssertions(security.shopAssertions(), clock, meters);
-        this.admission = new ShopAdmission(
-                verifier,
-                assertions,
-                new SaleGenerations(),
-                properties.orderStatusGrace(),
-                meters,
-                web.security().internalToken());
+    AccessConfiguration(MeterRegistry meters) {
+        this.admission = new ShopAdmission(new SaleGenerations(), meters);
     }
 
+    /**
+     * The verifier's own filter on every path under {@code /events/} (only shop routes live there), at this service's
+     * order; registered here under the auto-configuration's bean name, so the auto-configuration's default one backs
+     * off.
+     */
     @Bean
-    FilterRegistrationBean<ShopAssertionFilter> shopAssertionFilter() {
-        FilterRegistrationBean<ShopAssertionFilter> registration =
-                new FilterRegistrationBean<>(new ShopAssertionFilter(assertions));
-        registration.setOrder(SHOP_ASSERTION_ORDER);
+    FilterRegistrationBean<AdmissionFilter> waitroomAdmissionFilter(AdmissionVerifier verifier) {
+        FilterRegistrationBean<AdmissionFilter> registration =
+                new FilterRegistrationBean<>(new AdmissionFilter(verifier));
+        registration.setUrlPatterns(List.of("/events/*"));
+        registration.setOrder(ADMISSION_HEADER_ORDER);
+        registration.setName("waitroomAdmissionFilter");
         return registration;
     }
 
@@ -67,23 +60,5 @@ class AccessConfiguration implements WebMvcConfigurer {
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
         resolvers.add(new ShopperArgumentResolver());
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class Verification {
-
-        /** The coordinator's public keys, read with the internal credential. */
-        @Bean
-        JwksSource coordinatorJwks(ServicesProperties services, WebKitProperties web, AdmissionProperties properties) {
-            return HttpJwksSource.of(
-                    services.coordinatorUrl(),
-                    properties.jwksTimeout(),
-                    Map.of(Headers.INTERNAL, web.security().internalToken()));
-        }
-
-        @Bean
-        AdmissionTokenVerifier admissionTokenVerifier(JwksSource jwks, Clock clock) {
-            return AdmissionTokenVerifier.of(jwks, clock);
-        }
     }
 }

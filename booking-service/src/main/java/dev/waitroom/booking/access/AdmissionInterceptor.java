@@ -9,8 +9,9 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
- * Guards every route under {@code /events/{eventId}/shop}: no handler runs without a verified token for that
- * event. The verified {@link Shopper} is left in a request attribute for {@link ShopperArgumentResolver}.
+ * Guards every route under {@code /events/{eventId}/shop}: no handler runs without the gateway's verified {@code
+ * Waitroom-Admission} header for that event ({@link ShopAdmission}). The verified {@link Shopper} is left in a request
+ * attribute for {@link ShopperArgumentResolver}.
  */
 final class AdmissionInterceptor implements HandlerInterceptor {
 

@@ -7,9 +7,10 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks a shop route that an expired admission token of the same session may still use (within the grace
- * period): the handler receives a {@link Shopper} with scope {@code ORDER_STATUS_ONLY} and must check that the
- * order's payment is under way or done.
+ * Marks a shop route that an {@code order-status} admission may still use (the gateway's verdict for a token expired
+ * within its grace, or of a session no longer live), or a {@code shopping} one of an older sale generation: the
+ * handler receives a {@link Shopper} with scope {@code ORDER_STATUS_ONLY} and must check that the order is that
+ * session's.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

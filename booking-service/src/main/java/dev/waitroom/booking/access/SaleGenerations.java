@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The highest sale generation seen in a verified token, per event. Booking has no feed of the coordinator's
- * generation, so once a token of a newer sale has been seen, tokens of older sales are refused.
+ * The highest sale generation seen in a verified admission header, per event. Booking has no feed of the coordinator's
+ * generation, so once an admission of a newer sale has been seen, older sales' admissions only read their orders.
  */
 final class SaleGenerations {
 

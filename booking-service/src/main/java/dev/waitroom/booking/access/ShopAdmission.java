@@ -1,197 +1,94 @@
 package dev.waitroom.booking.access;
 
 import dev.waitroom.contract.EventId;
-import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
-import dev.waitroom.tokens.AdmissionClaims;
-import dev.waitroom.tokens.AdmissionTokenVerifier;
-import dev.waitroom.tokens.RejectionReason;
-import dev.waitroom.tokens.ShopAssertion;
-import dev.waitroom.tokens.TokenRejectedException;
+import dev.waitroom.verifier.VerifiedAdmission;
 import dev.waitroom.web.ProblemException;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Checks a shop request itself (docs/CONTRACTS.md#what-booking-checks-and-what-only-the-gateway-checks): the gateway's
- * per-request assertion that it checked the session's liveness, and the admission token again (signature from the
- * coordinator's JWKS, audience, the event of the path and the sale generation), naming the same session.
+ * The shopper of a shop request, from the gateway's verified {@code Waitroom-Admission} header alone
+ * (docs/security/booking.md): the verifier's filter proved the gateway signed it for this origin, this method and raw
+ * path, seconds ago, after checking the admission token and the session's liveness (or BYPASS); here its claims are
+ * held against the route. Booking sees no admission token and no Waitroom cookie: the gateway never forwards them.
  */
 final class ShopAdmission {
 
-    static final String COOKIE = "wr_at";
-
-    /** The session a BYPASS shopper shops under; the gateway's BYPASS assertion names the same. */
-    static final String BYPASS_SESSION_PREFIX = "bypass-";
-
     private static final Logger log = LoggerFactory.getLogger(ShopAdmission.class);
 
-    private final AdmissionTokenVerifier verifier;
-    private final GatewayAssertions assertions;
     private final SaleGenerations generations;
-    private final Duration orderStatusGrace;
     private final MeterRegistry meters;
-    private final byte[] internalToken;
 
-    ShopAdmission(
-            AdmissionTokenVerifier verifier,
-            GatewayAssertions assertions,
-            SaleGenerations generations,
-            Duration orderStatusGrace,
-            MeterRegistry meters,
-            String internalToken) {
-        this.verifier = verifier;
-        this.assertions = assertions;
+    ShopAdmission(SaleGenerations generations, MeterRegistry meters) {
         this.generations = generations;
-        this.orderStatusGrace = orderStatusGrace;
         this.meters = meters;
-        this.internalToken = internalToken.getBytes(StandardCharsets.UTF_8);
     }
 
     /**
-     * The shopper of a shop request: the gateway's assertion (verified by {@link GatewayAssertions}) must be for this
-     * event and, but for BYPASS, name the session, visitor and sale generation of the admission token, which is
-     * verified here again (defence in depth: the assertion says the gateway checked liveness, the token that the
-     * coordinator admitted this session).
+     * The header must be for this event. {@code shopping} shops (unless a newer sale generation has been seen, then
+     * it may only read its orders), {@code order-status} reads an order on an {@link OrderScopedAccess} route only,
+     * {@code bypass} shops under the gateway's BYPASS session of the verified visitor.
      */
     Shopper admit(HttpServletRequest request, EventId event, boolean orderScoped) {
-        ShopAssertion assertion = assertions.of(request);
-        if (!assertion.eventId().equals(event.value())) {
-            throw assertions.mismatch("other-event", "the gateway assertion is for another event");
+        if (!(request.getAttribute(VerifiedAdmission.ATTRIBUTE) instanceof VerifiedAdmission admission)) {
+            // the filter guards every path under /events/: only a mapping mistake gets here
+            throw refused("missing", "shop requests are accepted only with the gateway's Waitroom-Admission header");
         }
-        if (assertion.scope() == ShopAssertion.Scope.BYPASS) {
-            return bypassShopper(request, event, assertion);
+        if (!admission.eventId().equals(event.value())) {
+            reject("wrong-event");
+            throw new ProblemException(ProblemType.ADMISSION_WRONG_EVENT, "the admission is for another event");
         }
-        if (assertion.scope() == ShopAssertion.Scope.ORDER_STATUS && !orderScoped) {
-            throw assertions.mismatch("other-scope", "the gateway checked this request only for reading an order");
-        }
-        String token = tokenOf(request);
-        if (token == null) {
-            reject("missing");
-            throw new ProblemException(
-                    ProblemType.ADMISSION_TOKEN_REQUIRED,
-                    "send the admission token as 'Authorization: Bearer' or the wr_at cookie");
-        }
-        Admitted admitted = verified(token, event, orderScoped);
-        AdmissionClaims claims = admitted.claims();
-        if (!claims.sessionId().equals(assertion.sessionId())
-                || !claims.visitor().equals(assertion.visitor())
-                || claims.saleGeneration() != assertion.saleGeneration()) {
-            throw assertions.mismatch("other-session", "the gateway assertion is for another shopping session");
-        }
-        return Shopper.of(claims, admitted.scope());
+        return switch (admission.scope()) {
+            case "bypass" -> bypassShopper(event, admission);
+            case "order-status" -> {
+                if (!orderScoped) {
+                    throw refused("other-scope", "the gateway admitted this request only for reading an order");
+                }
+                yield shopper(event, admission, Shopper.AccessScope.ORDER_STATUS_ONLY);
+            }
+            case "shopping" -> shopping(event, admission, orderScoped);
+            default -> throw refused("other-scope", "unknown admission scope");
+        };
     }
 
-    private record Admitted(AdmissionClaims claims, Shopper.AccessScope scope) {}
-
-    /** The token's shopper: shopping while the token is valid, reading its orders only when expired or superseded. */
-    private Admitted verified(String token, EventId event, boolean orderScoped) {
-        try {
-            AdmissionClaims claims = verifier.verify(token, event.value(), generations.current(event));
-            generations.observe(event, claims.saleGeneration());
-            return new Admitted(claims, Shopper.AccessScope.SHOPPING);
-        } catch (TokenRejectedException rejected) {
-            // Reading an order it placed is about the order, not about shopping: an expired session, or one from a
-            // sale generation that has since moved on, may still follow its payment.
-            if (orderScoped
-                    && (rejected.reason() == RejectionReason.EXPIRED
-                            || rejected.reason() == RejectionReason.OLD_GENERATION)) {
-                return orderStatusOnly(token, event);
+    /** Once a newer sale's admission has been seen, an older sale's may only follow its orders. */
+    private Shopper shopping(EventId event, VerifiedAdmission admission, boolean orderScoped) {
+        if (admission.saleGeneration() < generations.current(event)) {
+            if (orderScoped) {
+                return shopper(event, admission, Shopper.AccessScope.ORDER_STATUS_ONLY);
             }
-            throw refusal(rejected);
-        } catch (RuntimeException unavailable) {
-            reject("unavailable");
-            log.warn(
-                    "admission tokens cannot be verified: {}",
-                    unavailable.getClass().getSimpleName());
-            throw new ProblemException(
-                    ProblemType.ADMISSION_UNAVAILABLE, "admission cannot be checked right now; try again shortly");
+            throw refused("old-generation", "the admission is from an earlier sale");
         }
+        generations.observe(event, admission.saleGeneration());
+        return shopper(event, admission, Shopper.AccessScope.SHOPPING);
     }
 
     /**
-     * BYPASS mode is an ops decision taken at the edge: the gateway lets shoppers through without a token, says so
-     * with the bypass header and the internal credential, and signs a BYPASS assertion for the verified visitor. A
-     * client can forge none of it: the gateway strips all three headers from the outside.
+     * BYPASS mode is an ops decision taken at the edge: the gateway lets shoppers through without a token and says so
+     * in the signed header's scope, for the visitor of its verified cookie; a client can forge none of it.
      */
-    private Shopper bypassShopper(HttpServletRequest request, EventId event, ShopAssertion assertion) {
-        String bypass = request.getHeader(Headers.BYPASS);
-        String internal = request.getHeader(Headers.INTERNAL);
-        if (bypass == null
-                || !bypass.equals(event.value())
-                || internal == null
-                || !MessageDigest.isEqual(internal.getBytes(StandardCharsets.UTF_8), internalToken)) {
-            reject("bypass-without-gateway");
-            throw assertions.mismatch("other-scope", "the gateway did not send this request under BYPASS");
-        }
-        String visitor = request.getHeader(Headers.VISITOR);
-        if (visitor == null || !visitor.matches("[A-Za-z0-9_-]{22}")) {
-            reject("bypass-without-visitor");
-            throw new ProblemException(ProblemType.ADMISSION_TOKEN_REQUIRED, "the gateway sent no visitor identity");
-        }
-        String session = BYPASS_SESSION_PREFIX + visitor;
-        if (!visitor.equals(assertion.visitor()) || !session.equals(assertion.sessionId())) {
-            throw assertions.mismatch("other-session", "the gateway assertion is for another visitor");
-        }
+    private Shopper bypassShopper(EventId event, VerifiedAdmission admission) {
         meters.counter("waitroom.booking.admission.bypassed").increment();
         log.warn(
                 "BYPASS: shop request admitted without a token for event {} (ops turned the queue off)", event.value());
-        return new Shopper(event, session, visitor, Shopper.AccessScope.SHOPPING);
+        return shopper(event, admission, Shopper.AccessScope.SHOPPING);
     }
 
-    private Admitted orderStatusOnly(String token, EventId event) {
-        try {
-            return new Admitted(
-                    verifier.verifyAllowingExpired(token, event.value(), orderStatusGrace),
-                    Shopper.AccessScope.ORDER_STATUS_ONLY);
-        } catch (TokenRejectedException rejected) {
-            throw refusal(rejected);
-        }
+    private static Shopper shopper(EventId event, VerifiedAdmission admission, Shopper.AccessScope scope) {
+        return new Shopper(event, admission.sessionId(), admission.visitor(), scope);
     }
 
-    private ProblemException refusal(TokenRejectedException rejected) {
-        reject(rejected.reason().name().toLowerCase(Locale.ROOT));
-        if (rejected.reason() == RejectionReason.WRONG_EVENT) {
-            return new ProblemException(
-                    ProblemType.ADMISSION_WRONG_EVENT, "the admission token was issued for another event");
-        }
-        String reason = rejected.reason().name().toLowerCase(Locale.ROOT).replace('_', ' ');
-        return new ProblemException(
-                ProblemType.ADMISSION_TOKEN_INVALID,
-                "admission token refused: " + reason,
-                Map.of("reason", rejected.reason().name()));
+    private ProblemException refused(String reason, String detail) {
+        reject(reason);
+        return new ProblemException(ProblemType.ADMISSION_HEADER_INVALID, detail, Map.of("reason", reason));
     }
 
     private void reject(String reason) {
         meters.counter("waitroom.booking.admission.rejections", "reason", reason)
                 .increment();
-    }
-
-    static String tokenOf(HttpServletRequest request) {
-        String authorization = request.getHeader(Headers.AUTHORIZATION);
-        int scheme = Headers.BEARER_PREFIX.length();
-        if (authorization != null && authorization.regionMatches(true, 0, Headers.BEARER_PREFIX, 0, scheme)) {
-            String token = authorization.substring(scheme).trim();
-            return token.isEmpty() ? null : token;
-        }
-        Cookie[] cookies = request.getCookies();
-        if (cookies != null) {
-            for (Cookie cookie : cookies) {
-                if (COOKIE.equals(cookie.getName())
-                        && cookie.getValue() != null
-                        && !cookie.getValue().isBlank()) {
-                    return cookie.getValue();
-                }
-            }
-        }
-        return null;
     }
 }

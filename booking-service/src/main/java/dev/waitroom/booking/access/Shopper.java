@@ -2,15 +2,15 @@ package dev.waitroom.booking.access;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ProblemType;
-import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.web.ProblemException;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * Who is calling a shop route, as proven by a verified admission token.
+ * Who is calling a shop route, as proven by the gateway's verified {@code Waitroom-Admission} header.
  *
- * @param scope what the token still allows: shopping, or (an expired token of the same session) reading an order
- *              whose payment is under way or done
+ * @param scope what the admission allows: shopping, or (an {@code order-status} one, or an older sale's) reading an
+ *              order of its session
  */
 public record Shopper(EventId eventId, String sessionId, String visitor, AccessScope scope) {
 
@@ -21,23 +21,22 @@ public record Shopper(EventId eventId, String sessionId, String visitor, AccessS
         Objects.requireNonNull(scope, "scope");
     }
 
-    static Shopper of(AdmissionClaims claims, AccessScope scope) {
-        return new Shopper(EventId.of(claims.eventId()), claims.sessionId(), claims.visitor(), scope);
-    }
-
-    /** The event of a route that shops (browse, hold, order); a token that only reads order status is refused. */
+    /** The event of a route that shops (browse, hold, order); an admission that only reads order status is refused. */
     public EventId shoppingEvent() {
         if (scope != AccessScope.SHOPPING) {
-            throw new ProblemException(ProblemType.ADMISSION_TOKEN_INVALID, "the shopping session has expired");
+            throw new ProblemException(
+                    ProblemType.ADMISSION_HEADER_INVALID,
+                    "the shopping session has expired",
+                    Map.of("reason", "other-scope"));
         }
         return eventId;
     }
 
-    /** What an admission token allows. */
+    /** What an admission allows. */
     public enum AccessScope {
         /** A live shopping session: browse, hold, order. */
         SHOPPING,
-        /** The session has expired: only the status of an order it started can be read. */
+        /** The session has expired, ended or belongs to an older sale: only the status of an order it started. */
         ORDER_STATUS_ONLY
     }
 

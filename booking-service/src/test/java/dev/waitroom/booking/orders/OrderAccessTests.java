@@ -23,11 +23,11 @@ class OrderAccessTests extends ShopTestSupport {
         assertThat(status.text("state")).isEqualTo("PENDING_PAYMENT");
 
         send("POST", "/events/" + event + "/shop/holds", "Bearer " + expired, "{\"seatIds\":[\"A-2\"]}")
-                .assertProblem(401, "admission-token-invalid");
+                .assertProblem(401, "admission-header-invalid");
         send("POST", "/events/" + event + "/shop/orders", "Bearer " + expired, "{\"holdId\":\"" + holdId + "\"}")
-                .assertProblem(401, "admission-token-invalid");
+                .assertProblem(401, "admission-header-invalid");
         send("GET", "/events/" + event + "/shop/seats", "Bearer " + expired, null)
-                .assertProblem(401, "admission-token-invalid");
+                .assertProblem(401, "admission-header-invalid");
         assertThat(seatState(event, "A-2")).isEqualTo("AVAILABLE");
     }
 
@@ -42,7 +42,7 @@ class OrderAccessTests extends ShopTestSupport {
                 .isEqualTo(200);
 
         assertThat(shop(shopper, "GET", "/orders/" + orderId, null).status()).isEqualTo(200);
-        hold(shopper, "A-2").assertProblem(401, "admission-token-invalid");
+        hold(shopper, "A-2").assertProblem(401, "admission-header-invalid");
     }
 
     @Test

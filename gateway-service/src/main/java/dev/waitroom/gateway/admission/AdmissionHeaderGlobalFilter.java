@@ -1,7 +1,6 @@
 package dev.waitroom.gateway.admission;
 
 import dev.waitroom.tokens.AdmissionHeader;
-import dev.waitroom.tokens.ShopAssertion;
 import java.time.Clock;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
@@ -34,7 +33,7 @@ class AdmissionHeaderGlobalFilter implements GlobalFilter, Ordered {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-        ShopAssertion checked = exchange.getAttribute(AdmissionTokenGatewayFilterFactory.CHECKED_ATTRIBUTE);
+        CheckedRequest checked = exchange.getAttribute(AdmissionTokenGatewayFilterFactory.CHECKED_ATTRIBUTE);
         String value = checked == null ? null : headers.sign(checked, clock.instant());
         if (value == null && !exchange.getRequest().getHeaders().containsHeader(AdmissionHeader.NAME)) {
             return chain.filter(exchange);

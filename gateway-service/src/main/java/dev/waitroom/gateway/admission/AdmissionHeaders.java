@@ -4,7 +4,6 @@ import dev.waitroom.tokens.AdmissionHeader;
 import dev.waitroom.tokens.AdmissionHeaderKey;
 import dev.waitroom.tokens.AdmissionHeaderSigner;
 import dev.waitroom.tokens.HmacKey;
-import dev.waitroom.tokens.ShopAssertion;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Instant;
@@ -16,10 +15,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * The gateway's {@code Waitroom-Admission} statements (docs/integration/admission-header.md): signed with its own
- * Ed25519 key, {@code waitroom.security.admission-header-key} (a 32-byte seed, base64; the launcher and
- * {@code deploy/compose-env.sh} generate it), published with {@code ...-previous} as the JWKS at {@link #JWKS_PATH}.
- * Without a configured key the seed is derived from the shop-assertion key (HMAC-SHA256 of a fixed label), so every
- * gateway of a deployment that predates the key agrees on one without a new secret; configure one to rotate it.
+ * Ed25519 key, {@code waitroom.security.admission-header-key} (a 32-byte seed, base64; the launcher, {@code
+ * deploy/compose-env.sh} and the Kubernetes Secret set it), published with {@code ...-previous} as the JWKS at {@link
+ * #JWKS_PATH}. Without a configured key the seed is derived from the former shop-assertion key, {@code
+ * waitroom.security.assertion-key} (HMAC-SHA256 of a fixed label), so every gateway of a deployment that still sets
+ * only that one agrees on a key without a new secret; configure one to rotate it.
  */
 @Component
 public class AdmissionHeaders {
@@ -55,14 +55,14 @@ public class AdmissionHeaders {
     }
 
     /** The header value for a request the admission filter passed, for the shop. */
-    String sign(ShopAssertion checked, Instant now) {
+    String sign(CheckedRequest checked, Instant now) {
         return signer.sign(AdmissionHeader.forRequest(
                 audience,
                 checked.eventId(),
                 checked.sessionId(),
                 checked.visitor(),
                 checked.saleGeneration(),
-                AdmissionHeader.Scope.valueOf(checked.scope().name()),
+                checked.scope(),
                 checked.method(),
                 checked.path(),
                 now));

@@ -11,11 +11,9 @@ import dev.waitroom.gateway.events.TimedSnapshot;
 import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 import dev.waitroom.gateway.problem.ProblemResponses;
 import dev.waitroom.tokens.AdmissionClaims;
+import dev.waitroom.tokens.AdmissionHeader;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
-import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.RejectionReason;
-import dev.waitroom.tokens.ShopAssertion;
-import dev.waitroom.tokens.ShopAssertionCodec;
 import dev.waitroom.tokens.TokenRejectedException;
 import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.tokens.http.HttpJwksSource;
@@ -31,7 +29,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
@@ -46,17 +43,21 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * Admission on a protected route ({@code /events/{eventId}/shop/**}, docs/ARCHITECTURE.md#admission-path): the token
- * comes from {@code Authorization: Bearer} or the {@code wr_at} cookie; its signature, event, sale generation (from the
- * event snapshot) and expiry are verified (once per token, then cached), the visitor binding is compared with the
- * verified visitor cookie, and the session must still be in the live-session registry. With {@link
- * Config#isAllowExpired()} (order status) a token that expired within the grace period is accepted without the liveness
- * check: it can read an order, never shop. In BYPASS mode (from a snapshot at most 10 s old) requests pass without a
- * token, counted and logged.
+ * comes from the {@code wr_at} cookie or, only when there is none, {@code Authorization: Bearer} (API clients, load
+ * tests); its signature, event, sale generation (from the event snapshot) and expiry are verified (once per token, then
+ * cached), the visitor binding is compared with the verified visitor cookie, and the session must still be in the
+ * live-session registry. With {@link Config#isAllowExpired()} (order status) a token that expired within the grace
+ * period is accepted without the liveness check: it can read an order, never shop (the origin is told {@code
+ * order-status}; an unexpired token of a live session is told {@code shopping}, so a later session of the same visitor
+ * may read the order). In BYPASS mode (from a snapshot at most 10 s old) requests pass without a token, counted and
+ * logged.
  *
- * <p>A request that passes leaves a {@link ShopAssertion} for exactly its method and raw path, signed with {@code
- * waitroom.security.assertion-key}, in {@link #SHOP_ASSERTION_ATTRIBUTE}; the internal-credential global filter sends it
- * as {@link Headers#ASSERTION} and drops any client copy. Booking accepts a shop request only with one, so a token
- * whose session has ended is refused there too (docs/security/booking.md). One HMAC per forwarded request.
+ * <p>A request that passes leaves what was checked ({@link CheckedRequest}, for exactly its method and raw path) in
+ * {@link #CHECKED_ATTRIBUTE}; {@link AdmissionHeaderGlobalFilter} signs it as the {@code Waitroom-Admission} header,
+ * the one thing the origin is told (docs/integration/admission-header.md). The shop's own {@code Authorization} and
+ * cookies are the shop's: a token read from the cookie leaves {@code Authorization} untouched (a shop's own bearer
+ * token beside the admission cookie passes through), and a Bearer admission token, Waitroom's and not the shop's, is
+ * removed before forwarding.
  */
 @Component
 public class AdmissionTokenGatewayFilterFactory
@@ -64,11 +65,7 @@ public class AdmissionTokenGatewayFilterFactory
 
     static final String COOKIE = "wr_at";
 
-    /** The signed {@link ShopAssertion} of a request that passed (a String), read by the internal-credential filter. */
-    public static final String SHOP_ASSERTION_ATTRIBUTE =
-            AdmissionTokenGatewayFilterFactory.class.getName() + ".assertion";
-
-    /** What was checked for a request that passed (a {@link ShopAssertion}, unsigned), read by the admission-header filter. */
+    /** What was checked for a request that passed (a {@link CheckedRequest}), read by the admission-header filter. */
     static final String CHECKED_ATTRIBUTE = AdmissionTokenGatewayFilterFactory.class.getName() + ".checked";
 
     private static final String BYPASS_SESSION_PREFIX = "bypass-";
@@ -92,8 +89,6 @@ public class AdmissionTokenGatewayFilterFactory
 
     private final MeterRegistry meters;
 
-    private final ShopAssertionCodec assertions;
-
     private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
 
     private final Map<EventId, BypassLog> bypassLogs = new ConcurrentHashMap<>();
@@ -105,10 +100,8 @@ public class AdmissionTokenGatewayFilterFactory
             EventSnapshots snapshots,
             EdgeProperties edge,
             Clock clock,
-            MeterRegistry meters,
-            @Value("${waitroom.security.assertion-key:}") String assertionKey) {
+            MeterRegistry meters) {
         super(Config.class);
-        this.assertions = ShopAssertionCodec.of(assertionKey(assertionKey));
         this.verifier = verifier;
         this.jwks = jwks;
         this.registry = registry;
@@ -116,21 +109,6 @@ public class AdmissionTokenGatewayFilterFactory
         this.edge = edge;
         this.clock = clock;
         this.meters = meters;
-    }
-
-    /** The key booking checks assertions with; none, or a weak one, stops the gateway at start. */
-    private static HmacKey assertionKey(String base64) {
-        if (base64 == null || base64.isBlank()) {
-            throw new IllegalStateException("waitroom.security.assertion-key (WAITROOM_SECURITY_ASSERTIONKEY) must be "
-                    + "set: base64 of 32 random bytes, the same value as booking's");
-        }
-        try {
-            return HmacKey.fromBase64(base64);
-        } catch (IllegalArgumentException ex) {
-            // HmacKey's messages never echo the value
-            throw new IllegalStateException("waitroom.security.assertion-key (WAITROOM_SECURITY_ASSERTIONKEY) must be "
-                    + "base64 of at least " + HmacKey.MIN_SECRET_BYTES + " random bytes: " + ex.getMessage());
-        }
     }
 
     @Override
@@ -166,27 +144,25 @@ public class AdmissionTokenGatewayFilterFactory
             count("bypass");
             BypassLog bypassLog = bypassLogs.computeIfAbsent(eventId, id -> new BypassLog());
             RequestIdWebFilter.withCorrelation(exchange, () -> bypassLog.record(eventId, clock.instant()));
-            // booking honours it only together with the internal credential and a BYPASS assertion for the verified
-            // visitor; without a visitor there is no assertion and booking refuses
+            // the origin learns of it from the header's BYPASS scope for the verified visitor; without a visitor
+            // there is no header and a verifying origin refuses
             VisitorIdentityWebFilter.visitorOf(exchange)
-                    .ifPresent(visitor -> assertFor(
+                    .ifPresent(visitor -> checked(
                             exchange,
                             eventId.value(),
                             BYPASS_SESSION_PREFIX + visitor.value(),
                             visitor.value(),
                             snapshot.get().snapshot().saleGeneration(),
-                            ShopAssertion.Scope.BYPASS));
-            ServerWebExchange bypassing = exchange.mutate()
-                    .request(r -> r.headers(h -> h.set(Headers.BYPASS, eventId.value())))
-                    .build();
-            return chain.filter(bypassing);
+                            AdmissionHeader.Scope.BYPASS));
+            return chain.filter(exchange);
         }
-        String token = tokenOf(exchange);
-        if (token == null) {
+        PresentedToken presented = tokenOf(exchange);
+        if (presented == null) {
             return reject(exchange, Verdict.TOKEN_REQUIRED);
         }
         // Without any snapshot (queue-service unreachable since start) the registry stays the
         // authority on the generation: it only holds a session at the generation it was admitted in.
+        String token = presented.token();
         long generation =
                 snapshot.map(timed -> timed.snapshot().saleGeneration()).orElse(0L);
         Mono<Checked> checked = Mono.fromCallable(() -> config.isAllowExpired()
@@ -208,7 +184,7 @@ public class AdmissionTokenGatewayFilterFactory
                     return Mono.just(new Checked(Verdict.UNAVAILABLE, null));
                 });
         return checked.flatMap(c -> c.verdict().allows()
-                ? forward(exchange, chain, token, c.verdict(), c.claims(), config)
+                ? forward(exchange, chain, presented, c.verdict(), c.claims(), config)
                 : reject(exchange, c.verdict()));
     }
 
@@ -225,7 +201,14 @@ public class AdmissionTokenGatewayFilterFactory
             }
         }
         if (config.isAllowExpired()) {
-            return Mono.just(Verdict.ALLOWED_ORDER_STATUS);
+            // an order read: allowed either way; a token of a session still live (current generation, in the registry)
+            // is told to the origin as shopping (a later session of the same visitor may read the order), any other
+            // as order-status (the session that placed it only)
+            if (!claims.expiresAt().isAfter(clock.instant())) {
+                return Mono.just(Verdict.ALLOWED_ORDER_STATUS);
+            }
+            return registry.liveness(claims)
+                    .map(liveness -> liveness == Liveness.LIVE ? Verdict.ALLOWED : Verdict.ALLOWED_ORDER_STATUS);
         }
         return registry.liveness(claims).map(liveness -> switch (liveness) {
             case LIVE -> Verdict.ALLOWED;
@@ -237,45 +220,61 @@ public class AdmissionTokenGatewayFilterFactory
     private Mono<Void> forward(
             ServerWebExchange exchange,
             GatewayFilterChain chain,
-            String token,
+            PresentedToken presented,
             Verdict verdict,
             AdmissionClaims claims,
             Config config) {
         count(verdict.outcome());
-        assertFor(
+        checked(
                 exchange,
                 claims.eventId(),
                 claims.sessionId(),
                 claims.visitor(),
                 claims.saleGeneration(),
-                config.isAllowExpired() ? ShopAssertion.Scope.ORDER_STATUS : ShopAssertion.Scope.SHOPPING);
-        ServerWebExchange withBearer = exchange.mutate()
-                .request(r -> r.headers(h -> h.set(HttpHeaders.AUTHORIZATION, Headers.BEARER_PREFIX + token)))
+                verdict == Verdict.ALLOWED_ORDER_STATUS
+                        ? AdmissionHeader.Scope.ORDER_STATUS
+                        : AdmissionHeader.Scope.SHOPPING);
+        if (!presented.bearer() && !bearerIs(exchange, presented.token())) {
+            // the Authorization header, if any, is the shop's own: forwarded untouched
+            return chain.filter(exchange);
+        }
+        ServerWebExchange withoutBearer = exchange.mutate()
+                .request(r -> r.headers(h -> h.remove(HttpHeaders.AUTHORIZATION)))
                 .build();
-        return chain.filter(withBearer);
+        return chain.filter(withoutBearer);
     }
 
-    /** Signs what was checked, for this request only, and leaves it for the internal-credential filter to send. */
-    private void assertFor(
+    /** A client that sends its admission token both ways: the Bearer copy is Waitroom's too, never the shop's. */
+    private static boolean bearerIs(ServerWebExchange exchange, String token) {
+        String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
+        return authorization != null
+                && authorization.regionMatches(true, 0, Headers.BEARER_PREFIX, 0, Headers.BEARER_PREFIX.length())
+                && authorization
+                        .substring(Headers.BEARER_PREFIX.length())
+                        .trim()
+                        .equals(token);
+    }
+
+    /** Leaves what was checked, for this request only, for {@link AdmissionHeaderGlobalFilter} to sign. */
+    private static void checked(
             ServerWebExchange exchange,
             String eventId,
             String sessionId,
             String visitor,
             long generation,
-            ShopAssertion.Scope scope) {
+            AdmissionHeader.Scope scope) {
         ServerHttpRequest request = exchange.getRequest();
-        ShopAssertion checked = ShopAssertion.forRequest(
-                eventId,
-                sessionId,
-                visitor,
-                generation,
-                scope,
-                request.getMethod().name(),
-                request.getURI().getRawPath(),
-                clock.instant());
-        exchange.getAttributes().put(SHOP_ASSERTION_ATTRIBUTE, assertions.sign(checked));
-        // the same verdict, for the Waitroom-Admission header (AdmissionHeaderGlobalFilter)
-        exchange.getAttributes().put(CHECKED_ATTRIBUTE, checked);
+        exchange.getAttributes()
+                .put(
+                        CHECKED_ATTRIBUTE,
+                        new CheckedRequest(
+                                eventId,
+                                sessionId,
+                                visitor,
+                                generation,
+                                scope,
+                                request.getMethod().name(),
+                                request.getURI().getRawPath()));
     }
 
     private Mono<Void> reject(ServerWebExchange exchange, Verdict verdict) {
@@ -301,16 +300,29 @@ public class AdmissionTokenGatewayFilterFactory
                 .increment();
     }
 
-    static String tokenOf(ServerWebExchange exchange) {
+    /**
+     * An admission token and where it came from: {@code bearer} when from {@code Authorization} (then removed before
+     * forwarding), else from the admission cookie.
+     */
+    record PresentedToken(String token, boolean bearer) {}
+
+    /**
+     * The admission cookie's token; only without one, a Bearer token. A browser's {@code Authorization} belongs to the
+     * shop it visits (its own sign-in), so beside the cookie it is never read as an admission token, nor refused.
+     */
+    static PresentedToken tokenOf(ServerWebExchange exchange) {
+        HttpCookie cookie = exchange.getRequest().getCookies().getFirst(COOKIE);
+        if (cookie != null && !cookie.getValue().isBlank()) {
+            return new PresentedToken(cookie.getValue(), false);
+        }
         String authorization = exchange.getRequest().getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
         if (authorization != null
                 && authorization.regionMatches(true, 0, Headers.BEARER_PREFIX, 0, Headers.BEARER_PREFIX.length())) {
             String token =
                     authorization.substring(Headers.BEARER_PREFIX.length()).trim();
-            return token.isEmpty() ? null : token;
+            return token.isEmpty() ? null : new PresentedToken(token, true);
         }
-        HttpCookie cookie = exchange.getRequest().getCookies().getFirst(COOKIE);
-        return (cookie == null || cookie.getValue().isBlank()) ? null : cookie.getValue();
+        return null;
     }
 
     /** Logs BYPASS loudly, at most once per ten seconds per event, with the count in between. */

@@ -21,8 +21,9 @@ import org.springframework.stereotype.Component;
  * bare.
  *
  * <p>Behind the gateway only the canonical names exist: the visitor and ticket cookies never leave the gateway, and
- * the admission cookie is forwarded as {@code wr_at} (the coordinator sets it under that name with the event's path,
- * the gateway renames it on the way out).
+ * the admission cookie is forwarded as {@code wr_at} to Waitroom's own services only (the coordinator sets it under
+ * that name with the event's path, the gateway renames it on the way out). A shop origin gets none of them ({@link
+ * #isWaitroomCookie}).
  */
 @Component
 public final class EdgeCookies {
@@ -38,6 +39,9 @@ public final class EdgeCookies {
 
     /** Over HTTPS, where a path is needed: Secure, set from a secure origin only. */
     public static final String SECURE_PREFIX = "__Secure-";
+
+    /** A per-event admission cookie's name starts so ({@code wr_at_<eventId>}). */
+    private static final String ADMISSION_PER_EVENT = ADMISSION + "_";
 
     private final boolean secure;
 
@@ -55,6 +59,22 @@ public final class EdgeCookies {
         this.visitorName = secure ? HOST_PREFIX + VISITOR : VISITOR;
         this.ticketName = secure ? SECURE_PREFIX + TICKET : TICKET;
         this.admissionName = secure ? SECURE_PREFIX + ADMISSION : ADMISSION;
+    }
+
+    /**
+     * Whether {@code name} is one of Waitroom's cookies, under any of its names: {@code wr_vid}, {@code wr_qt}, {@code
+     * wr_at} and the per-event {@code wr_at_*}, bare or with the {@code __Host-}/{@code __Secure-} prefix. None of them
+     * ever reaches a shop origin (docs/CONTRACTS.md#what-an-origin-receives): the one predicate every filter that
+     * strips them asks.
+     */
+    public static boolean isWaitroomCookie(String name) {
+        String bare = name.startsWith(HOST_PREFIX)
+                ? name.substring(HOST_PREFIX.length())
+                : name.startsWith(SECURE_PREFIX) ? name.substring(SECURE_PREFIX.length()) : name;
+        return bare.equals(VISITOR)
+                || bare.equals(TICKET)
+                || bare.equals(ADMISSION)
+                || bare.startsWith(ADMISSION_PER_EVENT);
     }
 
     /** Cookies are {@code Secure} and their names prefixed. */

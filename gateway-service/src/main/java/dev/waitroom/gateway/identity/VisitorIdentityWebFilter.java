@@ -22,8 +22,8 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * Visitor identity (docs/ARCHITECTURE.md#identity). Every request loses any client-supplied identity, bypass or
- * internal header. Requests to an event's API carry the verified visitor id from the signed visitor cookie ({@code
+ * Visitor identity (docs/ARCHITECTURE.md#identity). Every request loses any client-supplied identity or internal
+ * header. Requests to an event's API carry the verified visitor id from the signed visitor cookie ({@code
  * wr_vid}, {@code __Host-wr_vid} over HTTPS: {@link EdgeCookies}) upstream as {@code X-Waitroom-Visitor}; a visitor
  * without a valid cookie gets a new random id and cookie. Static pages and the public event status never set the
  * cookie, so shared caches may keep them. The id is stable: it never changes at claim, so the visitor's place in every
@@ -37,12 +37,7 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 
     /** Headers only the gateway sets (docs/CONTRACTS.md#headers): client copies never pass. */
     private static final List<String> STRIPPED = List.of(
-            Headers.VISITOR,
-            Headers.CLAIMING_VISITOR,
-            Headers.ACCOUNT,
-            Headers.ACCOUNT_PROBLEM,
-            Headers.INTERNAL,
-            Headers.BYPASS);
+            Headers.VISITOR, Headers.CLAIMING_VISITOR, Headers.ACCOUNT, Headers.ACCOUNT_PROBLEM, Headers.INTERNAL);
 
     private static final String ATTRIBUTE = VisitorIdentityWebFilter.class.getName() + ".visitor";
 

@@ -1,8 +1,8 @@
 package dev.waitroom.gateway.routing;
 
 import dev.waitroom.contract.Headers;
-import dev.waitroom.gateway.admission.AdmissionTokenGatewayFilterFactory;
 import dev.waitroom.gateway.config.SecretsProperties;
+import java.util.List;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.core.Ordered;
@@ -11,12 +11,16 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * Adds the shared internal credential to every forwarded request (any client copy was stripped before), and the shop
- * assertion the admission filter signed for this request, or else removes any {@link Headers#ASSERTION} a client sent:
- * the one place both internal headers are written.
+ * The one place the internal credential is written ({@link Upstreams}): a request to one of Waitroom's own services
+ * gets it (any client copy was stripped before); a request to a shop origin loses every {@code X-Waitroom-*} header,
+ * the gateway's own (visitor id) and any a client sent, so an origin never holds a credential every service's {@code
+ * /internal/**} accepts and learns about the buyer only from the signed {@code Waitroom-Admission} header.
  */
 @Component
 class InternalCredentialGlobalFilter implements GlobalFilter, Ordered {
+
+    /** The prefix of the headers only Waitroom's services read (docs/CONTRACTS.md#headers). */
+    static final String WAITROOM_PREFIX = "X-Waitroom-";
 
     private final String internalToken;
 
@@ -31,17 +35,23 @@ class InternalCredentialGlobalFilter implements GlobalFilter, Ordered {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-        String assertion = exchange.getAttribute(AdmissionTokenGatewayFilterFactory.SHOP_ASSERTION_ATTRIBUTE);
-        ServerWebExchange mutated = exchange.mutate()
-                .request(r -> r.headers(h -> {
-                    h.set(Headers.INTERNAL, internalToken);
-                    if (assertion != null) {
-                        h.set(Headers.ASSERTION, assertion);
-                    } else {
-                        h.remove(Headers.ASSERTION);
-                    }
-                }))
-                .build();
-        return chain.filter(mutated);
+        if (Upstreams.isWaitroomService(exchange)) {
+            return chain.filter(exchange.mutate()
+                    .request(r -> r.headers(h -> h.set(Headers.INTERNAL, internalToken)))
+                    .build());
+        }
+        List<String> waitroom = exchange.getRequest().getHeaders().headerNames().stream()
+                .filter(InternalCredentialGlobalFilter::isWaitroomHeader)
+                .toList();
+        if (waitroom.isEmpty()) {
+            return chain.filter(exchange);
+        }
+        return chain.filter(exchange.mutate()
+                .request(r -> r.headers(h -> waitroom.forEach(h::remove)))
+                .build());
+    }
+
+    static boolean isWaitroomHeader(String name) {
+        return name.regionMatches(true, 0, WAITROOM_PREFIX, 0, WAITROOM_PREFIX.length());
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.gateway.config.EdgeProperties;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -30,6 +31,34 @@ class EdgeCookiesTests {
         assertThat(cookies.admissionName()).isEqualTo("__Secure-wr_at");
         assertThat(cookies.onTheWire("wr_qt")).isEqualTo("__Secure-wr_qt");
         assertThat(cookies.onTheWire("other")).isEqualTo("other");
+    }
+
+    /** The one predicate of what never reaches a shop origin: every name, prefix and per-event admission cookie. */
+    @Test
+    void waitroomCookiesAreKnownUnderEveryNameAndNothingElseIs() {
+        assertThat(List.of(
+                        "wr_vid",
+                        "wr_qt",
+                        "wr_at",
+                        "wr_at_summer-tour",
+                        "__Host-wr_vid",
+                        "__Secure-wr_qt",
+                        "__Secure-wr_at",
+                        "__Secure-wr_at_e-1",
+                        "__Host-wr_at_e-1"))
+                .allMatch(EdgeCookies::isWaitroomCookie);
+        assertThat(List.of(
+                        "wr_vidx",
+                        "wr_atx",
+                        "wr_qt2",
+                        "xwr_at",
+                        "WR_AT",
+                        "__Secure-",
+                        "__Host-session",
+                        "session",
+                        "wr_",
+                        ""))
+                .noneMatch(EdgeCookies::isWaitroomCookie);
     }
 
     @Test

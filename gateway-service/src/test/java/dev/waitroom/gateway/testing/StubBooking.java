@@ -17,6 +17,15 @@ public final class StubBooking extends StubHttpServer {
         super(internalToken);
     }
 
+    /**
+     * Only booking's ops routes are Waitroom's (internal credential); its shop routes are an origin's, which gets no
+     * credential but the {@code Waitroom-Admission} header, and the payment webhook is signed by the provider.
+     */
+    @Override
+    protected boolean needsInternalCredential(Recorded request) {
+        return request.path().startsWith("/admin/");
+    }
+
     @Override
     protected Reply handle(Recorded request) {
         String path = request.path();

@@ -21,7 +21,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * A small real HTTP server standing in for one upstream service. It records every request it
  * receives (so tests can see exactly what the gateway forwarded) and refuses any request without
- * the internal credential, as the real services do.
+ * the internal credential where the real service does.
  */
 public abstract class StubHttpServer {
 
@@ -79,6 +79,11 @@ public abstract class StubHttpServer {
 
     protected abstract Reply handle(Recorded request);
 
+    /** Whether this route, as the real service guards it, needs the internal credential: by default every one. */
+    protected boolean needsInternalCredential(Recorded request) {
+        return true;
+    }
+
     private void handleExchange(HttpExchange exchange) throws IOException {
         try (exchange) {
             Map<String, List<String>> headers = new TreeMap<>();
@@ -91,7 +96,8 @@ public abstract class StubHttpServer {
                     exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(), headers, body);
             received.add(request);
             Reply reply;
-            if (!internalToken.equals(request.header(Headers.INTERNAL).orElse(null))) {
+            if (needsInternalCredential(request)
+                    && !internalToken.equals(request.header(Headers.INTERNAL).orElse(null))) {
                 reply = problem(ProblemType.INTERNAL_CREDENTIAL_REQUIRED);
             } else {
                 try {

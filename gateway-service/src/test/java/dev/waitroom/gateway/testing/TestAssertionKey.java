@@ -1,7 +1,5 @@
 package dev.waitroom.gateway.testing;
 
-import dev.waitroom.tokens.HmacKey;
-import dev.waitroom.tokens.ShopAssertionCodec;
 import java.util.Map;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
@@ -9,20 +7,14 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * A random shop-assertion key for every gateway started in this test JVM ({@code META-INF/spring.factories} of the
- * tests), as the launcher generates one for a real start. Added last, so a test that sets its own value (or none, to
- * see the gateway refuse to start) wins. Booking's side of the key is {@link #codec()}: what a stub booking verifies
- * with.
+ * A random {@code waitroom.security.assertion-key} for every gateway started in this test JVM ({@code
+ * META-INF/spring.factories} of the tests): the secret the {@code Waitroom-Admission} key is derived from when none is
+ * configured (AdmissionHeaders). Added last, so a test that sets its own value (or none, to see the gateway refuse to
+ * start) wins.
  */
 public final class TestAssertionKey implements EnvironmentPostProcessor {
 
     public static final String ASSERTION_KEY = StubUpstreams.randomBase64(32);
-
-    private static final ShopAssertionCodec CODEC = ShopAssertionCodec.of(HmacKey.fromBase64(ASSERTION_KEY));
-
-    public static ShopAssertionCodec codec() {
-        return CODEC;
-    }
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
