@@ -2,7 +2,8 @@
 -- signals of one event (purchase completed, sold out, session release), created and revoked by ops. Only the SHA-256
 -- of the random secret is kept, so a read of this table lets nobody sign in as the shop. At most two live (unrevoked)
 -- per event, so a rotation is create new -> switch the shop -> revoke old; the count is checked under the event's row
--- lock. last_used_at is written at most once a minute, so ops see when the old one stopped being used.
+-- lock. last_used_at is written at most once a minute, by signals that succeeded, so ops see when the old one stopped
+-- being used.
 create table integration_credentials (
     credential_id text        primary key check (credential_id ~ '^[0-9a-f]{16}$'),
     event_id      text        not null references events (event_id),

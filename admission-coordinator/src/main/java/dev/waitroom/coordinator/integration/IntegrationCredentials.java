@@ -142,13 +142,24 @@ public class IntegrationCredentials {
     }
 
     /**
-     * Checks the credential a shop signal for {@code eventId} (as the path names it) presents. The secret's hash is
-     * compared in constant time, and an unknown id is compared against a hash of zeros, so the time taken does not
-     * tell which ids exist.
+     * What {@link #check} found: the outcome and, when {@link CredentialCheck#ACCEPTED}, the credential's id and when it
+     * was last used (for {@link #recordUse}).
      */
-    public CredentialCheck check(String eventId, Optional<IntegrationSecret> presented) {
+    public record Checked(CredentialCheck outcome, String credentialId, Instant lastUsedAt) {
+
+        static Checked refused(CredentialCheck outcome) {
+            return new Checked(outcome, null, null);
+        }
+    }
+
+    /**
+     * Checks the credential a shop signal for {@code eventId} (as the path names it) presents; reads only. The
+     * secret's hash is compared in constant time, and an unknown id is compared against a hash of zeros, so the time
+     * taken does not tell which ids exist.
+     */
+    public Checked check(String eventId, Optional<IntegrationSecret> presented) {
         if (presented.isEmpty()) {
-            return CredentialCheck.MISSING;
+            return Checked.refused(CredentialCheck.MISSING);
         }
         IntegrationSecret secret = presented.get();
         Optional<Stored> stored = this.jdbc
@@ -163,20 +174,29 @@ public class IntegrationCredentials {
                 .optional();
         boolean matches = MessageDigest.isEqual(stored.map(Stored::hash).orElse(NO_HASH), secret.sha256());
         if (stored.isEmpty() || !matches || stored.get().revoked()) {
-            return CredentialCheck.NOT_ACCEPTED;
+            return Checked.refused(CredentialCheck.NOT_ACCEPTED);
         }
         if (!stored.get().eventId().equals(eventId)) {
-            return CredentialCheck.OTHER_EVENT;
+            return Checked.refused(CredentialCheck.OTHER_EVENT);
         }
-        touch(secret.credentialId(), stored.get().lastUsedAt());
-        return CredentialCheck.ACCEPTED;
+        return new Checked(
+                CredentialCheck.ACCEPTED, secret.credentialId(), stored.get().lastUsedAt());
     }
 
-    private void touch(String credentialId, Instant lastUsedAt) {
+    /**
+     * Records that an accepted credential carried a signal that succeeded (its {@code lastUsedAt}, which ops watch
+     * during a rotation); written at most once a minute, and never for a refused signal, which changes nothing.
+     */
+    public void recordUse(Checked accepted) {
+        if (accepted.outcome() != CredentialCheck.ACCEPTED) {
+            return;
+        }
         Instant now = this.clock.instant();
+        Instant lastUsedAt = accepted.lastUsedAt();
         if (lastUsedAt != null && lastUsedAt.plus(LAST_USED_RESOLUTION).isAfter(now)) {
             return;
         }
+        String credentialId = accepted.credentialId();
         this.jdbc
                 .sql("update integration_credentials set last_used_at = :now where credential_id = :id"
                         + " and (last_used_at is null or last_used_at < :due)")

@@ -13,7 +13,6 @@ import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.event.SoldOutCategories;
 import dev.waitroom.coordinator.ids.SessionId;
-import dev.waitroom.coordinator.integration.CredentialCheck;
 import dev.waitroom.coordinator.integration.IntegrationCredentials;
 import dev.waitroom.coordinator.integration.IntegrationSecret;
 import dev.waitroom.coordinator.problems.CoordinatorException;
@@ -83,12 +82,13 @@ class ShopSignalsController {
             @PathVariable String eventId,
             @RequestHeader(name = Headers.AUTHORIZATION, required = false) String authorization,
             @RequestBody(required = false) PurchaseCompletedSignal body) {
-        authenticate(eventId, authorization);
+        IntegrationCredentials.Checked credential = authenticate(eventId, authorization);
         EventId event = EventId.of(eventId);
         PurchaseCompletedSignal signal = body == null ? new PurchaseCompletedSignal(null, null) : body;
         SessionId session = session(signal.sessionId());
         String orderId = TextFields.required("orderId", signal.orderId(), PurchaseCompleted.MAX_ORDER_ID);
         GrantState state = this.admissions.purchaseCompleted(event, session, orderId);
+        this.credentials.recordUse(credential);
         return answer("purchase-completed", event, session, state);
     }
 
@@ -97,10 +97,11 @@ class ShopSignalsController {
             @PathVariable String eventId,
             @RequestHeader(name = Headers.AUTHORIZATION, required = false) String authorization,
             @RequestBody(required = false) SessionReleaseSignal body) {
-        authenticate(eventId, authorization);
+        IntegrationCredentials.Checked credential = authenticate(eventId, authorization);
         EventId event = EventId.of(eventId);
         SessionId session = session(body == null ? null : body.sessionId());
         GrantState state = this.admissions.releaseSession(event, session);
+        this.credentials.recordUse(credential);
         return answer("session-release", event, session, state);
     }
 
@@ -109,18 +110,20 @@ class ShopSignalsController {
             @PathVariable String eventId,
             @RequestHeader(name = Headers.AUTHORIZATION, required = false) String authorization,
             @RequestBody(required = false) SoldOutSignal body) {
-        String credentialId = authenticate(eventId, authorization);
+        IntegrationCredentials.Checked credential = authenticate(eventId, authorization);
         EventId event = EventId.of(eventId);
         SoldOutSignal signal = body == null ? new SoldOutSignal(null, null) : body;
         String reason = Optional.ofNullable(TextFields.optional("reason", signal.reason(), 200))
                 .orElse("the shop reports no seat left");
         if (signal.category() == null) {
-            Event changed =
-                    this.events.changeMode(event, OperatingMode.SOLD_OUT, "integration:" + credentialId, reason);
+            Event changed = this.events.changeMode(
+                    event, OperatingMode.SOLD_OUT, "integration:" + credential.credentialId(), reason);
+            this.credentials.recordUse(credential);
             return new SoldOutAnswer(
                     "sold-out", event.value(), null, changed.mode().name(), this.soldOutCategories.of(event));
         }
         List<String> soldOut = this.categories.markSoldOut(event, signal.category());
+        this.credentials.recordUse(credential);
         Event current = this.events.get(event);
         return new SoldOutAnswer(
                 "sold-out", event.value(), signal.category(), current.mode().name(), soldOut);
@@ -148,12 +151,12 @@ class ShopSignalsController {
         return answer.body(ProblemResponses.detail(e.problem(), e.getMessage(), request));
     }
 
-    /** The credential's id when the request carries a live credential of {@code eventId}; refused otherwise. */
-    private String authenticate(String eventId, String authorization) {
+    /** The accepted credential when the request carries a live credential of {@code eventId}; refused otherwise. */
+    private IntegrationCredentials.Checked authenticate(String eventId, String authorization) {
         Optional<IntegrationSecret> presented = bearer(authorization).flatMap(IntegrationSecret::parse);
-        CredentialCheck check = this.credentials.check(eventId, presented);
-        return switch (check) {
-            case ACCEPTED -> presented.orElseThrow().credentialId();
+        IntegrationCredentials.Checked check = this.credentials.check(eventId, presented);
+        return switch (check.outcome()) {
+            case ACCEPTED -> check;
             case MISSING ->
                 throw new CredentialRefusedException(
                         ProblemType.INTEGRATION_CREDENTIAL_REQUIRED,
