@@ -28,3 +28,26 @@ export function admissionMiddleware(options: {
   jwks?: string | { keys: object[] }; jwksUrl?: string; refreshSeconds?: number;
   audience: string; event?: string; clockSkewSeconds?: number;
 }): (req: any, res: any, next?: () => void) => Promise<void>;
+
+/** The signal was refused: the HTTP status and the RFC 9457 problem (docs/integration/shop-signals.md). */
+export class SignalRefused extends Error {
+  readonly status: number;
+  readonly problem: { type?: string; title?: string; status?: number; detail?: string } | null;
+  readonly retryable: boolean;
+}
+
+export interface SessionSignalAnswer {
+  signal: 'purchase-completed' | 'session-release'; eventId: string; sessionId: string; state: string; live: boolean;
+}
+
+export interface SoldOutAnswer {
+  signal: 'sold-out'; eventId: string; category: string | null; mode: string; soldOutCategories: string[];
+}
+
+export function shopSignals(options: {
+  gatewayUrl: string; eventId: string; credential: string; timeoutMs?: number; fetch?: typeof fetch;
+}): {
+  purchaseCompleted(sessionId: string, orderId: string): Promise<SessionSignalAnswer>;
+  soldOut(category?: string, reason?: string): Promise<SoldOutAnswer>;
+  sessionRelease(sessionId: string): Promise<SessionSignalAnswer>;
+};

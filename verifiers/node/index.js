@@ -204,4 +204,8 @@ function admissionMiddleware(options) {
   };
 }
 
-module.exports = { verifyAdmission, keysFromJwks, jwksFromUrl, admissionMiddleware, AdmissionRejected, HEADER };
+const { shopSignals, SignalRefused } = require('./signals');
+
+module.exports = {
+  verifyAdmission, keysFromJwks, jwksFromUrl, admissionMiddleware, AdmissionRejected, HEADER, shopSignals, SignalRefused,
+};

@@ -96,6 +96,13 @@ class MalformedRequestFuzzTests {
         health.put("poolMax", 10);
         health.put("holdFailureRate", 0.0);
         SAMPLES.put("POST /internal/health", health);
+        SAMPLES.put("POST /admin/events/{eventId}/integration-credentials", Map.of("label", "box office"));
+        String session = "8a6e0804-2bd0-4672-b79f-d97e8ca55f5f";
+        SAMPLES.put(
+                "POST /events/{eventId}/signals/purchase-completed",
+                Map.of("sessionId", session, "orderId", "order-1"));
+        SAMPLES.put("POST /events/{eventId}/signals/session-release", Map.of("sessionId", session));
+        SAMPLES.put("POST /events/{eventId}/signals/sold-out", Map.of("category", "Floor"));
     }
 
     /**
@@ -128,6 +135,9 @@ class MalformedRequestFuzzTests {
 
     String liveSession;
 
+    /** The integration credential of {@link #eventId}, for the shop signals. */
+    String integrationCredential;
+
     @BeforeEach
     void createTheEventTheRoutesName() {
         this.eventId = Scenario.eventId("fuzz");
@@ -135,6 +145,10 @@ class MalformedRequestFuzzTests {
         body.put("eventId", this.eventId);
         Http.Response created = this.scenario.ops().post("/admin/events", Http.json(body));
         assertThat(created.status()).as(created.body()).isEqualTo(201);
+        Http.Response credential =
+                this.scenario.ops().post("/admin/events/" + this.eventId + "/integration-credentials", null);
+        assertThat(credential.status()).as(credential.body()).isEqualTo(201);
+        this.integrationCredential = credential.json().path("secret").asString();
     }
 
     /** An open event with one claimed, live shopping session: booking's purchase signal names it. */
@@ -248,7 +262,7 @@ class MalformedRequestFuzzTests {
             Map<Integer, Integer> answered,
             List<String> faults) {
         Map<String, String> before = fingerprint();
-        BodyFuzzer.Answer answer = fuzzer.send(route.method(), uri, c, credentials());
+        BodyFuzzer.Answer answer = fuzzer.send(route.method(), uri, c, credentials(route));
         answered.merge(answer.status(), 1, Integer::sum);
         String what = route.key() + " " + c + ": ";
         (inPath ? fuzzer.pathFault(answer) : fuzzer.fault(answer)).ifPresent(fault -> faults.add(what + fault));
@@ -263,12 +277,16 @@ class MalformedRequestFuzzTests {
         }
     }
 
-    /** Every credential a route might ask for, so that the body is what decides: internal, ops, a visitor. */
-    private String[] credentials() {
+    /**
+     * Every credential a route might ask for, so that the body is what decides: internal, ops (or, on a shop signal,
+     * the event's integration credential), a visitor.
+     */
+    private String[] credentials(Route route) {
         WebKitProperties.Security security = this.scenario.security();
+        String bearer = route.pattern().contains("/signals/") ? this.integrationCredential : security.opsToken();
         return new String[] {
             Headers.INTERNAL, security.internalToken(),
-            Headers.AUTHORIZATION, Headers.BEARER_PREFIX + security.opsToken(),
+            Headers.AUTHORIZATION, Headers.BEARER_PREFIX + bearer,
             Headers.VISITOR, VisitorId.random().value()
         };
     }

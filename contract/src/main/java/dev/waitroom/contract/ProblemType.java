@@ -94,6 +94,15 @@ public enum ProblemType {
     OFFER_CLAIMED(409, "offer-claimed", "The offer was claimed by another browser identity"),
     OTHER_REGION(409, "other-region", "The offer or session belongs to another region"),
 
+    // Shop signals and their integration credentials (coordinator): docs/integration/shop-signals.md
+    INTEGRATION_CREDENTIAL_REQUIRED(
+            401, "integration-credential-required", "An integration credential of the event is required"),
+    INTEGRATION_CREDENTIAL_FORBIDDEN(
+            403, "integration-credential-forbidden", "The integration credential is for another event"),
+    INTEGRATION_CREDENTIAL_LIMIT(
+            409, "integration-credential-limit", "The event has the most live integration credentials already"),
+    INTEGRATION_CREDENTIAL_NOT_FOUND(404, "integration-credential-not-found", "No such integration credential"),
+
     // The shop (booking)
     WEBHOOK_SIGNATURE_INVALID(401, "webhook-signature-invalid", "The webhook signature is missing or wrong"),
     WEBHOOK_UNKNOWN_PAYMENT(422, "webhook-unknown-payment", "The webhook names an unknown payment attempt"),

@@ -273,6 +273,19 @@ public class Admissions {
     }
 
     /**
+     * The shop ends a session it no longer serves (shop signal {@code session-release},
+     * docs/integration/shop-signals.md): released as a leave, idempotent, and answered with the grant's state after it
+     * (a session that ended already keeps its state).
+     */
+    public GrantState releaseSession(EventId eventId, SessionId sessionId) {
+        event(eventId);
+        Grant grant =
+                this.grants.findBySession(eventId.value(), sessionId).orElseThrow(AdmissionProblems::sessionNotFound);
+        release(grant, ReleaseReason.LEFT);
+        return this.grants.find(grant.id()).orElseThrow().state();
+    }
+
+    /**
      * Releases an ACTIVE grant: registry first, then the conditional update. True only for the one caller whose
      * update returned the capacity.
      */

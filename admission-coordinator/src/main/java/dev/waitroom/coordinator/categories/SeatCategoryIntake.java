@@ -3,9 +3,11 @@ package dev.waitroom.coordinator.categories;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.MalformedValueException;
 import dev.waitroom.contract.coordinator.SeatCategories;
+import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.event.EventNotFoundException;
 import dev.waitroom.coordinator.event.EventStatePublisher;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import org.slf4j.Logger;
@@ -73,5 +75,40 @@ public class SeatCategoryIntake {
             this.publisher.publishQuietly(this.management.get(id));
         }
         return soldOut;
+    }
+
+    /**
+     * A shop's sold-out signal for one category (docs/integration/shop-signals.md): adds {@code name} to the stored
+     * sold-out names, after the others, and pushes the event's state when it was not there yet. Booking's next full
+     * report, where booking reports, replaces the list as a whole.
+     *
+     * @return the sold-out names now stored
+     */
+    public List<String> markSoldOut(EventId id, String name) {
+        if (name == null || !EventUpdateRequest.CATEGORY.matcher(name).matches()) {
+            throw new MalformedValueException("a category name is 1-64 of letters, digits, space, _ . -");
+        }
+        Boolean added = this.transactions.execute(status -> {
+            if (!this.store.lockEvent(id)) {
+                throw new EventNotFoundException(id);
+            }
+            List<String> current = this.store.of(id);
+            if (current.contains(name)) {
+                return false;
+            }
+            if (current.size() >= SeatCategories.MAX_CATEGORIES) {
+                throw new MalformedValueException(
+                        "the event has " + SeatCategories.MAX_CATEGORIES + " sold-out categories already");
+            }
+            List<String> next = new ArrayList<>(current);
+            next.add(name);
+            this.store.replace(id, next);
+            return true;
+        });
+        if (Boolean.TRUE.equals(added)) {
+            log.info("Event {}: seat category {} sold out (shop signal)", id, name);
+            this.publisher.publishQuietly(this.management.get(id));
+        }
+        return this.store.of(id);
     }
 }

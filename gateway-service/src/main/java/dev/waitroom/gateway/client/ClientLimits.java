@@ -41,7 +41,9 @@ public class ClientLimits implements ApplicationContextAware {
         UNTICKETED_POLLS(
                 "unticketed-polls", "Too many status requests without a place in the queue from your network address"),
         SESSIONS("sessions", "Too many session requests from your network address; your session is kept"),
-        SHOP("shop", "Too many shop requests from your network address; your session is kept");
+        SHOP("shop", "Too many shop requests from your network address; your session is kept"),
+        /** A shop's signals (docs/integration/shop-signals.md): a shop's servers, so one address sends many. */
+        SIGNALS("signals", "Too many shop signals from this network address; retry after a moment");
 
         private final String tag;
 
@@ -89,6 +91,7 @@ public class ClientLimits implements ApplicationContextAware {
         buckets.put(Local.UNTICKETED_POLLS, share(properties.unticketedPolls(), instances, properties.maxAddresses()));
         buckets.put(Local.SESSIONS, share(properties.sessions(), instances, properties.maxAddresses()));
         buckets.put(Local.SHOP, share(properties.shop(), instances, properties.maxAddresses()));
+        buckets.put(Local.SIGNALS, share(properties.signals(), instances, properties.maxAddresses()));
         // RedisRateLimiter counts whole tokens per second
         int claimRate = (int) Math.max(1, Math.round(properties.claims().replenishRate()));
         int claimBurst =

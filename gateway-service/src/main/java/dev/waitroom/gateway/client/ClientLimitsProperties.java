@@ -21,6 +21,8 @@ import org.springframework.validation.annotation.Validated;
  * @param unticketedPolls status polls without a valid queue ticket (each goes to the queue-service)
  * @param sessions renew and leave of a shopping session
  * @param shop the shop's routes
+ * @param signals a shop's signals ({@code POST /events/{e}/signals/*}), sent by the shop's servers rather than by
+ *        browsers: one address carries every buyer's purchase, so it is wider than the others
  * @param claims claims of an offer, counted in Redis across instances
  */
 @Validated
@@ -34,6 +36,7 @@ public record ClientLimitsProperties(
         @NotNull @Valid Limit unticketedPolls,
         @NotNull @Valid Limit sessions,
         @NotNull @Valid Limit shop,
+        @NotNull @Valid Limit signals,
         @NotNull @Valid Limit claims) {
 
     /**

@@ -61,9 +61,11 @@ public class ClientRateLimitGatewayFilterFactory
             case "joins" -> ClientLimits.Local.JOINS;
             case "sessions" -> ClientLimits.Local.SESSIONS;
             case "shop" -> ClientLimits.Local.SHOP;
+            case "signals" -> ClientLimits.Local.SIGNALS;
             default ->
                 throw new IllegalArgumentException(
-                        "ClientRateLimit needs one of joins, sessions, shop, claims; got '" + config.getLimit() + "'");
+                        "ClientRateLimit needs one of joins, sessions, shop, signals, claims; got '" + config.getLimit()
+                                + "'");
         };
         return (exchange, chain) ->
                 limits.tryTake(limit, exchange) ? chain.filter(exchange) : limits.refuse(exchange, limit);

@@ -27,7 +27,8 @@ import reactor.core.publisher.Mono;
  * wr_vid}, {@code __Host-wr_vid} over HTTPS: {@link EdgeCookies}) upstream as {@code X-Waitroom-Visitor}; a visitor
  * without a valid cookie gets a new random id and cookie. Static pages and the public event status never set the
  * cookie, so shared caches may keep them. The id is stable: it never changes at claim, so the visitor's place in every
- * event survives what the browser does in another (docs/ARCHITECTURE.md#identity).
+ * event survives what the browser does in another (docs/ARCHITECTURE.md#identity). A shop's signals ({@code
+ * /events/{e}/signals/*}) are no visitor's requests: they get no visitor id and mint no cookie.
  */
 @Component
 public class VisitorIdentityWebFilter implements WebFilter, Ordered {
@@ -40,6 +41,9 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
             Headers.VISITOR, Headers.CLAIMING_VISITOR, Headers.ACCOUNT, Headers.ACCOUNT_PROBLEM, Headers.INTERNAL);
 
     private static final String ATTRIBUTE = VisitorIdentityWebFilter.class.getName() + ".visitor";
+
+    /** Below an event's path: a shop's signals (docs/integration/shop-signals.md). */
+    private static final String SIGNALS = "signals/";
 
     private static final String ISSUED_ATTRIBUTE = VisitorIdentityWebFilter.class.getName() + ".issued";
 
@@ -159,7 +163,8 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
             return false;
         }
         String rest = path.substring(eventEnd + 1);
-        // the shop page and the public event status are the same for everyone (and cacheable)
-        return !rest.equals("shop-ui") && !rest.equals("status");
+        // the shop page and the public event status are the same for everyone (and cacheable); a shop's signals come
+        // from its servers, authenticated by their own credential, never from a visitor
+        return !rest.equals("shop-ui") && !rest.equals("status") && !rest.startsWith(SIGNALS);
     }
 }

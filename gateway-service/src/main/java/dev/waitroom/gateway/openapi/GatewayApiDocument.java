@@ -20,12 +20,16 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class GatewayApiDocument {
 
-    /** Who may call an operation: anyone, a visitor with a place, an admitted visitor, an operator. */
+    /**
+     * Who may call an operation: anyone, a visitor with a place, an admitted visitor, an operator, a shop holding the
+     * event's integration credential.
+     */
     enum Access {
         PUBLIC,
         VISITOR,
         ADMITTED,
-        OPERATOR
+        OPERATOR,
+        INTEGRATION
     }
 
     /** One documented operation. {@code success} is the status of a normal answer. */
@@ -106,6 +110,51 @@ final class GatewayApiDocument {
                     Access.ADMITTED,
                     "200",
                     "End the shopping session (coordinator)."),
+            op(
+                    "POST",
+                    "/events/{eventId}/signals/purchase-completed",
+                    "signals",
+                    Access.INTEGRATION,
+                    "200",
+                    "The shop sold to a session ({\"sessionId\",\"orderId\"}): recorded once, and the session released"
+                            + " when the event's afterPurchase is RELEASE (docs/integration/shop-signals.md)."),
+            op(
+                    "POST",
+                    "/events/{eventId}/signals/sold-out",
+                    "signals",
+                    Access.INTEGRATION,
+                    "200",
+                    "No seat left: {\"category\"} marks one seat category sold out, {} the whole event (mode"
+                            + " SOLD_OUT, outstanding offers withdrawn). Idempotent."),
+            op(
+                    "POST",
+                    "/events/{eventId}/signals/session-release",
+                    "signals",
+                    Access.INTEGRATION,
+                    "200",
+                    "The shop ends a session ({\"sessionId\"}): its capacity returns to the queue once. Idempotent."),
+            op(
+                    "GET",
+                    "/admin/events/{eventId}/integration-credentials",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "The event's integration credentials for shop signals, live and revoked, without secrets."),
+            op(
+                    "POST",
+                    "/admin/events/{eventId}/integration-credentials",
+                    "ops",
+                    Access.OPERATOR,
+                    "201",
+                    "A new integration credential ({\"label\"} optional); its secret is in this answer only. Two live"
+                            + " at most: 409 integration-credential-limit."),
+            op(
+                    "DELETE",
+                    "/admin/events/{eventId}/integration-credentials/{credentialId}",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "Revoke an integration credential: the next signal carrying it is refused (audited)."),
             op(
                     "GET",
                     "/events/{eventId}/shop/seats",
@@ -299,6 +348,7 @@ final class GatewayApiDocument {
                 }
                 case VISITOR -> node.putArray("security").addObject().putArray("visitorCookie");
                 case PUBLIC -> node.putArray("security").addObject();
+                case INTEGRATION -> node.putArray("security").addObject().putArray("integrationCredential");
             }
             ObjectNode responses = node.putObject("responses");
             responses.putObject(operation.success()).put("description", "Success");
@@ -313,6 +363,15 @@ final class GatewayApiDocument {
                         "description",
                         "An operator's token or the ops token (docs/security/operators.md); a viewer"
                                 + " only reads. Missing or wrong: 401 ops-credential-required.");
+        schemes.putObject("integrationCredential")
+                .put("type", "http")
+                .put("scheme", "bearer")
+                .put(
+                        "description",
+                        "The event's integration credential (wric_<id>_<secret>, from POST"
+                                + " /admin/events/{eventId}/integration-credentials), for the shop signals only."
+                                + " Missing or wrong: 401 integration-credential-required; another event's: 403"
+                                + " integration-credential-forbidden.");
         schemes.putObject("visitorCookie")
                 .put("type", "apiKey")
                 .put("in", "cookie")

@@ -50,7 +50,20 @@ class OpenApiRouteTableTests {
 
     /** A value for each path variable the document uses, well formed for the gateway's checks. */
     private static final Map<String, String> SAMPLES = Map.of(
-            "eventId", "e1", "holdId", "h1", "orderId", "o1", "keyId", "k1", "asset", "common.js", "region", "west");
+            "eventId",
+            "e1",
+            "holdId",
+            "h1",
+            "orderId",
+            "o1",
+            "keyId",
+            "k1",
+            "asset",
+            "common.js",
+            "region",
+            "west",
+            "credentialId",
+            "0123456789abcdef");
 
     private static final Pattern VARIABLE = Pattern.compile("\\{(\\w+)}");
 

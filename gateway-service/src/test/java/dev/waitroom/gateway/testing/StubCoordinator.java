@@ -129,6 +129,10 @@ public final class StubCoordinator extends StubHttpServer {
         if (s.length == 4 && s[0].equals("events") && s[2].equals("admission") && s[3].equals("claim")) {
             return claim(s[1], visitor, request.header(Headers.CLAIMING_VISITOR).orElse(visitor), request);
         }
+        if (s.length == 4 && s[0].equals("events") && s[2].equals("signals")) {
+            // the coordinator checks the integration credential; here only where the request arrived is told
+            return Reply.json(200, Map.of("served", "coordinator", "signal", s[3], "eventId", s[1]));
+        }
         if (s.length == 4 && s[0].equals("events") && s[2].equals("shopping-session")) {
             Reply refused = tokenRefused(s[1], visitor, request);
             if (refused != null) {
