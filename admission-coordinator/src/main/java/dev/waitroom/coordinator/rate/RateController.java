@@ -70,6 +70,9 @@ public final class RateController {
     private RateController(RateController template, Consumer<RateDecision> decisions) {
         this(template.settings, template.clock, decisions);
         synchronized (template) {
+            if (!template.fresh(template.shop, template.clock.instant())) {
+                return; // nothing fresh to start from: the starting factor
+            }
             this.factor = template.factor;
             this.state = template.state;
             this.healthyStreak = template.healthyStreak;
@@ -87,8 +90,9 @@ public final class RateController {
     }
 
     /**
-     * A new event's controller that starts where {@code template} (fed the shop's reports only) is: an event created
-     * during a sale sees the shop's health at once instead of the starting factor.
+     * A new event's controller that starts where {@code template} (fed the shop's reports only) is while the shop's
+     * reports are fresh: an event created during a sale sees the shop's health at once. Otherwise it starts at the
+     * starting factor, like any event of a shop that reports nothing.
      */
     public static RateController startingFrom(RateController template, Consumer<RateDecision> decisions) {
         return new RateController(template, decisions);
