@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.rate;
 
+import dev.waitroom.contract.EventId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -64,15 +65,28 @@ class RateConfiguration {
                             decision.reason(),
                             decision.status());
                 },
-                event -> Gauge.builder(
-                                "waitroom.coordinator.rate.factor",
-                                rates,
-                                r -> r.get().factor(event))
-                        .description("The factor the event's rate controller applies to its maximum admission rate")
-                        .tag("event", event.value())
-                        .strongReference(true)
-                        .register(meters)));
+                event -> registerEventMeters(meters, rates, event)));
         return rates.get();
+    }
+
+    /**
+     * An event's factor gauge and its decision counters, each kind a series at 0 from the event's first rate on: an
+     * event that starts from the shop's full rate may never decide anything, and a panel on the decisions must still
+     * select a series.
+     */
+    private static void registerEventMeters(
+            MeterRegistry meters, java.util.concurrent.atomic.AtomicReference<EventRates> rates, EventId event) {
+        Gauge.builder("waitroom.coordinator.rate.factor", rates, r -> r.get().factor(event))
+                .description("The factor the event's rate controller applies to its maximum admission rate")
+                .tag("event", event.value())
+                .strongReference(true)
+                .register(meters);
+        for (RateDecision.Kind kind : RateDecision.Kind.values()) {
+            Counter.builder("waitroom.coordinator.rate.decisions")
+                    .tag("event", event.value())
+                    .tag("kind", kind.name())
+                    .register(meters);
+        }
     }
 
     /**
