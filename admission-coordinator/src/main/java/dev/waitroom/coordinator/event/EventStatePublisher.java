@@ -6,7 +6,7 @@ import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
-import dev.waitroom.coordinator.rate.RateController;
+import dev.waitroom.coordinator.rate.EventRates;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -23,7 +23,7 @@ public class EventStatePublisher {
 
     private final QueueDirectory queue;
 
-    private final RateController rates;
+    private final EventRates rates;
 
     private final Events events;
 
@@ -36,7 +36,7 @@ public class EventStatePublisher {
 
     EventStatePublisher(
             QueueDirectory queue,
-            RateController rates,
+            EventRates rates,
             Events events,
             Publications publications,
             SoldOutCategories soldOut) {
@@ -117,9 +117,9 @@ public class EventStatePublisher {
         return java.util.Arrays.copyOfRange(counts, from, counts.length);
     }
 
-    /** The admission rate in force for this event now: the controller's factor times the configured maximum. */
+    /** The admission rate in force for this event now: its controller's factor times the configured maximum. */
     public double admissionRate(Event event) {
-        return event.offering() ? this.rates.factor() * event.config().maxAdmissionsPerSecond() : 0;
+        return event.offering() ? this.rates.factor(event.id()) * event.config().maxAdmissionsPerSecond() : 0;
     }
 
     /**

@@ -2,8 +2,8 @@ package dev.waitroom.coordinator.metrics;
 
 import dev.waitroom.coordinator.keys.KeysProperties;
 import dev.waitroom.coordinator.keys.SigningKeys;
+import dev.waitroom.coordinator.rate.EventRates;
 import dev.waitroom.coordinator.rate.HealthStatus;
-import dev.waitroom.coordinator.rate.RateController;
 import dev.waitroom.tokens.KeyRing;
 import dev.waitroom.tokens.KeyState;
 import dev.waitroom.tokens.SigningKeyInfo;
@@ -32,9 +32,10 @@ import org.springframework.stereotype.Component;
  * is logged at debug: the other alerts (stale health, paused admission) say the store is gone.
  *
  * <ul>
- *   <li>{@code waitroom_coordinator_booking_health{status}}: 1 for this instance's current booking health status
- *       (HEALTHY, STRAINED, DEGRADED, CRITICAL, STALE), 0 for the others. Every instance with the ticker reads the same
- *       shared reports, so rules take {@code max}.
+ *   <li>{@code waitroom_coordinator_booking_health{status}}: 1 for this instance's current judgement of booking's own
+ *       health reports (HEALTHY, STRAINED, DEGRADED, CRITICAL, STALE: none fresh), 0 for the others. Booking's reports
+ *       name no event, so every event reads the same; each event's status also counts the edge's measurements of its
+ *       origin (live view). Every instance with the ticker reads the same shared reports, so rules take {@code max}.
  *   <li>{@code waitroom_coordinator_lease_generation{event,region}}: the fencing generation of the event's lease in
  *       that region ({@code leases}; the central gate's region is empty, as in a single-region deployment); each
  *       acquisition by a new owner (or after the lease lapsed) adds one, so {@code changes()} over a window counts
@@ -51,7 +52,11 @@ public class CoordinatorGauges {
 
     private static final Logger log = LoggerFactory.getLogger(CoordinatorGauges.class);
 
-    private final RateController rates;
+    /** What booking's reports can be judged: UNMEASURED is an event's status, never a shop report's. */
+    private static final java.util.Set<HealthStatus> SHOP_STATUSES =
+            java.util.EnumSet.complementOf(java.util.EnumSet.of(HealthStatus.UNMEASURED));
+
+    private final EventRates rates;
 
     private final SigningKeys keys;
 
@@ -70,7 +75,7 @@ public class CoordinatorGauges {
     private volatile double keyRetiresIn = Double.NaN;
 
     CoordinatorGauges(
-            RateController rates,
+            EventRates rates,
             SigningKeys keys,
             KeysProperties keyTiming,
             JdbcClient jdbc,
@@ -83,7 +88,7 @@ public class CoordinatorGauges {
         this.jdbc = jdbc;
         this.clock = clock;
         this.properties = properties;
-        for (HealthStatus status : HealthStatus.values()) {
+        for (HealthStatus status : SHOP_STATUSES) {
             // before the first refresh health is unknown: STALE, as the controller starts
             this.health.put(status, status == HealthStatus.STALE ? 1.0 : 0.0);
             Gauge.builder("waitroom.coordinator.booking.health", this.health, h -> h.getOrDefault(status, 0.0))
@@ -109,8 +114,8 @@ public class CoordinatorGauges {
     }
 
     private void refreshHealth() {
-        HealthStatus now = this.rates.view().status();
-        for (HealthStatus status : HealthStatus.values()) {
+        HealthStatus now = this.rates.shopStatus();
+        for (HealthStatus status : SHOP_STATUSES) {
             this.health.put(status, status == now ? 1.0 : 0.0);
         }
     }

@@ -11,6 +11,7 @@ import dev.waitroom.coordinator.event.ModeChange;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.queue.QueueDirectory;
+import dev.waitroom.coordinator.rate.EventRates;
 import dev.waitroom.coordinator.rate.RateController;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ class LiveView {
 
     private final EventStatePublisher publisher;
 
-    private final RateController rates;
+    private final EventRates rates;
 
     private final Leases leases;
 
@@ -42,7 +43,7 @@ class LiveView {
             Events events,
             QueueDirectory queue,
             EventStatePublisher publisher,
-            RateController rates,
+            EventRates rates,
             Leases leases) {
         this.grants = grants;
         this.events = events;
@@ -71,7 +72,7 @@ class LiveView {
                 live.offered(),
                 live.active(),
                 this.publisher.admissionRate(event),
-                this.rates.view(),
+                this.rates.view(event.id()),
                 event.mode().name(),
                 event.phase().name(),
                 counts == null ? null : counts.oldestWaitSeconds(),

@@ -5,6 +5,9 @@ import java.time.Duration;
 /**
  * Tuning of the {@link RateController}. Thresholds come in pairs: above {@code degraded*} the rate is cut; only
  * below {@code healthyShare} of it a window counts as healthy (hysteresis: the band between holds the rate).
+ * {@code startFactor} is what an event admits at before any health is measured; an edge window is judged on its error
+ * rate only with at least {@code edgeMinFailures} failed requests and on its latency only with at least
+ * {@code edgeMinRequests} requests, so one stray 502 or one slow page of a quiet sale does not pause it.
  */
 public record RateControllerSettings(
         Duration staleAfter,
@@ -22,7 +25,10 @@ public record RateControllerSettings(
         double degradedPoolPressure,
         double criticalPoolPressure,
         double degradedHoldFailureRate,
-        double criticalHoldFailureRate) {
+        double criticalHoldFailureRate,
+        double startFactor,
+        int edgeMinRequests,
+        int edgeMinFailures) {
 
     public RateControllerSettings {
         if (staleAfter == null || staleAfter.isNegative() || staleAfter.isZero()) {
@@ -34,6 +40,9 @@ public record RateControllerSettings(
                 || !(minFactor > 0 && minFactor <= resumeFactor)
                 || !(resumeFactor <= 1)
                 || !(healthyShare > 0 && healthyShare < 1)
+                || !(startFactor >= minFactor && startFactor <= 1)
+                || edgeMinRequests < 1
+                || edgeMinFailures < 1
                 || healthyWindowsToIncrease < 1) {
             throw new IllegalArgumentException("inconsistent rate controller settings");
         }
@@ -47,6 +56,24 @@ public record RateControllerSettings(
 
     public static RateControllerSettings defaults() {
         return new RateControllerSettings(
-                Duration.ofSeconds(3), 0.3, 3, 0.1, 0.5, 0.05, 0.2, 0.75, 800, 3000, 0.02, 0.2, 0.85, 1.5, 0.2, 0.6);
+                Duration.ofSeconds(3),
+                0.3,
+                3,
+                0.1,
+                0.5,
+                0.05,
+                0.2,
+                0.75,
+                800,
+                3000,
+                0.02,
+                0.2,
+                0.85,
+                1.5,
+                0.2,
+                0.6,
+                0.2,
+                3,
+                3);
     }
 }

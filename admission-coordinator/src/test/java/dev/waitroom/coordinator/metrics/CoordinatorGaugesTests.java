@@ -84,11 +84,11 @@ class CoordinatorGaugesTests {
 
         // healthy windows after it (the smoothed latency comes down over a few): the gauge moves on at the next
         // refresh, not before
-        for (int i = 0; i < 100 && this.scenario.rates.view().status() != HealthStatus.HEALTHY; i++) {
+        for (int i = 0; i < 100 && this.scenario.rates.shopStatus() != HealthStatus.HEALTHY; i++) {
             this.scenario.clock.advance(Duration.ofMillis(500));
             this.scenario.healthy();
         }
-        assertThat(this.scenario.rates.view().status()).isEqualTo(HealthStatus.HEALTHY);
+        assertThat(this.scenario.rates.shopStatus()).isEqualTo(HealthStatus.HEALTHY);
         assertThat(health(scrape(), "CRITICAL"))
                 .as("a scrape reads the last refresh, it computes nothing")
                 .isEqualTo(1.0);

@@ -25,24 +25,26 @@ class RateControllerTests {
             RateController.of(RateControllerSettings.defaults(), this.clock, this.decisions::add);
 
     @Test
-    void startsPausedUntilBookingReportsHealth() {
-        assertThat(this.controller.factor()).isZero();
-        assertThat(this.controller.view().status()).isEqualTo(HealthStatus.STALE);
+    void admitsAtTheStartingFactorBeforeAnyHealthIsMeasured() {
+        this.clock.advance(Duration.ofMinutes(10));
+        assertThat(this.controller.factor()).isEqualTo(0.2);
+        assertThat(this.controller.view().status()).isEqualTo(HealthStatus.UNMEASURED);
+        assertThat(this.controller.view().shopStatus()).isEqualTo(HealthStatus.STALE);
+        assertThat(this.controller.view().edgeStatus()).isEqualTo(HealthStatus.UNMEASURED);
+        assertThat(this.decisions).isEmpty();
     }
 
     @Test
-    void healthySaleResumesLowThenGrowsAdditivelyToFullRate() {
+    void healthySaleGrowsAdditivelyFromTheStartingFactorToFullRate() {
         List<Double> factors = replay("healthy-sale.csv");
 
-        assertThat(this.decisions.get(0).kind()).isEqualTo(RateDecision.Kind.RESUME);
-        assertThat(this.decisions.get(0).factorAfter()).isEqualTo(0.2);
+        assertThat(this.decisions.get(0).kind()).isEqualTo(RateDecision.Kind.INCREASE);
+        assertThat(this.decisions.get(0).factorBefore()).isEqualTo(0.2);
         for (int i = 1; i < factors.size(); i++) {
             assertThat(factors.get(i) - factors.get(i - 1)).as("never a jump").isLessThanOrEqualTo(0.2 + 1e-9);
         }
         assertThat(factors.get(factors.size() - 1)).isEqualTo(1.0);
-        assertThat(this.decisions)
-                .extracting(RateDecision::kind)
-                .containsOnly(RateDecision.Kind.RESUME, RateDecision.Kind.INCREASE);
+        assertThat(this.decisions).extracting(RateDecision::kind).containsOnly(RateDecision.Kind.INCREASE);
     }
 
     @Test
@@ -113,25 +115,134 @@ class RateControllerTests {
     }
 
     @Test
-    void staleHealthPausesAndLateReportsDoNotRevive() {
+    void aShopThatStopsReportingDropsOutWithoutPausing() {
         List<Double> factors = new ArrayList<>();
         for (double[] row : trace("silence.csv")) {
             if (row[0] == 20) {
                 this.clock.advance(Duration.between(this.clock.instant(), START.plusSeconds(14)));
                 factors.add(this.controller.factor());
                 // a report from t=9 arriving now is too old to count
-                this.controller.record(new HealthSample(START.plusSeconds(9), 1, 10, 50, 60, 0, 3, 0, 20, 0));
+                this.controller.record(new HealthSample(START.plusSeconds(9), 1, 10, 9000, 9000, 0, 3, 0, 20, 0));
                 factors.add(this.controller.factor());
             }
             factors.add(step(row));
         }
         assertThat(factors.get(9)).isPositive();
-        assertThat(factors.get(10)).as("stale after 3 s of silence").isZero();
-        assertThat(factors.get(11))
-                .as("a late report does not make health fresh")
+        assertThat(factors.get(10))
+                .as("booking's silence is no reason to pause: the edge measures the shop")
+                .isEqualTo(factors.get(9));
+        assertThat(factors.get(11)).as("a late critical report does not count").isEqualTo(factors.get(9));
+        assertThat(this.controller.view().shopStatus()).isEqualTo(HealthStatus.HEALTHY);
+        assertThat(this.decisions).extracting(RateDecision::kind).doesNotContain(RateDecision.Kind.PAUSE);
+    }
+
+    @Test
+    void healthyEdgeWindowsAloneRaiseTheFactorOfAShopThatReportsNothing() {
+        for (int t = 0; t < 40; t++) {
+            edge(t, 50, 0, 0, 20);
+        }
+        assertThat(this.controller.factor()).isEqualTo(1.0);
+        assertThat(this.controller.view().edgeStatus()).isEqualTo(HealthStatus.HEALTHY);
+        assertThat(this.controller.view().measuredBy()).isEqualTo("edge");
+    }
+
+    @Test
+    void severalGatewaysWindowsOfOneSecondStepTheFactorOnce() {
+        for (int t = 0; t < 6; t++) {
+            for (int gateway = 0; gateway < 3; gateway++) {
+                edge(t, 50, 0, 0, 20);
+            }
+        }
+        assertThat(this.decisions)
+                .as("six seconds of healthy windows: two increases, not six")
+                .hasSize(2);
+    }
+
+    @Test
+    void connectionErrorsAtTheEdgePauseAtOnceAndIdleWindowsProbeAgainAtTheResumeFactor() {
+        for (int t = 0; t < 10; t++) {
+            edge(t, 50, 0, 0, 20);
+        }
+        edge(10, 0, 0, 20, 20);
+        assertThat(this.controller.factor()).isZero();
+        assertThat(this.decisions.get(this.decisions.size() - 1).reason()).isEqualTo("critical edge health");
+
+        // nobody is forwarded while paused; the gateways keep reporting, without a window of this event
+        for (int t = 11; t < 16; t++) {
+            advanceTo(t);
+            this.controller.edgeIdle(START.plusSeconds(t));
+        }
+        assertThat(this.controller.factor()).as("a probe at the resume factor").isEqualTo(0.2);
+        for (int t = 16; t < 60; t++) {
+            advanceTo(t);
+            this.controller.edgeIdle(START.plusSeconds(t));
+        }
+        assertThat(this.controller.factor())
+                .as("idle windows never raise the factor")
+                .isEqualTo(0.2);
+    }
+
+    @Test
+    void oneStrayFailureOfAQuietSaleDoesNotPauseButAFewCarriedOverDo() {
+        for (int t = 0; t < 10; t++) {
+            edge(t, 50, 1, 0, 2);
+        }
+        assertThat(this.controller.factor()).isZero();
+
+        RateController quiet = RateController.of(RateControllerSettings.defaults(), this.clock, d -> {});
+        quiet.recordEdge(new EdgeSample(this.clock.instant(), 1, 2, 1, 0, 0, 50, 60));
+        assertThat(quiet.factor()).as("one 502 of two requests is not evidence").isEqualTo(0.2);
+    }
+
+    @Test
+    void theEdgeGoneAfterTrafficPausesAsStaleAndItsReturnResumes() {
+        for (int t = 0; t < 10; t++) {
+            edge(t, 50, 0, 0, 20);
+        }
+        assertThat(this.controller.factor()).isPositive();
+        advanceTo(14);
+        assertThat(this.controller.factor())
+                .as("no gateway reported for 4 s after traffic")
                 .isZero();
-        assertThat(this.decisions).extracting(RateDecision::reason).anyMatch(r -> r.startsWith("no booking health"));
-        assertThat(factors.get(factors.size() - 1)).isPositive();
+        assertThat(this.controller.view().status()).isEqualTo(HealthStatus.STALE);
+        assertThat(this.decisions).extracting(RateDecision::reason).anyMatch(r -> r.startsWith("no edge health"));
+
+        // a late window does not make the edge fresh
+        this.controller.recordEdge(new EdgeSample(START.plusSeconds(9), 1, 20, 0, 0, 0, 50, 60));
+        assertThat(this.controller.factor()).isZero();
+        for (int t = 15; t < 20; t++) {
+            advanceTo(t);
+            this.controller.edgeIdle(START.plusSeconds(t));
+        }
+        assertThat(this.controller.factor()).isEqualTo(0.2);
+    }
+
+    @Test
+    void theWorseOfShopAndEdgeDecides() {
+        for (int t = 0; t < 10; t++) {
+            edge(t, 50, 0, 0, 20);
+            this.controller.record(sample(t, 1_200, 0));
+        }
+        assertThat(this.controller.view().shopStatus()).isEqualTo(HealthStatus.DEGRADED);
+        assertThat(this.controller.view().status()).isEqualTo(HealthStatus.DEGRADED);
+        assertThat(this.decisions).extracting(RateDecision::kind).contains(RateDecision.Kind.DECREASE);
+        assertThat(this.decisions)
+                .filteredOn(d -> d.kind() == RateDecision.Kind.DECREASE)
+                .extracting(RateDecision::reason)
+                .containsOnly("degraded shop health");
+    }
+
+    private void advanceTo(long second) {
+        Instant at = START.plusSeconds(second);
+        if (at.isAfter(this.clock.instant())) {
+            this.clock.advance(Duration.between(this.clock.instant(), at));
+        }
+    }
+
+    private void edge(long second, double p95, long serverErrors, long connectionErrors, long requests) {
+        advanceTo(second);
+        this.controller.recordEdge(new EdgeSample(
+                START.plusSeconds(second), 1, requests, serverErrors, 0, connectionErrors, p95, p95 * 1.5));
     }
 
     @Test

@@ -11,8 +11,8 @@ import dev.waitroom.coordinator.admission.LiveCounts;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventManagement;
+import dev.waitroom.coordinator.rate.EventRates;
 import dev.waitroom.coordinator.rate.HealthSample;
-import dev.waitroom.coordinator.rate.RateController;
 import dev.waitroom.coordinator.tick.AdmissionTicker;
 import dev.waitroom.coordinator.tick.CoordinatorProperties;
 import dev.waitroom.tokens.VisitorId;
@@ -38,7 +38,7 @@ public final class Scenario {
 
     public final AdmissionTicker ticker;
 
-    public final RateController rates;
+    public final EventRates rates;
 
     public final MutableClock clock;
 
@@ -51,7 +51,7 @@ public final class Scenario {
         this.management = context.getBean(EventManagement.class);
         this.queue = context.getBean(InMemoryQueueDirectory.class);
         this.ticker = context.getBean(AdmissionTicker.class);
-        this.rates = context.getBean(RateController.class);
+        this.rates = context.getBean(EventRates.class);
         this.clock = context.getBean(MutableClock.class);
         this.grants = context.getBean(Grants.class);
     }

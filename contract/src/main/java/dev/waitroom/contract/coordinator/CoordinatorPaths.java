@@ -9,6 +9,12 @@ public final class CoordinatorPaths {
     /** {@code POST}, every second: booking's health ({@link HealthReport}); answered 204. */
     public static final String HEALTH = "/internal/health";
 
+    /**
+     * {@code POST}, every second from each gateway instance: what the edge measured of the shop origins it forwarded
+     * to, per event ({@link EdgeHealthReport}); answered 204.
+     */
+    public static final String EDGE_HEALTH = "/internal/edge-health";
+
     /** {@code POST}: no seat is left ({@link SoldOut} -> {@link SoldOutResult}). */
     public static final String SOLD_OUT = "/internal/events/{eventId}/sold-out";
 

@@ -124,6 +124,9 @@ public final class StubCoordinator extends StubHttpServer {
         if (path.startsWith("/admin/")) {
             return Reply.json(200, Map.of("served", "coordinator", "path", path));
         }
+        if (path.equals("/internal/edge-health") && request.method().equals("POST")) {
+            return new Reply(204, null, Map.of()); // recorded, read by OriginHealthTests
+        }
         String[] s = segments(path);
         String visitor = request.header(Headers.VISITOR).orElse(null);
         if (s.length == 4 && s[0].equals("events") && s[2].equals("admission") && s[3].equals("claim")) {

@@ -1,6 +1,6 @@
 package dev.waitroom.coordinator.rate.persistence;
 
-import dev.waitroom.coordinator.rate.RateController;
+import dev.waitroom.coordinator.rate.EventRates;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,8 +10,9 @@ import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
- * Feeds this instance's rate controller with the health reports other instances received, so whichever instance
- * leads an event sees booking's health even when booking's URL reaches another one. Off where the ticker is off.
+ * Feeds this instance's rate controllers with the health reports other instances received (booking's and the
+ * gateways' edge reports), so whichever instance leads an event sees its health even when booking's or a gateway's
+ * URL reaches another one. Off where the ticker is off.
  */
 @Component
 @EnableScheduling
@@ -24,14 +25,19 @@ class SharedHealthFeed {
 
     private final HealthReports reports;
 
-    private final RateController controller;
+    private final EdgeHealthReports edgeReports;
+
+    private final EventRates controller;
 
     private long lastId = -1;
 
+    private long lastEdgeId = -1;
+
     private long polls;
 
-    SharedHealthFeed(HealthReports reports, RateController controller) {
+    SharedHealthFeed(HealthReports reports, EdgeHealthReports edgeReports, EventRates controller) {
         this.reports = reports;
+        this.edgeReports = edgeReports;
         this.controller = controller;
     }
 
@@ -46,11 +52,19 @@ class SharedHealthFeed {
                 this.controller.record(report.sample());
                 this.lastId = report.id();
             }
+            if (this.lastEdgeId < 0) {
+                this.lastEdgeId = this.edgeReports.latestId();
+            }
+            for (EdgeHealthReports.Report report : this.edgeReports.receivedElsewhereAfter(this.lastEdgeId)) {
+                this.controller.recordEdge(report.report());
+                this.lastEdgeId = report.id();
+            }
             if (this.polls++ % 240 == 0) {
                 this.reports.pruneOlderThan(KEEP);
+                this.edgeReports.pruneOlderThan(KEEP);
             }
         } catch (RuntimeException ex) {
-            // PostgreSQL down: health turns stale here, which pauses admission, as it should.
+            // PostgreSQL down: the edge's health turns stale here after traffic, which pauses admission, as it should.
             log.debug("Shared health reports unavailable: {}", ex.getMessage());
         }
     }
