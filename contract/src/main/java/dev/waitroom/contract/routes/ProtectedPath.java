@@ -33,11 +33,14 @@ public record ProtectedPath(String pattern) {
             new ProtectedPath("/forward-auth/**"),
             new ProtectedPath("/webhooks/**"),
             new ProtectedPath("/v3/**"),
+            new ProtectedPath("/assets/**"),
+            new ProtectedPath("/internal/**"),
+            new ProtectedPath("/readyz"),
             new ProtectedPath("/events"));
 
     /** The segments under {@code /events/{eventId}} that the waiting room itself serves. */
     private static final List<String> RESERVED_UNDER_EVENT =
-            List.of("queue", "status", "admission", "shopping-session", "shop-ui");
+            List.of("queue", "status", "admission", "shopping-session", "shop-ui", "return-target");
 
     public ProtectedPath {
         if (pattern == null || pattern.isEmpty() || pattern.length() > MAX_LENGTH) {

@@ -10,6 +10,8 @@ import dev.waitroom.gateway.events.EventSnapshots;
 import dev.waitroom.gateway.events.TimedSnapshot;
 import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 import dev.waitroom.gateway.problem.ProblemResponses;
+import dev.waitroom.gateway.routes.ProtectedRoutes;
+import dev.waitroom.gateway.routes.WaitingRoomRedirects;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
 import dev.waitroom.tokens.HmacKey;
@@ -141,8 +143,7 @@ public class AdmissionTokenGatewayFilterFactory
     @Override
     public GatewayFilter apply(Config config) {
         return (exchange, chain) -> {
-            Optional<EventId> eventId = EventId.parse(
-                    ServerWebExchangeUtils.getUriTemplateVariables(exchange).get("eventId"));
+            Optional<EventId> eventId = eventOf(exchange);
             if (eventId.isEmpty()) {
                 return ProblemResponses.write(exchange, ProblemType.NOT_FOUND, "There is nothing at this address.");
             }
@@ -152,6 +153,19 @@ public class AdmissionTokenGatewayFilterFactory
                     .defaultIfEmpty(Optional.empty())
                     .flatMap(snapshot -> check(exchange, chain, config, eventId.get(), snapshot));
         };
+    }
+
+    /**
+     * The event whose admission the request needs: the one whose protected path it matched ({@link
+     * ProtectedRoutes#EVENT_ATTRIBUTE}), else the route's {@code {eventId}}.
+     */
+    static Optional<EventId> eventOf(ServerWebExchange exchange) {
+        EventId matched = ProtectedRoutes.eventOf(exchange);
+        if (matched != null) {
+            return Optional.of(matched);
+        }
+        return EventId.parse(
+                ServerWebExchangeUtils.getUriTemplateVariables(exchange).get("eventId"));
     }
 
     private Mono<Void> check(
@@ -284,6 +298,17 @@ public class AdmissionTokenGatewayFilterFactory
             // why a shopper was refused, for support (the client got the problem type; the access line has the status)
             RequestIdWebFilter.withCorrelation(
                     exchange, () -> log.debug("Shop request refused: {}", verdict.outcome()));
+        }
+        Optional<EventId> eventId = eventOf(exchange);
+        if (verdict.problem().status() == 401 && eventId.isPresent()) {
+            // a browser is sent to the waiting page and back (docs/integration/gateway-in-front.md#the-buyers-way-in)
+            if (exchange.getAttribute(ForwardAuthWebFilter.ATTRIBUTE) != null) {
+                // an origin's proxy turns this into its own 303 (docs/integration/forward-auth.md)
+                WaitingRoomRedirects.forForwardAuth(exchange, eventId.get());
+            } else if (WaitingRoomRedirects.isNavigation(exchange.getRequest())) {
+                return WaitingRoomRedirects.redirect(exchange, eventId.get());
+            }
+            WaitingRoomRedirects.link(exchange, eventId.get());
         }
         if (verdict.problem().status() == 401) {
             exchange.getResponse().getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"waitroom-shop\"");

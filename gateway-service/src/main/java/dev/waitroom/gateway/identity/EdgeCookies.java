@@ -57,6 +57,43 @@ public final class EdgeCookies {
         this.admissionName = secure ? SECURE_PREFIX + ADMISSION : ADMISSION;
     }
 
+    /** The start of every event's admission cookie name on the wire: {@code wr_at_<eventId>}. */
+    public static final String ADMISSION_PER_EVENT = ADMISSION + "_";
+
+    /** The language choice the waiting page remembers (LanguageChoice). */
+    public static final String LANGUAGE = "waitroom_lang";
+
+    /**
+     * The name on the wire of one event's admission cookie: {@code wr_at_<eventId>} with {@code Path=/}, so it reaches
+     * the event's protected paths wherever they are (docs/integration/gateway-in-front.md#cookies), one cookie per
+     * event, so a buyer admitted to two events shops both; {@code __Secure-} over HTTPS.
+     */
+    public String admissionName(EventId eventId) {
+        return (secure ? SECURE_PREFIX : "") + ADMISSION_PER_EVENT + eventId.value();
+    }
+
+    /**
+     * A cookie Waitroom sets or reads, under any of its names (visitor, queue ticket, admission token of any event,
+     * language; bare or prefixed): never forwarded to a shop's origin.
+     */
+    public static boolean isWaitroomCookie(String name) {
+        String bare = name.startsWith(HOST_PREFIX)
+                ? name.substring(HOST_PREFIX.length())
+                : name.startsWith(SECURE_PREFIX) ? name.substring(SECURE_PREFIX.length()) : name;
+        return bare.equals(VISITOR)
+                || bare.equals(TICKET)
+                || bare.equals(ADMISSION)
+                || bare.equals(LANGUAGE)
+                || (bare.startsWith(ADMISSION_PER_EVENT)
+                        && EventId.isValid(bare.substring(ADMISSION_PER_EVENT.length())));
+    }
+
+    /** The admission cookie under any of its names (bare, prefixed, any event's). */
+    public static boolean isAdmissionCookie(String name) {
+        String bare = name.startsWith(SECURE_PREFIX) ? name.substring(SECURE_PREFIX.length()) : name;
+        return bare.equals(ADMISSION) || bare.startsWith(ADMISSION_PER_EVENT);
+    }
+
     /** Cookies are {@code Secure} and their names prefixed. */
     public boolean secure() {
         return secure;
