@@ -84,8 +84,10 @@ public final class WaitingRoomRedirects {
      */
     public static void forForwardAuth(ServerWebExchange exchange, EventId eventId) {
         link(exchange, eventId);
-        exchange.getResponse()
-                .getHeaders()
-                .set(WAITING_ROOM_HEADER, waitingPage(eventId, target(exchange.getRequest())));
+        if (isNavigation(exchange.getRequest())) {
+            exchange.getResponse()
+                    .getHeaders()
+                    .set(WAITING_ROOM_HEADER, waitingPage(eventId, target(exchange.getRequest())));
+        }
     }
 }
