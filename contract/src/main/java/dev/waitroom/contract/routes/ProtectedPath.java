@@ -20,7 +20,7 @@ public record ProtectedPath(String pattern) {
     private static final String PREFIX_SUFFIX = "/**";
 
     /** RFC 3986 unreserved characters and a few sub-delimiters; never '%', '/', '?', '#', '\' or a space. */
-    private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9._~!$&'()+,;=:@-]+");
+    private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9._~!$&'()+,=:@-]+");
 
     /**
      * Waitroom's own public paths outside {@code /events} (docs/CONTRACTS.md): a pattern reaching into one of them is
