@@ -37,7 +37,10 @@ public record RouteTable(long version, List<Entry> entries) {
         return new RouteTable(version, entries);
     }
 
-    /** The entry covering {@code path} (raw, without query): the most specific; null when none does. */
+    /**
+     * The entry covering {@code path} (raw, without query): the most specific; null when none does. A scan in
+     * specificity order without allocation: a table holds the paths of the live events, tens, not thousands.
+     */
     public Entry match(String path) {
         for (Entry entry : entries) {
             if (entry.path().matches(path)) {

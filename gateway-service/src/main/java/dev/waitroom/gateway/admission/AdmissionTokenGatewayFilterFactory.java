@@ -47,13 +47,15 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Admission on a protected route ({@code /events/{eventId}/shop/**}, docs/ARCHITECTURE.md#admission-path): the token
- * comes from {@code Authorization: Bearer} or the {@code wr_at} cookie; its signature, event, sale generation (from the
+ * Admission on a protected route ({@code /events/{eventId}/shop/**} and every event's protected paths, whose event the
+ * route table names: docs/integration/gateway-in-front.md; docs/ARCHITECTURE.md#admission-path): the token comes from
+ * {@code Authorization: Bearer} or the event's admission cookie (presented as {@code wr_at}); its signature, event, sale generation (from the
  * event snapshot) and expiry are verified (once per token, then cached), the visitor binding is compared with the
  * verified visitor cookie, and the session must still be in the live-session registry. With {@link
  * Config#isAllowExpired()} (order status) a token that expired within the grace period is accepted without the liveness
  * check: it can read an order, never shop. In BYPASS mode (from a snapshot at most 10 s old) requests pass without a
- * token, counted and logged.
+ * token, counted and logged. A refused browser navigation is sent to the event's waiting page with its path as the
+ * return target ({@link WaitingRoomRedirects}); any other refusal carries a {@code Link} to it.
  *
  * <p>A request that passes leaves a {@link ShopAssertion} for exactly its method and raw path, signed with {@code
  * waitroom.security.assertion-key}, in {@link #SHOP_ASSERTION_ATTRIBUTE}; the internal-credential global filter sends it
@@ -307,8 +309,9 @@ public class AdmissionTokenGatewayFilterFactory
                 WaitingRoomRedirects.forForwardAuth(exchange, eventId.get());
             } else if (WaitingRoomRedirects.isNavigation(exchange.getRequest())) {
                 return WaitingRoomRedirects.redirect(exchange, eventId.get());
+            } else {
+                WaitingRoomRedirects.link(exchange, eventId.get());
             }
-            WaitingRoomRedirects.link(exchange, eventId.get());
         }
         if (verdict.problem().status() == 401) {
             exchange.getResponse().getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"waitroom-shop\"");

@@ -227,11 +227,19 @@ class ProtectedRoutesTests {
         Browser.Reply refused = browser.get(
                 "/forward-auth", "X-Original-URI", seats + "?row=C", "X-Original-Method", "GET", "Accept", "text/html");
         refused.assertProblem(401, "admission-token-required");
+        assertThat(refused.allHeaders("Link")).containsExactly("</events/" + concert + ">; rel=\"waiting-room\"");
         assertThat(refused.header(WaitingRoomRedirects.WAITING_ROOM_HEADER))
                 .contains("/events/" + concert + "?return="
                         + URLEncoder.encode(seats + "?row=C", StandardCharsets.UTF_8));
 
         admitted(browser, concert);
+        Browser.Reply api =
+                new Browser(port).get("/forward-auth", "X-Original-URI", seats, "Accept", "application/json");
+        api.assertProblem(401, "admission-token-required");
+        assertThat(api.header(WaitingRoomRedirects.WAITING_ROOM_HEADER))
+                .as("only a navigation is sent to the waiting page")
+                .isEmpty();
+
         Browser.Reply allowed = browser.get("/forward-auth", "X-Original-URI", seats, "X-Original-Method", "GET");
         assertThat(allowed.status()).as(allowed.toString()).isEqualTo(200);
         assertThat(allowed.header("Waitroom-Admission")).isPresent();
