@@ -11,6 +11,7 @@ import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.RouteTableWriter;
 import dev.waitroom.gateway.testing.ShopOrigin;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.RealStores;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -215,6 +216,27 @@ class ProtectedRoutesTests {
         table.protect(concert, null);
         await().atMost(Duration.ofSeconds(5))
                 .untilAsserted(() -> new Browser(port).get(seats).assertProblem(404, "not-found"));
+    }
+
+    @Test
+    void whileRedisIsDownTheLastTableStaysInForce() {
+        String concert = id("gig");
+        String seats = "/concerts/" + concert + "/seats";
+        protect(concert, protection(CONCERTS, null, "/concerts/" + concert + "/**"), seats);
+        Browser buyer = admitted(new Browser(port), concert);
+        assertThat(buyer.get(seats).status()).isEqualTo(200);
+        RealStores.stopRedis();
+        try {
+            // many refreshes fail meanwhile: the path stays protected, never falls through to a 404 or an origin
+            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+                assertThat(new Browser(port).get(seats).status()).isEqualTo(401);
+                assertThat(buyer.get(seats).status())
+                        .as("a session seen live continues")
+                        .isEqualTo(200);
+            });
+        } finally {
+            RealStores.startRedis();
+        }
     }
 
     @Test
