@@ -26,7 +26,7 @@ import reactor.core.publisher.Mono;
  * event's own path ({@code Path=/events/{e}}) and without {@code Secure} (it cannot know how the browser reached the
  * edge). The gateway hands it to the browser as the event's own cookie {@code wr_at_<e>} with {@code Path=/}, so it
  * reaches the event's protected paths wherever they are, while a buyer admitted to two events still holds one token
- * for each; over HTTPS as {@code __Secure-wr_at_<e>} with {@code Secure} and no {@code Domain}. On the way in the
+ * for each; over HTTPS as {@code __Host-wr_at_<e>} with {@code Secure} and no {@code Domain}. On the way in the
  * request's event (the protected path it matched, or the route's {@code {eventId}}) decides: that event's cookie is
  * presented as {@code wr_at} to the admission check and the services, every other admission cookie (a bare {@code
  * wr_at}, other events' tokens, over HTTPS an unprefixed one a plain-http answer could have planted) is dropped. Runs

@@ -66,10 +66,11 @@ public final class EdgeCookies {
     /**
      * The name on the wire of one event's admission cookie: {@code wr_at_<eventId>} with {@code Path=/}, so it reaches
      * the event's protected paths wherever they are (docs/integration/gateway-in-front.md#cookies), one cookie per
-     * event, so a buyer admitted to two events shops both; {@code __Secure-} over HTTPS.
+     * event, so a buyer admitted to two events shops both; over HTTPS {@code __Host-}, which {@code Path=/} now allows:
+     * no sibling subdomain and no plain-http answer can plant or overwrite it.
      */
     public String admissionName(EventId eventId) {
-        return (secure ? SECURE_PREFIX : "") + ADMISSION_PER_EVENT + eventId.value();
+        return (secure ? HOST_PREFIX : "") + ADMISSION_PER_EVENT + eventId.value();
     }
 
     /**
@@ -90,7 +91,9 @@ public final class EdgeCookies {
 
     /** The admission cookie under any of its names (bare, prefixed, any event's). */
     public static boolean isAdmissionCookie(String name) {
-        String bare = name.startsWith(SECURE_PREFIX) ? name.substring(SECURE_PREFIX.length()) : name;
+        String bare = name.startsWith(HOST_PREFIX)
+                ? name.substring(HOST_PREFIX.length())
+                : name.startsWith(SECURE_PREFIX) ? name.substring(SECURE_PREFIX.length()) : name;
         return bare.equals(ADMISSION) || bare.startsWith(ADMISSION_PER_EVENT);
     }
 

@@ -329,7 +329,7 @@ final class GatewayApiDocument {
         schemes.putObject("admissionCookie")
                 .put("type", "apiKey")
                 .put("in", "cookie")
-                .put("name", "__Secure-wr_at_{eventId}")
+                .put("name", "__Host-wr_at_{eventId}")
                 .put(
                         "description",
                         "The event's admission token set at claim, the event's own name with Path=/ (wr_at_{eventId}"

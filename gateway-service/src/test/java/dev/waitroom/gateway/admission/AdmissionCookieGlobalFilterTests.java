@@ -8,21 +8,21 @@ import org.junit.jupiter.api.Test;
 
 class AdmissionCookieGlobalFilterTests {
 
-    private static final String WIRE = "__Secure-wr_at_e1";
+    private static final String WIRE = "__Host-wr_at_e1";
 
     @Test
     void givesTheAdmissionCookieItsEventsNameTheWholeSiteAndSecureOverHttps() {
         assertThat(AdmissionCookieGlobalFilter.onTheWire(
                         "wr_at=abc; Path=/events/e1; HttpOnly; SameSite=Lax", WIRE, true))
-                .isEqualTo("__Secure-wr_at_e1=abc; Path=/; HttpOnly; SameSite=Lax; Secure");
+                .isEqualTo("__Host-wr_at_e1=abc; Path=/; HttpOnly; SameSite=Lax; Secure");
         assertThat(AdmissionCookieGlobalFilter.onTheWire("wr_at=abc; Path=/events/e1; Secure; HttpOnly", WIRE, true))
-                .isEqualTo("__Secure-wr_at_e1=abc; Path=/; HttpOnly; Secure");
+                .isEqualTo("__Host-wr_at_e1=abc; Path=/; HttpOnly; Secure");
         assertThat(AdmissionCookieGlobalFilter.onTheWire("wr_at=; Path=/events/e1; Max-Age=0", WIRE, true))
-                .isEqualTo("__Secure-wr_at_e1=; Path=/; Max-Age=0; Secure");
+                .isEqualTo("__Host-wr_at_e1=; Path=/; Max-Age=0; Secure");
         // host-only: no sibling subdomain receives an admission token
         assertThat(AdmissionCookieGlobalFilter.onTheWire(
                         "wr_at=abc; Domain=example.org; Path=/events/e1; HttpOnly", WIRE, true))
-                .isEqualTo("__Secure-wr_at_e1=abc; Path=/; HttpOnly; Secure");
+                .isEqualTo("__Host-wr_at_e1=abc; Path=/; HttpOnly; Secure");
         // plain http (the launcher): the same name without the prefix, not Secure
         assertThat(AdmissionCookieGlobalFilter.onTheWire("wr_at=abc; Path=/events/e1; HttpOnly", "wr_at_e1", false))
                 .isEqualTo("wr_at_e1=abc; Path=/; HttpOnly");
@@ -30,15 +30,15 @@ class AdmissionCookieGlobalFilterTests {
 
     @Test
     void presentsTheRequestsEventsCookieUnderItsCanonicalNameAndDropsEveryOtherAdmissionCookie() {
-        assertThat(AdmissionCookieGlobalFilter.presented(List.of("a=1; __Secure-wr_at_e1=good; b=2"), WIRE))
+        assertThat(AdmissionCookieGlobalFilter.presented(List.of("a=1; __Host-wr_at_e1=good; b=2"), WIRE))
                 .isEqualTo("a=1; wr_at=good; b=2");
         assertThat(AdmissionCookieGlobalFilter.presented(
-                        List.of("wr_at=planted; __Secure-wr_at_e1=good", "wr_at_e1=bare; __Secure-wr_at_e2=other; c=3"),
+                        List.of("wr_at=planted; __Host-wr_at_e1=good", "wr_at_e1=bare; __Host-wr_at_e2=other; c=3"),
                         WIRE))
                 .isEqualTo("wr_at=good; c=3");
         assertThat(AdmissionCookieGlobalFilter.presented(List.of("wr_at=planted"), WIRE))
                 .isEmpty();
-        assertThat(AdmissionCookieGlobalFilter.presented(List.of("__Secure-wr_at_e1; x=1"), WIRE))
+        assertThat(AdmissionCookieGlobalFilter.presented(List.of("__Host-wr_at_e1; x=1"), WIRE))
                 .isEqualTo("x=1");
         assertThat(AdmissionCookieGlobalFilter.presented(List.of("wr_at_e1=a; wr_attic=1"), null))
                 .as("a request of no event is presented no token")
@@ -55,7 +55,7 @@ class AdmissionCookieGlobalFilterTests {
                 "wr_at",
                 "__Secure-wr_at",
                 "wr_at_e1",
-                "__Secure-wr_at_summer-gig",
+                "__Host-wr_at_summer-gig",
                 "waitroom_lang")) {
             assertThat(EdgeCookies.isWaitroomCookie(name)).as(name).isTrue();
         }
