@@ -16,6 +16,22 @@
   var W = window.Waitroom;
   var event = W.eventId();
   var base = '/events/' + encodeURIComponent(event);
+  /* where an admitted buyer goes: the event's shop page, or the protected page they asked for (?return=), once the
+     gateway has said that page is this event's own (docs/integration/gateway-in-front.md#the-buyers-way-in) */
+  var shopTarget = base + '/shop-ui';
+  (function returnTarget() {
+    var asked = new URLSearchParams(window.location.search).get('return');
+    if (!asked) { return; }
+    W.request('GET', base + '/return-target?path=' + encodeURIComponent(asked)).then(function (r) {
+      var target = r.ok && r.body && r.body.target;
+      /* the gateway's answer only, and only a local path: never '//host' or a scheme */
+      if (typeof target === 'string' && target.charAt(0) === '/' && target.charAt(1) !== '/' && target.charAt(1) !== '\\') {
+        shopTarget = target;
+        var enter = document.getElementById('enter');
+        if (enter && enter.getAttribute('href') === base + '/shop-ui') { enter.href = target; }
+      }
+    });
+  })();
   var failures = 0;
   var pollTimer = null;
   var claiming = false;
@@ -374,7 +390,7 @@
     if (s.mode === 'BYPASS') {
       W.setText('headline', W.t('bypass.headline'));
       W.setText('detail', W.t('bypass.detail'));
-      document.getElementById('enter').href = base + '/shop-ui';
+      document.getElementById('enter').href = shopTarget;
       W.setText('offer-text', W.t('bypass.offer'));
       W.show('offer', true);
       return;
@@ -389,7 +405,7 @@
           if (s.offer && s.offer.expiresAt) {
             W.setText('offer-text', W.t('offered.until', { time: W.time(s.offer.expiresAt) }));
           }
-          document.getElementById('enter').href = base + '/shop-ui';
+          document.getElementById('enter').href = shopTarget;
           W.show('offer', true);
         }
         claim(true);
@@ -398,7 +414,7 @@
         W.setText('headline', W.t('active.headline'));
         W.setText('detail', W.t('active.detail'));
         W.setText('offer-text', W.t('active.offer'));
-        document.getElementById('enter').href = base + '/shop-ui';
+        document.getElementById('enter').href = shopTarget;
         W.show('offer', true);
         if (!sessionRefreshed) {
           sessionRefreshed = true;
@@ -489,7 +505,7 @@
         try {
           if (r.body && r.body.expiresAt) { sessionStorage.setItem('waitroom.session.' + event, r.body.expiresAt); }
         } catch (e) { /* storage is optional */ }
-        if (thenEnterShop) { window.location.assign(base + '/shop-ui'); }
+        if (thenEnterShop) { window.location.assign(shopTarget); }
       } else if (r.status === 503 && /\/admission-paused$/.test(type)) {
         offerHeld = true;
         showOfferHeld();

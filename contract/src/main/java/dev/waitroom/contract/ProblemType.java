@@ -58,6 +58,10 @@ public enum ProblemType {
     // Events (coordinator, queue)
     INVALID_EVENT_ID(400, "invalid-event-id", "Malformed event id"),
     INVALID_EVENT_CONFIG(400, "invalid-event-config", "Event configuration not accepted"),
+    // Routes per event (coordinator): docs/integration/gateway-in-front.md
+    BAD_ROUTE(400, "bad-route", "Protected path not accepted"),
+    BAD_ORIGIN(400, "bad-origin", "Origin not accepted"),
+    ROUTE_CONFLICT(409, "route-conflict", "Protected path taken"),
     INVALID_ANNOUNCEMENT(400, "invalid-announcement", "Announcement not accepted"),
     UNKNOWN_EVENT(404, "unknown-event", "Unknown event"),
     EVENT_EXISTS(409, "event-exists", "The event exists already"),

@@ -8,6 +8,12 @@ public final class RedisKeys {
 
     private RedisKeys() {}
 
+    /**
+     * The protected paths of every live event ({@link dev.waitroom.contract.routes.RouteTable}): the coordinator writes
+     * it on every change and every few seconds, the gateway reads it every second. Not an event's key: one for all.
+     */
+    public static final String ROUTES = "wr:routes";
+
     /** The prefix of every key of the event. */
     public static String eventPrefix(EventId event) {
         return "wr:{" + event.value() + "}:";

@@ -279,6 +279,18 @@ final class LocalStack implements AutoCloseable {
         env.put("WAITROOM_SERVICES_BOOKINGURL", "http://127.0.0.1:" + config.bookingPort());
         if (service.equals(COORDINATOR)) {
             region.ifPresent(r -> env.put("WAITROOM_REGION_NAME", r.name()));
+            // no event's origin may name one of the stack's own ports but the bundled shop's
+            // (docs/integration/gateway-in-front.md)
+            java.util.Set<Integer> reserved =
+                    new java.util.TreeSet<>(config.managementPorts().values());
+            config.servicePorts().forEach((p, port) -> {
+                if (!StackConfig.serviceOf(p).equals(BOOKING)) {
+                    reserved.add(port);
+                }
+            });
+            env.put(
+                    "WAITROOM_ROUTES_RESERVEDPORTS",
+                    String.join(",", reserved.stream().map(String::valueOf).toList()));
         }
         if (!service.equals(BOOKING)) {
             env.put("SPRING_DATA_REDIS_HOST", redisHost());

@@ -202,7 +202,7 @@ class AdmissionTests {
     void admissionCookieWorksLikeTheBearerHeaderAndNeitherReachesTheShop() {
         Shopper shopper = shopper();
         Issued issued = upstreams.coordinator.admit(shopper.event(), shopper.visitor(), 1);
-        shopper.browser().setCookie("wr_at", issued.token(), "/");
+        shopper.browser().setCookie("wr_at_" + shopper.event(), issued.token(), "/");
         Browser.Reply reply = shopper.browser().get("/events/" + shopper.event() + "/shop/seats");
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
         Recorded received = upstreams
@@ -220,7 +220,7 @@ class AdmissionTests {
         upstreams.queue.event(shopper.event()).offerNext(1);
         Browser.Reply claimed = shopper.browser().post("/events/" + shopper.event() + "/admission/claim", "{}");
         assertThat(claimed.status()).as(claimed.toString()).isEqualTo(200);
-        assertThat(claimed.allHeaders("Set-Cookie")).anyMatch(c -> c.startsWith("wr_at="));
+        assertThat(claimed.allHeaders("Set-Cookie")).anyMatch(c -> c.startsWith("wr_at_" + shopper.event() + "="));
         assertThat(shopper.browser()
                         .get("/events/" + shopper.event() + "/shop/seats")
                         .status())

@@ -132,7 +132,7 @@ class RoutingTests {
         Browser browser = new Browser(port);
         String event = newEvent();
         browser.post("/events/" + event + "/queue", "{}");
-        browser.setCookie("wr_at", "token-value", "/");
+        browser.setCookie("wr_at_" + event, "token-value", "/");
         browser.setCookie("theme", "dark", "/");
         browser.post("/events/" + event + "/admission/claim", "{}");
         Recorded claim = upstreams

@@ -48,8 +48,9 @@ class SecureCookiesTests {
         assertThat(claimed.status()).as(claimed.toString()).isEqualTo(200);
         // the event's own admission cookie; the visitor id is stable, so no new visitor cookie
         assertThat(claimed.allHeaders("Set-Cookie")).hasSize(1).allSatisfy(SecureCookiesTests::assertHardened);
-        String token = setCookie(claimed, "__Secure-wr_at");
-        assertThat(token).contains("; Path=/events/" + event + ";").doesNotContainIgnoringCase("Domain");
+        String token = setCookie(claimed, "__Host-wr_at_" + event);
+        // the event's own name for the whole site: its protected paths need not be under /events/{e}
+        assertThat(token).contains("; Path=/;").doesNotContainIgnoringCase("Domain");
 
         // the shop and the session calls take the prefixed cookies; upstream sees wr_at only, never the edge cookies
         String cookies = pair(visitor) + "; " + pair(token);
@@ -57,12 +58,13 @@ class SecureCookiesTests {
         assertThat(shop.status()).as(shop.toString()).isEqualTo(200);
         Browser.Reply renewed = browser.post("/events/" + event + "/shopping-session/renew", "{}", "Cookie", cookies);
         assertThat(renewed.status()).as(renewed.toString()).isEqualTo(200);
-        assertThat(setCookie(renewed, "__Secure-wr_at")).satisfies(SecureCookiesTests::assertHardened);
+        assertThat(setCookie(renewed, "__Host-wr_at_" + event)).satisfies(SecureCookiesTests::assertHardened);
         Recorded forwarded = upstreams
                 .coordinator
                 .lastReceived("/events/" + event + "/shopping-session/renew")
                 .orElseThrow();
-        assertThat(forwarded.header("Cookie")).contains("wr_at=" + pair(token).substring("__Secure-wr_at=".length()));
+        assertThat(forwarded.header("Cookie"))
+                .contains("wr_at=" + pair(token).substring(("__Host-wr_at_" + event + "=").length()));
         assertThat(forwarded.header("Cookie").orElseThrow())
                 .doesNotContain("wr_vid")
                 .doesNotContain("__Host-")
@@ -84,11 +86,20 @@ class SecureCookiesTests {
 
         upstreams.queue.event(event).offerNext(1);
         Browser.Reply claimed = browser.post("/events/" + event + "/admission/claim", "{}", "Cookie", pair(visitor));
-        String token = pair(setCookie(claimed, "__Secure-wr_at")).substring("__Secure-wr_at=".length());
-        Browser.Reply bareToken =
-                browser.get("/events/" + event + "/shop/seats", "Cookie", pair(visitor) + "; wr_at=" + token);
-        assertThat(bareToken.status()).isEqualTo(401);
-        assertThat(bareToken.body()).contains("admission-token-required");
+        String wire = "__Host-wr_at_" + event;
+        String token = pair(setCookie(claimed, wire)).substring((wire + "=").length());
+        for (String bare : List.of("wr_at=", "wr_at_" + event + "=", "__Secure-wr_at=")) {
+            Browser.Reply bareToken =
+                    browser.get("/events/" + event + "/shop/seats", "Cookie", pair(visitor) + "; " + bare + token);
+            assertThat(bareToken.status()).as(bare).isEqualTo(401);
+            assertThat(bareToken.body()).contains("admission-token-required");
+        }
+        // another event's cookie is not this event's
+        Browser.Reply otherEvents = browser.get(
+                "/events/" + event + "/shop/seats",
+                "Cookie",
+                pair(visitor) + "; __Host-wr_at_other-" + event + "=" + token);
+        assertThat(otherEvents.status()).isEqualTo(401);
     }
 
     @Test

@@ -3,8 +3,11 @@ package dev.waitroom.coordinator.event;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.routes.Protection;
 
-/** An event as stored: configuration plus sale state. {@link #toString()} never shows the seed. */
+/**
+ * An event as stored: configuration plus sale state, and what it protects ({@code protect}, null: nothing;
+ * docs/integration/gateway-in-front.md). {@link #toString()} never shows the seed. */
 public record Event(
         EventId id,
         EventConfig config,
@@ -14,7 +17,8 @@ public record Event(
         String seed,
         String commitment,
         DrawState draw,
-        String announcement) {
+        String announcement,
+        Protection protect) {
 
     /** The seed once the draw has revealed it, otherwise null. */
     public String revealedSeed() {

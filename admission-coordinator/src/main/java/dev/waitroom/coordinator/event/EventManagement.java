@@ -6,8 +6,11 @@ import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.TextFields;
 import dev.waitroom.contract.queue.DrawResult;
+import dev.waitroom.contract.routes.Protection;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.queue.QueueDirectory;
+import dev.waitroom.coordinator.routes.RouteTablePublisher;
+import dev.waitroom.coordinator.routes.Routes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -55,13 +58,21 @@ public class EventManagement {
 
     private final Clock clock;
 
+    private final Routes routes;
+
+    private final RouteTablePublisher routeTable;
+
     EventManagement(
             Events events,
             TransactionTemplate transactions,
             QueueDirectory queue,
             EventStatePublisher publisher,
             ModeEffects effects,
-            Clock clock) {
+            Clock clock,
+            Routes routes,
+            RouteTablePublisher routeTable) {
+        this.routes = routes;
+        this.routeTable = routeTable;
         this.events = events;
         this.transactions = transactions;
         this.queue = queue;
@@ -70,8 +81,16 @@ public class EventManagement {
         this.clock = clock;
     }
 
-    /** Creates an event with a fresh secret draw seed and its published SHA-256 commitment. */
+    /** Creates an event protecting nothing but its waiting room (or the configured default origin's shop). */
     public Event create(EventId id, EventConfig config, String actor) {
+        return create(id, config, this.routes.defaultFor(id), actor);
+    }
+
+    /**
+     * Creates an event with a fresh secret draw seed and its published SHA-256 commitment, protecting {@code protect}
+     * (null: nothing), checked against every live event's paths in the same transaction.
+     */
+    public Event create(EventId id, EventConfig config, Protection protect, String actor) {
         byte[] seed = new byte[32];
         RANDOM.nextBytes(seed);
         String seedHex = HexFormat.of().formatHex(seed);
@@ -79,12 +98,26 @@ public class EventManagement {
             if (!this.events.insert(id, config, seedHex, commitment(seedHex))) {
                 throw new CoordinatorException(ProblemType.EVENT_EXISTS, "An event with id " + id + " already exists.");
             }
+            this.routes.assign(id, protect);
             this.events.audit(id, ChangeKind.CONFIG, null, "created", actor, "event created");
             return this.events.find(id).orElseThrow();
         });
         log.info("Event {} created by {}", id, actor);
+        this.routeTable.publishQuietly();
         this.publisher.publishQuietly(created);
         return created;
+    }
+
+    /** A change of what an event protects: {@code protection} null protects nothing. */
+    public record Protect(Protection protection) {
+
+        public static final Protect NOTHING = new Protect(null);
+    }
+
+    private static String describe(Protection p) {
+        return p == null
+                ? "none"
+                : p.origin() + (p.host() == null ? "" : " (Host " + p.host() + ")") + " " + p.patterns();
     }
 
     public Event get(EventId id) {
@@ -102,6 +135,16 @@ public class EventManagement {
      * current value is no change. Every accepted change is audited with the fields it changed.
      */
     public Event reconfigure(EventId id, java.util.function.UnaryOperator<EventConfig> change, String actor) {
+        return reconfigure(id, change, null, actor);
+    }
+
+    /**
+     * {@link #reconfigure(EventId, java.util.function.UnaryOperator, String)}, and when {@code protect} is not null,
+     * what the event protects too ({@link Protect#NOTHING} clears it), in the same transaction: a refused protection
+     * applies nothing of the change. The gateways route by it within a couple of seconds.
+     */
+    public Event reconfigure(
+            EventId id, java.util.function.UnaryOperator<EventConfig> change, Protect protect, String actor) {
         java.util.List<String> changes = new java.util.ArrayList<>();
         Event updated = this.transactions.execute(status -> {
             Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
@@ -115,6 +158,13 @@ public class EventManagement {
                                 : "since the sale opened");
             }
             changes.addAll(current.config().changesTo(next));
+            if (protect != null && !java.util.Objects.equals(protect.protection(), current.protect())) {
+                if (current.phase() == EventPhase.ENDED) {
+                    throw invalid("an ended event protects nothing");
+                }
+                this.routes.assign(id, protect.protection());
+                changes.add("protect " + describe(current.protect()) + " -> " + describe(protect.protection()));
+            }
             this.events.updateConfig(id, next);
             this.events.audit(
                     id,
@@ -132,6 +182,9 @@ public class EventManagement {
                 id,
                 actor,
                 changes.isEmpty() ? "no field changed" : String.join(", ", changes));
+        if (protect != null) {
+            this.routeTable.publishQuietly();
+        }
         this.publisher.publishQuietly(updated);
         return updated;
     }
@@ -223,6 +276,8 @@ public class EventManagement {
             log.info("Event {} ended by {}: {}", id, actor, reason);
             return this.events.find(id).orElseThrow();
         });
+        // its paths leave the table: they pass through to the default origin, and may be protected by another event
+        this.routeTable.publishQuietly();
         this.publisher.publishQuietly(ended);
         return ended;
     }

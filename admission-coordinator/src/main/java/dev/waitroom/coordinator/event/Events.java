@@ -10,6 +10,7 @@ import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.coordinator.SqlLiterals;
 import dev.waitroom.coordinator.lease.Region;
+import dev.waitroom.coordinator.routes.Routes;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -28,7 +29,7 @@ public class Events {
             event_id, name, opens_at, max_active_sessions, max_admissions_per_second, batch_max, offer_ttl_seconds,
             session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope, expired_offer_policy,
             after_purchase, phase, mode, sale_generation, seed, commitment, seed_revealed_at, announcement,
-            max_joins_per_second, proof_of_work_difficulty
+            max_joins_per_second, proof_of_work_difficulty, protect_origin, protect_host, protect_paths
             """;
 
     /** A new event: scheduled, queueing. */
@@ -326,7 +327,8 @@ public class Events {
                 rs.getString("seed"),
                 rs.getString("commitment"),
                 draw(rs.getObject("seed_revealed_at", OffsetDateTime.class)),
-                rs.getString("announcement"));
+                rs.getString("announcement"),
+                Routes.map(rs));
     }
 
     /*

@@ -73,7 +73,9 @@ class EventAdminController {
                 or(body.afterPurchase(), AfterPurchase.RELEASE),
                 or(body.maxJoinsPerSecond(), 0.0),
                 or(body.proofOfWorkDifficulty(), 0L));
-        Event created = this.management.create(id, config, operator.name());
+        Event created = body.protect() == null
+                ? this.management.create(id, config, operator.name())
+                : this.management.create(id, config, body.protect().protection(), operator.name());
         return ResponseEntity.created(URI.create("/admin/events/" + id.value())).body(EventView.of(created, null));
     }
 
@@ -96,6 +98,9 @@ class EventAdminController {
                     this.accountScope.check(c.identityScope(), or(body.identityScope(), c.identityScope()));
                     return reconfigured(body, c);
                 },
+                body.protect() == null
+                        ? null
+                        : new EventManagement.Protect(body.protect().protection()),
                 operator.name());
         return EventView.of(updated, null);
     }
@@ -236,7 +241,26 @@ class EventAdminController {
             ExpiredOfferPolicy expiredOfferPolicy,
             AfterPurchase afterPurchase,
             Double maxJoinsPerSecond,
-            Long proofOfWorkDifficulty) {}
+            Long proofOfWorkDifficulty,
+            ProtectBody protect) {}
+
+    /**
+     * What an event protects (docs/integration/gateway-in-front.md); in a PATCH, {@code "paths": []} (no origin)
+     * protects nothing any more.
+     */
+    record ProtectBody(String origin, java.util.List<String> paths, String host) {
+
+        dev.waitroom.contract.routes.Protection protection() {
+            if (this.origin == null && this.host == null && this.paths != null && this.paths.isEmpty()) {
+                return null;
+            }
+            return dev.waitroom.coordinator.routes.Routes.parse(this.origin, this.paths, this.host);
+        }
+
+        static ProtectBody of(dev.waitroom.contract.routes.Protection p) {
+            return p == null ? null : new ProtectBody(p.origin().toString(), p.patterns(), p.host());
+        }
+    }
 
     record PatchBody(
             String name,
@@ -252,7 +276,8 @@ class EventAdminController {
             ExpiredOfferPolicy expiredOfferPolicy,
             AfterPurchase afterPurchase,
             Double maxJoinsPerSecond,
-            Long proofOfWorkDifficulty) {}
+            Long proofOfWorkDifficulty,
+            ProtectBody protect) {}
 
     record ReasonBody(String reason) {}
 
@@ -277,6 +302,7 @@ class EventAdminController {
             String afterPurchase,
             double maxJoinsPerSecond,
             long proofOfWorkDifficulty,
+            ProtectBody protect,
             String phase,
             String mode,
             long saleGeneration,
@@ -310,6 +336,7 @@ class EventAdminController {
                     c.afterPurchase().name(),
                     c.maxJoinsPerSecond(),
                     c.proofOfWorkDifficulty(),
+                    ProtectBody.of(e.protect()),
                     e.phase().name(),
                     e.mode().name(),
                     e.saleGeneration(),

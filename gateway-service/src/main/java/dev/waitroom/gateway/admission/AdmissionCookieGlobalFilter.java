@@ -1,7 +1,11 @@
 package dev.waitroom.gateway.admission;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.gateway.identity.EdgeCookies;
 import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.core.Ordered;
@@ -19,24 +23,26 @@ import reactor.core.publisher.Mono;
 
 /**
  * The admission cookie on the wire (docs/CONTRACTS.md, {@link EdgeCookies}). The coordinator sets {@code wr_at} for the
- * event's own path ({@code Path=/events/{e}}: one token per event, so a buyer admitted to two events shops both) and
- * without {@code Secure} (it cannot know how the browser reached the edge). Served over HTTPS the gateway hands it to
- * the browser as {@code __Secure-wr_at} with {@code Secure}, its path kept and no {@code Domain}, and on the way in
- * presents the browser's {@code __Secure-wr_at} as {@code wr_at} to the admission check and the services, dropping any
- * bare {@code wr_at} (one a plain-http answer could have planted). Runs before every route filter.
+ * event's own path ({@code Path=/events/{e}}) and without {@code Secure} (it cannot know how the browser reached the
+ * edge). The gateway hands it to the browser as the event's own cookie {@code wr_at_<e>} with {@code Path=/}, so it
+ * reaches the event's protected paths wherever they are, while a buyer admitted to two events still holds one token
+ * for each; over HTTPS as {@code __Host-wr_at_<e>} with {@code Secure} and no {@code Domain}. On the way in the
+ * request's event (the protected path it matched, or the route's {@code {eventId}}) decides: that event's cookie is
+ * presented as {@code wr_at} to the admission check and the services, every other admission cookie (a bare {@code
+ * wr_at}, other events' tokens, over HTTPS an unprefixed one a plain-http answer could have planted) is dropped. Runs
+ * before every route filter, after the route (and so the event) is known.
  */
 @Component
 class AdmissionCookieGlobalFilter implements GlobalFilter, Ordered {
 
     private static final String CANONICAL = EdgeCookies.ADMISSION;
 
-    private final boolean secure;
+    private static final Pattern EVENT_PATH = Pattern.compile("(?i)path=/events/([A-Za-z0-9_-]{1,64})/?");
 
-    private final String wireName;
+    private final EdgeCookies cookies;
 
     AdmissionCookieGlobalFilter(EdgeCookies cookies) {
-        this.secure = cookies.secure();
-        this.wireName = cookies.admissionName();
+        this.cookies = cookies;
     }
 
     @Override
@@ -46,15 +52,14 @@ class AdmissionCookieGlobalFilter implements GlobalFilter, Ordered {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
-        if (!secure) {
-            return chain.filter(exchange);
-        }
         ServerHttpResponse response = exchange.getResponse();
         response.beforeCommit(() -> {
-            List<String> cookies = response.getHeaders().get(HttpHeaders.SET_COOKIE);
-            if (cookies != null && !cookies.isEmpty()) {
-                List<String> secured = cookies.stream().map(this::secured).toList();
-                response.getHeaders().put(HttpHeaders.SET_COOKIE, secured);
+            List<String> set = response.getHeaders().get(HttpHeaders.SET_COOKIE);
+            if (set != null && set.stream().anyMatch(c -> c.startsWith(CANONICAL + "="))) {
+                response.getHeaders()
+                        .put(
+                                HttpHeaders.SET_COOKIE,
+                                set.stream().map(this::onTheWire).toList());
             }
             return Mono.empty();
         });
@@ -62,6 +67,8 @@ class AdmissionCookieGlobalFilter implements GlobalFilter, Ordered {
         if (cookieHeaders == null || cookieHeaders.stream().noneMatch(h -> h.contains(CANONICAL))) {
             return chain.filter(exchange);
         }
+        Optional<EventId> event = AdmissionTokenGatewayFilterFactory.eventOf(exchange);
+        String wireName = event.map(cookies::admissionName).orElse(null);
         String presented = presented(cookieHeaders, wireName);
         ServerHttpRequest withHeader = exchange.getRequest()
                 .mutate()
@@ -73,12 +80,12 @@ class AdmissionCookieGlobalFilter implements GlobalFilter, Ordered {
                 })
                 .build();
         // a mutated request keeps the original's parsed cookies: present the same view there
-        MultiValueMap<String, HttpCookie> cookies =
+        MultiValueMap<String, HttpCookie> parsed =
                 presented(exchange.getRequest().getCookies(), wireName);
         ServerHttpRequest request = new ServerHttpRequestDecorator(withHeader) {
             @Override
             public MultiValueMap<String, HttpCookie> getCookies() {
-                return cookies;
+                return parsed;
             }
         };
         return chain.filter(exchange.mutate().request(request).build());
@@ -90,41 +97,51 @@ class AdmissionCookieGlobalFilter implements GlobalFilter, Ordered {
         cookies.forEach((name, values) -> {
             if (name.equals(wireName)) {
                 values.forEach(c -> out.add(CANONICAL, new HttpCookie(CANONICAL, c.getValue())));
-            } else if (!name.equals(CANONICAL)) {
+            } else if (!EdgeCookies.isAdmissionCookie(name)) {
                 out.addAll(name, values);
             }
         });
         return CollectionUtils.unmodifiableMultiValueMap(out);
     }
 
-    /** The upstream's {@code wr_at} as the browser must get it: renamed, {@code Secure}, its path kept. */
-    String secured(String setCookie) {
-        return secured(setCookie, wireName);
-    }
-
-    /**
-     * {@code setCookie} under {@code wireName} with {@code Secure} and no {@code Domain} (host-only, so no sibling
-     * subdomain receives it); its value, path and other attributes kept. Other cookies unchanged.
-     */
-    static String secured(String setCookie, String wireName) {
+    /** The upstream's {@code wr_at} as the browser must get it: its event's name, {@code Path=/}, Secure over HTTPS. */
+    String onTheWire(String setCookie) {
         if (!setCookie.startsWith(CANONICAL + "=")) {
             return setCookie;
         }
+        Matcher path = EVENT_PATH.matcher(setCookie);
+        if (!path.find() || !EventId.isValid(path.group(1))) {
+            // not an event's token: never sent on as a bare wr_at
+            return setCookie.substring(0, setCookie.indexOf('=')) + "=; Path=/; Max-Age=0";
+        }
+        return onTheWire(setCookie, cookies.admissionName(EventId.of(path.group(1))), cookies.secure());
+    }
+
+    /**
+     * {@code setCookie} under {@code wireName} with {@code Path=/}, no {@code Domain} (host-only, so no sibling
+     * subdomain receives it) and {@code Secure} when {@code secure}; its value and other attributes kept.
+     */
+    static String onTheWire(String setCookie, String wireName, boolean secure) {
         String[] parts = setCookie.split(";");
         StringBuilder out = new StringBuilder(wireName).append(parts[0].substring(CANONICAL.length()));
+        out.append("; Path=/");
         for (int i = 1; i < parts.length; i++) {
             String a = parts[i].trim();
-            if (a.isEmpty() || a.equalsIgnoreCase("secure") || a.regionMatches(true, 0, "domain=", 0, 7)) {
+            if (a.isEmpty()
+                    || a.equalsIgnoreCase("secure")
+                    || a.regionMatches(true, 0, "domain=", 0, 7)
+                    || a.regionMatches(true, 0, "path=", 0, 5)) {
                 continue;
             }
             out.append("; ").append(a);
         }
-        return out.append("; Secure").toString();
+        return secure ? out.append("; Secure").toString() : out.toString();
     }
 
     /**
-     * The {@code Cookie} headers with the browser's {@code __Secure-wr_at} presented as {@code wr_at} and any bare
-     * {@code wr_at} dropped; other cookies unchanged, in order.
+     * The {@code Cookie} headers with the event's {@code wireName} cookie presented as {@code wr_at} and every other
+     * admission cookie dropped; other cookies unchanged, in order. {@code wireName} null: the request has no event, no
+     * admission cookie is presented.
      */
     static String presented(List<String> cookieHeaders, String wireName) {
         StringBuilder out = new StringBuilder();
@@ -136,13 +153,14 @@ class AdmissionCookieGlobalFilter implements GlobalFilter, Ordered {
                 }
                 int eq = p.indexOf('=');
                 String name = eq < 0 ? p : p.substring(0, eq).trim();
-                if (name.equals(CANONICAL) || (eq < 0 && name.equals(wireName))) {
+                boolean ours = eq >= 0 && name.equals(wireName);
+                if (!ours && EdgeCookies.isAdmissionCookie(name)) {
                     continue;
                 }
                 if (out.length() > 0) {
                     out.append("; ");
                 }
-                out.append(name.equals(wireName) ? CANONICAL + p.substring(eq) : p);
+                out.append(ours ? CANONICAL + p.substring(eq) : p);
             }
         }
         return out.toString();

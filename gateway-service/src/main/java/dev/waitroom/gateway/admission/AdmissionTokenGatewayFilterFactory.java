@@ -10,6 +10,8 @@ import dev.waitroom.gateway.events.EventSnapshots;
 import dev.waitroom.gateway.events.TimedSnapshot;
 import dev.waitroom.gateway.identity.VisitorIdentityWebFilter;
 import dev.waitroom.gateway.problem.ProblemResponses;
+import dev.waitroom.gateway.routes.ProtectedRoutes;
+import dev.waitroom.gateway.routes.WaitingRoomRedirects;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionHeader;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
@@ -42,15 +44,17 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Admission on a protected route ({@code /events/{eventId}/shop/**}, docs/ARCHITECTURE.md#admission-path): the token
- * comes from the {@code wr_at} cookie or, only when there is none, {@code Authorization: Bearer} (API clients, load
- * tests); its signature, event, sale generation (from the event snapshot) and expiry are verified (once per token, then
- * cached), the visitor binding is compared with the verified visitor cookie, and the session must still be in the
- * live-session registry. With {@link Config#isAllowExpired()} (order status) a token that expired within the grace
- * period is accepted without the liveness check: it can read an order, never shop (the origin is told {@code
- * order-status}; an unexpired token of a live session is told {@code shopping}, so a later session of the same visitor
- * may read the order). In BYPASS mode (from a snapshot at most 10 s old) requests pass without a token, counted and
- * logged.
+ * Admission on a protected route ({@code /events/{eventId}/shop/**} and every event's protected paths, whose event the
+ * route table names: docs/integration/gateway-in-front.md; docs/ARCHITECTURE.md#admission-path): the token comes from
+ * the event's admission cookie (presented as {@code wr_at}) or, only when there is none, {@code Authorization: Bearer}
+ * (API clients, load tests); its signature, event, sale generation (from the event snapshot) and expiry are verified
+ * (once per token, then cached), the visitor binding is compared with the verified visitor cookie, and the session must
+ * still be in the live-session registry. With {@link Config#isAllowExpired()} (order status) a token that expired
+ * within the grace period is accepted without the liveness check: it can read an order, never shop (the origin is told
+ * {@code order-status}; an unexpired token of a live session is told {@code shopping}, so a later session of the same
+ * visitor may read the order). In BYPASS mode (from a snapshot at most 10 s old) requests pass without a token, counted
+ * and logged. A refused browser navigation is sent to the event's waiting page with its path as the return target
+ * ({@link WaitingRoomRedirects}); any other refusal carries a {@code Link} to it.
  *
  * <p>A request that passes leaves what was checked ({@link CheckedRequest}, for exactly its method and raw path) in
  * {@link #CHECKED_ATTRIBUTE}; {@link AdmissionHeaderGlobalFilter} signs it as the {@code Waitroom-Admission} header,
@@ -119,8 +123,7 @@ public class AdmissionTokenGatewayFilterFactory
     @Override
     public GatewayFilter apply(Config config) {
         return (exchange, chain) -> {
-            Optional<EventId> eventId = EventId.parse(
-                    ServerWebExchangeUtils.getUriTemplateVariables(exchange).get("eventId"));
+            Optional<EventId> eventId = eventOf(exchange);
             if (eventId.isEmpty()) {
                 return ProblemResponses.write(exchange, ProblemType.NOT_FOUND, "There is nothing at this address.");
             }
@@ -130,6 +133,19 @@ public class AdmissionTokenGatewayFilterFactory
                     .defaultIfEmpty(Optional.empty())
                     .flatMap(snapshot -> check(exchange, chain, config, eventId.get(), snapshot));
         };
+    }
+
+    /**
+     * The event whose admission the request needs: the one whose protected path it matched ({@link
+     * ProtectedRoutes#EVENT_ATTRIBUTE}), else the route's {@code {eventId}}.
+     */
+    static Optional<EventId> eventOf(ServerWebExchange exchange) {
+        EventId matched = ProtectedRoutes.eventOf(exchange);
+        if (matched != null) {
+            return Optional.of(matched);
+        }
+        return EventId.parse(
+                ServerWebExchangeUtils.getUriTemplateVariables(exchange).get("eventId"));
     }
 
     private Mono<Void> check(
@@ -283,6 +299,18 @@ public class AdmissionTokenGatewayFilterFactory
             // why a shopper was refused, for support (the client got the problem type; the access line has the status)
             RequestIdWebFilter.withCorrelation(
                     exchange, () -> log.debug("Shop request refused: {}", verdict.outcome()));
+        }
+        Optional<EventId> eventId = eventOf(exchange);
+        if (verdict.problem().status() == 401 && eventId.isPresent()) {
+            // a browser is sent to the waiting page and back (docs/integration/gateway-in-front.md#the-buyers-way-in)
+            if (exchange.getAttribute(ForwardAuthWebFilter.ATTRIBUTE) != null) {
+                // an origin's proxy turns this into its own 303 (docs/integration/forward-auth.md)
+                WaitingRoomRedirects.forForwardAuth(exchange, eventId.get());
+            } else if (WaitingRoomRedirects.isNavigation(exchange.getRequest())) {
+                return WaitingRoomRedirects.redirect(exchange, eventId.get());
+            } else {
+                WaitingRoomRedirects.link(exchange, eventId.get());
+            }
         }
         if (verdict.problem().status() == 401) {
             exchange.getResponse().getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"waitroom-shop\"");

@@ -2,6 +2,7 @@ package dev.waitroom.gateway.admission;
 
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.gateway.problem.ProblemResponses;
+import dev.waitroom.gateway.routes.ProtectedRoutes;
 import dev.waitroom.tokens.AdmissionHeader;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -24,7 +25,9 @@ import reactor.core.publisher.Mono;
  * {@code path_prefix}). The request is rewritten to that method and path before any route is looked up, so the protected
  * route's own filters (rate limit, admission check) run unchanged; {@link Answer} then answers 200 with the
  * {@code Waitroom-Admission} header to copy instead of forwarding. A refusal is the admission check's own (401
- * problem). Only protected paths are accepted: anything else is 400 {@code bad-path}, never forwarded.
+ * problem), with the event's waiting page and the original path as its return target in {@code Waitroom-Waiting-Room}
+ * for the proxy's own 303. Only paths an event protects (the route table, or the demo shop's {@code
+ * /events/{eventId}/shop/...}) are accepted: anything else is 400 {@code bad-path}, never forwarded.
  */
 @Component
 class ForwardAuthWebFilter implements WebFilter, Ordered {
@@ -32,8 +35,14 @@ class ForwardAuthWebFilter implements WebFilter, Ordered {
     static final String PATH = "/forward-auth";
     static final String ATTRIBUTE = ForwardAuthWebFilter.class.getName();
 
-    /** The paths the gateway protects: the shop's. */
-    private static final Pattern PROTECTED = Pattern.compile("/events/[^/]+/shop(/.*)?");
+    /** The demo shop's paths, protected by the configured shop routes too. */
+    private static final Pattern SHOP = Pattern.compile("/events/[^/]+/shop(/.*)?");
+
+    private final ProtectedRoutes routes;
+
+    ForwardAuthWebFilter(ProtectedRoutes routes) {
+        this.routes = routes;
+    }
 
     private static final Pattern METHOD = Pattern.compile("[A-Z]{1,16}");
 
@@ -57,17 +66,30 @@ class ForwardAuthWebFilter implements WebFilter, Ordered {
         String originalMethod = method != null
                 ? method.toUpperCase(Locale.ROOT)
                 : exchange.getRequest().getMethod().name();
-        if (!PROTECTED.matcher(originalPath).matches()
+        if ((routes.table().match(originalPath) == null
+                        && !SHOP.matcher(originalPath).matches())
                 || !METHOD.matcher(originalMethod).matches()) {
             return ProblemResponses.write(
-                    exchange,
-                    ProblemType.BAD_PATH,
-                    "forward-auth answers only for a path the gateway protects (/events/{eventId}/shop/...)");
+                    exchange, ProblemType.BAD_PATH, "forward-auth answers only for a path an event protects");
         }
         exchange.getAttributes().put(ATTRIBUTE, Boolean.TRUE);
         return chain.filter(exchange.mutate()
-                .request(r -> r.method(HttpMethod.valueOf(originalMethod)).path(originalPath))
+                .request(r -> r.method(HttpMethod.valueOf(originalMethod)).uri(originalUri(exchange, original)))
                 .build());
+    }
+
+    /** The gateway's own URI with the original path and query, which the waiting page's return target is made of. */
+    private static java.net.URI originalUri(ServerWebExchange exchange, String original) {
+        java.net.URI own = exchange.getRequest().getURI();
+        try {
+            return java.net.URI.create(own.getScheme() + "://" + own.getRawAuthority() + original);
+        } catch (IllegalArgumentException ex) {
+            return org.springframework.web.util.UriComponentsBuilder.fromUri(own)
+                    .replacePath(original.contains("?") ? original.substring(0, original.indexOf('?')) : original)
+                    .replaceQuery(null)
+                    .build(true)
+                    .toUri();
+        }
     }
 
     private static String first(ServerWebExchange exchange, String... names) {

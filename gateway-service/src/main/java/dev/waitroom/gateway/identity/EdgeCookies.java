@@ -40,9 +40,6 @@ public final class EdgeCookies {
     /** Over HTTPS, where a path is needed: Secure, set from a secure origin only. */
     public static final String SECURE_PREFIX = "__Secure-";
 
-    /** A per-event admission cookie's name starts so ({@code wr_at_<eventId>}). */
-    private static final String ADMISSION_PER_EVENT = ADMISSION + "_";
-
     private final boolean secure;
 
     private final Duration visitorMaxAge;
@@ -61,11 +58,25 @@ public final class EdgeCookies {
         this.admissionName = secure ? SECURE_PREFIX + ADMISSION : ADMISSION;
     }
 
+    /** The start of every event's admission cookie name on the wire: {@code wr_at_<eventId>}. */
+    public static final String ADMISSION_PER_EVENT = ADMISSION + "_";
+
+    /** The language choice the waiting page remembers (LanguageChoice). */
+    public static final String LANGUAGE = "waitroom_lang";
+
     /**
-     * Whether {@code name} is one of Waitroom's cookies, under any of its names: {@code wr_vid}, {@code wr_qt}, {@code
-     * wr_at} and the per-event {@code wr_at_*}, bare or with the {@code __Host-}/{@code __Secure-} prefix. None of them
-     * ever reaches a shop origin (docs/CONTRACTS.md#what-an-origin-receives): the one predicate every filter that
-     * strips them asks.
+     * The name on the wire of one event's admission cookie: {@code wr_at_<eventId>} with {@code Path=/}, so it reaches
+     * the event's protected paths wherever they are (docs/integration/gateway-in-front.md#cookies), one cookie per
+     * event, so a buyer admitted to two events shops both; over HTTPS {@code __Host-}, which {@code Path=/} now allows:
+     * no sibling subdomain and no plain-http answer can plant or overwrite it.
+     */
+    public String admissionName(EventId eventId) {
+        return (secure ? HOST_PREFIX : "") + ADMISSION_PER_EVENT + eventId.value();
+    }
+
+    /**
+     * A cookie Waitroom sets or reads, under any of its names (visitor, queue ticket, admission token of any event,
+     * language; bare or prefixed): never forwarded to a shop's origin.
      */
     public static boolean isWaitroomCookie(String name) {
         String bare = name.startsWith(HOST_PREFIX)
@@ -74,7 +85,17 @@ public final class EdgeCookies {
         return bare.equals(VISITOR)
                 || bare.equals(TICKET)
                 || bare.equals(ADMISSION)
-                || bare.startsWith(ADMISSION_PER_EVENT);
+                || bare.equals(LANGUAGE)
+                || (bare.startsWith(ADMISSION_PER_EVENT)
+                        && EventId.isValid(bare.substring(ADMISSION_PER_EVENT.length())));
+    }
+
+    /** The admission cookie under any of its names (bare, prefixed, any event's). */
+    public static boolean isAdmissionCookie(String name) {
+        String bare = name.startsWith(HOST_PREFIX)
+                ? name.substring(HOST_PREFIX.length())
+                : name.startsWith(SECURE_PREFIX) ? name.substring(SECURE_PREFIX.length()) : name;
+        return bare.equals(ADMISSION) || bare.startsWith(ADMISSION_PER_EVENT);
     }
 
     /** Cookies are {@code Secure} and their names prefixed. */

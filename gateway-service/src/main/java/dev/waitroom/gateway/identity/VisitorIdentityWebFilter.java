@@ -4,6 +4,7 @@ import dev.waitroom.contract.Headers;
 import dev.waitroom.gateway.client.ClientLimits;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.redis.RedisReachability;
+import dev.waitroom.gateway.routes.ProtectedRoutes;
 import dev.waitroom.tokens.TokenRejectedException;
 import dev.waitroom.tokens.VisitorCookieCodec;
 import dev.waitroom.tokens.VisitorId;
@@ -59,12 +60,16 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 
     private final RedisReachability reachability;
 
+    private final ProtectedRoutes routes;
+
     VisitorIdentityWebFilter(
             SecretsProperties secrets,
             EdgeCookies cookies,
             ClientLimits limits,
             RedisReachability reachability,
-            MeterRegistry meters) {
+            MeterRegistry meters,
+            ProtectedRoutes routes) {
+        this.routes = routes;
         this.codec = secrets.visitorCookieCodec();
         this.cookies = cookies;
         this.limits = limits;
@@ -87,8 +92,13 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
-        boolean needsVisitor = needsVisitor(request.getPath().value());
-        VisitorId known = needsVisitor ? verified(exchange) : null;
+        String path = request.getPath().value();
+        boolean needsVisitor = needsVisitor(path);
+        // an event's protected path reads the visitor its admission is bound to, and issues none: without one there
+        // is no admission to check (docs/integration/gateway-in-front.md)
+        boolean protectedPath =
+                !needsVisitor && routes.table().match(request.getURI().getRawPath()) != null;
+        VisitorId known = needsVisitor || protectedPath ? verified(exchange) : null;
         if (needsVisitor && known == null) {
             // a new identity: fails closed without Redis (what it is for, joining and claiming, needs Redis), and
             // costs a token of the client address's bucket (docs/abuse/client-limits.md)

@@ -79,6 +79,14 @@ final class GatewayApiDocument {
                     Access.VISITOR,
                     "201",
                     "Join the queue (queue-service): 201 with a new entry and receipt, 200 with the entry held already."),
+            op(
+                    "GET",
+                    "/events/{eventId}/return-target",
+                    "page",
+                    Access.PUBLIC,
+                    "200",
+                    "Whether the waiting page may send an admitted buyer back to ?path= (a path the event protects): "
+                            + "{\"target\"}, else 400 bad-path (docs/integration/gateway-in-front.md)."),
             op("DELETE", "/events/{eventId}/queue", "queue", Access.VISITOR, "200", "Leave the queue (queue-service)."),
             op(
                     "GET",
@@ -93,8 +101,8 @@ final class GatewayApiDocument {
                     "admission",
                     Access.VISITOR,
                     "200",
-                    "Claim an offer (coordinator): a shopping session and its admission token (the event's wr_at"
-                            + " cookie). Send Idempotency-Key: a repeat with the same key, or with the session's"
+                    "Claim an offer (coordinator): a shopping session and its admission token (the event's"
+                            + " wr_at_{eventId} cookie). Send Idempotency-Key: a repeat with the same key, or with the session's"
                             + " token, returns the same session; the visitor cookie alone is 409 offer-claimed."),
             op(
                     "POST",
@@ -380,10 +388,11 @@ final class GatewayApiDocument {
         schemes.putObject("admissionCookie")
                 .put("type", "apiKey")
                 .put("in", "cookie")
-                .put("name", "__Secure-wr_at")
+                .put("name", "__Host-wr_at_{eventId}")
                 .put(
                         "description",
-                        "The event's admission token set at claim, Path=/events/{eventId} (wr_at over plain http).");
+                        "The event's admission token set at claim, the event's own name with Path=/ (wr_at_{eventId}"
+                                + " over plain http; docs/integration/gateway-in-front.md#cookies).");
         schemes.putObject("admissionBearer")
                 .put("type", "http")
                 .put("scheme", "bearer")

@@ -1,10 +1,14 @@
 package dev.waitroom.gateway.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.waitroom.contract.routes.ProtectedPath;
+import dev.waitroom.contract.routes.Protection;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
+import dev.waitroom.gateway.testing.RouteTableWriter;
 import dev.waitroom.gateway.testing.StubCoordinator.Issued;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import dev.waitroom.testsupport.TestTools;
@@ -18,6 +22,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,6 +133,21 @@ class ForwardAuthNginxTests {
                       proxy_set_header Waitroom-Admission $waitroom_admission;
                       proxy_pass http://127.0.0.1:%3$d;
                     }
+                    # any path an event protects, with unadmitted browsers sent to the waiting page and back
+                    location /concerts/ {
+                      auth_request /_waitroom;
+                      auth_request_set $waitroom_admission $upstream_http_waitroom_admission;
+                      auth_request_set $waitroom_waiting $upstream_http_waitroom_waiting_room;
+                      error_page 401 = @waitroom_refused;
+                      proxy_set_header Waitroom-Admission $waitroom_admission;
+                      proxy_pass http://127.0.0.1:%3$d;
+                    }
+                    location @waitroom_refused {
+                      if ($waitroom_waiting) {
+                        return 303 $waitroom_waiting;
+                      }
+                      return 401;
+                    }
                     location = /_waitroom {
                       internal;
                       proxy_pass http://127.0.0.1:%4$d/forward-auth;
@@ -179,6 +199,57 @@ class ForwardAuthNginxTests {
         Browser.Reply ended = throughNginx.get(seats, "Authorization", "Bearer " + issued.token());
         assertThat(ended.status()).isEqualTo(401);
         assertThat(admissionsAtOrigin).hasSize(1);
+    }
+
+    @Test
+    void aPathAnyEventProtectsSendsAnUnadmittedBrowserToTheWaitingPageAndAnAdmittedOneToTheOrigin() throws Exception {
+        Browser atGateway = new Browser(port);
+        String event = "ngc-" + UUID.randomUUID().toString().substring(0, 12);
+        String seats = "/concerts/" + event + "/seats";
+        new RouteTableWriter()
+                .protect(
+                        event,
+                        new Protection(
+                                Protection.origin("http://127.0.0.1:"
+                                        + origin.getAddress().getPort()),
+                                null,
+                                List.of(ProtectedPath.of("/concerts/" + event + "/**"))));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(atGateway
+                                .get("/forward-auth", "X-Original-URI", seats, "X-Original-Method", "GET")
+                                .status())
+                        .isEqualTo(401));
+        upstreams.queue.event(event);
+        assertThat(atGateway.post("/events/" + event + "/queue", "{}").status()).isEqualTo(201);
+        String cookie = atGateway.cookie("wr_vid").orElseThrow();
+        String visitor = VisitorCookieCodec.of(HmacKey.fromBase64(StubUpstreams.VISITOR_KEY))
+                .decode(cookie)
+                .value();
+        Browser throughNginx = new Browser(nginxPort);
+        throughNginx.setCookie("wr_vid", cookie, "/");
+
+        Browser.Reply navigation = throughNginx.get(seats + "?row=A", "Accept", "text/html");
+        assertThat(navigation.status()).as(navigation.toString()).isEqualTo(303);
+        assertThat(navigation.header("Location"))
+                .hasValueSatisfying(location -> assertThat(location)
+                        .endsWith("/events/" + event + "?return="
+                                + URLEncoder.encode(seats + "?row=A", StandardCharsets.UTF_8)));
+        assertThat(throughNginx.get(seats, "Accept", "application/json").status())
+                .isEqualTo(401);
+        assertThat(admissionsAtOrigin).isEmpty();
+
+        Issued issued = upstreams.coordinator.admit(event, visitor, 1);
+        Browser.Reply admitted = throughNginx.get(seats, "Authorization", "Bearer " + issued.token());
+        assertThat(admitted.status()).as(admitted.toString()).isEqualTo(200);
+        assertThat(admitted.body()).isEqualTo("origin");
+        AdmissionVerifier verifier = AdmissionVerifier.builder()
+                .keys(AdmissionKeys.fromUrl(
+                        URI.create("http://127.0.0.1:" + port + AdmissionHeaders.JWKS_PATH), Duration.ofMinutes(5)))
+                .audience("booking")
+                .eventId(event)
+                .build();
+        assertThat(verifier.verify(admissionsAtOrigin.get(0), "GET", seats).sessionId())
+                .isEqualTo(issued.sessionId());
     }
 
     private static int freePort() throws IOException {

@@ -25,7 +25,9 @@ public final class GatewayTestInitializer implements ApplicationContextInitializ
                         "waitroom.security.ticket-key=" + StubUpstreams.TICKET_KEY,
                         "waitroom.security.visitor-key=" + StubUpstreams.VISITOR_KEY,
                         // an entry is reported again after a second, so tests see a change within their await
-                        "waitroom.gateway.liveness-report-interval=1s")
+                        "waitroom.gateway.liveness-report-interval=1s",
+                        // a route table written by a test is in force within a fraction of its await
+                        "waitroom.gateway.routes-refresh=100ms")
                 .applyTo(context);
         // tests speak plain http, like the local launcher; a test class may ask for production cookies
         boolean secure = Boolean.parseBoolean(context.getEnvironment().getProperty("waitroom.test.secure-cookies"));

@@ -1,0 +1,251 @@
+package dev.waitroom.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.waitroom.testsupport.TestTools;
+import java.io.IOException;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Issue 27, item 7 (first half): a plain static site nobody here wrote the protection for, Debian's nginx serving
+ * files, protected through the gateway's forward-auth as docs/integration/forward-auth.md configures it, on the
+ * launcher's real stack. An unadmitted deep link is sent to the waiting page with that link as its return target; the
+ * buyer joins, is offered, claims; the waiting page's return target is accepted; the same deep link is then served by
+ * nginx. Without an admission nginx refuses the protected files.
+ */
+class StaticSiteBehindNginxTests {
+
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+    private static LocalStack stack;
+
+    private static Path dataDir;
+
+    private static Process nginx;
+
+    private static int nginxPort;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path binary = TestTools.require("nginx");
+        dataDir = Files.createTempDirectory("waitroom-static-site-test");
+        int[] ports = TestPorts.free(7);
+        nginxPort = ports[6];
+        stack = LocalStack.start(
+                TestStacks.config(dataDir, java.util.Arrays.copyOf(ports, 6), StackConfig.ExternalStores.none()));
+        Path site = Files.createDirectories(dataDir.resolve("nginx/site/concerts/123"));
+        Files.writeString(site.resolve("seats.html"), "<!doctype html><title>Seats</title><p>Row A, seats 1-20");
+        Files.writeString(dataDir.resolve("nginx/site/index.html"), "<!doctype html><title>Tickets</title>");
+        Path conf = dataDir.resolve("nginx/nginx.conf");
+        Files.writeString(
+                conf,
+                config(
+                        dataDir.resolve("nginx"),
+                        nginxPort,
+                        URI.create(stack.gatewayUrl()).getPort()));
+        nginx = new ProcessBuilder(
+                        binary.toString(), "-p", dataDir.resolve("nginx").toString(), "-c", conf.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dataDir.resolve("nginx/nginx.out").toFile())
+                .start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            assertThat(nginx.isAlive())
+                    .as("nginx exited: %s", Files.readString(dataDir.resolve("nginx/nginx.out")))
+                    .isTrue();
+            try (java.net.Socket s = new java.net.Socket("127.0.0.1", nginxPort)) {
+                return true;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (nginx != null) {
+            nginx.destroy();
+            nginx.waitFor(5, TimeUnit.SECONDS);
+        }
+        if (stack != null) {
+            stack.close();
+        }
+        TestStacks.keepLogsAndDelete(dataDir, "static-site-stack");
+    }
+
+    /** docs/integration/forward-auth.md's nginx configuration, with the test's ports and a private prefix. */
+    static String config(Path dir, int listen, int gatewayPort) {
+        return """
+                master_process off;
+                daemon off;
+                error_log %1$s/error.log warn;
+                pid %1$s/nginx.pid;
+                events { worker_connections 64; }
+                http {
+                  access_log off;
+                  client_body_temp_path %1$s/body;
+                  proxy_temp_path %1$s/proxy;
+                  fastcgi_temp_path %1$s/fastcgi;
+                  uwsgi_temp_path %1$s/uwsgi;
+                  scgi_temp_path %1$s/scgi;
+                  server {
+                    listen 127.0.0.1:%2$d;
+                    root %1$s/site;
+                    location /concerts/ {
+                      auth_request /_waitroom;
+                      auth_request_set $waitroom_waiting $upstream_http_waitroom_waiting_room;
+                      error_page 401 = @waitroom_refused;
+                    }
+                    location @waitroom_refused {
+                      if ($waitroom_waiting) {
+                        return 303 $waitroom_waiting;
+                      }
+                      return 401;
+                    }
+                    location = /_waitroom {
+                      internal;
+                      proxy_pass http://127.0.0.1:%3$d/forward-auth;
+                      proxy_pass_request_body off;
+                      proxy_set_header Content-Length "";
+                      proxy_set_header X-Original-URI $request_uri;
+                      proxy_set_header X-Original-Method $request_method;
+                      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+                    }
+                    location /events/ { proxy_pass http://127.0.0.1:%3$d; }
+                    location /assets/ { proxy_pass http://127.0.0.1:%3$d; }
+                  }
+                }
+                """.formatted(dir, listen, gatewayPort);
+    }
+
+    @Test
+    void anUnadmittedDeepLinkGoesThroughTheWaitingRoomAndBackToTheSameFileServedByNginx() throws Exception {
+        String event = "static-" + UUID.randomUUID().toString().substring(0, 8);
+        String site = "http://127.0.0.1:" + nginxPort;
+        String deepLink = "/concerts/123/seats.html";
+        String body = """
+                {"eventId":"%s","name":"Static site","maxActiveSessions":5,"maxAdmissionsPerSecond":5,
+                 "protect":{"origin":"%s","paths":["/concerts/123/**"]}}""".formatted(event, site);
+        HttpResponse<String> created = TestStacks.ops(stack, stack.gatewayUrl(), "POST", "/admin/events", body);
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+
+        CookieManager jar = new CookieManager();
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(jar).build();
+
+        // the route table reaches the gateway within a couple of seconds: until then forward-auth refuses the path
+        HttpResponse<String> refused = await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> send(browser, get(site + deepLink + "?row=A")), r -> r.statusCode() == 303);
+        String location = refused.headers().firstValue("Location").orElseThrow();
+        assertThat(location)
+                .endsWith("/events/" + event + "?return="
+                        + URLEncoder.encode(deepLink + "?row=A", StandardCharsets.UTF_8));
+        // an API client is refused by nginx without being redirected
+        HttpResponse<String> api = send(
+                HttpClient.newHttpClient(),
+                HttpRequest.newBuilder(URI.create(site + deepLink))
+                        .header("Accept", "application/json")
+                        .GET()
+                        .build());
+        assertThat(api.statusCode()).isEqualTo(401);
+        assertThat(api.body()).doesNotContain("Row A");
+
+        // the waiting page, served through nginx on the shop's host; the buyer joins, is offered and claims there
+        HttpResponse<String> page = send(
+                browser,
+                get(site + URI.create(location).getRawPath() + "?"
+                        + URI.create(location).getRawQuery()));
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
+        assertThat(send(browser, post(site + "/events/" + event + "/queue")).statusCode())
+                .isEqualTo(201);
+        await().atMost(Duration.ofSeconds(45))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> {
+                    HttpResponse<String> status = send(browser, api(site + "/events/" + event + "/queue/status"));
+                    assertThat(json(status).path("state").asString())
+                            .as(status.body())
+                            .isEqualTo("OFFERED");
+                });
+        HttpResponse<String> claimed = send(
+                browser,
+                HttpRequest.newBuilder(URI.create(site + "/events/" + event + "/admission/claim"))
+                        .header("Content-Type", "application/json")
+                        .header("Idempotency-Key", UUID.randomUUID().toString().replace("-", ""))
+                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                        .build());
+        assertThat(claimed.statusCode()).as(claimed.body()).isEqualTo(200);
+
+        // what the page does once admitted: asks the gateway whether the return target is this event's, then goes there
+        String target = URLDecoder.decode(
+                location.substring(location.indexOf("return=") + "return=".length()), StandardCharsets.UTF_8);
+        HttpResponse<String> accepted = send(
+                browser,
+                api(site + "/events/" + event + "/return-target?path="
+                        + URLEncoder.encode(target, StandardCharsets.UTF_8)));
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(200);
+        assertThat(json(accepted).path("target").asString()).isEqualTo(deepLink + "?row=A");
+        HttpResponse<String> back =
+                send(browser, get(site + json(accepted).path("target").asString()));
+        assertThat(back.statusCode()).as(back.body()).isEqualTo(200);
+        assertThat(back.body()).contains("Row A, seats 1-20");
+
+        // another browser, without the admission, is still refused the same file
+        HttpResponse<String> stranger = send(HttpClient.newHttpClient(), get(site + deepLink));
+        assertThat(stranger.statusCode()).isEqualTo(303);
+        assertThat(stranger.body()).doesNotContain("Row A");
+        // the unprotected part of the site is served as it is
+        assertThat(send(HttpClient.newHttpClient(), get(site + "/index.html")).statusCode())
+                .isEqualTo(200);
+    }
+
+    private static HttpRequest get(String url) {
+        return HttpRequest.newBuilder(URI.create(url))
+                .header("Accept", "text/html,application/xhtml+xml")
+                .timeout(Duration.ofSeconds(15))
+                .GET()
+                .build();
+    }
+
+    private static HttpRequest api(String url) {
+        return HttpRequest.newBuilder(URI.create(url))
+                .header("Accept", "application/json")
+                .timeout(Duration.ofSeconds(15))
+                .GET()
+                .build();
+    }
+
+    private static HttpRequest post(String url) {
+        return HttpRequest.newBuilder(URI.create(url))
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(15))
+                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .build();
+    }
+
+    private static HttpResponse<String> send(HttpClient client, HttpRequest request) throws Exception {
+        return client.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static JsonNode json(HttpResponse<String> response) {
+        return JSON.readTree(response.body());
+    }
+}
