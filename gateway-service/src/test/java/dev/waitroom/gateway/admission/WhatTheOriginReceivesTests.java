@@ -91,7 +91,7 @@ class WhatTheOriginReceivesTests {
         HttpResponse<String> reply = get(
                 path,
                 "Cookie",
-                "shop_session=s%3D1; wr_vid=" + shopper.visitorCookie() + "; wr_at="
+                "shop_session=s%3D1; wr_vid=" + shopper.visitorCookie() + "; wr_at_" + shopper.event() + "="
                         + shopper.issued().token()
                         + "; wr_qt=ticket; __Host-wr_vid=planted; __Secure-wr_at=planted; wr_at_other=x;"
                         + " cart=\"a b\"; wr_vidx=kept",
@@ -149,7 +149,7 @@ class WhatTheOriginReceivesTests {
         HttpResponse<String> reply = get(
                 path,
                 "Cookie",
-                "wr_vid=" + shopper.visitorCookie() + "; wr_at=" + token,
+                "wr_vid=" + shopper.visitorCookie() + "; wr_at_" + shopper.event() + "=" + token,
                 "Authorization",
                 "Bearer " + token);
 
@@ -178,7 +178,7 @@ class WhatTheOriginReceivesTests {
     void anOrderReadIsShoppingForALiveSessionAndOrderStatusForAnExpiredOrEndedOne() throws Exception {
         Shopper shopper = admitted();
         String order = "/events/" + shopper.event() + "/shop/orders/o-1";
-        String cookie = "wr_vid=" + shopper.visitorCookie() + "; wr_at=";
+        String cookie = "wr_vid=" + shopper.visitorCookie() + "; wr_at_" + shopper.event() + "=";
 
         assertThat(get(order, "Cookie", cookie + shopper.issued().token()).statusCode())
                 .isEqualTo(200);
