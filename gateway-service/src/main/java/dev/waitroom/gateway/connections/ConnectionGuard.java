@@ -10,6 +10,8 @@ import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -94,7 +96,8 @@ class ConnectionGuard implements NettyServerCustomizer {
 
     /**
      * Closes the connection when a request's line and headers take longer than the header timeout: armed at the
-     * connection's start and after each complete answer, disarmed when a request's headers are decoded.
+     * connection's start and after each complete answer when no other request is in flight, disarmed when a request's
+     * headers are decoded.
      */
     private final class HeaderDeadline extends ChannelDuplexHandler {
 
@@ -103,6 +106,9 @@ class ConnectionGuard implements NettyServerCustomizer {
         private final AtomicInteger count;
 
         private ScheduledFuture<?> deadline;
+
+        /** Requests read whose answer is not yet written: pipelined ones wait behind the first. */
+        private int inFlight;
 
         HeaderDeadline(InetAddress address, AtomicInteger count) {
             this.address = address;
@@ -117,6 +123,7 @@ class ConnectionGuard implements NettyServerCustomizer {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (msg instanceof HttpRequest) {
+                inFlight++;
                 disarm();
             }
             ctx.fireChannelRead(msg);
@@ -124,9 +131,11 @@ class ConnectionGuard implements NettyServerCustomizer {
 
         @Override
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-            if (msg instanceof LastHttpContent) {
+            if (msg instanceof LastHttpContent && !informational(msg)) {
                 promise.addListener(f -> {
-                    if (f.isSuccess() && ctx.channel().isActive()) {
+                    // only once nothing is in flight: a pipelined request already read is not waiting for headers
+                    if (--inFlight <= 0 && f.isSuccess() && ctx.channel().isActive()) {
+                        inFlight = 0;
                         arm(ctx);
                     }
                 });
@@ -139,6 +148,12 @@ class ConnectionGuard implements NettyServerCustomizer {
             disarm();
             release(address, count);
             ctx.fireChannelInactive();
+        }
+
+        /** A 100 Continue is whole (a full response) but answers nothing yet. */
+        private static boolean informational(Object msg) {
+            return msg instanceof HttpResponse response
+                    && response.status().codeClass() == HttpStatusClass.INFORMATIONAL;
         }
 
         private void arm(ChannelHandlerContext ctx) {
