@@ -6,12 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.waitroom.testsupport.TestTools;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.net.CookieManager;
-import java.net.URI;
-import java.net.URLDecoder;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,9 +18,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Issue 27, item 7 (second half): a tiny Node.js shop nobody here wrote the protection for ({@code
@@ -37,8 +29,6 @@ import tools.jackson.databind.json.JsonMapper;
  * page without that header (tampered, replayed and mis-addressed headers: the verifiers' shared vectors).
  */
 class NodeShopBehindGatewayTests {
-
-    private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private static final String EVENT = "node-" + UUID.randomUUID().toString().substring(0, 8);
 
@@ -102,13 +92,11 @@ class NodeShopBehindGatewayTests {
         HttpResponse<String> created = TestStacks.ops(stack, gateway, "POST", "/admin/events", body);
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
 
-        CookieManager jar = new CookieManager();
-        HttpClient browser = HttpClient.newBuilder().cookieHandler(jar).build();
-
+        ShopBuyer buyer = new ShopBuyer(gateway);
         // the route table reaches the gateway within a couple of seconds
         HttpResponse<String> refused = await().atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(200))
-                .until(() -> send(browser, get(gateway + deepLink + "?section=B")), r -> r.statusCode() == 303);
+                .until(() -> buyer.navigate(gateway + deepLink + "?section=B"), r -> r.statusCode() == 303);
         String location = refused.headers().firstValue("Location").orElseThrow();
         assertThat(location)
                 .endsWith("/events/" + EVENT + "?return="
@@ -116,45 +104,17 @@ class NodeShopBehindGatewayTests {
         assertThat(refused.body()).doesNotContain("node-shop");
 
         // the shop's own address, without the gateway: refused by the Node verifier
-        HttpResponse<String> direct = send(HttpClient.newHttpClient(), get(origin + deepLink));
+        HttpResponse<String> direct = ShopBuyer.stranger(origin + deepLink);
         assertThat(direct.statusCode()).isEqualTo(401);
-        assertThat(json(direct).path("reason").asString()).isEqualTo("missing");
-        assertThat(send(HttpClient.newHttpClient(), get(origin + "/")).statusCode())
+        assertThat(ShopBuyer.json(direct).path("reason").asString()).isEqualTo("missing");
+        assertThat(ShopBuyer.stranger(origin + "/").statusCode())
                 .as("the shop's unprotected pages need nothing")
                 .isEqualTo(200);
 
-        // the waiting page; join, offer, claim, all through the gateway
-        HttpResponse<String> page = send(browser, get(gateway + location.substring(location.indexOf("/events/"))));
-        assertThat(page.statusCode()).isEqualTo(200);
-        assertThat(send(browser, post(gateway + "/events/" + EVENT + "/queue")).statusCode())
-                .isEqualTo(201);
-        await().atMost(Duration.ofSeconds(45))
-                .pollInterval(Duration.ofMillis(500))
-                .untilAsserted(() -> {
-                    HttpResponse<String> status = send(browser, api(gateway + "/events/" + EVENT + "/queue/status"));
-                    assertThat(json(status).path("state").asString())
-                            .as(status.body())
-                            .isEqualTo("OFFERED");
-                });
-        HttpResponse<String> claimed = send(
-                browser,
-                HttpRequest.newBuilder(URI.create(gateway + "/events/" + EVENT + "/admission/claim"))
-                        .header("Content-Type", "application/json")
-                        .header("Idempotency-Key", UUID.randomUUID().toString().replace("-", ""))
-                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
-                        .build());
-        assertThat(claimed.statusCode()).as(claimed.body()).isEqualTo(200);
-        String session = json(claimed).path("sessionId").asString();
-
-        String target = URLDecoder.decode(
-                location.substring(location.indexOf("return=") + "return=".length()), StandardCharsets.UTF_8);
-        HttpResponse<String> accepted = send(
-                browser,
-                api(gateway + "/events/" + EVENT + "/return-target?path="
-                        + URLEncoder.encode(target, StandardCharsets.UTF_8)));
-        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(200);
-        HttpResponse<String> back =
-                send(browser, get(gateway + json(accepted).path("target").asString()));
+        // the waiting page; join, offer, claim, all through the gateway; then back to the deep link
+        String session =
+                buyer.joinWaitAndClaim(EVENT, location).path("sessionId").asString();
+        HttpResponse<String> back = buyer.navigate(gateway + buyer.acceptedReturnTarget(EVENT, location));
         assertThat(back.statusCode()).as(back.body()).isEqualTo(200);
         assertThat(back.body())
                 .as("served by the Node shop, which verified the admission for this event and session")
@@ -164,39 +124,6 @@ class NodeShopBehindGatewayTests {
                 .contains("data-session=\"" + session + "\"");
 
         // another browser without the admission is still sent to the queue
-        assertThat(send(HttpClient.newHttpClient(), get(gateway + deepLink)).statusCode())
-                .isEqualTo(303);
-    }
-
-    private static HttpRequest get(String url) {
-        return HttpRequest.newBuilder(URI.create(url))
-                .header("Accept", "text/html,application/xhtml+xml")
-                .timeout(Duration.ofSeconds(15))
-                .GET()
-                .build();
-    }
-
-    private static HttpRequest api(String url) {
-        return HttpRequest.newBuilder(URI.create(url))
-                .header("Accept", "application/json")
-                .timeout(Duration.ofSeconds(15))
-                .GET()
-                .build();
-    }
-
-    private static HttpRequest post(String url) {
-        return HttpRequest.newBuilder(URI.create(url))
-                .header("Content-Type", "application/json")
-                .timeout(Duration.ofSeconds(15))
-                .POST(HttpRequest.BodyPublishers.ofString("{}"))
-                .build();
-    }
-
-    private static HttpResponse<String> send(HttpClient client, HttpRequest request) throws Exception {
-        return client.send(request, HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static JsonNode json(HttpResponse<String> response) {
-        return JSON.readTree(response.body());
+        assertThat(ShopBuyer.stranger(gateway + deepLink).statusCode()).isEqualTo(303);
     }
 }

@@ -5,12 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.testsupport.TestTools;
 import java.io.IOException;
-import java.net.CookieManager;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,9 +18,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Issue 27, item 7 (first half): a plain static site nobody here wrote the protection for, Debian's nginx serving
@@ -33,8 +27,6 @@ import tools.jackson.databind.json.JsonMapper;
  * nginx. Without an admission nginx refuses the protected files.
  */
 class StaticSiteBehindNginxTests {
-
-    private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private static LocalStack stack;
 
@@ -147,105 +139,34 @@ class StaticSiteBehindNginxTests {
         HttpResponse<String> created = TestStacks.ops(stack, stack.gatewayUrl(), "POST", "/admin/events", body);
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
 
-        CookieManager jar = new CookieManager();
-        HttpClient browser = HttpClient.newBuilder().cookieHandler(jar).build();
-
+        ShopBuyer buyer = new ShopBuyer(site);
         // the route table reaches the gateway within a couple of seconds: until then forward-auth refuses the path
         HttpResponse<String> refused = await().atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(200))
-                .until(() -> send(browser, get(site + deepLink + "?row=A")), r -> r.statusCode() == 303);
+                .until(() -> buyer.navigate(site + deepLink + "?row=A"), r -> r.statusCode() == 303);
         String location = refused.headers().firstValue("Location").orElseThrow();
         assertThat(location)
                 .endsWith("/events/" + event + "?return="
                         + URLEncoder.encode(deepLink + "?row=A", StandardCharsets.UTF_8));
         // an API client is refused by nginx without being redirected
-        HttpResponse<String> api = send(
-                HttpClient.newHttpClient(),
-                HttpRequest.newBuilder(URI.create(site + deepLink))
-                        .header("Accept", "application/json")
-                        .GET()
-                        .build());
+        HttpResponse<String> api = ShopBuyer.send(HttpClient.newHttpClient(), ShopBuyer.api(site + deepLink));
         assertThat(api.statusCode()).isEqualTo(401);
         assertThat(api.body()).doesNotContain("Row A");
 
-        // the waiting page, served through nginx on the shop's host; the buyer joins, is offered and claims there
-        HttpResponse<String> page = send(
-                browser,
-                get(site + URI.create(location).getRawPath() + "?"
-                        + URI.create(location).getRawQuery()));
-        assertThat(page.statusCode()).isEqualTo(200);
-        assertThat(page.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
-        assertThat(send(browser, post(site + "/events/" + event + "/queue")).statusCode())
-                .isEqualTo(201);
-        await().atMost(Duration.ofSeconds(45))
-                .pollInterval(Duration.ofMillis(500))
-                .untilAsserted(() -> {
-                    HttpResponse<String> status = send(browser, api(site + "/events/" + event + "/queue/status"));
-                    assertThat(json(status).path("state").asString())
-                            .as(status.body())
-                            .isEqualTo("OFFERED");
-                });
-        HttpResponse<String> claimed = send(
-                browser,
-                HttpRequest.newBuilder(URI.create(site + "/events/" + event + "/admission/claim"))
-                        .header("Content-Type", "application/json")
-                        .header("Idempotency-Key", UUID.randomUUID().toString().replace("-", ""))
-                        .POST(HttpRequest.BodyPublishers.ofString("{}"))
-                        .build());
-        assertThat(claimed.statusCode()).as(claimed.body()).isEqualTo(200);
-
-        // what the page does once admitted: asks the gateway whether the return target is this event's, then goes there
-        String target = URLDecoder.decode(
-                location.substring(location.indexOf("return=") + "return=".length()), StandardCharsets.UTF_8);
-        HttpResponse<String> accepted = send(
-                browser,
-                api(site + "/events/" + event + "/return-target?path="
-                        + URLEncoder.encode(target, StandardCharsets.UTF_8)));
-        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(200);
-        assertThat(json(accepted).path("target").asString()).isEqualTo(deepLink + "?row=A");
-        HttpResponse<String> back =
-                send(browser, get(site + json(accepted).path("target").asString()));
+        // the waiting page, served through nginx on the shop's host; the buyer joins, is offered and claims there,
+        // and the page returns it to the deep link once the gateway accepts the target
+        buyer.joinWaitAndClaim(event, location);
+        String target = buyer.acceptedReturnTarget(event, location);
+        assertThat(target).isEqualTo(deepLink + "?row=A");
+        HttpResponse<String> back = buyer.navigate(site + target);
         assertThat(back.statusCode()).as(back.body()).isEqualTo(200);
         assertThat(back.body()).contains("Row A, seats 1-20");
 
         // another browser, without the admission, is still refused the same file
-        HttpResponse<String> stranger = send(HttpClient.newHttpClient(), get(site + deepLink));
+        HttpResponse<String> stranger = ShopBuyer.stranger(site + deepLink);
         assertThat(stranger.statusCode()).isEqualTo(303);
         assertThat(stranger.body()).doesNotContain("Row A");
         // the unprotected part of the site is served as it is
-        assertThat(send(HttpClient.newHttpClient(), get(site + "/index.html")).statusCode())
-                .isEqualTo(200);
-    }
-
-    private static HttpRequest get(String url) {
-        return HttpRequest.newBuilder(URI.create(url))
-                .header("Accept", "text/html,application/xhtml+xml")
-                .timeout(Duration.ofSeconds(15))
-                .GET()
-                .build();
-    }
-
-    private static HttpRequest api(String url) {
-        return HttpRequest.newBuilder(URI.create(url))
-                .header("Accept", "application/json")
-                .timeout(Duration.ofSeconds(15))
-                .GET()
-                .build();
-    }
-
-    private static HttpRequest post(String url) {
-        return HttpRequest.newBuilder(URI.create(url))
-                .header("Content-Type", "application/json")
-                .timeout(Duration.ofSeconds(15))
-                .POST(HttpRequest.BodyPublishers.ofString("{}"))
-                .build();
-    }
-
-    private static HttpResponse<String> send(HttpClient client, HttpRequest request) throws Exception {
-        return client.send(request, HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static JsonNode json(HttpResponse<String> response) {
-        return JSON.readTree(response.body());
+        assertThat(ShopBuyer.stranger(site + "/index.html").statusCode()).isEqualTo(200);
     }
 }
