@@ -175,17 +175,11 @@ class RegionalGateTests {
 
     @Test
     void aPurchaseRecordedElsewhereIsReleasedByTheSessionsOwnGateWhichHoldsItsRegistry() {
-        String eventId = this.scenario.openNewEvent(
-                "bought",
-                Scenario.config(10, 1000, 10, 600, 600, 1200, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE));
-        List<String> visitors = this.scenario.join(eventId, 2);
-        AtomicLong nanos = new AtomicLong();
-        AdmissionTicker west =
-                this.scenario.coordinator("west-gate", Duration.ofSeconds(5), Duration.ofSeconds(1), nanos::get);
-        for (int i = 0; i < 5 && this.grants.count(eventId).live() < 2; i++) {
-            nanos.addAndGet(Duration.ofSeconds(2).toNanos());
-            this.scenario.tick(west, eventId, Duration.ofSeconds(1));
-        }
+        WestSale sale = twoOfferedByWest("bought");
+        String eventId = sale.eventId();
+        List<String> visitors = sale.visitors();
+        AtomicLong nanos = sale.nanos();
+        AdmissionTicker west = sale.west();
         EventId id = EventId.of(eventId);
         Admission east = this.admissions.claim(id, new VisitorId(visitors.get(0)));
         Admission ours = this.admissions.claim(id, new VisitorId(visitors.get(1)));
@@ -222,17 +216,9 @@ class RegionalGateTests {
      */
     @Test
     void anOfferOrSessionOfAnotherRegionIsNeitherClaimedNorRenewedHere() {
-        String eventId = this.scenario.openNewEvent(
-                "elsewhere",
-                Scenario.config(10, 1000, 10, 600, 600, 1200, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE));
-        List<String> visitors = this.scenario.join(eventId, 2);
-        AtomicLong nanos = new AtomicLong();
-        AdmissionTicker west =
-                this.scenario.coordinator("west-gate", Duration.ofSeconds(5), Duration.ofSeconds(1), nanos::get);
-        for (int i = 0; i < 5 && this.grants.count(eventId).live() < 2; i++) {
-            nanos.addAndGet(Duration.ofSeconds(2).toNanos());
-            this.scenario.tick(west, eventId, Duration.ofSeconds(1));
-        }
+        WestSale sale = twoOfferedByWest("elsewhere");
+        String eventId = sale.eventId();
+        List<String> visitors = sale.visitors();
         EventId id = EventId.of(eventId);
         // the first offer is east's (as if east's gate had made it); the second is claimed here, then made east's
         this.jdbc
@@ -272,6 +258,24 @@ class RegionalGateTests {
                 .as("nor released here")
                 .isFalse();
         assertThat(state(claimedHere.sessionId())).isEqualTo("ACTIVE");
+    }
+
+    /** An event of two visitors, both offered by this region's gate ({@code west}), whose clock the test moves. */
+    private record WestSale(String eventId, List<String> visitors, AtomicLong nanos, AdmissionTicker west) {}
+
+    private WestSale twoOfferedByWest(String name) {
+        String eventId = this.scenario.openNewEvent(
+                name,
+                Scenario.config(10, 1000, 10, 600, 600, 1200, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE));
+        List<String> visitors = this.scenario.join(eventId, 2);
+        AtomicLong nanos = new AtomicLong();
+        AdmissionTicker west =
+                this.scenario.coordinator("west-gate", Duration.ofSeconds(5), Duration.ofSeconds(1), nanos::get);
+        for (int i = 0; i < 5 && this.grants.count(eventId).live() < 2; i++) {
+            nanos.addAndGet(Duration.ofSeconds(2).toNanos());
+            this.scenario.tick(west, eventId, Duration.ofSeconds(1));
+        }
+        return new WestSale(eventId, visitors, nanos, west);
     }
 
     private String state(SessionId session) {
