@@ -162,7 +162,8 @@ class WebKitPropertiesTests {
     void aPatternThatIsNotSupportedStopsTheStart() {
         withSecrets
                 .withPropertyValues("waitroom.web.ops-credential.paths=/admin/*x/events")
-                .run(context -> assertThat(context).getFailure().rootCause().hasMessageContaining("'/admin/*x/events'"));
+                .run(context ->
+                        assertThat(context).getFailure().rootCause().hasMessageContaining("'/admin/*x/events'"));
     }
 
     @Test
