@@ -86,7 +86,7 @@ public class EventSnapshots {
         return WebClient.builder()
                 .observationRegistry(observations)
                 .baseUrl(services.queueUrl().toString())
-                .defaultHeader(Headers.INTERNAL, secrets.internalToken())
+                .defaultHeader(Headers.INTERNAL, secrets.serviceCredential())
                 .build();
     }
 

@@ -6,6 +6,7 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
+import dev.waitroom.testsupport.ServiceCredentials;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import java.net.ServerSocket;
@@ -49,7 +50,8 @@ class EventSnapshotsTests {
                 true);
         return new EventSnapshots(
                 new ServicesProperties(nowhere, nowhere, nowhere),
-                new SecretsProperties("o", "i", key(), key()),
+                new SecretsProperties(
+                        "o", ServiceCredentials.generate("gateway").credential(), key(), key()),
                 edge,
                 Clock.systemUTC(),
                 new SimpleMeterRegistry(),

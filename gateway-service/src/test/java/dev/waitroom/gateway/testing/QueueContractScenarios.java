@@ -64,8 +64,20 @@ abstract class QueueContractScenarios {
 
     private static final String COMMITMENT = "9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08";
 
-    /** Where the implementation listens, the internal credential it wants and the key of the tickets it issues. */
-    record QueueUnderTest(URI baseUrl, String internalToken, String ticketKey) {}
+    /**
+     * Where the implementation listens, the credentials of its two callers (the gateway's on the visitor routes, the
+     * snapshot and liveness; the coordinator's on the rest of the internal API) and the key of the tickets it issues.
+     */
+    record QueueUnderTest(URI baseUrl, String gatewayCredential, String coordinatorCredential, String ticketKey) {
+
+        /** The credential of the service that makes this call in a deployment. */
+        String credentialFor(String method, String path) {
+            boolean gateway = !path.startsWith("/internal/")
+                    || (method.equals("GET") && path.contains("/snapshot"))
+                    || (method.equals("POST") && path.endsWith("/liveness"));
+            return gateway ? gatewayCredential : coordinatorCredential;
+        }
+    }
 
     abstract QueueUnderTest queue();
 
@@ -645,7 +657,7 @@ abstract class QueueContractScenarios {
     }
 
     private Answer call(String method, String path, String visitor, Object body) {
-        return send(method, path, queue().internalToken(), visitor, body);
+        return send(method, path, queue().credentialFor(method, path), visitor, body);
     }
 
     /** @param body a record (written as JSON), a JSON text, or null */
