@@ -250,7 +250,8 @@ final class LocalStack implements AutoCloseable {
     private static final String ACCOUNTS_PREFIX = "WAITROOM_ACCOUNTS_";
 
     /**
-     * A process's environment, as a real deployment would give it: the services' secrets, where the others are, and
+     * A process's environment, as a real deployment would give it: only the secrets of its service's row of
+     * {@link ServiceSecrets} (its own credential, its callers' hashes, the keys it uses), where the others are, and
      * only the store credentials the service uses. Every process listens on loopback only, its management port
      * (health, metrics, info) too; the gateway's own port listens on {@value #GATEWAY_ADDRESS_VARIABLE} when that is set
      * (e.g. {@code 0.0.0.0}, to serve other hosts): the gateway trusts forwarding headers from private ranges, so on a
@@ -258,7 +259,7 @@ final class LocalStack implements AutoCloseable {
      */
     Map<String, String> environmentFor(String process) {
         String service = StackConfig.serviceOf(process);
-        Map<String, String> env = new LinkedHashMap<>(secrets.asEnvironment());
+        Map<String, String> env = new LinkedHashMap<>(secrets.environmentOf(ServiceSecrets.Service.ofModule(service)));
         env.put("SERVER_PORT", String.valueOf(config.servicePorts().get(process)));
         env.put("SERVER_ADDRESS", service.equals(GATEWAY) ? gatewayAddress() : LOOPBACK);
         env.put(
@@ -322,9 +323,13 @@ final class LocalStack implements AutoCloseable {
         env.put("WAITROOM_GATEWAY_SECURECOOKIES", "false");
         // An identity provider set in the launcher's environment (docs/accounts.md) reaches every service alike: the
         // gateway verifies its tokens, the queue-service names the sign-in URL, the coordinator allows ACCOUNT scope.
-        // The pseudonym key is one of the generated secrets above, unless the environment sets one of its own.
+        // The pseudonym key is one of the generated secrets above, unless the environment sets one of its own; like
+        // every secret it reaches only the services whose row holds it (the gateway).
+        var row = ServiceSecrets.heldBy(process);
         System.getenv().forEach((name, value) -> {
-            if (name.startsWith(ACCOUNTS_PREFIX)) {
+            if (name.startsWith(ACCOUNTS_PREFIX)
+                    && (!ServiceSecrets.SECRET_NAME.matcher(name).matches()
+                            || row.stream().anyMatch(s -> s.variable().equals(name)))) {
                 env.put(name, value);
             }
         });

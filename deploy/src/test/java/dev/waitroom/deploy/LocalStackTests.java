@@ -205,7 +205,7 @@ class LocalStackTests {
     @Test
     @Order(1)
     void everyComposeHealthcheckPassesAgainstTheRunningStack() throws Exception {
-        Map<String, String> dotEnv = new java.util.HashMap<>(stack.secrets().asEnvironment());
+        Map<String, String> dotEnv = new java.util.HashMap<>(stack.secrets().asDotEnv());
         dotEnv.put("WAITROOM_POSTGRES_PASSWORD", "unused-by-healthchecks");
         dotEnv.put("WAITROOM_REDIS_PASSWORD", "unused-by-healthchecks");
         Map<String, ComposeHealthchecks.Healthcheck> checks =

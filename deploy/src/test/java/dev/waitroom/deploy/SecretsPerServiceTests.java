@@ -154,6 +154,81 @@ class SecretsPerServiceTests {
     }
 
     /**
+     * deploy/compose-env.sh on a .env of an older version: the shared token goes, each service's credential and its
+     * hash come, and every service's environment in docker-compose.yml resolves with it, each receiver holding the
+     * hash of exactly its callers' credentials. A credential kept as {@code _PREVIOUS} adds its hash after the current
+     * one's.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void composeEnvWritesEachCredentialAndTheHashItsReceiversHold() throws Exception {
+        Files.createDirectories(dataDir.resolve("deploy"));
+        Files.copy(ROOT.resolve("deploy/compose-env.sh"), dataDir.resolve("deploy/compose-env.sh"));
+        Path dotEnv = dataDir.resolve(".env");
+        Files.writeString(dotEnv, "WAITROOM_SECURITY_INTERNALTOKEN=the-one-every-service-shared\n");
+        runComposeEnv();
+        Map<String, String> env = readDotEnv(dotEnv);
+        assertThat(env).doesNotContainKey(Secrets.RETIRED_INTERNAL_TOKEN);
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(dotEnv)))
+                .isEqualTo("rw-------");
+        LoaderOptions options = new LoaderOptions();
+        options.setMaxAliasesForCollections(200);
+        Map<String, Object> compose = new Yaml(options).load(Files.readString(ROOT.resolve("docker-compose.yml")));
+        Map<String, Map<String, Object>> services = (Map<String, Map<String, Object>>) compose.get("services");
+        Map<Service, Map<String, String>> resolved = new LinkedHashMap<>();
+        for (Service service : Service.values()) {
+            Map<String, String> container = new LinkedHashMap<>();
+            ((Map<String, Object>) services.get(service.module()).get("environment"))
+                    .forEach((k, v) -> container.put(
+                            k, ComposeHealthchecks.interpolate(service.module(), String.valueOf(v), env)));
+            resolved.put(service, container);
+        }
+        resolved.forEach((receiver, container) -> {
+            String own = container.get(Secret.SERVICE_CREDENTIAL.variable());
+            assertThat(ServiceSecrets.isCredential(own, receiver))
+                    .as(receiver + ": " + own)
+                    .isTrue();
+            for (Service caller : ServiceSecrets.CALLERS.get(receiver)) {
+                assertThat(container.get(ServiceSecrets.callersVariable(caller).variable()))
+                        .as(receiver + " holds the hash of " + caller + "'s credential")
+                        .isEqualTo(ServiceSecrets.hash(resolved.get(caller).get(Secret.SERVICE_CREDENTIAL.variable())));
+            }
+        });
+        String gateway = env.get(ServiceSecrets.credentialFileVariable(Service.GATEWAY));
+        String next = "wrs_gateway_" + "B".repeat(43);
+        Files.writeString(
+                dotEnv,
+                Files.readString(dotEnv).replace(gateway, next) + "WAITROOM_SERVICECREDENTIAL_GATEWAY_PREVIOUS="
+                        + gateway + "\n");
+        runComposeEnv();
+        assertThat(readDotEnv(dotEnv))
+                .as("a rotation: the new credential's hash, then the old one's")
+                .containsEntry(
+                        ServiceSecrets.hashFileVariable(Service.GATEWAY),
+                        ServiceSecrets.hash(next) + "," + ServiceSecrets.hash(gateway));
+    }
+
+    private void runComposeEnv() throws Exception {
+        Process process = new ProcessBuilder(
+                        "bash", dataDir.resolve("deploy/compose-env.sh").toString())
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).as(output).isZero();
+    }
+
+    private static Map<String, String> readDotEnv(Path file) throws IOException {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(file)) {
+            int eq = line.indexOf('=');
+            if (eq > 0 && !line.startsWith("#")) {
+                env.put(line.substring(0, eq), line.substring(eq + 1));
+            }
+        }
+        return env;
+    }
+
+    /**
      * Every variable of a process that carries a secret is one of its row, and every secret of its row is there: a
      * service given one it does not use (another's credential, the key-encryption key, the webhook secret) fails here.
      */
