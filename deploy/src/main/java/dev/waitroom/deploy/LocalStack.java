@@ -78,7 +78,8 @@ final class LocalStack implements AutoCloseable {
 
     /** The stack with its directories and secrets in place, nothing started yet. */
     static LocalStack prepare(StackConfig config) throws IOException {
-        Files.createDirectories(config.logs());
+        OwnerOnly.directory(config.dataDir());
+        OwnerOnly.directory(config.logs());
         return new LocalStack(config, Secrets.loadOrGenerate(config.dataDir()));
     }
 
@@ -118,8 +119,11 @@ final class LocalStack implements AutoCloseable {
             createDatabaseIfMissing(database);
         }
         if (config.external().redisHost() == null) {
-            Path redisDir = config.dataDir().resolve("redis");
-            Files.createDirectories(redisDir);
+            Path redisDir = OwnerOnly.directory(config.dataDir().resolve("redis"));
+            RedisBinary binary = RedisBinary.choose(System.getenv());
+            if (binary.bundled()) {
+                System.err.println(RedisBinary.BUNDLED_WARNING);
+            }
             String maxMemory;
             try {
                 maxMemory = StackConfig.redisMaxMemory(System.getenv());
@@ -127,7 +131,7 @@ final class LocalStack implements AutoCloseable {
                 throw new StackException(e.getMessage());
             }
             try {
-                redis = redisServer(config.redisPort(), secrets.redisPassword(), maxMemory, redisDir)
+                redis = redisServer(binary, config.redisPort(), secrets.redisPassword(), maxMemory, redisDir)
                         .build();
                 redis.start();
             } catch (IOException | RuntimeException e) {
@@ -135,10 +139,10 @@ final class LocalStack implements AutoCloseable {
                         "embedded Redis did not start on port " + config.redisPort() + ": " + e.getMessage());
             }
             for (StackConfig.Region region : otherRegions()) {
-                Path dir = config.dataDir().resolve("redis-" + region.name());
-                Files.createDirectories(dir);
+                Path dir = OwnerOnly.directory(config.dataDir().resolve("redis-" + region.name()));
                 try {
-                    RedisServer server = redisServer(region.redisPort(), secrets.redisPassword(), maxMemory, dir)
+                    RedisServer server = redisServer(
+                                    binary, region.redisPort(), secrets.redisPassword(), maxMemory, dir)
                             .build();
                     server.start();
                     regionalRedis.put(region.name(), server);
@@ -157,12 +161,14 @@ final class LocalStack implements AutoCloseable {
     }
 
     /**
-     * The embedded Redis as the launcher starts it. The settings go to a configuration file of the library's (a
-     * temporary file only its owner reads, written by {@link RedisServerBuilder#buildCommandArgs()}), not onto the
-     * command line.
+     * The embedded Redis as the launcher starts it: the installed {@code redis-server} or the bundled one
+     * ({@link RedisBinary}), with {@code umask 077}, in {@code dir}. The settings go to a configuration file of the
+     * library's (a temporary file only its owner reads, written by {@link RedisServerBuilder#buildCommandArgs()}), not
+     * onto the command line.
      */
-    static RedisServerBuilder redisServer(int port, String password, String maxMemory, Path dir) {
+    static RedisServerBuilder redisServer(RedisBinary binary, int port, String password, String maxMemory, Path dir) {
         return RedisServer.newRedisServer()
+                .executableProvider(binary.ownerOnly(dir))
                 .bind("127.0.0.1")
                 .port(port)
                 .setting("requirepass " + password)
@@ -338,7 +344,7 @@ final class LocalStack implements AutoCloseable {
 
     private void startService(String service) throws IOException {
         Path jar = runCopy(serviceJar(StackConfig.serviceOf(service)));
-        Path log = config.logs().resolve(service + ".log");
+        Path log = OwnerOnly.file(config.logs().resolve(service + ".log"));
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
         command.addAll(jvmFlags());
@@ -504,7 +510,7 @@ final class LocalStack implements AutoCloseable {
     }
 
     void startPostgres() throws IOException {
-        Path log = config.logs().resolve("postgres.log");
+        Path log = OwnerOnly.file(config.logs().resolve("postgres.log"));
         try {
             postgres = LocalPostgres.start(
                     config.dataDir().resolve("postgres"), config.postgresPort(), secrets.postgresPassword(), log);

@@ -263,10 +263,18 @@ class LauncherConfigurationTests {
 
     @Test
     void theEmbeddedRedisRunsWithItsMaxMemoryAndNoEvictionAndNoPasswordOnTheCommandLine() throws IOException {
-        var server = LocalStack.redisServer(16379, "not-on-the-command-line", "256mb", dataDir.resolve("redis"));
+        RedisBinary binary = RedisBinary.choose(System.getenv());
+        Path dir = OwnerOnly.directory(dataDir.resolve("redis"));
+        var server = LocalStack.redisServer(binary, 16379, "not-on-the-command-line", "256mb", dir);
         List<String> args = server.buildCommandArgs();
         Path configFile = Path.of(args.get(1));
         try {
+            assertThat(Path.of(args.get(0)))
+                    .as("the binary runs through the owner-only wrapper")
+                    .isEqualTo(dir.resolve(RedisBinary.NAME));
+            assertThat(Files.readAllLines(dir.resolve(RedisBinary.NAME)))
+                    .contains("umask 077")
+                    .anyMatch(line -> line.startsWith("exec '" + binary.executable() + "'"));
             assertThat(args).noneMatch(arg -> arg.contains("not-on-the-command-line"));
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(configFile)))
                     .isEqualTo("rw-------");

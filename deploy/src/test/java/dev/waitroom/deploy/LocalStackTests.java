@@ -51,10 +51,54 @@ class LocalStackTests {
 
     @AfterAll
     static void stopStack() throws IOException {
-        if (stack != null) {
-            stack.close();
+        try {
+            if (stack != null) {
+                stack.close();
+                assertLogsAndRedisAreOwnerOnly();
+            }
+        } finally {
+            TestStacks.deleteTree(dataDir);
         }
-        TestStacks.deleteTree(dataDir);
+    }
+
+    /**
+     * The stack's Redis is the installed {@code redis-server} (Debian's, with the fix for CVE-2025-49844), not the
+     * bundled 6.2.6, and the stack works on it (every other test here).
+     */
+    @Test
+    @Order(1)
+    void theStacksRedisIsTheInstalledRedisServer() throws Exception {
+        Path installed =
+                dev.waitroom.testsupport.TestTools.require("redis-server").toRealPath();
+        List<Path> executables = ProcessHandle.current()
+                .descendants()
+                .map(p -> Path.of("/proc", String.valueOf(p.pid()), "exe"))
+                .filter(Files::exists)
+                .map(exe -> {
+                    try {
+                        return exe.toRealPath();
+                    } catch (IOException gone) {
+                        return exe;
+                    }
+                })
+                .filter(exe -> exe.getFileName().toString().startsWith("redis-server"))
+                .toList();
+        assertThat(executables).as("the stack's Redis processes").containsExactly(installed);
+    }
+
+    /** After a run: every log and every file of Redis is 0600, their directories 0700 (issue #28, finding 9). */
+    private static void assertLogsAndRedisAreOwnerOnly() throws IOException {
+        for (Path dir : List.of(stack.config().logs(), dataDir.resolve("redis"))) {
+            try (var walk = Files.walk(dir)) {
+                for (Path path : walk.toList()) {
+                    String mode =
+                            java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+                    boolean executable = Files.isDirectory(path)
+                            || path.getFileName().toString().equals(RedisBinary.NAME);
+                    assertThat(mode).as(path.toString()).isEqualTo(executable ? "rwx------" : "rw-------");
+                }
+            }
+        }
     }
 
     @Test
