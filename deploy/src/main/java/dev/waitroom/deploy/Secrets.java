@@ -62,6 +62,8 @@ final class Secrets {
         Path file = dataDir.resolve(FILE_NAME);
         Properties stored = new Properties();
         if (Files.exists(file)) {
+            // a file copied in or written by hand is made owner-only like a generated one
+            OwnerOnly.file(file);
             try (var in = Files.newInputStream(file)) {
                 stored.load(in);
             }

@@ -450,7 +450,10 @@ class KubernetesManifestTests {
     @Test
     @SuppressWarnings("unchecked")
     void theSecretsScriptPrintsOneSecretPerServiceWithItsRowAndItsCallersHashes() throws Exception {
-        Process process = new ProcessBuilder("bash", K8S.resolve("secrets.sh").toString(), "waitroom")
+        Process process = new ProcessBuilder(
+                        dev.waitroom.testsupport.TestTools.require("bash").toString(),
+                        K8S.resolve("secrets.sh").toString(),
+                        "waitroom")
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
         String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);

@@ -210,7 +210,8 @@ class SecretsPerServiceTests {
 
     private void runComposeEnv() throws Exception {
         Process process = new ProcessBuilder(
-                        "bash", dataDir.resolve("deploy/compose-env.sh").toString())
+                        dev.waitroom.testsupport.TestTools.require("bash").toString(),
+                        dataDir.resolve("deploy/compose-env.sh").toString())
                 .redirectErrorStream(true)
                 .start();
         String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
