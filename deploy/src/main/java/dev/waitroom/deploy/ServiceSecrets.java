@@ -27,7 +27,7 @@ final class ServiceSecrets {
 
     /**
      * A secret as a service receives it: the environment variable, and the property of the service's configuration it
-     * binds to (a map's own property for {@code callers}, whose key is the calling service).
+     * binds to (an entry of the map {@code waitroom.security.callers}, whose key is the calling service).
      */
     enum Secret {
         OPS_TOKEN("WAITROOM_SECURITY_OPSTOKEN", "waitroom.security.ops-token"),
@@ -39,9 +39,9 @@ final class ServiceSecrets {
         KEY_ENCRYPTION_KEY("WAITROOM_SECURITY_KEYENCRYPTIONKEY", "waitroom.security.key-encryption-key"),
         /** The service's own credential: each service's value is its own. */
         SERVICE_CREDENTIAL("WAITROOM_SECURITY_SERVICECREDENTIAL", "waitroom.security.service-credential"),
-        CALLERS_GATEWAY("WAITROOM_SECURITY_CALLERS_GATEWAY", "waitroom.security.callers"),
-        CALLERS_COORDINATOR("WAITROOM_SECURITY_CALLERS_COORDINATOR", "waitroom.security.callers"),
-        CALLERS_BOOKING("WAITROOM_SECURITY_CALLERS_BOOKING", "waitroom.security.callers"),
+        CALLERS_GATEWAY("WAITROOM_SECURITY_CALLERS_GATEWAY", "waitroom.security.callers.gateway"),
+        CALLERS_COORDINATOR("WAITROOM_SECURITY_CALLERS_COORDINATOR", "waitroom.security.callers.coordinator"),
+        CALLERS_BOOKING("WAITROOM_SECURITY_CALLERS_BOOKING", "waitroom.security.callers.booking"),
         POSTGRES_PASSWORD("SPRING_DATASOURCE_PASSWORD", "spring.datasource.password"),
         REDIS_PASSWORD("SPRING_DATA_REDIS_PASSWORD", "spring.data.redis.password");
 

@@ -26,6 +26,8 @@ final class ModuleConfiguration {
 
     private static final Pattern PROPERTIES_PREFIX = Pattern.compile("@ConfigurationProperties\\(\"([a-z0-9.-]+)\"\\)");
 
+    private static final String CALLERS = "waitroom.security.callers.";
+
     private final Path module;
     private final String pom;
     private final List<String> javaSources;
@@ -87,8 +89,17 @@ final class ModuleConfiguration {
         });
     }
 
-    /** Whether the module reads {@code property} (or, for a map such as {@code callers}, any key under it). */
+    /**
+     * Whether the module reads {@code property}. A caller's hash, {@code waitroom.security.callers.<caller>}, is read
+     * where the module has the map and names routes for that caller ({@code waitroom.web.callers.<caller>}): a
+     * receiver refuses to start with a hash of a caller it gives no route.
+     */
     boolean reads(String property) {
+        if (property.startsWith(CALLERS)) {
+            String caller = property.substring(CALLERS.length());
+            return reads(CALLERS.substring(0, CALLERS.length() - 1))
+                    && yamlKeys.contains("waitroom.web.callers." + caller);
+        }
         if (property.startsWith("spring.datasource.")) {
             return pom.contains("<artifactId>postgresql</artifactId>");
         }
