@@ -151,8 +151,19 @@ public class EventSnapshots {
     }
 
     /**
+     * Like {@link #latest}, but an event remembered as unknown is asked about again: for the join, which must neither
+     * be refused for an event created since the queue-service's 404 nor pass a gate it cannot see. A join to an
+     * unknown event was forwarded to the queue-service before, so this costs what that did, and joins are limited per
+     * visitor and per client address.
+     */
+    public Mono<TimedSnapshot> latestAskingAgain(EventId eventId) {
+        unknown.invalidate(eventId);
+        return latest(eventId);
+    }
+
+    /**
      * Whether the queue-service said, within the last {@value #UNKNOWN_FOR_SECONDS} s, that it has no such event:
-     * {@link #current} and the others are then empty without a call.
+     * {@link #current}, {@link #currentFor} and {@link #latest} are then empty without a call.
      */
     public boolean isUnknown(EventId eventId) {
         return unknown.getIfPresent(eventId) != null;

@@ -13,7 +13,9 @@ import reactor.core.publisher.Mono;
  *
  * <p>When no snapshot can be had (a queue-service down or slower than the gateway's upstream timeout before this
  * gateway ever read the event) the difficulty is {@link Gate.Unknowable}, never 0: the gate fails closed, as an
- * attacker who slows the queue-service down must not thereby switch the proof of work off.
+ * attacker who slows the queue-service down must not thereby switch the proof of work off. An event the queue-service
+ * does not know is asked about again at each join ({@link EventSnapshots#latestAskingAgain}), so one created a moment
+ * ago is found and its gate applied.
  */
 @Component
 class JoinGates {
@@ -26,7 +28,7 @@ class JoinGates {
 
     Mono<Gate> proofOfWorkDifficulty(EventId event) {
         return snapshots
-                .latest(event)
+                .latestAskingAgain(event)
                 .<Gate>map(
                         timed -> new Gate.Difficulty(timed.snapshot().joinGate().proofOfWorkDifficulty()))
                 .switchIfEmpty(

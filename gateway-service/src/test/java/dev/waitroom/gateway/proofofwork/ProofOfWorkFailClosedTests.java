@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
@@ -120,19 +121,24 @@ class ProofOfWorkFailClosedTests {
     }
 
     @Test
-    void aJoinToAnEventTheQueueServiceDoesNotKnowIsRefusedAtTheEdge() throws Exception {
+    void aJoinToAnEventTheQueueServiceDoesNotKnowIsRefusedAtTheEdgeAndOneCreatedSinceIsGated() throws Exception {
         StubUpstreams upstreams = StubUpstreams.get();
         EventId event = EventId.of("pow-unknown-" + UUID.randomUUID().toString().substring(0, 8));
         EventSnapshots snapshots = snapshotsFrom(upstreams.queue.uri(), StubUpstreams.INTERNAL_TOKEN);
-        for (int i = 0; i < 3; i++) {
-            Joined joined = join(snapshots, event, new SimpleMeterRegistry());
-            assertThat(joined.forwarded()).isFalse();
-            assertThat(joined.exchange().getResponse().getStatusCode().value()).isEqualTo(404);
-            assertThat(problemType(joined.exchange()))
-                    .isEqualTo(ProblemType.UNKNOWN_EVENT.type().toString());
-        }
-        assertThat(upstreams.queue.countReceived("/internal/events/" + event.value() + "/snapshot"))
-                .isEqualTo(1);
+        Joined joined = join(snapshots, event, new SimpleMeterRegistry());
+        assertThat(joined.forwarded()).isFalse();
+        assertThat(joined.exchange().getResponse().getStatusCode().value()).isEqualTo(404);
+        assertThat(problemType(joined.exchange()))
+                .isEqualTo(ProblemType.UNKNOWN_EVENT.type().toString());
+        assertThat(snapshots.isUnknown(event)).isTrue();
+
+        // created a moment later with a gate: the next join asks again and meets it, the 404 just remembered or not
+        upstreams.queue.event(event.value()).joinGate(new JoinGate(0, 1_000));
+        Joined gated = join(snapshots, event, new SimpleMeterRegistry());
+        assertThat(gated.forwarded()).isFalse();
+        assertThat(gated.exchange().getResponse().getStatusCode().value()).isEqualTo(403);
+        assertThat(problemType(gated.exchange()))
+                .isEqualTo(ProblemType.PROOF_OF_WORK_REQUIRED.type().toString());
     }
 
     private void assertJoinRefusedUnforwarded(URI queue) throws Exception {

@@ -42,6 +42,15 @@ final class RawHttp implements AutoCloseable {
         return this;
     }
 
+    /** Like {@link #chunk}, but a connection the server closed already (it answered without reading) is no failure. */
+    void chunkUnlessClosed(int size) {
+        try {
+            chunk(size);
+        } catch (IOException closed) {
+            // the server's answer is still there to read
+        }
+    }
+
     /** The status line, headers and body (by its {@code Content-Length}) of the next answer. */
     String answer() throws IOException {
         StringBuilder head = new StringBuilder();

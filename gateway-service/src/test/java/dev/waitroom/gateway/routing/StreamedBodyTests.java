@@ -87,8 +87,8 @@ class StreamedBodyTests {
         StubUpstreams.get().queue.event(event);
         for (String path : new String[] {"/events/" + event + "/status", "/events/" + event, "/actuator/health"}) {
             try (RawHttp client = new RawHttp(port, 3000)) {
-                client.send("POST " + path + " HTTP/1.1\nHost: 127.0.0.1\nTransfer-Encoding: chunked\n\n")
-                        .chunk(5);
+                client.send("POST " + path + " HTTP/1.1\nHost: 127.0.0.1\nTransfer-Encoding: chunked\n\n");
+                client.chunkUnlessClosed(5); // the answer may come, and the connection close, before this chunk
                 RequestHeadGuardTests.assertProblem(client.answer(), 400, "malformed-request", path);
                 assertThat(client.closedByServer()).as(path).isTrue();
             }
