@@ -94,7 +94,7 @@ public class SigningKeys implements InitializingBean {
     }
 
     /**
-     * The event's mode signed with the active key, for the gateway (docs/security/internal.md#the-signed-mode): it
+     * The event's mode signed with the active key, for the gateway (docs/security/signed-mode.md): it
      * believes BYPASS only on such a statement, which no queue-service or other holder of an internal credential can
      * make.
      */

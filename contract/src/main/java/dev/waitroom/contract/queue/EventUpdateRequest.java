@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * field, not with a deserialisation error. The coordinator builds the body from its enums with {@link #of}.
  * {@code commitment} and {@code seed} are hex ({@code seed} null until revealed). {@code modeStatement} is the
  * coordinator's signature of the mode (a compact JWS, shared-tokens {@code ModeStatement}), stored opaque and returned in
- * the snapshot: the gateway honours BYPASS only on a statement that verifies (docs/security/internal.md#the-signed-mode).
+ * the snapshot: the gateway honours BYPASS only on a statement that verifies (docs/security/signed-mode.md).
  */
 public record EventUpdateRequest(
         String phase,

@@ -19,7 +19,7 @@ import java.util.List;
  * booking reported sold out, issue 17) as none. {@code pace} is the measured offer pace the coordinator pushed
  * (docs/estimates.md), null before any was pushed: the edge estimates with it exactly as the queue-service does.
  * {@code modeStatement} is the coordinator's signed statement of the mode as last pushed (opaque here, null when none):
- * the gateway lets requests through in BYPASS only when it verifies (docs/security/internal.md#the-signed-mode).
+ * the gateway lets requests through in BYPASS only when it verifies (docs/security/signed-mode.md).
  */
 public record QueueSnapshot(
         String eventId,

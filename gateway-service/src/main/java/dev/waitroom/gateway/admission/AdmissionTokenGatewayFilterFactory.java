@@ -201,7 +201,7 @@ public class AdmissionTokenGatewayFilterFactory
     /**
      * Whether the snapshot's BYPASS is the coordinator's: its mode statement verifies with the coordinator's keys (the
      * JWKS admission tokens verify with), names this event, says BYPASS, is of this sale round or later and has not
-     * expired (docs/security/internal.md#the-signed-mode). The queue-service stores whatever mode it is told; only the
+     * expired (docs/security/signed-mode.md). The queue-service stores whatever mode it is told; only the
      * coordinator can sign one. A statement is verified once (off the event loop: the key source may be read) and
      * kept, per event, until it expires or another one replaces it; only verified BYPASS statements are kept, so
      * unsigned or forged ones cost a verification each, never memory. Otherwise the event is treated as QUEUEING:

@@ -18,7 +18,7 @@ import java.util.List;
  * {@code soldOutCategories} are published on the waiting page (issue 17); join.lua reads {@code afterPurchase} to
  * decide whether a completed entry may join again (docs/sale-rules/rejoin-and-published-policy.md). {@code pace} is
  * the offer pace the coordinator measured (docs/estimates.md), null when none was pushed. {@code modeStatement} is the
- * coordinator's signature of the mode, kept opaque for the gateway (docs/security/internal.md#the-signed-mode): this
+ * coordinator's signature of the mode, kept opaque for the gateway (docs/security/signed-mode.md): this
  * service neither checks nor needs it; null when none was pushed.
  */
 public record EventUpdate(
