@@ -1,5 +1,7 @@
 package dev.waitroom.gateway.admission;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.OperatingMode;
@@ -85,6 +87,9 @@ public class AdmissionTokenGatewayFilterFactory
     /** A BYPASS not believed is logged at most this often (it may come with every request of a crowd). */
     private static final Duration BYPASS_REFUSAL_LOG_EVERY = Duration.ofSeconds(10);
 
+    /** Events whose last mode statement's check is kept. */
+    private static final int MODE_VERDICTS = 10_000;
+
     private final AdmissionTokenVerifier verifier;
 
     private final HttpJwksSource jwks;
@@ -103,8 +108,12 @@ public class AdmissionTokenGatewayFilterFactory
 
     private final Map<EventId, BypassLog> bypassLogs = new ConcurrentHashMap<>();
 
-    /** Verified BYPASS statements by event: only the coordinator's, one per event in BYPASS. */
-    private final Map<EventId, SignedBypass> signedBypasses = new ConcurrentHashMap<>();
+    /**
+     * The last mode statement seen per event in BYPASS and what its check found, so each statement is verified once:
+     * bounded, an event forgotten first when many are (a snapshot saying BYPASS for an event not kept is checked again).
+     */
+    private final Cache<EventId, ModeVerdict> modeVerdicts =
+            Caffeine.newBuilder().maximumSize(MODE_VERDICTS).build();
 
     private final Map<String, Counter> bypassRefusals = new ConcurrentHashMap<>();
 
@@ -202,9 +211,9 @@ public class AdmissionTokenGatewayFilterFactory
      * Whether the snapshot's BYPASS is the coordinator's: its mode statement verifies with the coordinator's keys (the
      * JWKS admission tokens verify with), names this event, says BYPASS, is of this sale round or later and has not
      * expired (docs/security/signed-mode.md). The queue-service stores whatever mode it is told; only the
-     * coordinator can sign one. A statement is verified once (off the event loop: the key source may be read) and
-     * kept, per event, until it expires or another one replaces it; only verified BYPASS statements are kept, so
-     * unsigned or forged ones cost a verification each, never memory. Otherwise the event is treated as QUEUEING:
+     * coordinator can sign one. A statement is verified once (off the event loop: the key source may be read) and its
+     * verdict kept per event (bounded) until another statement replaces it, so neither the coordinator's nor a forged
+     * one is verified per request; an unknown key is checked again (the JWKS is read at most once a second). Otherwise the event is treated as QUEUEING:
      * counted ({@code waitroom.gateway.bypass.refused} by reason) and logged at most once per 10 s.
      */
     private Mono<Boolean> signedBypass(ServerWebExchange exchange, EventId eventId, QueueSnapshot snapshot) {
@@ -213,31 +222,29 @@ public class AdmissionTokenGatewayFilterFactory
             return Mono.just(refuseBypass(exchange, eventId, "unsigned"));
         }
         Instant now = clock.instant();
-        SignedBypass known = signedBypasses.get(eventId);
+        ModeVerdict known = modeVerdicts.getIfPresent(eventId);
         if (known != null && known.statement().equals(statement)) {
-            if (known.usableAt(now, snapshot.saleGeneration())) {
-                return Mono.just(true);
-            }
-            signedBypasses.remove(eventId, known);
-            return Mono.just(refuseBypass(exchange, eventId, known.usableAt(now, 0) ? "old-generation" : "expired"));
+            String refusal = known.refusalAt(now, snapshot.saleGeneration());
+            return Mono.just(refusal == null || refuseBypass(exchange, eventId, refusal));
         }
         return Mono.fromCallable(() -> verifier.verifyModeStatement(statement, eventId.value()))
                 .subscribeOn(Schedulers.boundedElastic())
                 .map(verified -> {
-                    if (!verified.bypass()) {
-                        return refuseBypass(exchange, eventId, "not-bypass");
-                    }
-                    SignedBypass signed = new SignedBypass(statement, verified.saleGeneration(), verified.expiresAt());
-                    if (!signed.usableAt(clock.instant(), snapshot.saleGeneration())) {
-                        return refuseBypass(exchange, eventId, "old-generation");
-                    }
-                    signedBypasses.put(eventId, signed);
-                    return true;
+                    ModeVerdict verdict = verified.bypass()
+                            ? new ModeVerdict(statement, null, verified.saleGeneration(), verified.expiresAt())
+                            : new ModeVerdict(statement, "not-bypass", 0, Instant.EPOCH);
+                    modeVerdicts.put(eventId, verdict);
+                    String refusal = verdict.refusalAt(clock.instant(), snapshot.saleGeneration());
+                    return refusal == null || refuseBypass(exchange, eventId, refusal);
                 })
-                .onErrorResume(
-                        TokenRejectedException.class,
-                        ex -> Mono.just(refuseBypass(
-                                exchange, eventId, ex.reason().name().toLowerCase(java.util.Locale.ROOT))))
+                .onErrorResume(TokenRejectedException.class, ex -> {
+                    String reason = ex.reason().name().toLowerCase(java.util.Locale.ROOT);
+                    if (ex.reason() != RejectionReason.UNKNOWN_KEY) {
+                        // refused for good: a key published later cannot make this statement verify
+                        modeVerdicts.put(eventId, new ModeVerdict(statement, reason, 0, Instant.EPOCH));
+                    }
+                    return Mono.just(refuseBypass(exchange, eventId, reason));
+                })
                 .onErrorResume(ex -> Mono.just(refuseBypass(exchange, eventId, "unavailable")));
     }
 
@@ -266,12 +273,21 @@ public class AdmissionTokenGatewayFilterFactory
         return false;
     }
 
-    /** A verified BYPASS statement of the coordinator, kept until it expires. */
-    private record SignedBypass(String statement, long saleGeneration, Instant expiresAt) {
+    /**
+     * What the check of one mode statement found: {@code refusal} null for the coordinator's BYPASS (usable until it
+     * expires, for its sale round and later ones), else why it is not believed.
+     */
+    private record ModeVerdict(String statement, String refusal, long saleGeneration, Instant expiresAt) {
 
-        boolean usableAt(Instant now, long currentGeneration) {
-            return now.isBefore(expiresAt.plus(AdmissionTokenVerifier.MODE_STATEMENT_SKEW))
-                    && saleGeneration >= currentGeneration;
+        /** Null when it lets requests through now, for the snapshot's generation; else why not. */
+        String refusalAt(Instant now, long currentGeneration) {
+            if (refusal != null) {
+                return refusal;
+            }
+            if (!now.isBefore(expiresAt.plus(AdmissionTokenVerifier.MODE_STATEMENT_SKEW))) {
+                return "expired";
+            }
+            return saleGeneration < currentGeneration ? "old-generation" : null;
         }
     }
 
