@@ -242,6 +242,41 @@ abstract class QueueContractScenarios {
         assertThat(opened.admissionRatePerSecond()).isEqualTo(1.5);
     }
 
+    /** The coordinator's signed mode (issue #28) passes through opaque, and a push without one leaves none behind. */
+    @Test
+    void theModeStatementPushedWithTheStateComesBackInTheSnapshot() {
+        String event = newEvent();
+        String statement = "eyJhbGciOiJFZERTQSJ9.eyJtb2RlIjoiQllQQVNTIn0.c2lnbmF0dXJl";
+        Answer stored = call(
+                "PUT",
+                path(QueuePaths.EVENT, event),
+                null,
+                EventUpdateRequest.of(
+                                EventPhase.OPEN,
+                                OperatingMode.BYPASS,
+                                null,
+                                1,
+                                COMMITMENT,
+                                null,
+                                IdentityScope.BROWSER,
+                                ExpiredOfferPolicy.DROP,
+                                PresaleOrdering.FIFO,
+                                1.0,
+                                60,
+                                null,
+                                JoinGate.OPEN,
+                                null,
+                                AfterPurchase.RELEASE,
+                                List.of())
+                        .withModeStatement(statement));
+        assertThat(stored.status()).as(stored.toString()).isEqualTo(200);
+        assertThat(snapshot(event).mode()).isEqualTo(OperatingMode.BYPASS);
+        assertThat(snapshot(event).modeStatement()).isEqualTo(statement);
+
+        push(event, EventPhase.OPEN, OperatingMode.BYPASS, 1, null, null, 1.0);
+        assertThat(snapshot(event).modeStatement()).isNull();
+    }
+
     @Test
     void publicStatusPublishesTheEventsNamePolicyRoundAndSoldOutCategories() {
         String event = newEvent();
