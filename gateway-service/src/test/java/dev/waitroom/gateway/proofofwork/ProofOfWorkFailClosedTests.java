@@ -124,7 +124,7 @@ class ProofOfWorkFailClosedTests {
     void aJoinToAnEventTheQueueServiceDoesNotKnowIsRefusedAtTheEdgeAndOneCreatedSinceIsGated() throws Exception {
         StubUpstreams upstreams = StubUpstreams.get();
         EventId event = EventId.of("pow-unknown-" + UUID.randomUUID().toString().substring(0, 8));
-        EventSnapshots snapshots = snapshotsFrom(upstreams.queue.uri(), StubUpstreams.INTERNAL_TOKEN);
+        EventSnapshots snapshots = snapshotsFrom(upstreams.queue.uri(), StubUpstreams.GATEWAY.credential());
         Joined joined = join(snapshots, event, new SimpleMeterRegistry());
         assertThat(joined.forwarded()).isFalse();
         assertThat(joined.exchange().getResponse().getStatusCode().value()).isEqualTo(404);
@@ -193,7 +193,7 @@ class ProofOfWorkFailClosedTests {
     }
 
     /** The gateway's snapshots of a queue-service at {@code queue}, with a 500 ms time budget per call. */
-    static EventSnapshots snapshotsFrom(URI queue, String internalToken) {
+    static EventSnapshots snapshotsFrom(URI queue, String credential) {
         String key = Base64.getEncoder().encodeToString(new byte[32]).replace('A', 'k');
         EdgeProperties edge = new EdgeProperties(
                 false,
@@ -212,7 +212,7 @@ class ProofOfWorkFailClosedTests {
                 true);
         return new EventSnapshots(
                 new ServicesProperties(queue, queue, queue),
-                new SecretsProperties("o", internalToken, key, key),
+                new SecretsProperties("o", credential, key, key),
                 edge,
                 Clock.systemUTC(),
                 new SimpleMeterRegistry(),
