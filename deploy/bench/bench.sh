@@ -6,11 +6,14 @@ export LC_ALL=C
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# --opening-minute is a phase of its own, on a stack of its own (opening-minute.sh)
+for a in "$@"; do [ "$a" != --opening-minute ] || exec "$here/opening-minute.sh" "$@"; done
 
 usage() {
   cat >&2 <<'EOF'
 usage: ./waitroom bench [--with-stack] [--quick] [--visitors N] [--connections C] [--seconds S]
                         [--realistic-seconds S] [--threads T] [--nginx-workers W]
+       ./waitroom bench --opening-minute [--visitors N] [--seconds S] ... (--opening-minute --help)
   --with-stack           start the launcher's stack in a temp data dir (and stop it); otherwise use the
                          running stack on 127.0.0.1:8080 (plus WAITROOM_PORT_OFFSET)
   --visitors N           distinct visitors (default 10000, at most 131072)
