@@ -148,8 +148,8 @@ public class OpeningMinute {
             log("warming the client up: 3 s of joins against nginx, unmeasured ...");
             closedLoop(nginx, nginxConnections, 3, null);
         }
-        long[] arrivals = OpeningSchedule.arrivalsNanos(
-                visitors, seconds, Long.parseLong(o.getOrDefault("seed", "29")));
+        long[] arrivals =
+                OpeningSchedule.arrivalsNanos(visitors, seconds, Long.parseLong(o.getOrDefault("seed", "29")));
 
         Map<String, Object> before = stack.sample();
         Map<String, Long> pollsBefore = stack.pollMetrics();
@@ -377,12 +377,7 @@ public class OpeningMinute {
     }
 
     private void lane(
-            HttpClient http,
-            int n,
-            long stop,
-            AtomicLong done,
-            AtomicInteger lanes,
-            OpeningReport.Histogram latency) {
+            HttpClient http, int n, long stop, AtomicLong done, AtomicInteger lanes, OpeningReport.Histogram latency) {
         if (System.nanoTime() >= stop) {
             lanes.decrementAndGet();
             return;
@@ -398,10 +393,7 @@ public class OpeningMinute {
                 .responseSingle((res, body) -> body.asString()
                         .defaultIfEmpty("")
                         .map(b -> new Answer(
-                                res.status().code(),
-                                res.responseHeaders().getAll("set-cookie"),
-                                null,
-                                b)))
+                                res.status().code(), res.responseHeaders().getAll("set-cookie"), null, b)))
                 .subscribe(
                         a -> {
                             if (System.nanoTime() < stop) {
@@ -497,7 +489,8 @@ public class OpeningMinute {
         client.put("cpuSeconds", OpeningReport.round(f.clientCpuSeconds()));
         client.put("phaseSeconds", OpeningReport.round(f.phaseSeconds()));
         client.put(
-                "cpuPercentOfOneCore", OpeningReport.round(100 * f.clientCpuSeconds() / Math.max(1e-9, f.phaseSeconds())));
+                "cpuPercentOfOneCore",
+                OpeningReport.round(100 * f.clientCpuSeconds() / Math.max(1e-9, f.phaseSeconds())));
         client.put(
                 "cpuPercentOfMachine",
                 OpeningReport.round(100
@@ -517,7 +510,10 @@ public class OpeningMinute {
         figures.put("redis", redis(f.before(), f.after(), joined));
         figures.put("client", client);
         if (f.nginx() != null) {
-            f.nginx().put("ratioPeakJoinsToNginx", OpeningReport.round(peak / (double) f.nginx().get("requestsPerSecond")));
+            f.nginx()
+                    .put(
+                            "ratioPeakJoinsToNginx",
+                            OpeningReport.round(peak / (double) f.nginx().get("requestsPerSecond")));
             figures.put("nginx", f.nginx());
         }
         figures.put("windows", windows.stream().map(OpeningReport.Window::asMap).toList());
@@ -534,19 +530,20 @@ public class OpeningMinute {
         sections.remove("name");
         sections.remove("verdict");
         sections.remove("perSecond");
-        String verdictLine = (pass ? "PASS" : "FAIL") + String.format(
-                Locale.ROOT,
-                ": %,d of %,d joined, %,d lost, %,d refused; join p50 %.1f ms, p99 %.1f ms; %s of %,d polls at the"
-                        + " edge, status p99 %.1f ms",
-                joined,
-                visitors,
-                lost,
-                refused,
-                all.joinP50(),
-                all.joinP99(),
-                Double.isNaN(edgeShare) ? "-" : String.format(Locale.ROOT, "%.1f %%", edgeShare),
-                all.edge() + all.forwarded(),
-                all.pollP99());
+        String verdictLine = (pass ? "PASS" : "FAIL")
+                + String.format(
+                        Locale.ROOT,
+                        ": %,d of %,d joined, %,d lost, %,d refused; join p50 %.1f ms, p99 %.1f ms; %s of %,d polls at the"
+                                + " edge, status p99 %.1f ms",
+                        joined,
+                        visitors,
+                        lost,
+                        refused,
+                        all.joinP50(),
+                        all.joinP99(),
+                        Double.isNaN(edgeShare) ? "-" : String.format(Locale.ROOT, "%.1f %%", edgeShare),
+                        all.edge() + all.forwarded(),
+                        all.pollP99());
         Files.writeString(
                 Path.of(prefix + ".html"),
                 OpeningReport.html(
@@ -703,7 +700,10 @@ public class OpeningMinute {
                 b.append(section).append(": ");
                 int n = 0;
                 for (Map.Entry<?, ?> e : m.entrySet()) {
-                    b.append(n++ == 0 ? "" : ", ").append(e.getKey()).append('=').append(e.getValue());
+                    b.append(n++ == 0 ? "" : ", ")
+                            .append(e.getKey())
+                            .append('=')
+                            .append(e.getValue());
                 }
                 b.append('\n');
             }
@@ -918,7 +918,9 @@ public class OpeningMinute {
                 for (String line : reply(in).split("\r\n")) {
                     int colon = line.indexOf(':');
                     if (colon > 0 && (line.startsWith("used_memory:") || line.startsWith("used_memory_rss:"))) {
-                        info.put(line.substring(0, colon), line.substring(colon + 1).trim());
+                        info.put(
+                                line.substring(0, colon),
+                                line.substring(colon + 1).trim());
                     }
                 }
                 command(out, "DBSIZE");

@@ -470,7 +470,8 @@ final class OpeningReport {
         }
         if (v instanceof Map<?, ?> m) {
             StringBuilder b = new StringBuilder();
-            m.forEach((k, x) -> b.append(b.isEmpty() ? "" : ", ").append(k).append(' ').append(text(x)));
+            m.forEach((k, x) ->
+                    b.append(b.isEmpty() ? "" : ", ").append(k).append(' ').append(text(x)));
             return b.isEmpty() ? "none" : b.toString();
         }
         return String.valueOf(v);

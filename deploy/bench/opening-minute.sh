@@ -185,7 +185,7 @@ nginx_version="$("$nginx_bin" -v 2>&1 | sed 's/.*nginx\///')"
 
 # --- a fresh stack, as ./waitroom run --demo starts it ---------------------------------------------------------------
 data="$work/data"; mkdir -p "$data/logs"
-log "starting a fresh stack (./waitroom run --demo) in $data, ports offset by $offset, JVM flags: ${WAITROOM_JVM_FLAGS:-the launcher's default}"
+log "starting a fresh stack (./waitroom run --demo) in $data, ports offset by $offset, JVM flags: ${WAITROOM_JVM_FLAGS:-launcher default}"
 t0=$(date +%s%N)
 WAITROOM_PORT_OFFSET="$offset" WAITROOM_DATA_DIR="$data" \
   java -Dwaitroom.root="$root" -jar "$launcher" run --demo > "$data/logs/launcher.log" 2>&1 &
