@@ -422,7 +422,8 @@ public class OpeningMinute {
             Map<String, Object> nginx) {}
 
     private int report(Figures f) throws IOException {
-        int upTo = Math.min(recorder.length(), seconds + (int) Math.ceil(DRAIN_NANOS / 1e9));
+        // the phase, and the seconds after it in which late joins were still answered
+        int upTo = Math.max(seconds, recorder.lastJoinSecond() + 1);
         List<OpeningReport.Window> windows = recorder.windows(5, upTo);
         OpeningReport.Window all = recorder.window(0, recorder.length());
         OpeningReport.Window first30 = recorder.window(0, Math.min(30, seconds));
@@ -513,7 +514,7 @@ public class OpeningMinute {
             f.nginx()
                     .put(
                             "ratioPeakJoinsToNginx",
-                            OpeningReport.round(peak / (double) f.nginx().get("requestsPerSecond")));
+                            Math.round(1000 * peak / (double) f.nginx().get("requestsPerSecond")) / 1000.0);
             figures.put("nginx", f.nginx());
         }
         figures.put("windows", windows.stream().map(OpeningReport.Window::asMap).toList());
@@ -675,6 +676,10 @@ public class OpeningMinute {
         return out;
     }
 
+    private static Object dash(Object v) {
+        return v == null || "".equals(v) ? "-" : v;
+    }
+
     private static long[] trim(long[] series, int length) {
         return java.util.Arrays.copyOf(series, Math.min(series.length, length));
     }
@@ -711,14 +716,15 @@ public class OpeningMinute {
         for (Map<String, Object> p : (List<Map<String, Object>>) figures.get("processes")) {
             b.append(String.format(
                     Locale.ROOT,
-                    "process %-24s RSS %s -> %s MiB (peak %s), heap used %s -> %s MiB, CPU %s s in the phase%n",
+                    "process %-24s RSS %s -> %s MiB (peak %s), heap used %s -> %s MiB, CPU %s s in the phase; %s%n",
                     p.get("process"),
                     p.get("rssMiBBefore"),
                     p.get("rssMiBAfter"),
                     p.get("rssPeakMiB"),
-                    p.get("heapUsedMiBBefore"),
-                    p.get("heapUsedMiBAfter"),
-                    p.get("cpuSecondsInPhase")));
+                    dash(p.get("heapUsedMiBBefore")),
+                    dash(p.get("heapUsedMiBAfter")),
+                    p.get("cpuSecondsInPhase"),
+                    dash(p.get("jvmFlags"))));
         }
         b.append(String.format(
                 Locale.ROOT,

@@ -132,6 +132,17 @@ final class OpeningReport {
             return seconds.length;
         }
 
+        /** The last second in which a join was due or answered (0 without any). */
+        int lastJoinSecond() {
+            for (int i = seconds.length - 1; i > 0; i--) {
+                Second s = seconds[i];
+                if (s.offered.sum() + s.joined.sum() + s.refused.sum() + s.lost.sum() > 0) {
+                    return i;
+                }
+            }
+            return 0;
+        }
+
         private Second at(long nanos) {
             return seconds[(int) Math.max(0, Math.min(seconds.length - 1, nanos / 1_000_000_000L))];
         }

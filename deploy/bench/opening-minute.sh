@@ -190,12 +190,12 @@ t0=$(date +%s%N)
 WAITROOM_PORT_OFFSET="$offset" WAITROOM_DATA_DIR="$data" \
   java -Dwaitroom.root="$root" -jar "$launcher" run --demo > "$data/logs/launcher.log" 2>&1 &
 stack_pid=$!
-for _ in $(seq 1 3600); do
+for _ in $(seq 1 6000); do   # 300 s: JVMs starting on two cores that others build on take long
   grep -q "Waitroom is running" "$data/logs/launcher.log" 2>/dev/null && break
   kill -0 "$stack_pid" 2>/dev/null || { echo "opening-minute: the stack did not start:" >&2; tail -n 20 "$data/logs/launcher.log" >&2; exit 2; }
   sleep 0.05
 done
-grep -q "Waitroom is running" "$data/logs/launcher.log" || { echo "opening-minute: the stack did not start in 180 s" >&2; exit 2; }
+grep -q "Waitroom is running" "$data/logs/launcher.log" || { echo "opening-minute: the stack did not start in 300 s" >&2; exit 2; }
 ready_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 log "ready in $(awk -v m="$ready_ms" 'BEGIN { printf "%.1f", m / 1000 }') s (launcher start to \"Waitroom is running\")"
 gateway_pid="$(ss -Htlnp "sport = :$((8080 + offset))" | sed -n 's/.*pid=\([0-9]*\).*/\1/p' | head -n1)"
