@@ -560,7 +560,9 @@ public class OpeningMinute {
                                 new OpeningReport.Series(
                                         "polls at the edge", "#ff7f0e", trim(recorder.series("edge"), upTo)),
                                 new OpeningReport.Series(
-                                        "polls forwarded", "#d62728", trim(recorder.series("forwarded"), upTo)))));
+                                        "polls forwarded", "#d62728", trim(recorder.series("forwarded"), upTo)),
+                                new OpeningReport.Series(
+                                        "joins lost or refused", "#000000", trim(recorder.series("failed"), upTo)))));
 
         System.out.println(text(figures, windows, verdictLine));
         System.out.printf(
@@ -986,6 +988,10 @@ public class OpeningMinute {
     }
 
     private static String reason(Throwable error) {
+        if (error.getClass().getSimpleName().equals("PoolAcquireTimeoutException")) {
+            // the request waited for one of the client's connections, every one busy with an unanswered request
+            return "not sent in " + TIMEOUT.toSeconds() + " s: every connection busy";
+        }
         String name = error.getClass().getSimpleName();
         return name.isEmpty() ? "error" : name;
     }

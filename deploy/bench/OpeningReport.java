@@ -254,6 +254,7 @@ final class OpeningReport {
                     case "joined" -> s.joined.sum();
                     case "edge" -> s.edge.sum();
                     case "forwarded" -> s.forwarded.sum();
+                    case "failed" -> s.refused.sum() + s.lost.sum();
                     default -> throw new IllegalArgumentException(what);
                 };
             }
