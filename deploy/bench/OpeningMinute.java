@@ -216,6 +216,10 @@ public class OpeningMinute {
         while (true) {
             long now = System.nanoTime() - start;
             if (now >= end - start) {
+                // a scheduler running late still sends every join: a join not sent would vanish from the figures
+                for (; next < arrivals.length; next++) {
+                    join(next, arrivals[next]);
+                }
                 return;
             }
             while (next < arrivals.length && arrivals[next] <= now) {
@@ -565,6 +569,7 @@ public class OpeningMinute {
                                         "joins lost or refused", "#000000", trim(recorder.series("failed"), upTo)))));
 
         System.out.println(text(figures, windows, verdictLine));
+        System.out.println(readmeRow(figures, first30, peak, edgeShare, all));
         System.out.printf(
                 Locale.ROOT,
                 "BENCH name=opening-minute visitors=%d seconds=%d joined=%d lost=%d refused=%d join_p50_ms=%.2f"
@@ -585,6 +590,45 @@ public class OpeningMinute {
                 100 * f.clientCpuSeconds() / Math.max(1e-9, f.phaseSeconds()),
                 pass);
         return pass ? 0 : 1;
+    }
+
+    /**
+     * The run as one row of the README's performance table (issue 29, item 5): what was measured, its figures, the
+     * nginx figure of the same run, the date and the commit, so the table is filled from runs and never by hand.
+     */
+    @SuppressWarnings("unchecked")
+    private String readmeRow(
+            Map<String, Object> figures,
+            OpeningReport.Window first30,
+            double peak,
+            double edgeShare,
+            OpeningReport.Window all) {
+        Map<String, Object> run = (Map<String, Object>) figures.get("run");
+        Map<String, Object> nginx = (Map<String, Object>) figures.get("nginx");
+        Map<String, Object> redis = (Map<String, Object>) figures.get("redis");
+        return String.format(
+                Locale.ROOT,
+                "README row: | opening minute, %,d new browsers in %d s, fresh `./waitroom run --demo` (ready in %s s)"
+                        + " | %,.0f joins/s over the first 30 s (best 5 s %,.0f/s), join p99 %.0f ms, %,d lost, %,d"
+                        + " refused; %s of polls at the edge, status p99 %.0f ms; Redis %s B per visitor | %s | %s |"
+                        + " %s | load %s |",
+                visitors,
+                seconds,
+                run.getOrDefault("startToReadySeconds", "?"),
+                first30.joinedPerSecond(),
+                peak,
+                all.joinP99(),
+                all.lost(),
+                all.refused(),
+                Double.isNaN(edgeShare) ? "-" : String.format(Locale.ROOT, "%.1f %%", edgeShare),
+                all.pollP99(),
+                redis.getOrDefault("bytesPerVisitorJoined", "?"),
+                nginx == null
+                        ? "-"
+                        : String.format(Locale.ROOT, "nginx %,.0f req/s", (double) nginx.get("requestsPerSecond")),
+                String.valueOf(run.getOrDefault("date", "?")).substring(0, 10),
+                run.getOrDefault("commit", "?"),
+                run.get("loadAverageAtStart"));
     }
 
     private Map<String, Object> meta(Figures f) throws IOException {

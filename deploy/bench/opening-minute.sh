@@ -8,6 +8,8 @@ export LC_ALL=C
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=nginx.sh
+. "$here/nginx.sh"
 
 usage() {
   cat >&2 <<'EOF'
@@ -94,15 +96,7 @@ gateway="http://127.0.0.1:$((8080 + offset))"
 
 # --- clean-up: everything this script started, nothing else ------------------------------------------------------
 work="$(mktemp -d "${TMPDIR:-/tmp}/waitroom-opening.XXXXXX")"
-nginx_pid=""; stack_pid=""; failed_cleanup=false
-stop_nginx() {
-  [ -n "$nginx_pid" ] || return 0
-  kill -QUIT "$nginx_pid" 2>/dev/null || true
-  for _ in $(seq 1 50); do kill -0 "$nginx_pid" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$nginx_pid" 2>/dev/null || true
-  wait "$nginx_pid" 2>/dev/null || true
-  nginx_pid=""
-}
+stack_pid=""; failed_cleanup=false
 stop_stack() {
   [ -n "$stack_pid" ] || return 0
   log "stopping the stack (launcher pid $stack_pid) ..."
@@ -144,44 +138,10 @@ names="$(jar tf "$gateway_jar" | grep -E '^BOOT-INF/lib/(netty-|reactor-core-|re
 javac -nowarn -d "$work/classes" -cp "$work/lib/*" "$here/OpeningMinute.java" "$here/OpeningSchedule.java" "$here/OpeningReport.java"
 
 # --- the comparison server: nginx, constant answer -----------------------------------------------------------------
-nginx_port=""
-for _ in $(seq 1 50); do
-  p=$((40000 + RANDOM % 20000))
-  if [ -z "$(ss -Htln "sport = :$p")" ]; then nginx_port=$p; break; fi
+start_nginx "$nginx_bin" "$work/nginx" 1 opening-minute
+for _ in 1 2 3; do   # nginx took its port after the stack's were chosen: never one of them
+  case " $(ports_of "$offset") " in *" $nginx_port "*) stop_nginx; start_nginx "$nginx_bin" "$work/nginx" 1 opening-minute ;; *) break ;; esac
 done
-[ -n "$nginx_port" ] || { echo "opening-minute: no free loopback port for nginx" >&2; exit 2; }
-mkdir -p "$work/nginx"
-cat > "$work/nginx/nginx.conf" <<EOF
-worker_processes 1;
-daemon off;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx/body;
-  proxy_temp_path $work/nginx/proxy;
-  fastcgi_temp_path $work/nginx/fastcgi;
-  uwsgi_temp_path $work/nginx/uwsgi;
-  scgi_temp_path $work/nginx/scgi;
-  keepalive_requests 100000000;
-  keepalive_timeout 300s;
-  server {
-    listen 127.0.0.1:$nginx_port;
-    default_type application/json;
-    location / { return 200 '{"state":"WAITING"}'; }
-  }
-}
-EOF
-"$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
-nginx_pid=$!
-for _ in $(seq 1 50); do
-  curl -s -m 1 "http://127.0.0.1:$nginx_port/" 2>/dev/null | grep -q WAITING && break
-  kill -0 "$nginx_pid" 2>/dev/null || { echo "opening-minute: nginx did not start:" >&2; cat "$work/nginx/error.log" >&2; nginx_pid=""; exit 2; }
-  sleep 0.1
-done
-curl -s -m 1 "http://127.0.0.1:$nginx_port/" | grep -q WAITING || { echo "opening-minute: nginx does not answer" >&2; exit 2; }
-nginx_version="$("$nginx_bin" -v 2>&1 | sed 's/.*nginx\///')"
 
 # --- a fresh stack, as ./waitroom run --demo starts it ---------------------------------------------------------------
 data="$work/data"; mkdir -p "$data/logs"
