@@ -157,6 +157,12 @@ class OpeningMinuteReportTests {
         assertThat(offered).hasSize(20);
         assertThat(offered[0]).isEqualTo(10);
         assertThat(offered[6]).isEqualTo(71);
+        long[] failed = (long[]) call(recorder, "series", "failed");
+        assertThat(failed[6]).isEqualTo(1);
+        assertThat(failed[11]).isEqualTo(1);
+        assertThat(Arrays.stream(failed).sum()).isEqualTo(2);
+        // the report ends with the last second a join was due or answered in, not with the recorder's length
+        assertThat(call(recorder, "lastJoinSecond")).isEqualTo(11);
     }
 
     @Test
