@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
@@ -78,6 +79,8 @@ public class OpeningMinute {
     private final ConcurrentLinkedQueue<Integer>[] wheel;
 
     private final AtomicInteger joinsInFlight = new AtomicInteger();
+    // 1 once a join's outcome is counted: its answer, its error, or lost when the drain ends, whichever comes first
+    private final AtomicIntegerArray settled;
     private final AtomicLong joinedExisting = new AtomicLong();
     private final AtomicLong joinedWithoutTicket = new AtomicLong();
     private final AtomicLong pollsSent = new AtomicLong();
@@ -102,6 +105,7 @@ public class OpeningMinute {
         this.qt = new String[visitors];
         this.pollAfter = new int[visitors];
         this.due = new long[visitors];
+        this.settled = new AtomicIntegerArray(visitors);
         this.wheel = new ConcurrentLinkedQueue[(seconds + 1) * 100];
         for (int i = 0; i < wheel.length; i++) {
             wheel[i] = new ConcurrentLinkedQueue<>();
@@ -172,7 +176,14 @@ public class OpeningMinute {
         while (joinsInFlight.get() > 0 && System.nanoTime() < drainUntil) {
             Thread.sleep(20);
         }
-        int unanswered = joinsInFlight.get();
+        // what is still unanswered now is lost, and an answer arriving later no longer counts
+        int unanswered = 0;
+        for (int i = 0; i < visitors; i++) {
+            if (settled.compareAndSet(i, 0, 1)) {
+                unanswered++;
+                recorder.joinLost(arrivals[i], System.nanoTime() - start, "unanswered 35 s after the last was due");
+            }
+        }
         long phaseEnd = System.nanoTime();
         long cpu1 = os.getProcessCpuTime();
         String loadEnd = loadAverage();
@@ -261,6 +272,9 @@ public class OpeningMinute {
                                 text)))
                 .subscribe(a -> joined(i, dueAt, a), error -> {
                     joinsInFlight.decrementAndGet();
+                    if (!settled.compareAndSet(i, 0, 1)) {
+                        return;
+                    }
                     count(joinStatuses, "no answer");
                     recorder.joinLost(dueAt, System.nanoTime() - start, "no answer (" + reason(error) + ")");
                 });
@@ -269,6 +283,10 @@ public class OpeningMinute {
     private static final byte[] EMPTY_OBJECT = "{}".getBytes(StandardCharsets.US_ASCII);
 
     private void joined(int i, long dueAt, Answer a) {
+        joinsInFlight.decrementAndGet();
+        if (!settled.compareAndSet(i, 0, 1)) {
+            return;
+        }
         long now = System.nanoTime() - start;
         count(joinStatuses, String.valueOf(a.status));
         if (a.status >= 200 && a.status < 300) {
@@ -286,7 +304,6 @@ public class OpeningMinute {
         } else {
             recorder.joinLost(dueAt, now, a.status + " " + problemType(a.body));
         }
-        joinsInFlight.decrementAndGet();
     }
 
     private void poll(int i) {
