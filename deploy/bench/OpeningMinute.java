@@ -149,8 +149,12 @@ public class OpeningMinute {
         HttpClient nginx = nginxUrl == null ? null : client(pool, loops, nginxUrl);
         int nginxConnections = Integer.parseInt(o.getOrDefault("nginx-connections", "64"));
         if (nginx != null) {
-            log("warming the client up: 3 s of joins against nginx, unmeasured ...");
-            closedLoop(nginx, nginxConnections, 3, null);
+            // the phase's own code (schedule, joins, cookies, polls, the wheel) compiled before it meets the gateway
+            log("warming the client up: the same phase with 6,000 browsers over 8 s against nginx, unmeasured ...");
+            Map<String, String> small = new HashMap<>(o);
+            small.put("visitors", "6000");
+            small.put("seconds", "8");
+            new OpeningMinute(small, nginx).phase(OpeningSchedule.arrivalsNanos(6000, 8, 1));
         }
         long[] arrivals =
                 OpeningSchedule.arrivalsNanos(visitors, seconds, Long.parseLong(o.getOrDefault("seed", "29")));
@@ -169,21 +173,7 @@ public class OpeningMinute {
                 OpeningSchedule.rushNanos(seconds) / 1e9,
                 jitter * 100));
 
-        start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
-        end = start + TimeUnit.SECONDS.toNanos(seconds);
-        schedule(arrivals);
-        long drainUntil = System.nanoTime() + DRAIN_NANOS;
-        while (joinsInFlight.get() > 0 && System.nanoTime() < drainUntil) {
-            Thread.sleep(20);
-        }
-        // what is still unanswered now is lost, and an answer arriving later no longer counts
-        int unanswered = 0;
-        for (int i = 0; i < visitors; i++) {
-            if (settled.compareAndSet(i, 0, 1)) {
-                unanswered++;
-                recorder.joinLost(arrivals[i], System.nanoTime() - start, "unanswered 35 s after the last was due");
-            }
-        }
+        int unanswered = phase(arrivals);
         long phaseEnd = System.nanoTime();
         long cpu1 = os.getProcessCpuTime();
         String loadEnd = loadAverage();
@@ -194,6 +184,7 @@ public class OpeningMinute {
         if (nginx != null) {
             log("nginx: " + o.getOrDefault("nginx-seconds", "10") + " s of joins, closed loop, " + nginxConnections
                     + " in flight, same client ...");
+            closedLoop(nginx, nginxConnections, 2, null);
             OpeningReport.Histogram latency = new OpeningReport.Histogram();
             long n = closedLoop(
                     nginx, nginxConnections, Integer.parseInt(o.getOrDefault("nginx-seconds", "10")), latency);
@@ -218,6 +209,26 @@ public class OpeningMinute {
                 unanswered,
                 nginxFigures);
         return report(f);
+    }
+
+    /** The phase: every join at its time, polls until the end, then the answers still due; returns joins lost so. */
+    private int phase(long[] arrivals) throws InterruptedException {
+        start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
+        end = start + TimeUnit.SECONDS.toNanos(seconds);
+        schedule(arrivals);
+        long drainUntil = System.nanoTime() + DRAIN_NANOS;
+        while (joinsInFlight.get() > 0 && System.nanoTime() < drainUntil) {
+            Thread.sleep(20);
+        }
+        // what is still unanswered now is lost, and an answer arriving later no longer counts
+        int unanswered = 0;
+        for (int i = 0; i < visitors; i++) {
+            if (settled.compareAndSet(i, 0, 1)) {
+                unanswered++;
+                recorder.joinLost(arrivals[i], System.nanoTime() - start, "unanswered 35 s after the last was due");
+            }
+        }
+        return unanswered;
     }
 
     /** Sends every join at its time and every poll when it is due, until the phase ends. The scheduler thread. */
@@ -308,12 +319,12 @@ public class OpeningMinute {
 
     private void poll(int i) {
         long dueAt = due[i];
-        String cookie = qt[i] == null ? vid[i] : vid[i] + "; " + qt[i];
+        String cookie = vid[i] == null ? qt[i] : qt[i] == null ? vid[i] : vid[i] + "; " + qt[i];
         String address = forwardedFor(i);
         pollsSent.incrementAndGet();
         gateway.headers(h -> h.set("X-Forwarded-For", address)
                         .set("X-Request-Id", "opening-p" + i)
-                        .set("Cookie", cookie))
+                        .set("Cookie", cookie == null ? "" : cookie))
                 .get()
                 .uri(statusPath)
                 .responseSingle((res, body) -> body.asString(StandardCharsets.UTF_8)
@@ -643,7 +654,7 @@ public class OpeningMinute {
                 nginx == null
                         ? "-"
                         : String.format(Locale.ROOT, "nginx %,.0f req/s", (double) nginx.get("requestsPerSecond")),
-                String.valueOf(run.getOrDefault("date", "?")).substring(0, 10),
+                String.valueOf(run.getOrDefault("date", "?")).replaceFirst("T.*", ""),
                 run.getOrDefault("commit", "?"),
                 run.get("loadAverageAtStart"));
     }
