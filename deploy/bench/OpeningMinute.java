@@ -68,6 +68,7 @@ public class OpeningMinute {
     private final String joinPath;
     private final String statusPath;
     private final HttpClient gateway;
+    private final HttpClient polls;
     private final OpeningReport.Recorder recorder;
     private final OpeningReport.Histogram lateness = new OpeningReport.Histogram();
 
@@ -91,7 +92,7 @@ public class OpeningMinute {
     private volatile long end;
 
     @SuppressWarnings("unchecked")
-    OpeningMinute(Map<String, String> o, HttpClient gateway) {
+    OpeningMinute(Map<String, String> o, HttpClient gateway, HttpClient polls) {
         this.o = o;
         this.visitors = Integer.parseInt(o.getOrDefault("visitors", "200000"));
         this.seconds = Integer.parseInt(o.getOrDefault("seconds", "60"));
@@ -100,6 +101,7 @@ public class OpeningMinute {
         this.joinPath = "/events/" + event + "/queue";
         this.statusPath = "/events/" + event + "/queue/status";
         this.gateway = gateway;
+        this.polls = polls;
         this.recorder = new OpeningReport.Recorder(seconds + 60);
         this.vid = new String[visitors];
         this.qt = new String[visitors];
@@ -117,7 +119,20 @@ public class OpeningMinute {
         int connections = Integer.parseInt(o.getOrDefault("connections", "512"));
         LoopResources loops =
                 LoopResources.create("opening", Integer.parseInt(o.getOrDefault("client-threads", "1")), true);
-        ConnectionProvider pool = ConnectionProvider.builder("opening")
+        ConnectionProvider pool = pool("joins", connections);
+        // polls on connections of their own: a browser's poll never waits behind another browser's join
+        ConnectionProvider pollPool = pool("polls", connections);
+        HttpClient gateway = client(pool, loops, require(o, "url"));
+        OpeningMinute run = new OpeningMinute(o, gateway, client(pollPool, loops, require(o, "url")));
+        int code = run.run(pool, loops);
+        pool.disposeLater().block(Duration.ofSeconds(10));
+        pollPool.disposeLater().block(Duration.ofSeconds(10));
+        loops.disposeLater().block(Duration.ofSeconds(10));
+        System.exit(code);
+    }
+
+    private static ConnectionProvider pool(String name, int connections) {
+        return ConnectionProvider.builder(name)
                 .maxConnections(connections)
                 .pendingAcquireMaxCount(-1)
                 .pendingAcquireTimeout(TIMEOUT)
@@ -125,12 +140,6 @@ public class OpeningMinute {
                 .maxIdleTime(Duration.ofSeconds(50))
                 .fifo()
                 .build();
-        HttpClient gateway = client(pool, loops, require(o, "url"));
-        OpeningMinute run = new OpeningMinute(o, gateway);
-        int code = run.run(pool, loops);
-        pool.disposeLater().block(Duration.ofSeconds(10));
-        loops.disposeLater().block(Duration.ofSeconds(10));
-        System.exit(code);
     }
 
     private static HttpClient client(ConnectionProvider pool, LoopResources loops, String url) {
@@ -154,7 +163,7 @@ public class OpeningMinute {
             Map<String, String> small = new HashMap<>(o);
             small.put("visitors", "6000");
             small.put("seconds", "8");
-            new OpeningMinute(small, nginx).phase(OpeningSchedule.arrivalsNanos(6000, 8, 1));
+            new OpeningMinute(small, nginx, nginx).phase(OpeningSchedule.arrivalsNanos(6000, 8, 1));
         }
         long[] arrivals =
                 OpeningSchedule.arrivalsNanos(visitors, seconds, Long.parseLong(o.getOrDefault("seed", "29")));
@@ -322,7 +331,7 @@ public class OpeningMinute {
         String cookie = vid[i] == null ? qt[i] : qt[i] == null ? vid[i] : vid[i] + "; " + qt[i];
         String address = forwardedFor(i);
         pollsSent.incrementAndGet();
-        gateway.headers(h -> h.set("X-Forwarded-For", address)
+        polls.headers(h -> h.set("X-Forwarded-For", address)
                         .set("X-Request-Id", "opening-p" + i)
                         .set("Cookie", cookie == null ? "" : cookie))
                 .get()
