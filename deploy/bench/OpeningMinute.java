@@ -43,7 +43,7 @@ import reactor.netty.resources.LoopResources;
  * much of them it took.
  *
  * <pre>
- * java -cp classes:lib/* OpeningMinute --url U --event E --data-dir D [--visitors 200000] [--seconds 60]
+ * java -cp classes:lib/* OpeningMinute --url U --event E [--data-dir D] [--visitors 200000] [--seconds 60]
  *      [--connections 512] [--jitter 0.3] [--seed 29] [--client-threads 1] [--nginx-url U2] [--nginx-seconds 10]
  *      [--nginx-connections 64] [--meta FILE] [--out PREFIX]
  * </pre>
@@ -152,7 +152,7 @@ public class OpeningMinute {
     }
 
     private int run(ConnectionProvider pool, LoopResources loops) throws Exception {
-        Path dataDir = Path.of(require(o, "data-dir"));
+        Path dataDir = Path.of(o.getOrDefault("data-dir", "/nonexistent"));
         Stack stack = Stack.read(dataDir);
         String nginxUrl = o.get("nginx-url");
         HttpClient nginx = nginxUrl == null ? null : client(pool, loops, nginxUrl);
@@ -853,6 +853,10 @@ public class OpeningMinute {
     record Stack(Path dataDir, List<String[]> services, List<String[]> stores, String redisPassword) {
 
         static Stack read(Path dataDir) throws IOException {
+            if (!Files.exists(dataDir.resolve("stack.txt"))) {
+                // no stack (the client alone against nginx, to see what it keeps up with): no process figures
+                return new Stack(dataDir, List.of(), List.of(), "");
+            }
             List<String[]> services = new ArrayList<>();
             List<String[]> stores = new ArrayList<>();
             for (String line : Files.readAllLines(dataDir.resolve("stack.txt"))) {
