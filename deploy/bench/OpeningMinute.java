@@ -589,7 +589,7 @@ public class OpeningMinute {
         Files.writeString(
                 Path.of(prefix + ".html"),
                 OpeningReport.html(
-                        "Waitroom: the opening minute, " + o.getOrDefault("date", ""),
+                        "Waitroom: the opening minute" + (o.containsKey("date") ? ", " + o.get("date") : ""),
                         verdictLine,
                         pass,
                         sections,

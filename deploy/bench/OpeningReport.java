@@ -417,7 +417,8 @@ final class OpeningReport {
                 .append("<meta charset=\"utf-8\"/>\n<title>")
                 .append(escape(title))
                 .append("</title>\n<style>\n")
-                .append("body{font-family:sans-serif;margin:1.5em;color:#1a1a1a;max-width:70em}\n")
+                .append("body{font-family:sans-serif;margin:1.5em;color:#1a1a1a}\n")
+                .append("div.t{overflow-x:auto}\n")
                 .append("table{border-collapse:collapse;margin:.5em 0 1.5em}\n")
                 .append("td,th{border:1px solid #bbb;padding:.2em .5em;text-align:right;font-size:.9em}\n")
                 .append("th{background:#eee}td.k{text-align:left}\n")
@@ -432,8 +433,9 @@ final class OpeningReport {
                 .append(chart(series))
                 .append('\n');
         for (Map.Entry<String, Object> section : sections.entrySet()) {
-            b.append("<h2>").append(escape(section.getKey())).append("</h2>\n");
+            b.append("<h2>").append(escape(section.getKey())).append("</h2>\n<div class=\"t\">\n");
             table(b, section.getValue());
+            b.append("</div>\n");
         }
         return b.append("</body>\n</html>\n").toString();
     }
