@@ -646,13 +646,14 @@ public class OpeningMinute {
         return String.format(
                 Locale.ROOT,
                 "README row: | opening minute, %,d new browsers in %d s, fresh `./waitroom run --demo` (ready in %s s)"
-                        + " | %,.0f joins/s over the first 30 s (best 5 s %,.0f/s), join p99 %.0f ms, %,d lost, %,d"
+                        + " | %,.0f joins/s over the first %d s (best 5 s %,.0f/s), join p99 %.0f ms, %,d lost, %,d"
                         + " refused; %s of polls at the edge, status p99 %.0f ms; Redis %s B per visitor | %s | %s |"
                         + " %s | load %s |",
                 visitors,
                 seconds,
                 run.getOrDefault("startToReadySeconds", "?"),
                 first30.joinedPerSecond(),
+                Math.min(30, seconds),
                 peak,
                 all.joinP99(),
                 all.lost(),
