@@ -6,11 +6,16 @@ export LC_ALL=C
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+# shellcheck source=nginx.sh
+. "$here/nginx.sh"
+# --opening-minute is a phase of its own, on a stack of its own (opening-minute.sh)
+for a in "$@"; do [ "$a" != --opening-minute ] || exec "$here/opening-minute.sh" "$@"; done
 
 usage() {
   cat >&2 <<'EOF'
 usage: ./waitroom bench [--with-stack] [--quick] [--visitors N] [--connections C] [--seconds S]
                         [--realistic-seconds S] [--threads T] [--nginx-workers W]
+       ./waitroom bench --opening-minute [--visitors N] [--seconds S] ... (--opening-minute --help)
   --with-stack           start the launcher's stack in a temp data dir (and stop it); otherwise use the
                          running stack on 127.0.0.1:8080 (plus WAITROOM_PORT_OFFSET)
   --visitors N           distinct visitors (default 10000, at most 131072)
@@ -78,15 +83,7 @@ done
 
 # --- clean-up: everything this script started, nothing else ------------------------------------------------------
 work="$(mktemp -d "${TMPDIR:-/tmp}/waitroom-bench.XXXXXX")"
-nginx_pid=""; stack_pid=""; event=""; ops=""; failed_cleanup=false
-stop_nginx() {
-  [ -n "$nginx_pid" ] || return 0
-  kill -QUIT "$nginx_pid" 2>/dev/null || true
-  for _ in $(seq 1 50); do kill -0 "$nginx_pid" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$nginx_pid" 2>/dev/null || true
-  wait "$nginx_pid" 2>/dev/null || true
-  nginx_pid=""
-}
+stack_pid=""; event=""; ops=""; failed_cleanup=false
 stop_stack() {
   [ -n "$stack_pid" ] || return 0
   log "stopping the stack (launcher pid $stack_pid) ..."
@@ -197,45 +194,7 @@ alive() {  # after-which-phase: the gateway process the bench measures must stil
 }
 
 # --- the comparison server: nginx, constant answer -----------------------------------------------------------------
-nginx_port=""
-for _ in $(seq 1 50); do
-  p=$((20000 + RANDOM % 25000))
-  if [ -z "$(ss -Htln "sport = :$p")" ]; then nginx_port=$p; break; fi
-done
-[ -n "$nginx_port" ] || { echo "bench: no free loopback port for nginx" >&2; exit 2; }
-mkdir -p "$work/nginx"
-cat > "$work/nginx/nginx.conf" <<EOF
-worker_processes $nginx_workers;
-daemon off;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx/body;
-  proxy_temp_path $work/nginx/proxy;
-  fastcgi_temp_path $work/nginx/fastcgi;
-  uwsgi_temp_path $work/nginx/uwsgi;
-  scgi_temp_path $work/nginx/scgi;
-  keepalive_requests 100000000;
-  keepalive_timeout 300s;
-  server {
-    listen 127.0.0.1:$nginx_port;
-    default_type application/json;
-    location / { return 200 '{"state":"WAITING"}'; }
-  }
-}
-EOF
-"$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
-nginx_pid=$!
-for _ in $(seq 1 50); do
-  curl -s -m 1 "http://127.0.0.1:$nginx_port/" 2>/dev/null | grep -q WAITING && break
-  kill -0 "$nginx_pid" 2>/dev/null || { echo "bench: nginx did not start:" >&2; cat "$work/nginx/error.log" >&2; nginx_pid=""; exit 2; }
-  sleep 0.1
-done
-curl -s -m 1 "http://127.0.0.1:$nginx_port/" | grep -q WAITING || { echo "bench: nginx does not answer" >&2; exit 2; }
-nginx_version="$("$nginx_bin" -v 2>&1 | sed 's/.*nginx\///')"
-nginx_url="http://127.0.0.1:$nginx_port"
+start_nginx "$nginx_bin" "$work/nginx" "$nginx_workers" bench
 wrk_version="$(wrk -v 2>&1 | sed -n 's/^wrk \([^ ]*\).*/\1/p' | head -n1 || true)"
 log "nginx $nginx_version (worker_processes $nginx_workers) on $nginx_url, pid $nginx_pid"
 
