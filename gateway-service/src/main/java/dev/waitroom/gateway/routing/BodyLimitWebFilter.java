@@ -106,7 +106,11 @@ class BodyLimitWebFilter implements WebFilter, Ordered {
             }
         };
         return chain.filter(exchange.mutate().request(counted).build())
-                .onErrorResume(error -> exchange.getAttribute(CUT_OFF) != null, error -> tooLarge(exchange));
+                .onErrorResume(error -> exchange.getAttribute(CUT_OFF) != null, error -> {
+                    // the rest of the body was never read: the connection cannot carry another request
+                    exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
+                    return tooLarge(exchange);
+                });
     }
 
     private static Mono<Void> refuseBody(ServerWebExchange exchange) {
@@ -118,9 +122,7 @@ class BodyLimitWebFilter implements WebFilter, Ordered {
                         + exchange.getRequest().getMethod().name() + " here is sent without one.");
     }
 
-    /** The rest of the body is never read, so the connection cannot carry another request: it is closed. */
     private static Mono<Void> tooLarge(ServerWebExchange exchange) {
-        exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
         return ProblemResponses.write(
                 exchange, ProblemType.BODY_TOO_LARGE, "The request body is larger than " + MAX_BODY_BYTES + " bytes.");
     }
