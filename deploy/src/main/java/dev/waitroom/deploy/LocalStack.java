@@ -42,6 +42,14 @@ final class LocalStack implements AutoCloseable {
     private final StackConfig config;
     private final Secrets secrets;
     private final Map<String, Process> processes = new LinkedHashMap<>();
+
+    /**
+     * How long a stopped service may take to exit before it is killed: a first run of a build writes its
+     * class-data-sharing recording on its way out (ServiceJvms), which takes seconds while the others do the same.
+     */
+    private static final java.time.Duration STOP_GRACE = java.time.Duration.ofSeconds(40);
+
+    private final ServiceJvms jvms = ServiceJvms.fromEnvironment(javaExecutable());
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final List<RoundRobinProxy> proxies = new ArrayList<>();
@@ -343,30 +351,23 @@ final class LocalStack implements AutoCloseable {
     }
 
     private void startService(String service) throws IOException {
-        Path jar = runCopy(serviceJar(StackConfig.serviceOf(service)));
+        Path jar = serviceJar(StackConfig.serviceOf(service));
+        ServiceJvms.Launch launch;
+        try {
+            launch = jvms.prepare(StackConfig.serviceOf(service), jar);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StackException("interrupted while preparing " + service);
+        }
         Path log = OwnerOnly.file(config.logs().resolve(service + ".log"));
-        List<String> command = new ArrayList<>();
-        command.add(javaExecutable());
-        command.addAll(jvmFlags());
-        command.addAll(List.of("-jar", jar.toString()));
-        ProcessBuilder builder = new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(launch.command())
                 .directory(config.dataDir().toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().putAll(environmentFor(service));
-        processes.put(service, builder.start());
-    }
-
-    /**
-     * Small, quick-starting JVMs for a laptop; {@code WAITROOM_JVM_FLAGS} (whitespace-separated) replaces them, so a
-     * benchmark can run the services with production-like flags.
-     */
-    private static List<String> jvmFlags() {
-        String flags = System.getenv("WAITROOM_JVM_FLAGS");
-        if (flags == null || flags.isBlank()) {
-            return List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-Xmx384m");
-        }
-        return List.of(flags.trim().split("\\s+"));
+        Process process = builder.start();
+        process.onExit().thenAccept(p -> launch.exited(p.exitValue()));
+        processes.put(service, process);
     }
 
     private Path serviceJar(String service) throws IOException {
@@ -383,32 +384,6 @@ final class LocalStack implements AutoCloseable {
             }
         }
         throw new StackException(service + " is not built (no jar in " + target + "); run ./mvnw -DskipTests package");
-    }
-
-    /**
-     * Runs a copy of the built jar, so rebuilding the checkout while the stack runs cannot pull classes out from
-     * under a live process.
-     */
-    private Path runCopy(Path jar) throws IOException {
-        Path dir = config.dataDir().resolve("run");
-        Files.createDirectories(dir);
-        Path copy = dir.resolve(jar.getFileName());
-        if (!Files.exists(copy)
-                || Files.getLastModifiedTime(copy).compareTo(Files.getLastModifiedTime(jar)) != 0
-                || Files.size(copy) != Files.size(jar)) {
-            Path tmp = dir.resolve(jar.getFileName() + ".tmp");
-            Files.copy(
-                    jar,
-                    tmp,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
-            Files.move(
-                    tmp,
-                    copy,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        }
-        return copy;
     }
 
     private static String javaExecutable() {
@@ -558,7 +533,7 @@ final class LocalStack implements AutoCloseable {
         for (String service : reversed) {
             Process p = processes.get(service);
             try {
-                if (!p.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)) {
+                if (!p.waitFor(STOP_GRACE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
                     p.destroyForcibly().waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
                 }
             } catch (InterruptedException e) {

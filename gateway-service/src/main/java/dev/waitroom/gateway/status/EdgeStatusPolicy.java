@@ -25,6 +25,17 @@ final class EdgeStatusPolicy {
 
     private static final int MIN_POLL_SECONDS = 2;
 
+    /**
+     * Near the front (offers since the snapshot may have reached the visitor) the edge still answers, from a snapshot
+     * at most this old, and asks for the next poll in {@link #NEAR_FRONT_POLL_SECONDS}: the visitor learns of an offer
+     * made since at most this age plus one poll late, a few seconds of an offer's minutes, where forwarding every such
+     * poll sent the most frequent pollers of a sale to the queue-service (docs/ARCHITECTURE.md#status-path). An offer
+     * already in the snapshot (order key at or below the watermark) is always forwarded.
+     */
+    static final Duration NEAR_FRONT_MAX_AGE = Duration.ofMillis(1500);
+
+    static final int NEAR_FRONT_POLL_SECONDS = 1;
+
     private static final int MAX_POLL_SECONDS = 30;
 
     private static final int PAUSED_POLL_SECONDS = 45;
@@ -121,7 +132,8 @@ final class EdgeStatusPolicy {
         long offeredSince = (long) Math.ceil(rate * seconds(age.plus(OFFER_MARGIN)));
         long aheadMax = fullyAhead + own.count() - 1;
         long aheadMin = Math.max(0, fullyAhead - offeredSince);
-        if (aheadMin <= offeredSince) {
+        boolean nearFront = aheadMin <= offeredSince;
+        if (nearFront && age.compareTo(NEAR_FRONT_MAX_AGE) > 0) {
             return new Forward("near-offer");
         }
         // widened to the queue-service's coarse counts, so edge and queue-service answers read alike and both hold the
@@ -137,7 +149,7 @@ final class EdgeStatusPolicy {
                 band,
                 estimate,
                 null,
-                pollAfter(paused, band.aheadMin(), rate),
+                nearFront && !paused ? NEAR_FRONT_POLL_SECONDS : pollAfter(paused, band.aheadMin(), rate),
                 snapshot.announcement(),
                 ticket.entryId());
         return new Answer(status);

@@ -142,7 +142,9 @@ class EdgeStatusPolicyTests {
                 .isEqualTo("stale-snapshot");
         assertThat(reason(ticket(5), fresh(open))).isEqualTo("maybe-offered");
         assertThat(reason(ticket(10), fresh(open))).isEqualTo("maybe-offered");
-        assertThat(reason(ticket(12), fresh(open))).as("only 1 ahead").isEqualTo("near-offer");
+        assertThat(reason(ticket(12), new TimedSnapshot(open, NOW.minusMillis(1600))))
+                .as("only 1 ahead, from a snapshot too old to answer near the front")
+                .isEqualTo("near-offer");
         assertThat(reason(ticket(500), fresh(open)))
                 .as("beyond every waiting bucket")
                 .isEqualTo("not-waiting");
@@ -212,6 +214,28 @@ class EdgeStatusPolicyTests {
                 .as("a snapshot older than the ticket by less than its maximum age still answers (a forwarded poll's "
                         + "fresh ticket must not force the next poll to forward too)")
                 .isInstanceOf(EdgeStatusPolicy.Answer.class);
+    }
+
+    @Test
+    void nearTheFrontTheEdgeAnswersFromAFreshSnapshotAndAsksBackWithinASecond() {
+        QueueSnapshot open = snapshot(EventPhase.OPEN, OperatingMode.QUEUEING, 10, buckets(100, 90), 1.0);
+        var decision = policy.decide("e", ticket(12), fresh(open), NOW);
+        assertThat(decision).isInstanceOf(EdgeStatusPolicy.Answer.class);
+        QueueStatus status = ((EdgeStatusPolicy.Answer) decision).status();
+        assertThat(status.state()).isEqualTo("WAITING");
+        assertThat(status.position().aheadMin())
+                .as("offers since the snapshot may have reached it")
+                .isZero();
+        assertThat(status.pollAfterSeconds()).isEqualTo(EdgeStatusPolicy.NEAR_FRONT_POLL_SECONDS);
+        assertThat(reason(ticket(10), fresh(open)))
+                .as("an offer the snapshot shows always goes to the queue-service")
+                .isEqualTo("maybe-offered");
+        QueueSnapshot paused = snapshot(EventPhase.OPEN, OperatingMode.PAUSED, 10, buckets(100, 90), 1.0);
+        QueueStatus whilePaused =
+                ((EdgeStatusPolicy.Answer) policy.decide("e", ticket(12), fresh(paused), NOW)).status();
+        assertThat(whilePaused.pollAfterSeconds())
+                .as("nothing is offered while paused")
+                .isEqualTo(45);
     }
 
     @Test
