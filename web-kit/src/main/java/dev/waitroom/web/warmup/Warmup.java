@@ -13,7 +13,7 @@ import org.springframework.core.Ordered;
 
 /**
  * Calls each {@link WarmupStep} until it has run {@link WarmupProperties#iterations()} times or its share of
- * {@link WarmupProperties#duration()} is over, before the service reports ready: a sale opens on processes that have
+ * {@link WarmupProperties#duration()} is over (an equal share of the time left when it starts), before the service reports ready: a sale opens on processes that have
  * never seen a request, and their first minute ran at a fifth of their warm rate while the JIT caught up (issue #29).
  *
  * <p>It is an {@link ApplicationRunner}: the web server already listens (a step may call it on loopback) and
@@ -42,9 +42,11 @@ public final class Warmup implements ApplicationRunner, Ordered {
         }
         AvailabilityChangeEvent.publish(context, ReadinessState.REFUSING_TRAFFIC);
         long start = System.nanoTime();
-        long share = properties.duration().toNanos() / steps.size();
+        long end = start + properties.duration().toNanos();
         for (int s = 0; s < steps.size(); s++) {
-            runStep(steps.get(s), start + share * (s + 1));
+            // an equal share of what is left: time a quick step did not need goes to the steps after it
+            long now = System.nanoTime();
+            runStep(steps.get(s), now + (end - now) / (steps.size() - s));
         }
         log.info(
                 "Warm-up done in {} ms; readiness follows",
