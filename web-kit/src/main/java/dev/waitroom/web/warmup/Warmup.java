@@ -13,8 +13,9 @@ import org.springframework.core.Ordered;
 
 /**
  * Calls each {@link WarmupStep} until it has run {@link WarmupProperties#iterations()} times or its share of
- * {@link WarmupProperties#duration()} is over (an equal share of the time left when it starts), before the service reports ready: a sale opens on processes that have
- * never seen a request, and their first minute ran at a fifth of their warm rate while the JIT caught up (issue #29).
+ * {@link WarmupProperties#duration()} is over (an equal share of the time left when it starts), before the service
+ * reports ready: a sale opens on processes that have never seen a request, and their first minute ran at a fifth of
+ * their warm rate while the JIT caught up (issue #29).
  *
  * <p>It is an {@link ApplicationRunner}: the web server already listens (a step may call it on loopback) and
  * liveness is already CORRECT, while readiness, and with it {@code /actuator/health}, stays REFUSING_TRAFFIC until
