@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
+import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
 /**
@@ -22,6 +23,7 @@ import org.springframework.stereotype.Component;
  * holds the real shoppers' verified tokens) never sees one.
  */
 @Component
+@Order(3) // shoppers, after the queue
 class AdmissionTokenWarmup implements WarmupStep {
 
     private final Clock clock;

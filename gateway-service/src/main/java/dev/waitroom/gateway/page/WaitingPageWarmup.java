@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
@@ -23,6 +24,7 @@ import org.springframework.stereotype.Component;
  * per-address budget of new visitors (docs/abuse/client-limits.md), which loopback clients share, is never spent.
  */
 @Component
+@Order(2) // every visitor loads the page once, before its first join
 class WaitingPageWarmup implements WarmupStep {
 
     private static final String[] LANGUAGES = {"en", "de-DE,de;q=0.9", "fr;q=0.8,en;q=0.5"};
@@ -50,14 +52,14 @@ class WaitingPageWarmup implements WarmupStep {
         if (http == null) {
             http = HttpClient.newBuilder()
                     .version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(2))
+                    .connectTimeout(Duration.ofSeconds(5))
                     .build();
             page = URI.create("http://" + host() + ":" + environment.getRequiredProperty("local.server.port")
                     + "/events/" + event.value());
         }
         HttpResponse<Void> response = http.send(
                 HttpRequest.newBuilder(page)
-                        .timeout(Duration.ofSeconds(2))
+                        .timeout(Duration.ofSeconds(10)) // the first answer of a cold server on a busy box
                         .header("Cookie", visitorCookieName + "=" + visitors.encode(VisitorId.random()))
                         .header("Accept-Language", LANGUAGES[iteration % LANGUAGES.length])
                         .build(),

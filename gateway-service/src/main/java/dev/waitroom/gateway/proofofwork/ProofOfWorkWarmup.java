@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.HexFormat;
+import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -16,6 +17,7 @@ import tools.jackson.databind.json.JsonMapper;
  * writes nothing there.
  */
 @Component
+@Order(4) // only events with a proof-of-work gate
 class ProofOfWorkWarmup implements WarmupStep {
 
     /** A few dozen hashes to solve: the warm-up exercises the server's checks, not the browser's work. */
