@@ -1,5 +1,7 @@
 package dev.waitroom.contract;
 
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -10,6 +12,15 @@ import java.util.regex.Pattern;
 public record EventId(String value) {
 
     public static final int MAX_LENGTH = 64;
+
+    /**
+     * The prefix of the private events a service warms its hot paths on before it reports ready
+     * (docs/operating/running.md, "Warm-up before ready"): the coordinator creates no event whose id starts with it, so
+     * no operator's event can share a warm-up's Redis keys, and a warm-up deletes every key of its event after.
+     */
+    public static final String WARM_UP_PREFIX = "warmup--";
+
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private static final Pattern FORMAT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0," + (MAX_LENGTH - 1) + "}");
 
@@ -28,6 +39,18 @@ public record EventId(String value) {
     /** The id, or empty when {@code value} is not one; for callers that answer a bad id themselves. */
     public static Optional<EventId> parse(String value) {
         return isValid(value) ? Optional.of(new EventId(value)) : Optional.empty();
+    }
+
+    /** A new private warm-up event: {@link #WARM_UP_PREFIX} and 128 random bits, never one an operator made. */
+    public static EventId warmUp() {
+        byte[] random = new byte[16];
+        RANDOM.nextBytes(random);
+        return new EventId(WARM_UP_PREFIX + HexFormat.of().formatHex(random));
+    }
+
+    /** Whether this is a warm-up's private event, which the coordinator refuses to create. */
+    public boolean isWarmUp() {
+        return value.startsWith(WARM_UP_PREFIX);
     }
 
     public static boolean isValid(String value) {

@@ -83,6 +83,8 @@ public final class QueueServiceProcess implements AutoCloseable {
         builder.environment().put("MANAGEMENT_SERVER_ADDRESS", "127.0.0.1");
         builder.environment().put("WAITROOM_SECURITY_CALLERS_GATEWAY", gateway.hash());
         builder.environment().put("WAITROOM_SECURITY_CALLERS_COORDINATOR", coordinator.hash());
+        // the fakes' contract suites want the service up, not fast: its warm-up would only cost seconds per start
+        builder.environment().put("WAITROOM_WARMUP_ENABLED", "false");
         builder.environment().put("WAITROOM_SECURITY_TICKETKEY", ticketKey);
         try {
             this.process = builder.start();

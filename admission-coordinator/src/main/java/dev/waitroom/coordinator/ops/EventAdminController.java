@@ -4,6 +4,7 @@ import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
+import dev.waitroom.contract.MalformedValueException;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
@@ -53,6 +54,11 @@ class EventAdminController {
             throw invalid("eventId is required");
         }
         EventId id = EventId.of(body.eventId());
+        if (id.isWarmUp()) {
+            throw new MalformedValueException(
+                    ProblemType.INVALID_EVENT_ID,
+                    "Event ids starting with " + EventId.WARM_UP_PREFIX + " are the services' own warm-up events.");
+        }
         if (body.maxActiveSessions() == null || body.maxAdmissionsPerSecond() == null) {
             throw invalid("maxActiveSessions and maxAdmissionsPerSecond are required");
         }

@@ -2,6 +2,7 @@ package dev.waitroom.coordinator.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.coordinator.event.EventManagement;
@@ -347,6 +348,12 @@ class OpsApiTests {
                 "bad event id",
                 this.ops.post(
                         "/admin/events", Http.json(withField(createBody("has spaces"), "eventId", "has spaces"))));
+        answers.put(
+                "warm-up event id",
+                this.ops.post(
+                        "/admin/events",
+                        Http.json(withField(
+                                createBody(Scenario.eventId("x")), "eventId", EventId.WARM_UP_PREFIX + "0123abcd"))));
         answers.put("unknown event", this.ops.get("/admin/events/missing-event"));
         answers.put("unknown route", this.ops.get("/admin/nothing-here"));
         answers.put("oversized", this.ops.post("/admin/events", "{\"name\":\"" + "x".repeat(20_000) + "\"}"));
@@ -361,6 +368,8 @@ class OpsApiTests {
         assertThat(answers.get("unknown enum").status()).isEqualTo(400);
         assertThat(answers.get("ceiling zero").problemType()).endsWith("/invalid-event-config");
         assertThat(answers.get("bad event id").problemType()).endsWith("/invalid-event-id");
+        assertThat(answers.get("warm-up event id").status()).isEqualTo(400);
+        assertThat(answers.get("warm-up event id").problemType()).endsWith("/invalid-event-id");
         assertThat(answers.get("unknown event").status()).isEqualTo(404);
         assertThat(answers.get("unknown route").status()).isEqualTo(404);
         assertThat(answers.get("oversized").status()).isEqualTo(413);

@@ -34,4 +34,10 @@ public class KeyHints {
         entries.put(event.prefix() + visitorId, sequence);
         sequences.asMap().merge(event.prefix(), sequence, Math::max);
     }
+
+    /** Drops every hint of the event: its keys are gone (a warm-up's event, deleted after). Scans every hint. */
+    public void forget(EventKeys event) {
+        entries.asMap().keySet().removeIf(key -> key.startsWith(event.prefix()));
+        sequences.invalidate(event.prefix());
+    }
 }

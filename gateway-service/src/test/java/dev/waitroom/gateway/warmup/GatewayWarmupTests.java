@@ -1,0 +1,130 @@
+package dev.waitroom.gateway.warmup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.waitroom.contract.EventId;
+import dev.waitroom.gateway.GatewayApplication;
+import dev.waitroom.gateway.testing.GatewayTestInitializer;
+import dev.waitroom.gateway.testing.StubHttpServer;
+import dev.waitroom.gateway.testing.StubUpstreams;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
+import org.springframework.test.context.ContextConfiguration;
+
+/**
+ * The gateway's warm-up before ready (docs/operating/running.md, "Warm-up before ready") against the stub upstreams and
+ * the real Redis: readiness (management port and the public {@code /readyz}) and the overall health are down while it
+ * runs and up after, liveness is up throughout, every step ran, nothing about its private events reached the
+ * queue-service, the coordinator or booking, no Redis key and no meter names them, and a step that fails (the probe
+ * below, after it has looked) still lets the gateway become ready. Every other test runs with the warm-up off
+ * (src/test/resources/application.properties).
+ */
+@ExtendWith(OutputCaptureExtension.class)
+@SpringBootTest(
+        classes = GatewayApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"waitroom.warmup.enabled=true", "waitroom.warmup.iterations=300", "waitroom.warmup.duration=60s"})
+@ContextConfiguration(initializers = GatewayTestInitializer.class)
+@Import(GatewayWarmupTests.Probe.class)
+class GatewayWarmupTests {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    /** What the gateway answered while the warm-up ran: port property and path -> status code. */
+    private static final Map<String, Integer> DURING = new ConcurrentHashMap<>();
+
+    private static final List<String> PROBED = List.of(
+            "local.management.port /actuator/health/readiness",
+            "local.management.port /actuator/health",
+            "local.management.port /actuator/health/liveness",
+            "local.server.port /readyz");
+
+    @Autowired
+    Environment environment;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @Autowired
+    ReactiveStringRedisTemplate redis;
+
+    @Test
+    void readinessWaitsForTheWarmUpWhichReachesNoOtherServiceAndLeavesNoTrace(CapturedOutput output) throws Exception {
+        assertThat(DURING)
+                .containsEntry(PROBED.get(0), 503)
+                .containsEntry(PROBED.get(1), 503)
+                .containsEntry(PROBED.get(2), 200)
+                .containsEntry(PROBED.get(3), 503);
+        for (String step : List.of("edge status", "admission tokens", "proof of work", "waiting page over loopback")) {
+            assertThat(output).contains("Warm-up step " + step + ": 300 calls");
+        }
+        assertThat(output).contains("Warm-up step health probe failed after 1 calls");
+        for (String probe : PROBED) {
+            assertThat(get(environment, probe)).as(probe).isEqualTo(200);
+        }
+        StubUpstreams upstreams = StubUpstreams.get();
+        for (StubHttpServer upstream : List.of(upstreams.queue, upstreams.coordinator, upstreams.booking)) {
+            assertThat(upstream.received(r -> r.path().contains(EventId.WARM_UP_PREFIX)
+                            || (r.body() != null && r.body().contains(EventId.WARM_UP_PREFIX))))
+                    .isEmpty();
+        }
+        assertThat(redis.keys("*" + EventId.WARM_UP_PREFIX + "*").collectList().block())
+                .isEmpty();
+        assertThat(meters.getMeters())
+                .noneMatch(m ->
+                        m.getId().getTags().stream().anyMatch(t -> t.getValue().contains(EventId.WARM_UP_PREFIX)));
+    }
+
+    @TestConfiguration(proxyBeanMethods = false)
+    static class Probe {
+
+        /** Looks at the gateway's health on its first call and fails on its second. */
+        @Bean
+        WarmupStep healthProbe(Environment environment) {
+            return new WarmupStep() {
+                @Override
+                public String name() {
+                    return "health probe";
+                }
+
+                @Override
+                public void call(int iteration) throws Exception {
+                    if (iteration > 0) {
+                        throw new IllegalStateException("a warm-up step that breaks");
+                    }
+                    for (String probe : PROBED) {
+                        DURING.put(probe, get(environment, probe));
+                    }
+                }
+            };
+        }
+    }
+
+    /** {@code probe}: the property naming the port, a space, the path. */
+    private static int get(Environment environment, String probe) throws Exception {
+        String[] portAndPath = probe.split(" ");
+        String port = environment.getRequiredProperty(portAndPath[0]);
+        return HTTP.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + portAndPath[1]))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode();
+    }
+}
