@@ -62,7 +62,7 @@ stack_ports="$((8080 + offset)) $((8081 + offset)) $((8082 + offset)) $((8083 + 
 stack_ports="$stack_ports $((9080 + offset)) $((9081 + offset)) $((9082 + offset)) $((9083 + offset))"
 gateway="http://127.0.0.1:$gateway_port"
 management="${WAITROOM_BENCH_MANAGEMENT_URL:-http://127.0.0.1:$((9080 + offset))}"
-default_jvm_flags="-XX:+UseParallelGC -Xss512k -Xmx512m"
+default_jvm_flags="" # the launcher's own: what the README's run command starts
 log() { echo "bench: $*" >&2; }
 
 # --- tools -------------------------------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ if $with_stack; then
   [ -f "$root/deploy/target/waitroom-launcher.jar" ] || { echo "bench: not built; run ./waitroom bench --with-stack (it builds first)" >&2; exit 2; }
   data="$work/data"; mkdir -p "$data/logs"
   jvm_flags="${WAITROOM_JVM_FLAGS:-$default_jvm_flags}"
-  log "starting the stack in $data with JVM flags: $jvm_flags"
+  log "starting the stack in $data with JVM flags: ${jvm_flags:-the launcher defaults}"
   # WAITROOM_PORT_OFFSET moves every port of the stack the bench starts (and measures), beside another stack
   WAITROOM_PORT_OFFSET="$offset" WAITROOM_DATA_DIR="$data" WAITROOM_JVM_FLAGS="$jvm_flags" \
     java -Dwaitroom.root="$root" -jar "$root/deploy/target/waitroom-launcher.jar" run > "$data/logs/launcher.log" 2>&1 &
