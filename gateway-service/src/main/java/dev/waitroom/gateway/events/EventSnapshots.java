@@ -181,16 +181,19 @@ public class EventSnapshots {
                 && known != null
                 && known.snapshot().generatedAt() != null
                 && known.snapshot().generatedAt().isBefore(notBefore)) {
-            Mono<TimedSnapshot> inFlight;
+            Mono<TimedSnapshot> fresher = null;
+            // one decision under the slot's lock: a poll that found no fetch in flight but came within the gap of
+            // the one that is starting it would otherwise be answered from the older snapshot
             synchronized (slot) {
-                inFlight = slot.inFlight;
+                if (slot.inFlight != null) { // polls arriving while the fetch runs join it
+                    fresher = slot.inFlight;
+                } else if (Duration.between(slot.lastForced, now).compareTo(FORCED_REFRESH_GAP) >= 0) {
+                    slot.lastForced = now;
+                    fresher = refresh(eventId, slot);
+                }
             }
-            if (inFlight != null) { // polls arriving while the fetch runs join it
-                return inFlight.onErrorResume(error -> Mono.justOrEmpty(slot.snapshot));
-            }
-            if (Duration.between(slot.lastForced, now).compareTo(FORCED_REFRESH_GAP) >= 0) {
-                slot.lastForced = now;
-                return refresh(eventId, slot).onErrorResume(error -> Mono.justOrEmpty(slot.snapshot));
+            if (fresher != null) {
+                return fresher.onErrorResume(error -> Mono.justOrEmpty(slot.snapshot));
             }
         }
         if (lastAttempt != null && Duration.between(lastAttempt, now).compareTo(edge.snapshotRefreshInterval()) < 0) {
