@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.NettyRoutingFilter;
+import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -48,34 +50,43 @@ public class JoinBatchGatewayFilterFactory extends AbstractGatewayFilterFactory<
         this.batcher = batcher;
     }
 
+    /**
+     * Runs where the forward would, after every global filter but the routing ones: those that act on the answer
+     * (the ticket cookie's name on the wire, the account filter's header removal) register their hooks as for a
+     * forwarded join.
+     */
+    static final int ORDER = NettyRoutingFilter.ORDER - 10;
+
     @Override
     public GatewayFilter apply(Object config) {
-        return (exchange, chain) -> {
-            if (!properties.enabled()) {
-                return chain.filter(exchange);
-            }
-            Optional<EventId> event = EventId.parse(
-                    ServerWebExchangeUtils.getUriTemplateVariables(exchange).get("eventId"));
-            HttpHeaders headers = exchange.getRequest().getHeaders();
-            long length = headers.getContentLength();
-            boolean streamed = length < 0 && headers.containsHeader(HttpHeaders.TRANSFER_ENCODING);
-            if (event.isEmpty() || streamed || length > JoinBatch.MAX_BODY_CHARS) {
-                return chain.filter(exchange);
-            }
-            if (length <= 0) {
-                return batched(exchange, chain, event.get(), null);
-            }
-            return DataBufferUtils.join(exchange.getRequest().getBody())
-                    .map(buffer -> {
-                        try {
-                            return buffer.toString(StandardCharsets.UTF_8);
-                        } finally {
-                            DataBufferUtils.release(buffer);
-                        }
-                    })
-                    .defaultIfEmpty("")
-                    .flatMap(body -> batched(exchange, chain, event.get(), body));
-        };
+        return new OrderedGatewayFilter(this::filter, ORDER);
+    }
+
+    private Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+        if (!properties.enabled()) {
+            return chain.filter(exchange);
+        }
+        Optional<EventId> event = EventId.parse(
+                ServerWebExchangeUtils.getUriTemplateVariables(exchange).get("eventId"));
+        HttpHeaders headers = exchange.getRequest().getHeaders();
+        long length = headers.getContentLength();
+        boolean streamed = length < 0 && headers.containsHeader(HttpHeaders.TRANSFER_ENCODING);
+        if (event.isEmpty() || streamed || length > JoinBatch.MAX_BODY_CHARS) {
+            return chain.filter(exchange);
+        }
+        if (length <= 0) {
+            return batched(exchange, chain, event.get(), null);
+        }
+        return DataBufferUtils.join(exchange.getRequest().getBody())
+                .map(buffer -> {
+                    try {
+                        return buffer.toString(StandardCharsets.UTF_8);
+                    } finally {
+                        DataBufferUtils.release(buffer);
+                    }
+                })
+                .defaultIfEmpty("")
+                .flatMap(body -> batched(exchange, chain, event.get(), body));
     }
 
     private Mono<Void> batched(ServerWebExchange exchange, GatewayFilterChain chain, EventId event, String body) {
