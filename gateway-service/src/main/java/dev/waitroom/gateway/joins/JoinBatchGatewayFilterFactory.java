@@ -99,12 +99,14 @@ public class JoinBatchGatewayFilterFactory extends AbstractGatewayFilterFactory<
         if (!join.batchable()) {
             return chain.filter(body == null ? exchange : withBody(exchange, body));
         }
-        return batcher.join(event, join)
-                .flatMap(result -> write(exchange, result))
-                .switchIfEmpty(Mono.defer(() -> ProblemResponses.write(
-                        exchange,
-                        ProblemType.UPSTREAM_UNAVAILABLE,
-                        "A service behind the gateway is unavailable. Please retry shortly.")));
+        Optional<Mono<JoinResult>> queued = batcher.join(event, join);
+        if (queued.isEmpty()) {
+            return ProblemResponses.write(
+                    exchange,
+                    ProblemType.UPSTREAM_UNAVAILABLE,
+                    "A service behind the gateway is unavailable. Please retry shortly.");
+        }
+        return queued.get().flatMap(result -> write(exchange, result));
     }
 
     private static Mono<Void> write(ServerWebExchange exchange, JoinResult result) {

@@ -20,6 +20,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
@@ -93,17 +94,17 @@ class JoinBatcher {
     }
 
     /**
-     * Queues one join of {@code event}: the result of its batch, the batch's failure, or empty when it was refused
-     * because {@link JoinBatchProperties#maxPending} joins of the event already wait.
+     * Queues one join of {@code event}: its result, or its batch's failure, once the batch is answered; empty when it
+     * is refused because {@link JoinBatchProperties#maxPending} joins of the event already wait.
      */
-    Mono<JoinResult> join(EventId event, JoinBatch.Join join) {
+    Optional<Mono<JoinResult>> join(EventId event, JoinBatch.Join join) {
         Pending pending = new Pending(join, Sinks.one());
         Lane lane = lanes.get(event);
         if (!lane.add(pending)) {
             refused.increment();
-            return Mono.empty();
+            return Optional.empty();
         }
-        return pending.answer().asMono();
+        return Optional.of(pending.answer().asMono());
     }
 
     /** The joins of one event: those waiting, in arrival order, as batches; and how many batches are in flight. */
@@ -134,7 +135,10 @@ class JoinBatcher {
                 pending++;
                 waitingJoins.incrementAndGet();
                 Batch open = waiting.peekLast();
-                if (open == null || !open.fits(join)) {
+                if (open != null && !open.fits(join)) {
+                    open.closed = true;
+                }
+                if (open == null || open.closed) {
                     open = new Batch();
                     waiting.addLast(open);
                     arm = open;
@@ -142,12 +146,12 @@ class JoinBatcher {
                 open.add(join);
                 if (inFlight == 0 || (waiting.peekFirst().full() && inFlight < properties.maxInFlight())) {
                     send = takeFirst();
-                    arm = null;
                 }
             }
             if (send != null) {
                 send(this, send);
-            } else if (arm != null) {
+            }
+            if (arm != null && arm != send) {
                 Batch overdue = arm;
                 Mono.delay(properties.maxWait()).subscribe(tick -> overdue(overdue));
             }
@@ -268,14 +272,18 @@ class JoinBatcher {
 
         private int bytes = 16;
 
+        /** Waited its max wait: goes as soon as a place in flight is free. */
         private boolean overdue;
+
+        /** Took no more joins (one did not fit): goes as soon as a place in flight is free. */
+        private boolean closed;
 
         boolean fits(Pending join) {
             return joins.size() < properties.maxSize() && bytes + join.join().wireBytes() <= JoinBatch.MAX_BYTES;
         }
 
         boolean full() {
-            return overdue || joins.size() >= properties.maxSize() || bytes >= JoinBatch.MAX_BYTES - 200;
+            return overdue || closed || joins.size() >= properties.maxSize();
         }
 
         void add(Pending join) {
