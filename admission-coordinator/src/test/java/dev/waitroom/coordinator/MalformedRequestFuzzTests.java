@@ -7,6 +7,7 @@ import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
+import dev.waitroom.coordinator.support.RandomSecretsInitializer;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.testsupport.BodyFuzzer;
 import dev.waitroom.testsupport.MvcRoutes;
@@ -285,7 +286,7 @@ class MalformedRequestFuzzTests {
         WebKitProperties.Security security = this.scenario.security();
         String bearer = route.pattern().contains("/signals/") ? this.integrationCredential : security.opsToken();
         return new String[] {
-            Headers.INTERNAL, security.internalToken(),
+            Headers.INTERNAL, RandomSecretsInitializer.credentialFor(route.method(), route.pattern()),
             Headers.AUTHORIZATION, Headers.BEARER_PREFIX + bearer,
             Headers.VISITOR, VisitorId.random().value()
         };

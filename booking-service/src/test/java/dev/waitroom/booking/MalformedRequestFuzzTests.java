@@ -194,7 +194,7 @@ class MalformedRequestFuzzTests extends ShopTestSupport {
             headers.addAll(List.of(asGateway(route.method(), path, authorization)));
         } catch (IllegalArgumentException noAssertionForThisPath) {
             // an event id no assertion can name (over 255 bytes): the gateway refuses it before forwarding
-            headers.addAll(List.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN));
+            headers.addAll(List.of(Headers.INTERNAL, TestSecrets.GATEWAY.credential()));
         }
         headers.add("Authorization");
         headers.add(authorization);

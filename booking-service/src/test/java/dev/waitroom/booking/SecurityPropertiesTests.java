@@ -32,25 +32,34 @@ class SecurityPropertiesTests {
     }
 
     /**
-     * The ops and internal tokens are the web kit's: without them the service does not start, naming the variable;
-     * nor without the keys it verifies the gateway's Waitroom-Admission header with.
+     * The ops token and the gateway's hash are the web kit's: without them the service does not start, naming the
+     * variable; nor without the keys it verifies the gateway's
+     * Waitroom-Admission header with; nor with the retired shared token.
      */
     @Test
     void theServiceRefusesToStartWithoutItsTokens() {
         String keys = "--waitroom.verifier.jwks-url=http://127.0.0.1:9/.well-known/waitroom-admission-keys";
-        assertThatThrownBy(() -> start(keys, "--waitroom.security.webhook-secret=" + KEY))
+        String webhook = "--waitroom.security.webhook-secret=" + KEY;
+        String gateway = "--" + TestSecrets.GATEWAY.callerProperty();
+        String own = "--" + TestSecrets.BOOKING.credentialProperty();
+        String ops = "--waitroom.security.ops-token=" + TestSecrets.OPS_TOKEN;
+        assertThatThrownBy(() -> start(keys, webhook, own, ops))
                 .rootCause()
-                .hasMessageContaining("WAITROOM_SECURITY_INTERNALTOKEN");
-        assertThatThrownBy(() -> start(
-                        keys,
-                        "--waitroom.security.webhook-secret=" + KEY,
-                        "--waitroom.security.internal-token=" + TestSecrets.INTERNAL_TOKEN))
+                .hasMessageContaining("WAITROOM_SECURITY_CALLERS_<SERVICE>");
+        assertThatThrownBy(() -> start(keys, webhook, own, gateway))
                 .rootCause()
                 .hasMessageContaining("WAITROOM_SECURITY_OPSTOKEN");
         assertThatThrownBy(() -> start(
-                        "--waitroom.security.webhook-secret=" + KEY,
-                        "--waitroom.security.internal-token=" + TestSecrets.INTERNAL_TOKEN,
-                        "--waitroom.security.ops-token=" + TestSecrets.OPS_TOKEN))
+                        keys,
+                        webhook,
+                        own,
+                        gateway,
+                        ops,
+                        "--waitroom.security.internal-token=" + TestSecrets.OPS_TOKEN))
+                .rootCause()
+                .hasMessageContaining("WAITROOM_SECURITY_INTERNALTOKEN")
+                .hasMessageContaining("no longer used");
+        assertThatThrownBy(() -> start(webhook, own, gateway, ops))
                 .rootCause()
                 .hasMessageContaining("waitroom.verifier")
                 .hasMessageContaining("jwks-url");

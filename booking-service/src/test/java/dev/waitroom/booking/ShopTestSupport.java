@@ -275,7 +275,7 @@ public abstract class ShopTestSupport {
         if (!shop) {
             if (header(headers, Headers.INTERNAL) == null) {
                 all.add(Headers.INTERNAL);
-                all.add(TestSecrets.INTERNAL_TOKEN);
+                all.add(TestSecrets.GATEWAY.credential());
             }
             return all.toArray(String[]::new);
         }

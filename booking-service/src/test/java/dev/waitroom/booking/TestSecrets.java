@@ -1,5 +1,6 @@
 package dev.waitroom.booking;
 
+import dev.waitroom.testsupport.ServiceCredentials;
 import dev.waitroom.tokens.AdmissionHeaderKey;
 import dev.waitroom.tokens.AdmissionHeaderSigner;
 import java.security.SecureRandom;
@@ -14,7 +15,13 @@ public final class TestSecrets implements ApplicationContextInitializer<Configur
     private static final SecureRandom RANDOM = new SecureRandom();
 
     public static final String OPS_TOKEN = random(24);
-    public static final String INTERNAL_TOKEN = random(24);
+    /** The gateway's credential, booking's only caller (its {@code /admin/**} routes), configured by its hash. */
+    public static final ServiceCredentials GATEWAY = ServiceCredentials.generate("gateway");
+    /** Booking's own, on its calls to the coordinator. */
+    public static final ServiceCredentials BOOKING = ServiceCredentials.generate("booking");
+    /** The coordinator's, which calls booking for nothing: unknown here. */
+    public static final ServiceCredentials COORDINATOR = ServiceCredentials.generate("coordinator");
+
     public static final byte[] WEBHOOK_KEY = bytes(32);
     /**
      * The gateway's {@code Waitroom-Admission} key; tests sign as the gateway would, and booking verifies with its public
@@ -27,7 +34,8 @@ public final class TestSecrets implements ApplicationContextInitializer<Configur
     public void initialize(ConfigurableApplicationContext context) {
         TestPropertyValues.of(
                         "waitroom.security.ops-token=" + OPS_TOKEN,
-                        "waitroom.security.internal-token=" + INTERNAL_TOKEN,
+                        BOOKING.credentialProperty(),
+                        GATEWAY.callerProperty(),
                         "waitroom.security.webhook-secret="
                                 + Base64.getEncoder().encodeToString(WEBHOOK_KEY),
                         "waitroom.verifier.jwks=" + ADMISSION_HEADERS.jwks())

@@ -4,8 +4,9 @@ package dev.waitroom.contract;
 public final class Headers {
 
     /**
-     * The shared internal credential, on every call between services and on the gateway's calls to Waitroom's own
-     * services; never sent to a shop origin (docs/CONTRACTS.md#what-an-origin-receives).
+     * The calling service's own credential ({@link ServiceCredential}, {@code wrs_<service>_<secret>}), on every call
+     * between services and on the gateway's calls to Waitroom's own services; never sent to a shop origin
+     * (docs/CONTRACTS.md#what-an-origin-receives).
      */
     public static final String INTERNAL = "X-Waitroom-Internal";
 

@@ -20,6 +20,7 @@ public enum ProblemType {
     UNSUPPORTED_MEDIA_TYPE(415, "unsupported-media-type", "Unsupported media type"),
     RATE_LIMITED(429, "rate-limited", "Too many requests"),
     INTERNAL_CREDENTIAL_REQUIRED(403, "internal-credential-required", "Internal credential required"),
+    CALLER_NOT_ALLOWED(403, "caller-not-allowed", "This service may not call this route"),
     OPS_CREDENTIAL_REQUIRED(401, "ops-credential-required", "Ops credential required"),
     INTERNAL_ERROR(500, "internal-error", "Unexpected error"),
     UNAVAILABLE(503, "unavailable", "Service temporarily unavailable"),

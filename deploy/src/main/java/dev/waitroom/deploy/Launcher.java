@@ -108,7 +108,7 @@ public final class Launcher {
 
     private static int run(Path repoRoot, Path dataDir, boolean demo, boolean simulations, int replicas, int regions)
             throws IOException, InterruptedException {
-        Files.createDirectories(dataDir);
+        OwnerOnly.directory(dataDir);
         Path pidFile = dataDir.resolve("launcher.pid");
         Optional<ProcessHandle> running =
                 readPid(pidFile).flatMap(ProcessHandle::of).filter(ProcessHandle::isAlive);

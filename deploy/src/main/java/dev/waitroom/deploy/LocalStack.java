@@ -78,7 +78,8 @@ final class LocalStack implements AutoCloseable {
 
     /** The stack with its directories and secrets in place, nothing started yet. */
     static LocalStack prepare(StackConfig config) throws IOException {
-        Files.createDirectories(config.logs());
+        OwnerOnly.directory(config.dataDir());
+        OwnerOnly.directory(config.logs());
         return new LocalStack(config, Secrets.loadOrGenerate(config.dataDir()));
     }
 
@@ -118,8 +119,11 @@ final class LocalStack implements AutoCloseable {
             createDatabaseIfMissing(database);
         }
         if (config.external().redisHost() == null) {
-            Path redisDir = config.dataDir().resolve("redis");
-            Files.createDirectories(redisDir);
+            Path redisDir = OwnerOnly.directory(config.dataDir().resolve("redis"));
+            RedisBinary binary = RedisBinary.choose(System.getenv());
+            if (binary.bundled()) {
+                System.err.println(RedisBinary.BUNDLED_WARNING);
+            }
             String maxMemory;
             try {
                 maxMemory = StackConfig.redisMaxMemory(System.getenv());
@@ -127,7 +131,7 @@ final class LocalStack implements AutoCloseable {
                 throw new StackException(e.getMessage());
             }
             try {
-                redis = redisServer(config.redisPort(), secrets.redisPassword(), maxMemory, redisDir)
+                redis = redisServer(binary, config.redisPort(), secrets.redisPassword(), maxMemory, redisDir)
                         .build();
                 redis.start();
             } catch (IOException | RuntimeException e) {
@@ -135,10 +139,10 @@ final class LocalStack implements AutoCloseable {
                         "embedded Redis did not start on port " + config.redisPort() + ": " + e.getMessage());
             }
             for (StackConfig.Region region : otherRegions()) {
-                Path dir = config.dataDir().resolve("redis-" + region.name());
-                Files.createDirectories(dir);
+                Path dir = OwnerOnly.directory(config.dataDir().resolve("redis-" + region.name()));
                 try {
-                    RedisServer server = redisServer(region.redisPort(), secrets.redisPassword(), maxMemory, dir)
+                    RedisServer server = redisServer(
+                                    binary, region.redisPort(), secrets.redisPassword(), maxMemory, dir)
                             .build();
                     server.start();
                     regionalRedis.put(region.name(), server);
@@ -157,12 +161,14 @@ final class LocalStack implements AutoCloseable {
     }
 
     /**
-     * The embedded Redis as the launcher starts it. The settings go to a configuration file of the library's (a
-     * temporary file only its owner reads, written by {@link RedisServerBuilder#buildCommandArgs()}), not onto the
-     * command line.
+     * The embedded Redis as the launcher starts it: the installed {@code redis-server} or the bundled one
+     * ({@link RedisBinary}), with {@code umask 077}, in {@code dir}. The settings go to a configuration file of the
+     * library's (a temporary file only its owner reads, written by {@link RedisServerBuilder#buildCommandArgs()}), not
+     * onto the command line.
      */
-    static RedisServerBuilder redisServer(int port, String password, String maxMemory, Path dir) {
+    static RedisServerBuilder redisServer(RedisBinary binary, int port, String password, String maxMemory, Path dir) {
         return RedisServer.newRedisServer()
+                .executableProvider(binary.ownerOnly(dir))
                 .bind("127.0.0.1")
                 .port(port)
                 .setting("requirepass " + password)
@@ -250,7 +256,8 @@ final class LocalStack implements AutoCloseable {
     private static final String ACCOUNTS_PREFIX = "WAITROOM_ACCOUNTS_";
 
     /**
-     * A process's environment, as a real deployment would give it: the services' secrets, where the others are, and
+     * A process's environment, as a real deployment would give it: only the secrets of its service's row of
+     * {@link ServiceSecrets} (its own credential, its callers' hashes, the keys it uses), where the others are, and
      * only the store credentials the service uses. Every process listens on loopback only, its management port
      * (health, metrics, info) too; the gateway's own port listens on {@value #GATEWAY_ADDRESS_VARIABLE} when that is set
      * (e.g. {@code 0.0.0.0}, to serve other hosts): the gateway trusts forwarding headers from private ranges, so on a
@@ -258,7 +265,7 @@ final class LocalStack implements AutoCloseable {
      */
     Map<String, String> environmentFor(String process) {
         String service = StackConfig.serviceOf(process);
-        Map<String, String> env = new LinkedHashMap<>(secrets.asEnvironment());
+        Map<String, String> env = new LinkedHashMap<>(secrets.environmentOf(ServiceSecrets.Service.ofModule(service)));
         env.put("SERVER_PORT", String.valueOf(config.servicePorts().get(process)));
         env.put("SERVER_ADDRESS", service.equals(GATEWAY) ? gatewayAddress() : LOOPBACK);
         env.put(
@@ -322,9 +329,13 @@ final class LocalStack implements AutoCloseable {
         env.put("WAITROOM_GATEWAY_SECURECOOKIES", "false");
         // An identity provider set in the launcher's environment (docs/accounts.md) reaches every service alike: the
         // gateway verifies its tokens, the queue-service names the sign-in URL, the coordinator allows ACCOUNT scope.
-        // The pseudonym key is one of the generated secrets above, unless the environment sets one of its own.
+        // The pseudonym key is one of the generated secrets above, unless the environment sets one of its own; like
+        // every secret it reaches only the services whose row holds it (the gateway).
+        var row = ServiceSecrets.heldBy(process);
         System.getenv().forEach((name, value) -> {
-            if (name.startsWith(ACCOUNTS_PREFIX)) {
+            if (name.startsWith(ACCOUNTS_PREFIX)
+                    && (!ServiceSecrets.SECRET_NAME.matcher(name).matches()
+                            || row.stream().anyMatch(s -> s.variable().equals(name)))) {
                 env.put(name, value);
             }
         });
@@ -333,7 +344,7 @@ final class LocalStack implements AutoCloseable {
 
     private void startService(String service) throws IOException {
         Path jar = runCopy(serviceJar(StackConfig.serviceOf(service)));
-        Path log = config.logs().resolve(service + ".log");
+        Path log = OwnerOnly.file(config.logs().resolve(service + ".log"));
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
         command.addAll(jvmFlags());
@@ -499,7 +510,7 @@ final class LocalStack implements AutoCloseable {
     }
 
     void startPostgres() throws IOException {
-        Path log = config.logs().resolve("postgres.log");
+        Path log = OwnerOnly.file(config.logs().resolve("postgres.log"));
         try {
             postgres = LocalPostgres.start(
                     config.dataDir().resolve("postgres"), config.postgresPort(), secrets.postgresPassword(), log);

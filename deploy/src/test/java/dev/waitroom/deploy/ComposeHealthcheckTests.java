@@ -28,25 +28,8 @@ class ComposeHealthcheckTests {
 
     private static final Path ROOT =
             Path.of(System.getProperty("waitroom.root", "..")).toAbsolutePath().normalize();
-    private static final Map<String, String> DOT_ENV = Map.of(
-            "WAITROOM_SECURITY_OPSTOKEN",
-            "o",
-            "WAITROOM_SECURITY_INTERNALTOKEN",
-            "i",
-            "WAITROOM_SECURITY_TICKETKEY",
-            "t",
-            "WAITROOM_SECURITY_VISITORKEY",
-            "v",
-            "WAITROOM_SECURITY_WEBHOOKSECRET",
-            "w",
-            "WAITROOM_SECURITY_ADMISSIONHEADERKEY",
-            "a",
-            "WAITROOM_SECURITY_KEYENCRYPTIONKEY",
-            "k",
-            "WAITROOM_POSTGRES_PASSWORD",
-            "p",
-            "WAITROOM_REDIS_PASSWORD",
-            "r");
+    /** A stand-in for what deploy/compose-env.sh writes: every variable docker-compose.yml requires, with a value. */
+    private static final Map<String, String> DOT_ENV = dotEnv();
     /** Readiness: the service's own store; the gateway keeps serving without Redis (see its application.yml). */
     private static final Map<String, Set<String>> READINESS = Map.of(
             "queue-service", Set.of("readinessState", "redis"),
@@ -56,6 +39,20 @@ class ComposeHealthcheckTests {
 
     private static Map<String, ComposeHealthchecks.Healthcheck> checks;
     private HttpServer server;
+
+    private static Map<String, String> dotEnv() {
+        Map<String, String> env = new java.util.HashMap<>();
+        for (ServiceSecrets.Secret secret : ServiceSecrets.Secret.values()) {
+            env.put(secret.variable(), secret.name().toLowerCase(java.util.Locale.ROOT));
+        }
+        for (ServiceSecrets.Service service : ServiceSecrets.Service.values()) {
+            env.put(ServiceSecrets.credentialFileVariable(service), "c-" + service.shortName());
+            env.put(ServiceSecrets.hashFileVariable(service), "h-" + service.shortName());
+        }
+        env.put("WAITROOM_POSTGRES_PASSWORD", "p");
+        env.put("WAITROOM_REDIS_PASSWORD", "r");
+        return Map.copyOf(env);
+    }
 
     @BeforeAll
     static void read() throws IOException {

@@ -399,17 +399,102 @@ class KubernetesManifestTests {
                             .as("docs/KUBERNETES.md says how to create Secret " + name)
                             .contains(name));
         });
-        assertThat(docs).contains("create secret generic waitroom-secrets");
-        for (String key : List.of(
-                "WAITROOM_SECURITY_OPSTOKEN",
-                "WAITROOM_SECURITY_INTERNALTOKEN",
-                "WAITROOM_SECURITY_TICKETKEY",
-                "WAITROOM_SECURITY_VISITORKEY",
-                "WAITROOM_SECURITY_WEBHOOKSECRET",
-                "WAITROOM_SECURITY_ADMISSIONHEADERKEY",
-                "WAITROOM_SECURITY_KEYENCRYPTIONKEY")) {
-            assertThat(docs).as("the secret command sets " + key).contains("--from-literal=" + key + "=");
+        assertThat(docs).contains("deploy/k8s/secrets.sh").doesNotContain("waitroom-secrets ");
+    }
+
+    /**
+     * Each container reads its secrets one key at a time ({@code secretKeyRef}, no {@code envFrom} of a Secret) from
+     * its own service's Secret or a store's, and exactly the secrets of its row of {@link ServiceSecrets} (issue #28,
+     * finding 4: every container read every secret from one shared Secret).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"dev", "production"})
+    void eachContainerReadsOnlyTheSecretsOfItsRowFromItsOwnSecret(String overlay) {
+        Map<String, Map<String, String>> envs = new LinkedHashMap<>();
+        for (Deployment deployment : all(overlay, Deployment.class)) {
+            String module = deployment.getMetadata().getName();
+            String own = "waitroom-" + ServiceSecrets.Service.ofModule(module).shortName() + "-secrets";
+            Container container =
+                    deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+            assertThat(container.getEnvFrom()).as(module + ": no Secret whole").allMatch(e -> e.getSecretRef() == null);
+            Map<String, String> env = new LinkedHashMap<>();
+            for (EnvVar variable : container.getEnv()) {
+                env.put(variable.getName(), String.valueOf(variable.getValue()));
+                if (variable.getValueFrom() != null && variable.getValueFrom().getSecretKeyRef() != null) {
+                    var ref = variable.getValueFrom().getSecretKeyRef();
+                    if (variable.getName().startsWith("WAITROOM_")) {
+                        assertThat(ref.getName())
+                                .as(module + " " + variable.getName())
+                                .isEqualTo(own);
+                        assertThat(ref.getKey())
+                                .as(module + " " + variable.getName())
+                                .isEqualTo(variable.getName());
+                    } else {
+                        assertThat(ref.getName())
+                                .as(module + ": a store's credential from the store's Secret")
+                                .matches("waitroom-(redis|db-" + (module.equals(BOOKING) ? "booking" : "coordinator")
+                                        + ")");
+                    }
+                }
+            }
+            envs.put(module, env);
         }
+        assertThat(envs.keySet()).containsExactlyInAnyOrderElementsOf(SERVICES);
+        SecretsPerServiceTests.assertRowsHeld(envs);
+    }
+
+    /**
+     * deploy/k8s/secrets.sh prints one Secret per service with exactly the keys its container reads, each receiver
+     * holding the SHA-256 of its callers' credentials, the shared keys equal where two services share one.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theSecretsScriptPrintsOneSecretPerServiceWithItsRowAndItsCallersHashes() throws Exception {
+        Process process = new ProcessBuilder(
+                        dev.waitroom.testsupport.TestTools.require("bash").toString(),
+                        K8S.resolve("secrets.sh").toString(),
+                        "waitroom")
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).isZero();
+        Map<ServiceSecrets.Service, Map<String, String>> secrets = new LinkedHashMap<>();
+        for (Object document : new Yaml().loadAll(output)) {
+            Map<String, Object> secret = (Map<String, Object>) document;
+            assertThat(secret).containsEntry("kind", "Secret");
+            Map<String, Object> metadata = (Map<String, Object>) secret.get("metadata");
+            assertThat(metadata).containsEntry("namespace", "waitroom");
+            String name = (String) metadata.get("name");
+            ServiceSecrets.Service service = java.util.Arrays.stream(ServiceSecrets.Service.values())
+                    .filter(s -> name.equals("waitroom-" + s.shortName() + "-secrets"))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("an unknown Secret " + name));
+            secrets.put(service, (Map<String, String>) secret.get("stringData"));
+        }
+        assertThat(secrets.keySet()).containsExactlyInAnyOrder(ServiceSecrets.Service.values());
+        secrets.forEach((service, data) -> {
+            Set<String> row = new TreeSet<>();
+            ServiceSecrets.HELD.get(service).stream()
+                    .filter(s -> s.variable().startsWith("WAITROOM_"))
+                    .forEach(s -> row.add(s.variable()));
+            assertThat(new TreeSet<>(data.keySet())).as(service.module()).isEqualTo(row);
+            assertThat(ServiceSecrets.isCredential(data.get("WAITROOM_SECURITY_SERVICECREDENTIAL"), service))
+                    .isTrue();
+            for (ServiceSecrets.Service caller : ServiceSecrets.CALLERS.get(service)) {
+                assertThat(data.get(ServiceSecrets.callersVariable(caller).variable()))
+                        .as(service + " holds the hash of " + caller + "'s credential")
+                        .isEqualTo(ServiceSecrets.hash(secrets.get(caller).get("WAITROOM_SECURITY_SERVICECREDENTIAL")));
+            }
+        });
+        assertThat(secrets.get(ServiceSecrets.Service.QUEUE).get("WAITROOM_SECURITY_TICKETKEY"))
+                .as("the queue-service signs the tickets the gateway verifies")
+                .isEqualTo(secrets.get(ServiceSecrets.Service.GATEWAY).get("WAITROOM_SECURITY_TICKETKEY"));
+        assertThat(new java.util.HashSet<>(List.of(
+                        secrets.get(ServiceSecrets.Service.GATEWAY).get("WAITROOM_SECURITY_OPSTOKEN"),
+                        secrets.get(ServiceSecrets.Service.COORDINATOR).get("WAITROOM_SECURITY_OPSTOKEN"),
+                        secrets.get(ServiceSecrets.Service.BOOKING).get("WAITROOM_SECURITY_OPSTOKEN"))))
+                .as("one ops token wherever /admin/** is answered")
+                .hasSize(1);
     }
 
     @ParameterizedTest

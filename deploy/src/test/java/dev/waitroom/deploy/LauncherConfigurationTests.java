@@ -159,13 +159,21 @@ class LauncherConfigurationTests {
     }
 
     @Test
-    void secretsAreGeneratedOnceOwnerOnlyAndTheStorePasswordsAreAddedToAnOlderFile() throws IOException {
+    void secretsAreGeneratedOnceOwnerOnlyAndAnOlderFileGetsTheCredentialsAndLosesTheSharedToken() throws IOException {
         Path file = dataDir.resolve(Secrets.FILE_NAME);
-        Files.writeString(file, "WAITROOM_SECURITY_OPSTOKEN=kept-from-an-older-launcher\n");
+        Files.writeString(
+                file,
+                "WAITROOM_SECURITY_OPSTOKEN=kept-from-an-older-launcher\n"
+                        + "WAITROOM_SECURITY_INTERNALTOKEN=the-one-every-service-shared\n");
         Secrets first = Secrets.loadOrGenerate(dataDir);
         assertThat(first.opsToken()).isEqualTo("kept-from-an-older-launcher");
         assertThat(first.postgresPassword()).matches("[A-Za-z0-9_-]{40,}");
         assertThat(first.redisPassword()).matches("[A-Za-z0-9_-]{40,}");
+        for (ServiceSecrets.Service service : ServiceSecrets.Service.values()) {
+            assertThat(ServiceSecrets.isCredential(first.credential(service), service))
+                    .as(service + ": wrs_" + service.shortName() + "_ and 43 characters of base64url")
+                    .isTrue();
+        }
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
                 .isEqualTo("rw-------");
         Properties stored = new Properties();
@@ -173,21 +181,49 @@ class LauncherConfigurationTests {
             stored.load(in);
         }
         assertThat(stored.getProperty(Secrets.POSTGRES_PASSWORD)).isEqualTo(first.postgresPassword());
-        assertThat(first.asEnvironment())
+        assertThat(stored.getProperty(ServiceSecrets.credentialFileVariable(ServiceSecrets.Service.QUEUE)))
+                .isEqualTo(first.credential(ServiceSecrets.Service.QUEUE));
+        assertThat(stored)
+                .as("no service accepts the shared token any more")
+                .doesNotContainKey(Secrets.RETIRED_INTERNAL_TOKEN);
+        assertThat(first.asDotEnv())
                 .as("the services' secrets, without the stores' passwords")
-                .doesNotContainKeys(Secrets.POSTGRES_PASSWORD, Secrets.REDIS_PASSWORD)
-                .containsKeys("WAITROOM_SECURITY_INTERNALTOKEN", "WAITROOM_SECURITY_ADMISSIONHEADERKEY");
+                .doesNotContainKeys(Secrets.POSTGRES_PASSWORD, Secrets.REDIS_PASSWORD, Secrets.RETIRED_INTERNAL_TOKEN)
+                .containsKeys("WAITROOM_SERVICECREDENTIAL_GATEWAY", "WAITROOM_SECURITY_ADMISSIONHEADERKEY");
         Secrets again = Secrets.loadOrGenerate(dataDir);
         assertThat(again.postgresPassword()).isEqualTo(first.postgresPassword());
         assertThat(again.redisPassword()).isEqualTo(first.redisPassword());
-        assertThat(again.asEnvironment()).isEqualTo(first.asEnvironment());
-        assertThat(again.toString()).doesNotContain(first.postgresPassword(), first.opsToken());
-        Set<String> values = new HashSet<>(first.asEnvironment().values());
+        assertThat(again.asDotEnv()).isEqualTo(first.asDotEnv());
+        assertThat(again.toString())
+                .doesNotContain(
+                        first.postgresPassword(), first.opsToken(), first.credential(ServiceSecrets.Service.GATEWAY));
+        Set<String> values = new HashSet<>(first.asDotEnv().values());
         values.add(first.postgresPassword());
         values.add(first.redisPassword());
-        assertThat(values)
-                .as("every secret its own")
-                .hasSize(first.asEnvironment().size() + 2);
+        assertThat(values).as("every secret its own").hasSize(first.asDotEnv().size() + 2);
+    }
+
+    /**
+     * During a rotation the previous credential of a caller stays accepted: its receivers get both hashes, current
+     * first; the caller itself sends only the current one.
+     */
+    @Test
+    void aPreviousCredentialKeptInTheFileIsAcceptedBesideTheCurrentOne() throws IOException {
+        Secrets generated = Secrets.loadOrGenerate(dataDir);
+        String previous = generated.credential(ServiceSecrets.Service.GATEWAY);
+        String current = "wrs_gateway_" + "A".repeat(43);
+        Path file = dataDir.resolve(Secrets.FILE_NAME);
+        String text = Files.readString(file).replace(previous, current) + "WAITROOM_SERVICECREDENTIAL_GATEWAY_PREVIOUS="
+                + previous + "\n";
+        Files.writeString(file, text);
+        Secrets rotating = Secrets.loadOrGenerate(dataDir);
+        assertThat(rotating.environmentOf(ServiceSecrets.Service.QUEUE))
+                .containsEntry(
+                        "WAITROOM_SECURITY_CALLERS_GATEWAY",
+                        ServiceSecrets.hash(current) + "," + ServiceSecrets.hash(previous));
+        assertThat(rotating.environmentOf(ServiceSecrets.Service.GATEWAY))
+                .containsEntry("WAITROOM_SECURITY_SERVICECREDENTIAL", current)
+                .doesNotContainValue(previous);
     }
 
     @Test
@@ -227,10 +263,18 @@ class LauncherConfigurationTests {
 
     @Test
     void theEmbeddedRedisRunsWithItsMaxMemoryAndNoEvictionAndNoPasswordOnTheCommandLine() throws IOException {
-        var server = LocalStack.redisServer(16379, "not-on-the-command-line", "256mb", dataDir.resolve("redis"));
+        RedisBinary binary = RedisBinary.choose(System.getenv());
+        Path dir = OwnerOnly.directory(dataDir.resolve("redis"));
+        var server = LocalStack.redisServer(binary, 16379, "not-on-the-command-line", "256mb", dir);
         List<String> args = server.buildCommandArgs();
         Path configFile = Path.of(args.get(1));
         try {
+            assertThat(Path.of(args.get(0)))
+                    .as("the binary runs through the owner-only wrapper")
+                    .isEqualTo(dir.resolve(RedisBinary.NAME));
+            assertThat(Files.readAllLines(dir.resolve(RedisBinary.NAME)))
+                    .contains("umask 077")
+                    .anyMatch(line -> line.startsWith("exec '" + binary.executable() + "'"));
             assertThat(args).noneMatch(arg -> arg.contains("not-on-the-command-line"));
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(configFile)))
                     .isEqualTo("rw-------");

@@ -51,10 +51,54 @@ class LocalStackTests {
 
     @AfterAll
     static void stopStack() throws IOException {
-        if (stack != null) {
-            stack.close();
+        try {
+            if (stack != null) {
+                stack.close();
+                assertLogsAndRedisAreOwnerOnly();
+            }
+        } finally {
+            TestStacks.deleteTree(dataDir);
         }
-        TestStacks.deleteTree(dataDir);
+    }
+
+    /**
+     * The stack's Redis is the installed {@code redis-server} (Debian's, with the fix for CVE-2025-49844), not the
+     * bundled 6.2.6, and the stack works on it (every other test here).
+     */
+    @Test
+    @Order(1)
+    void theStacksRedisIsTheInstalledRedisServer() throws Exception {
+        // Debian's redis-server is a link to redis-check-rdb, which acts by the name it was started under
+        Path installed =
+                dev.waitroom.testsupport.TestTools.require("redis-server").toRealPath();
+        List<String> redis = new ArrayList<>();
+        ProcessHandle.current().descendants().forEach(p -> {
+            String command = p.info().command().orElse("");
+            if (command.contains("redis")) {
+                Path exe = Path.of("/proc", String.valueOf(p.pid()), "exe");
+                try {
+                    redis.add(exe.toRealPath().toString());
+                } catch (IOException gone) {
+                    redis.add(command);
+                }
+            }
+        });
+        assertThat(redis).as("the stack's Redis processes").containsExactly(installed.toString());
+    }
+
+    /** After a run: every log and every file of Redis is 0600, their directories 0700 (issue #28, finding 9). */
+    private static void assertLogsAndRedisAreOwnerOnly() throws IOException {
+        for (Path dir : List.of(stack.config().logs(), dataDir.resolve("redis"))) {
+            try (var walk = Files.walk(dir)) {
+                for (Path path : walk.toList()) {
+                    String mode =
+                            java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+                    boolean executable = Files.isDirectory(path)
+                            || path.getFileName().toString().equals(RedisBinary.NAME);
+                    assertThat(mode).as(path.toString()).isEqualTo(executable ? "rwx------" : "rw-------");
+                }
+            }
+        }
     }
 
     @Test
@@ -205,7 +249,7 @@ class LocalStackTests {
     @Test
     @Order(1)
     void everyComposeHealthcheckPassesAgainstTheRunningStack() throws Exception {
-        Map<String, String> dotEnv = new java.util.HashMap<>(stack.secrets().asEnvironment());
+        Map<String, String> dotEnv = new java.util.HashMap<>(stack.secrets().asDotEnv());
         dotEnv.put("WAITROOM_POSTGRES_PASSWORD", "unused-by-healthchecks");
         dotEnv.put("WAITROOM_REDIS_PASSWORD", "unused-by-healthchecks");
         Map<String, ComposeHealthchecks.Healthcheck> checks =

@@ -218,11 +218,11 @@ class ReplicasTests {
         assertThat(inventory.statusCode() / 100).as(inventory.body()).isEqualTo(2);
     }
 
-    /** The queue-service's own count of entries by state, through its proxy with the internal credential. */
+    /** The queue-service's own count of entries by state, through its proxy, asked as the coordinator asks it. */
     private static Map<String, Long> queueCounts(String e) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(
                         "http://127.0.0.1:" + stack.config().queuePort() + "/internal/events/" + e + "/counts"))
-                .header("X-Waitroom-Internal", stack.secrets().asEnvironment().get("WAITROOM_SECURITY_INTERNALTOKEN"))
+                .header("X-Waitroom-Internal", stack.secrets().credential(ServiceSecrets.Service.COORDINATOR))
                 .timeout(Duration.ofSeconds(10))
                 .build();
         HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());

@@ -38,12 +38,12 @@ final class TwoRegions {
                 .withSimulations(simulations);
     }
 
-    /** A region's queue-service's own count of an event's entries by state (joins, waiting, offered, ...). */
+    /** A region's queue-service's own count of an event's entries by state (joins, waiting, offered, ...), asked as the coordinator asks it. */
     static Map<String, Long> queueCounts(LocalStack stack, String region, String eventId) throws Exception {
         int port = stack.config().region(region).queuePort();
         HttpRequest request = HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + port + "/internal/events/" + eventId + "/counts"))
-                .header("X-Waitroom-Internal", stack.secrets().asEnvironment().get("WAITROOM_SECURITY_INTERNALTOKEN"))
+                .header("X-Waitroom-Internal", stack.secrets().credential(ServiceSecrets.Service.COORDINATOR))
                 .timeout(Duration.ofSeconds(10))
                 .build();
         HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());

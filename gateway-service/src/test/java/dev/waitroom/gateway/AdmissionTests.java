@@ -235,9 +235,12 @@ class AdmissionTests {
     }
 
     @Test
-    void bypassModeLetsProtectedRoutesThroughAndCountsThem() {
+    void bypassModeSignedByTheCoordinatorLetsProtectedRoutesThroughAndCountsThem() {
         Shopper shopper = shopper();
-        upstreams.queue.event(shopper.event()).mode("BYPASS");
+        upstreams
+                .queue
+                .event(shopper.event())
+                .mode("BYPASS", upstreams.coordinator.signMode(shopper.event(), "BYPASS", 1, Instant.now()));
         double before = meters.counter("waitroom.gateway.admission.checks", "outcome", "bypass")
                 .count();
         await().atMost(Duration.ofSeconds(5))

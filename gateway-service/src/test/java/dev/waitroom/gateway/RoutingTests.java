@@ -84,7 +84,7 @@ class RoutingTests {
         Recorded received =
                 upstreams.queue.lastReceived("/events/" + event + "/queue").orElseThrow();
         assertThat(received.header("X-Waitroom-Visitor")).contains(visitor.value());
-        assertThat(received.header("X-Waitroom-Internal")).contains(StubUpstreams.INTERNAL_TOKEN);
+        assertThat(received.header("X-Waitroom-Internal")).contains(StubUpstreams.GATEWAY.credential());
 
         Browser.Reply again = browser.post("/events/" + event + "/queue", "{}");
         assertThat(again.status()).isEqualTo(200);
@@ -114,7 +114,7 @@ class RoutingTests {
                 .orElseThrow();
         assertThat(claim.headers().get("x-waitroom-visitor")).containsExactly(visitor.value());
         assertThat(claim.headers()).doesNotContainKey("x-waitroom-account");
-        assertThat(claim.headers().get("x-waitroom-internal")).containsExactly(StubUpstreams.INTERNAL_TOKEN);
+        assertThat(claim.headers().get("x-waitroom-internal")).containsExactly(StubUpstreams.GATEWAY.credential());
 
         Browser.Reply publicStatus = browser.get("/events/" + event + "/status", spoofed);
         assertThat(publicStatus.status()).isEqualTo(200);
@@ -124,7 +124,7 @@ class RoutingTests {
         Recorded received =
                 upstreams.queue.lastReceived("/events/" + event + "/status").orElseThrow();
         assertThat(received.headers()).doesNotContainKey("x-waitroom-visitor").doesNotContainKey("x-waitroom-account");
-        assertThat(received.headers().get("x-waitroom-internal")).containsExactly(StubUpstreams.INTERNAL_TOKEN);
+        assertThat(received.headers().get("x-waitroom-internal")).containsExactly(StubUpstreams.GATEWAY.credential());
     }
 
     @Test

@@ -61,7 +61,7 @@ class BadInputTests {
                         "PUT",
                         "/internal/events/" + event,
                         "{\"phase\":\"ENDED\"}",
-                        Map.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN + "x")),
+                        Map.of(Headers.INTERNAL, TestSecrets.COORDINATOR.credential() + "x")),
                 403,
                 "internal-credential-required");
         // health answers without a credential, on the management port (the service port has no /actuator)

@@ -118,14 +118,14 @@ class JoinTests {
         client.putEvent(event, "OPEN", "\"identityScope\":\"ACCOUNT\"");
         java.util.Map<String, String> laptop = java.util.Map.of(
                 Headers.INTERNAL,
-                TestSecrets.INTERNAL_TOKEN,
+                TestSecrets.GATEWAY.credential(),
                 Headers.VISITOR,
                 VisitorId.random().value(),
                 Headers.ACCOUNT,
                 "user-42");
         java.util.Map<String, String> phone = java.util.Map.of(
                 Headers.INTERNAL,
-                TestSecrets.INTERNAL_TOKEN,
+                TestSecrets.GATEWAY.credential(),
                 Headers.VISITOR,
                 VisitorId.random().value(),
                 Headers.ACCOUNT,
@@ -144,14 +144,14 @@ class JoinTests {
         String event = client.newEvent("browser-scope", "OPEN");
         java.util.Map<String, String> one = java.util.Map.of(
                 Headers.INTERNAL,
-                TestSecrets.INTERNAL_TOKEN,
+                TestSecrets.GATEWAY.credential(),
                 Headers.VISITOR,
                 VisitorId.random().value(),
                 Headers.ACCOUNT,
                 "user-7");
         java.util.Map<String, String> two = java.util.Map.of(
                 Headers.INTERNAL,
-                TestSecrets.INTERNAL_TOKEN,
+                TestSecrets.GATEWAY.credential(),
                 Headers.VISITOR,
                 VisitorId.random().value(),
                 Headers.ACCOUNT,

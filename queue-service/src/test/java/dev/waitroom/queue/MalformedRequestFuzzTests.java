@@ -223,7 +223,7 @@ class MalformedRequestFuzzTests {
                 || route.key().equals("GET /events/{eventId}/queue/status");
         return new String[] {
             Headers.INTERNAL,
-            TestSecrets.INTERNAL_TOKEN,
+            TestSecrets.credentialFor(route.method(), route.pattern()),
             Headers.VISITOR,
             member ? this.member : VisitorId.random().value()
         };

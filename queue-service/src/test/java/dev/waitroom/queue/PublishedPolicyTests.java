@@ -60,7 +60,7 @@ class PublishedPolicyTests {
                     null,
                     java.util.Map.of(
                             dev.waitroom.contract.Headers.INTERNAL,
-                            TestSecrets.INTERNAL_TOKEN,
+                            TestSecrets.GATEWAY.credential(),
                             dev.waitroom.contract.Headers.VISITOR,
                             VisitorId.random().value(),
                             dev.waitroom.contract.Headers.ACCOUNT,

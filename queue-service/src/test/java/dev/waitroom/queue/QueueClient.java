@@ -64,6 +64,15 @@ public final class QueueClient {
         public String receipt() {
             return json().get("receipt").asString();
         }
+
+        /** Asserts a problem+json answer of this status and type; returns its body. */
+        public JsonNode assertProblem(int expectedStatus, String type) {
+            org.assertj.core.api.Assertions.assertThat(status).as(body).isEqualTo(expectedStatus);
+            org.assertj.core.api.Assertions.assertThat(header("Content-Type")).startsWith("application/problem+json");
+            org.assertj.core.api.Assertions.assertThat(json().get("type").asString())
+                    .isEqualTo("https://waitroom.dev/problems/" + type);
+            return json();
+        }
     }
 
     public Reply send(String method, String path, String body, Map<String, String> headers) {
@@ -86,12 +95,12 @@ public final class QueueClient {
     }
 
     public Reply internal(String method, String path, String body) {
-        return send(method, path, body, Map.of(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN));
+        return send(method, path, body, Map.of(Headers.INTERNAL, TestSecrets.credentialFor(method, path)));
     }
 
     public Reply asVisitor(String method, String path, String visitor, String body) {
         Map<String, String> h = new LinkedHashMap<>();
-        h.put(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN);
+        h.put(Headers.INTERNAL, TestSecrets.credentialFor(method, path));
         h.put(Headers.VISITOR, visitor);
         return send(method, path, body, h);
     }

@@ -12,16 +12,39 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 class StartupTests {
 
     @Test
-    void refusesToStartWithoutTheInternalToken() {
+    void refusesToStartWithoutItsCallersHashes() {
+        assertThatThrownBy(() -> start("waitroom.security.ticket-key=" + TestSecrets.TICKET_KEY))
+                .hasStackTraceContaining("waitroom.security.callers.<service>")
+                .hasStackTraceContaining("WAITROOM_SECURITY_CALLERS_<SERVICE>");
+    }
+
+    @Test
+    void refusesToStartWithTheRetiredSharedToken() {
         assertThatThrownBy(() -> start(
-                        "waitroom.security.internal-token=", "waitroom.security.ticket-key=" + TestSecrets.TICKET_KEY))
-                .hasStackTraceContaining("waitroom.security.internal-token");
+                        TestSecrets.GATEWAY.callerProperty(),
+                        TestSecrets.COORDINATOR.callerProperty(),
+                        "waitroom.security.internal-token=" + TestSecrets.TICKET_KEY,
+                        "waitroom.security.ticket-key=" + TestSecrets.TICKET_KEY))
+                .hasStackTraceContaining("waitroom.security.internal-token")
+                .hasStackTraceContaining("no longer used");
+    }
+
+    @Test
+    void refusesToStartWithACallerItDoesNotHave() {
+        assertThatThrownBy(() -> start(
+                        TestSecrets.GATEWAY.callerProperty(),
+                        TestSecrets.COORDINATOR.callerProperty(),
+                        TestSecrets.BOOKING.callerProperty(),
+                        "waitroom.security.ticket-key=" + TestSecrets.TICKET_KEY))
+                .hasStackTraceContaining("waitroom.security.callers.booking")
+                .hasStackTraceContaining("allows it no route");
     }
 
     @Test
     void refusesToStartWithoutTheTicketKey() {
         assertThatThrownBy(() -> start(
-                        "waitroom.security.internal-token=" + TestSecrets.INTERNAL_TOKEN,
+                        TestSecrets.GATEWAY.callerProperty(),
+                        TestSecrets.COORDINATOR.callerProperty(),
                         "waitroom.security.ticket-key="))
                 .hasStackTraceContaining("waitroom.security.ticket-key");
     }
@@ -29,7 +52,8 @@ class StartupTests {
     @Test
     void refusesToStartWithATicketKeyThatIsTooShort() {
         assertThatThrownBy(() -> start(
-                        "waitroom.security.internal-token=" + TestSecrets.INTERNAL_TOKEN,
+                        TestSecrets.GATEWAY.callerProperty(),
+                        TestSecrets.COORDINATOR.callerProperty(),
                         "waitroom.security.ticket-key=c2hvcnQ="))
                 .hasStackTraceContaining("ticket-key");
     }

@@ -1,5 +1,6 @@
 package dev.waitroom.queue;
 
+import dev.waitroom.testsupport.ServiceCredentials;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.QueueTicketCodec;
 import java.security.SecureRandom;
@@ -8,21 +9,40 @@ import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
 
-/** Random secrets, one set per test JVM (so every test class shares one Spring context). */
+/**
+ * Random secrets, one set per test JVM (so every test class shares one Spring context): the ticket key and the
+ * credentials of the service's two callers, the gateway and the coordinator, configured by their hashes; booking's
+ * credential is one this service does not know.
+ */
 public final class TestSecrets implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    public static final String INTERNAL_TOKEN = random(24);
+    public static final ServiceCredentials GATEWAY = ServiceCredentials.generate("gateway");
+    public static final ServiceCredentials COORDINATOR = ServiceCredentials.generate("coordinator");
+    public static final ServiceCredentials BOOKING = ServiceCredentials.generate("booking");
     public static final String TICKET_KEY = random(32);
 
     public static QueueTicketCodec ticketCodec() {
         return QueueTicketCodec.of(HmacKey.fromBase64(TICKET_KEY));
     }
 
+    /**
+     * The credential of the service that makes this call in a deployment: the coordinator's on the internal API but
+     * the gateway's snapshot, liveness and batches of joins; the gateway's on the visitor routes.
+     */
+    public static String credentialFor(String method, String path) {
+        boolean gateway = !path.startsWith("/internal/")
+                || (method.equals("GET") && path.endsWith("/snapshot"))
+                || (method.equals("POST") && path.endsWith("/liveness"))
+                || (method.equals("POST") && path.endsWith("/joins"));
+        return gateway ? GATEWAY.credential() : COORDINATOR.credential();
+    }
+
     @Override
     public void initialize(ConfigurableApplicationContext context) {
         TestPropertyValues.of(
-                        "waitroom.security.internal-token=" + INTERNAL_TOKEN,
+                        GATEWAY.callerProperty(),
+                        COORDINATOR.callerProperty(),
                         "waitroom.security.ticket-key=" + TICKET_KEY)
                 .applyTo(context);
     }

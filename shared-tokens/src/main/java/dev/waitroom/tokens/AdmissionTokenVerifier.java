@@ -3,6 +3,7 @@ package dev.waitroom.tokens;
 import com.nimbusds.jose.crypto.Ed25519Verifier;
 import dev.waitroom.tokens.internal.AdmissionJwtParser;
 import dev.waitroom.tokens.internal.JwksKeyCache;
+import dev.waitroom.tokens.internal.ModeStatementParser;
 import dev.waitroom.tokens.internal.VerifiedTokenCache;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,6 +32,12 @@ public final class AdmissionTokenVerifier {
     public static final long DEFAULT_KEY_REFRESH_SECONDS = 5;
 
     public static final Duration DEFAULT_KEY_REFRESH = Duration.ofSeconds(DEFAULT_KEY_REFRESH_SECONDS);
+    /**
+     * The clock difference tolerated on a {@link ModeStatement}: small, since it lengthens the time a replayed
+     * statement works.
+     */
+    public static final Duration MODE_STATEMENT_SKEW = Duration.ofSeconds(5);
+
     static final Duration MIN_REFRESH_INTERVAL = Duration.ofSeconds(1);
     static final Duration FAILURE_BACKOFF = Duration.ofSeconds(5);
 
@@ -131,6 +138,18 @@ public final class AdmissionTokenVerifier {
             throw new TokenRejectedException(RejectionReason.WRONG_EVENT, "token is for another event");
         }
         return claims;
+    }
+
+    /**
+     * The coordinator's statement of {@code expectedEventId}'s mode, when it verifies with the keys admission tokens
+     * verify with (same JWKS, same strict header checks, its own {@code typ} and audience) and has not expired (skew
+     * {@link #MODE_STATEMENT_SKEW}). Not cached: the caller keeps what it verified. May block on the key source like
+     * {@link #verify}.
+     */
+    public ModeStatement verifyModeStatement(String statement, String expectedEventId) throws TokenRejectedException {
+        Objects.requireNonNull(expectedEventId, "expectedEventId");
+        return ModeStatementParser.parseAndVerify(
+                statement, keys::find, expectedEventId, clock.instant(), MODE_STATEMENT_SKEW);
     }
 
     /** Number of cached verified tokens (for metrics). */

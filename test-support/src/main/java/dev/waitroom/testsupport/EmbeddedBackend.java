@@ -11,9 +11,10 @@ import java.util.Base64;
 import redis.embedded.RedisServer;
 
 /**
- * PostgreSQL and Redis from binaries shipped in Maven artifacts: no Docker, no system packages. PostgreSQL asks for the
- * password generated here ({@link #postgresPassword()}), as the launcher's does; Redis has none, so every test's own
- * client connects as it is.
+ * PostgreSQL and Redis from binaries shipped in Maven artifacts, no Docker; Redis is the installed {@code redis-server}
+ * where there is one, as the launcher runs it (the bundled build is 6.2.6, without the fix for CVE-2025-49844).
+ * PostgreSQL asks for the password generated here ({@link #postgresPassword()}), as the launcher's does; Redis has none,
+ * so every test's own client connects as it is.
  */
 final class EmbeddedBackend implements RealStores.Backend {
 
@@ -116,8 +117,11 @@ final class EmbeddedBackend implements RealStores.Backend {
             return;
         }
         try {
-            RedisServer server = RedisServer.newRedisServer()
-                    .bind("127.0.0.1")
+            var builder = RedisServer.newRedisServer();
+            // the installed redis-server (listed in test-tools.txt: Debian's 7.0.15 has the fix for CVE-2025-49844)
+            // rather than the bundled 6.2.6, which runs only where none is installed
+            TestTools.find("redis-server").ifPresent(binary -> builder.executableProvider(binary::toFile));
+            RedisServer server = builder.bind("127.0.0.1")
                     .port(redisPort)
                     .setting("appendonly yes")
                     .setting("appendfsync everysec")

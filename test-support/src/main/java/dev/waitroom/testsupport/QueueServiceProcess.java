@@ -29,8 +29,9 @@ import java.util.stream.Stream;
  * stopped when the JVM exits; scenarios keep apart by using a fresh event id each. {@link #start(String...)} starts
  * one of your own on another Redis (for example {@link LocalRedis#springProperties()}), which you {@link #close()}.
  *
- * <p>Each process gets fresh secrets: speak to it with {@link #internalToken()} in {@code X-Waitroom-Internal}, and
- * verify the queue tickets it issues ({@code X-Waitroom-Ticket}) with {@link #ticketKey()}. It listens on 127.0.0.1
+ * <p>Each process gets fresh secrets: speak to it as the gateway ({@link #gatewayCredential()}) or the coordinator
+ * ({@link #coordinatorCredential()}) in {@code X-Waitroom-Internal}, its only callers, each allowed only its own routes
+ * (docs/security/internal.md#who-may-call-what); verify the queue tickets it issues ({@code X-Waitroom-Ticket}) with {@link #ticketKey()}. It listens on 127.0.0.1
  * only, its health and metrics on a management port of their own ({@link #managementUrl()}), as under the launcher.
  *
  * <p>The jar is the {@code dev.waitroom:queue-service} artifact on the test class path (declare it as a test dependency
@@ -49,12 +50,14 @@ public final class QueueServiceProcess implements AutoCloseable {
     private final Path dir;
     private final URI baseUrl;
     private final URI managementUrl;
-    private final String internalToken;
+    private final ServiceCredentials gateway;
+    private final ServiceCredentials coordinator;
     private final String ticketKey;
     private final Thread shutdownHook = new Thread(this::stop, "queue-service-process-stop");
 
     private QueueServiceProcess(List<String> springProperties) {
-        this.internalToken = randomBase64(24);
+        this.gateway = ServiceCredentials.generate("gateway");
+        this.coordinator = ServiceCredentials.generate("coordinator");
         this.ticketKey = randomBase64(32);
         this.dir = RealStores.tempDirectory("waitroom-queue-service");
         int port = RealStores.freePort();
@@ -78,7 +81,8 @@ public final class QueueServiceProcess implements AutoCloseable {
         builder.environment().put("SERVER_ADDRESS", "127.0.0.1");
         builder.environment().put("MANAGEMENT_SERVER_PORT", Integer.toString(managementPort));
         builder.environment().put("MANAGEMENT_SERVER_ADDRESS", "127.0.0.1");
-        builder.environment().put("WAITROOM_SECURITY_INTERNALTOKEN", internalToken);
+        builder.environment().put("WAITROOM_SECURITY_CALLERS_GATEWAY", gateway.hash());
+        builder.environment().put("WAITROOM_SECURITY_CALLERS_COORDINATOR", coordinator.hash());
         builder.environment().put("WAITROOM_SECURITY_TICKETKEY", ticketKey);
         try {
             this.process = builder.start();
@@ -129,9 +133,14 @@ public final class QueueServiceProcess implements AutoCloseable {
         return managementUrl;
     }
 
-    /** The value of {@code X-Waitroom-Internal} it accepts. */
-    public String internalToken() {
-        return internalToken;
+    /** The gateway's {@code X-Waitroom-Internal}: the visitor routes, the snapshot and liveness. */
+    public String gatewayCredential() {
+        return gateway.credential();
+    }
+
+    /** The coordinator's {@code X-Waitroom-Internal}: the event state, the draw, candidates, offers, transitions. */
+    public String coordinatorCredential() {
+        return coordinator.credential();
     }
 
     /** Base64 of the HMAC key of the queue tickets it issues. */

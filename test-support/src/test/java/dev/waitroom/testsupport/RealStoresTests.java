@@ -50,6 +50,28 @@ class RealStoresTests {
         assertThat(redis("GET", "wr:{support}:k")).isEqualTo("$4");
     }
 
+    /**
+     * Where {@code redis-server} is installed (test-tools.txt lists it), the tests' Redis is that one, not the bundled
+     * 6.2.6 without the fix for CVE-2025-49844.
+     */
+    @Test
+    void redisIsTheInstalledRedisServerWhereThereIsOne() throws Exception {
+        var installed = TestTools.find("redis-server");
+        org.junit.jupiter.api.Assumptions.assumeTrue(installed.isPresent(), "no redis-server installed");
+        try (Socket socket = new Socket(RealStores.redisHost(), RealStores.redisPort())) {
+            socket.setSoTimeout(2000);
+            socket.getOutputStream().write("INFO server\r\n".getBytes(StandardCharsets.UTF_8));
+            var in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+            String version = null;
+            for (String line = in.readLine(); line != null && version == null; line = in.readLine()) {
+                if (line.startsWith("redis_version:")) {
+                    version = line.substring("redis_version:".length());
+                }
+            }
+            assertThat(version).as("INFO server's redis_version").startsWith("7.");
+        }
+    }
+
     /** A minimal RESP exchange: enough to prove a real Redis answers, without a client library. */
     private static String redis(String... command) throws Exception {
         try (Socket socket = new Socket(RealStores.redisHost(), RealStores.redisPort())) {

@@ -6,9 +6,10 @@ import java.util.Locale;
 
 /**
  * Path patterns compiled once at start-up and matched without regular expressions or allocation: {@code /a/b} (that
- * path), {@code /a/**} ({@code /a} and everything below it) and {@code /**} (every path), each optionally preceded by
- * an HTTP method ({@code GET /.well-known/jwks.json}). Anything else is refused when the service starts, so a pattern
- * never means something other than what it reads as.
+ * path), {@code /a/**} ({@code /a} and everything below it) and {@code /**} (every path), where a segment may be
+ * {@code *} (exactly one non-empty segment, {@code /events/*}{@code /status}), each optionally preceded by an HTTP method
+ * ({@code GET /.well-known/jwks.json}). Anything else is refused when the service starts, so a pattern never means
+ * something other than what it reads as.
  */
 final class PathRules {
 
@@ -48,7 +49,11 @@ final class PathRules {
         return false;
     }
 
-    private record Rule(String method, String prefix, boolean subtree) {
+    /**
+     * @param segments the path's segments in order, {@code null} for a {@code *}
+     * @param subtree whether the pattern ends in {@code /**}
+     */
+    private record Rule(String method, String[] segments, boolean subtree) {
 
         static Rule parse(String pattern) {
             String text = pattern == null ? "" : pattern.strip();
@@ -74,8 +79,19 @@ final class PathRules {
             }
             for (int i = 0; i < prefix.length(); i++) {
                 char c = prefix.charAt(i);
-                if (c == '*' || c == '?' || c == '{' || c == '}' || c == ';' || c == '%' || c == '\\' || c <= ' ') {
-                    throw invalid(pattern, "only '/a/b', '/a/**' and '/**' are supported (no '" + c + "')");
+                boolean wholeSegmentStar = c == '*'
+                        && prefix.charAt(i - 1) == '/'
+                        && (i + 1 == prefix.length() || prefix.charAt(i + 1) == '/');
+                if ((c == '*' && !wholeSegmentStar)
+                        || c == '?'
+                        || c == '{'
+                        || c == '}'
+                        || c == ';'
+                        || c == '%'
+                        || c == '\\'
+                        || c <= ' ') {
+                    throw invalid(
+                            pattern, "only '/a/b', '/a/*/b', '/a/**' and '/**' are supported (no '" + c + "' there)");
                 }
             }
             if (prefix.contains("//")
@@ -85,7 +101,14 @@ final class PathRules {
                     || prefix.endsWith("/..")) {
                 throw invalid(pattern, "it must be a normalised path");
             }
-            return new Rule(method, prefix, subtree);
+            String[] segments =
+                    prefix.isEmpty() ? new String[0] : prefix.substring(1).split("/", -1);
+            for (int i = 0; i < segments.length; i++) {
+                if (segments[i].equals("*")) {
+                    segments[i] = null;
+                }
+            }
+            return new Rule(method, segments, subtree);
         }
 
         private static IllegalArgumentException invalid(String pattern, String why) {
@@ -97,14 +120,30 @@ final class PathRules {
             if (method != null && !method.equals(requestMethod)) {
                 return false;
             }
-            int length = prefix.length();
-            if (!path.regionMatches(ignoreCase, 0, prefix, 0, length)) {
-                return false;
+            int position = 0;
+            for (String segment : segments) {
+                if (position >= path.length() || path.charAt(position) != '/') {
+                    return false;
+                }
+                int start = position + 1;
+                int end = path.indexOf('/', start);
+                if (end < 0) {
+                    end = path.length();
+                }
+                if (segment == null) {
+                    if (end == start) {
+                        return false;
+                    }
+                } else if (end - start != segment.length()
+                        || !path.regionMatches(ignoreCase, start, segment, 0, segment.length())) {
+                    return false;
+                }
+                position = end;
             }
             if (!subtree) {
-                return path.length() == length;
+                return position == path.length();
             }
-            return path.length() == length || length == 0 || path.charAt(length) == '/';
+            return position == path.length() || path.charAt(position) == '/';
         }
     }
 }

@@ -1,9 +1,12 @@
 package dev.waitroom.web;
 
+import dev.waitroom.contract.WaitroomService;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 import jakarta.servlet.Filter;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -58,11 +61,16 @@ public class WebKitAutoConfiguration {
     FilterRegistrationBean<InternalCredentialFilter> webKitInternalCredentialFilter(WebKitProperties properties) {
         WebKitProperties.InternalCredential check = properties.web().internalCredential();
         PathRules paths = PathRules.of(check.paths());
-        var filter = new InternalCredentialFilter(
-                properties.security().internalToken(),
-                properties.security().internalTokenPrevious(),
-                paths,
-                PathRules.of(check.publicPaths()));
+        Map<WaitroomService, List<byte[]>> hashes = new EnumMap<>(WaitroomService.class);
+        Map<WaitroomService, PathRules> routes = new EnumMap<>(WaitroomService.class);
+        for (WaitroomService caller : WaitroomService.values()) {
+            List<byte[]> callerHashes = properties.security().callerHashes(caller);
+            if (!callerHashes.isEmpty()) {
+                hashes.put(caller, callerHashes);
+                routes.put(caller, PathRules.of(properties.web().callers().get(caller.wireName())));
+            }
+        }
+        var filter = new InternalCredentialFilter(hashes, routes, paths, PathRules.of(check.publicPaths()));
         return registration(filter, INTERNAL_CREDENTIAL_ORDER, !paths.isEmpty());
     }
 

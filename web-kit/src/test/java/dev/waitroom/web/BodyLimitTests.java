@@ -97,7 +97,8 @@ class BodyLimitTests {
 
     private static String head(String method, String path, String framing) {
         return method + " " + path + " HTTP/1.1\nHost: localhost\nConnection: close\nContent-Type: "
-                + "application/octet-stream\nX-Waitroom-Internal: " + TestHttp.INTERNAL_TOKEN + "\n" + framing + "\n\n";
+                + "application/octet-stream\nX-Waitroom-Internal: " + KitCredentials.GATEWAY.value() + "\n" + framing
+                + "\n\n";
     }
 
     /** A JSON object of about {@code size} bytes. */

@@ -8,6 +8,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
+import org.springframework.test.context.ContextConfiguration;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
@@ -16,12 +17,12 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
  * {@link ResponseEntityExceptionHandler} exists, and the kit's is registered before Boot looks. Boot's, ordered before
  * the kit's, once turned a chunked body over the limit into a 400.
  */
+@ContextConfiguration(initializers = KitCredentials.class)
 @SpringBootTest(
         classes = TestApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "spring.mvc.problemdetails.enabled=true",
-            "waitroom.security.internal-token=" + TestHttp.INTERNAL_TOKEN,
             "waitroom.security.ops-token=" + TestHttp.OPS_TOKEN,
             "waitroom.web.max-body-size=1KB"
         })

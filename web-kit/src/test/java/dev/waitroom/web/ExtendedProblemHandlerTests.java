@@ -8,14 +8,13 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
+import org.springframework.test.context.ContextConfiguration;
 
+@ContextConfiguration(initializers = KitCredentials.class)
 @SpringBootTest(
         classes = ExtendedApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {
-            "waitroom.security.internal-token=" + TestHttp.INTERNAL_TOKEN,
-            "waitroom.web.ops-credential.paths="
-        })
+        properties = {"waitroom.web.ops-credential.paths="})
 class ExtendedProblemHandlerTests {
 
     @LocalServerPort

@@ -6,6 +6,7 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.ContextConfiguration;
 
 /**
  * The test service as the queue-service and the coordinator use the kit: the internal credential everywhere but
@@ -13,11 +14,11 @@ import org.springframework.boot.test.context.SpringBootTest;
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
+@ContextConfiguration(initializers = KitCredentials.class)
 @SpringBootTest(
         classes = TestApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
-            "waitroom.security.internal-token=" + TestHttp.INTERNAL_TOKEN,
             "waitroom.security.ops-token=" + TestHttp.OPS_TOKEN,
             "waitroom.web.internal-credential.public-paths=/actuator/health/**,/actuator/prometheus,GET /public/jwks",
             "waitroom.web.max-body-size=1KB",

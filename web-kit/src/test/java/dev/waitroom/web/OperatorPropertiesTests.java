@@ -16,7 +16,7 @@ class OperatorPropertiesTests {
 
     private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(WebKitAutoConfiguration.class))
-            .withPropertyValues("waitroom.security.internal-token=" + TestHttp.INTERNAL_TOKEN);
+            .withPropertyValues(KitCredentials.properties());
 
     private final String token = OperatorTokens.generate();
 
@@ -112,11 +112,11 @@ class OperatorPropertiesTests {
     void aShortPreviousValueIsRefused() {
         runner.withPropertyValues(
                         "waitroom.security.ops-token=" + TestHttp.OPS_TOKEN,
-                        "waitroom.security.internal-token-previous=short")
+                        "waitroom.security.ops-token-previous=short")
                 .run(context -> assertThat(context)
                         .getFailure()
                         .rootCause()
-                        .hasMessageContaining("WAITROOM_SECURITY_INTERNALTOKENPREVIOUS")
+                        .hasMessageContaining("WAITROOM_SECURITY_OPSTOKENPREVIOUS")
                         .hasMessageContaining("at least 16"));
     }
 }

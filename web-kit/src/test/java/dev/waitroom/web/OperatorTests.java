@@ -31,12 +31,9 @@ class OperatorTests {
 
     static final String OPS_PREVIOUS = OperatorTokens.generate();
 
-    static final String INTERNAL_PREVIOUS = OperatorTokens.generate();
-
     @DynamicPropertySource
     static void operators(DynamicPropertyRegistry registry) {
         registry.add("waitroom.security.ops-token-previous", () -> OPS_PREVIOUS);
-        registry.add("waitroom.security.internal-token-previous", () -> INTERNAL_PREVIOUS);
         registry.add("waitroom.security.operators[0].name", () -> "alice");
         registry.add("waitroom.security.operators[0].role", () -> "admin");
         registry.add("waitroom.security.operators[0].token-hash", () -> OperatorTokens.hash(ALICE));
@@ -104,7 +101,7 @@ class OperatorTests {
         assertThat(whoami("GET", ALICE_PREVIOUS).json().path("name").asString()).isEqualTo("alice");
         assertThat(whoami("GET", OPS_PREVIOUS).json().path("name").asString()).isEqualTo("ops");
         assertThat(new TestHttp(port)
-                        .get("/things/1", "X-Waitroom-Internal", INTERNAL_PREVIOUS)
+                        .get("/things/1", "X-Waitroom-Internal", KitCredentials.GATEWAY_PREVIOUS.value())
                         .status())
                 .isEqualTo(200);
 
@@ -115,7 +112,7 @@ class OperatorTests {
         new TestHttp(port)
                 .get("/things/1", "X-Waitroom-Internal", OperatorTokens.generate())
                 .assertProblem(403, "internal-credential-required");
-        internal.get("/admin/things/1", "Authorization", "Bearer " + INTERNAL_PREVIOUS)
+        internal.get("/admin/things/1", "Authorization", "Bearer " + KitCredentials.GATEWAY_PREVIOUS.value())
                 .assertProblem(401, "ops-credential-required");
         calls.assertNone();
     }

@@ -32,6 +32,26 @@ class PathRulesTests {
     }
 
     @Test
+    void aStarSegmentMatchesExactlyOneNonEmptySegment() {
+        PathRules rules = PathRules.of(List.of("PUT /internal/events/*", "/events/*/queue/**", "GET /events/*/status"));
+        assertThat(rules.matches("PUT", "/internal/events/e1", false)).isTrue();
+        assertThat(rules.matches("PUT", "/internal/events/e1/draw", false)).isFalse();
+        assertThat(rules.matches("PUT", "/internal/events/", false)).isFalse();
+        assertThat(rules.matches("PUT", "/internal/events", false)).isFalse();
+        assertThat(rules.matches("GET", "/internal/events/e1", false)).isFalse();
+        assertThat(rules.matches("POST", "/events/e1/queue", false)).isTrue();
+        assertThat(rules.matches("GET", "/events/e1/queue/status", false)).isTrue();
+        assertThat(rules.matches("GET", "/events//queue/status", false)).isFalse();
+        assertThat(rules.matches("GET", "/events/e1/queuex", false)).isFalse();
+        assertThat(rules.matches("GET", "/events/e1/status", false)).isTrue();
+        assertThat(rules.matches("GET", "/events/e1/e2/status", false)).isFalse();
+        assertThat(rules.matches("GET", "/EVENTS/e1/status", false)).isFalse();
+        assertThat(rules.matches("GET", "/EVENTS/e1/status", true)).isTrue();
+        assertThat(PathRules.of(List.of("/")).matches("GET", "/", false)).isTrue();
+        assertThat(PathRules.of(List.of("/")).matches("GET", "/a", false)).isFalse();
+    }
+
+    @Test
     void noPatternsMatchNothing() {
         assertThat(PathRules.of(List.of()).isEmpty()).isTrue();
         assertThat(PathRules.of(List.of()).matches("GET", "/", true)).isFalse();
@@ -40,9 +60,11 @@ class PathRulesTests {
     @Test
     void patternsThatWouldReadAsSomethingElseAreRefused() {
         for (String pattern : new String[] {
-            "/admin/*",
-            "/admin/*/x",
+            "/admin/x*",
+            "/admin/*x/y",
             "/a/**/b",
+            "/**/b",
+            "/a/***",
             "admin/**",
             "/a?",
             "/{id}",

@@ -26,8 +26,6 @@ import tools.jackson.databind.json.JsonMapper;
 /** Real HTTP to the test service: the JDK client for ordinary calls, a raw socket for what a client would not send. */
 final class TestHttp {
 
-    static final String INTERNAL_TOKEN = "internal-token-for-tests-0123456789";
-
     static final String OPS_TOKEN = "ops-token-for-tests-0123456789";
 
     private static final HttpClient CLIENT =
@@ -45,7 +43,7 @@ final class TestHttp {
 
     /** A client that sends the internal credential on every call. */
     static TestHttp internal(int port) {
-        return new TestHttp(port).with("X-Waitroom-Internal", INTERNAL_TOKEN);
+        return new TestHttp(port).with("X-Waitroom-Internal", KitCredentials.GATEWAY.value());
     }
 
     TestHttp with(String header, String value) {
@@ -130,7 +128,7 @@ final class TestHttp {
     /** A GET of an exact request target, with the internal credential when {@code credential}. */
     Response rawGet(String target, boolean credential) {
         String head = "GET " + target + " HTTP/1.1\nHost: localhost\nConnection: close\n"
-                + (credential ? "X-Waitroom-Internal: " + INTERNAL_TOKEN + "\n" : "") + "\n";
+                + (credential ? "X-Waitroom-Internal: " + KitCredentials.GATEWAY.value() + "\n" : "") + "\n";
         return raw(head);
     }
 

@@ -7,7 +7,8 @@ import dev.waitroom.contract.routes.Protection;
 
 /**
  * An event as stored: configuration plus sale state, and what it protects ({@code protect}, null: nothing;
- * docs/integration/gateway-in-front.md). {@link #toString()} never shows the seed. */
+ * docs/integration/gateway-in-front.md). {@code seed} is the opened seed (the row holds it sealed); {@code
+ * seedPublished} whether it is public yet. {@link #toString()} never shows the seed. */
 public record Event(
         EventId id,
         EventConfig config,
@@ -17,12 +18,16 @@ public record Event(
         String seed,
         String commitment,
         DrawState draw,
+        boolean seedPublished,
         String announcement,
         Protection protect) {
 
-    /** The seed once the draw has revealed it, otherwise null. */
+    /**
+     * The seed once it is public, otherwise null: after the draw, and with regions only once every region's queue has
+     * drawn (docs/regions.md#the-draw).
+     */
     public String revealedSeed() {
-        return drawn() ? this.seed : null;
+        return drawn() && this.seedPublished ? this.seed : null;
     }
 
     /** The pre-sale draw has run (the seed is revealed only then). */

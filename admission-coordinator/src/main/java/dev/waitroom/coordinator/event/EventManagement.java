@@ -222,9 +222,11 @@ public class EventManagement {
     }
 
     /**
-     * Runs the pre-sale draw through the queue with the committed seed and then reveals the seed. The queue first
-     * hears that the event is OPEN (its pre-sale group is closed; the seed still secret), then runs the draw, which is
-     * deterministic and idempotent: a crash mid-way simply runs it again with the same result.
+     * Runs the pre-sale draw through the queue with the committed seed, records it, and reveals the seed when no queue
+     * can still take pre-sale entries. The queue first hears that the event is OPEN (its pre-sale group is closed; the
+     * seed still secret), then runs the draw, which is deterministic and idempotent: a crash mid-way simply runs it
+     * again with the same result. With one gate the seed is revealed at once; with regions once every region's queue
+     * has drawn ({@link #queueDrawn}, docs/regions.md#the-draw).
      */
     public Event completeDraw(Event event) {
         if (event.phase() != EventPhase.OPEN || !event.draw().canMoveTo(DrawState.DRAWN)) {
@@ -232,14 +234,22 @@ public class EventManagement {
         }
         DrawResult result = drawQueue(event);
         Event revealed = this.transactions.execute(status -> {
-            if (this.events.revealSeed(event.id())) {
+            if (this.events.markDrawn(event.id())) {
+                this.events.recordQueueDrawn(event.id());
+                boolean published = this.events.publishSeed(event.id());
                 this.events.audit(
                         event.id(),
                         ChangeKind.PHASE,
                         DrawState.PENDING.audited(),
                         DrawState.DRAWN.audited(),
                         "coordinator",
-                        "pre-sale draw of " + result.presaleCount() + " entries completed; seed revealed");
+                        "pre-sale draw of " + result.presaleCount() + " entries completed; "
+                                + (published
+                                        ? "seed revealed"
+                                        : "seed revealed once every region's queue has drawn (waiting for "
+                                                + String.join(", ", this.events.regionsNotDrawn(event.id())) + ")"));
+            } else {
+                recordAndPublish(event.id());
             }
             return this.events.find(event.id()).orElseThrow();
         });
@@ -248,10 +258,40 @@ public class EventManagement {
     }
 
     /**
+     * Records that this gate's queue has drawn the event's pre-sale group (a regional gate after {@link #drawQueue}, its
+     * own queue's draw, when another region drew first) and reveals the seed if every region's queue now has; pushes the
+     * event's state when it did. Idempotent.
+     */
+    public Event queueDrawn(Event event) {
+        Event after = this.transactions.execute(status -> {
+            recordAndPublish(event.id());
+            return this.events.find(event.id()).orElseThrow();
+        });
+        if (after.revealedSeed() != null && event.revealedSeed() == null) {
+            this.publisher.publishQuietly(after);
+        }
+        return after;
+    }
+
+    private void recordAndPublish(EventId id) {
+        this.events.recordQueueDrawn(id);
+        if (this.events.publishSeed(id)) {
+            this.events.audit(
+                    id,
+                    ChangeKind.PHASE,
+                    DrawState.DRAWN.audited(),
+                    "SEED_REVEALED",
+                    "coordinator",
+                    "every region's queue has drawn: seed revealed");
+            log.info("Event {}: every region's queue has drawn; seed revealed", id);
+        }
+    }
+
+    /**
      * Runs the pre-sale draw on this coordinator's queue: the queue first hears that the event is open (its pre-sale
      * group closes), then runs the draw with the committed seed, deterministic and idempotent. {@link #completeDraw}
-     * then reveals the seed; a regional gate whose region's queue was not the first drawn calls this alone
-     * (docs/regions.md).
+     * then records it and reveals the seed when every region's queue has drawn; a regional gate whose region's queue
+     * was not the first drawn calls this, then {@link #queueDrawn} (docs/regions.md).
      */
     public DrawResult drawQueue(Event event) {
         this.publisher.publish(event);

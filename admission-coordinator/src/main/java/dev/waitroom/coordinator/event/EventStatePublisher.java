@@ -4,9 +4,12 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.contract.queue.Pace;
+import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
 import dev.waitroom.coordinator.rate.EventRates;
+import dev.waitroom.tokens.ModeStatement;
+import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -31,6 +34,10 @@ public class EventStatePublisher {
 
     private final SoldOutCategories soldOut;
 
+    private final SigningKeys keys;
+
+    private final Clock clock;
+
     /** Events this instance knows the queue has accepted a state of: the publication is recorded once, not per push. */
     private final java.util.Set<EventId> published = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -39,7 +46,11 @@ public class EventStatePublisher {
             EventRates rates,
             Events events,
             Publications publications,
-            SoldOutCategories soldOut) {
+            SoldOutCategories soldOut,
+            SigningKeys keys,
+            Clock clock) {
+        this.keys = keys;
+        this.clock = clock;
         this.queue = queue;
         this.rates = rates;
         this.events = events;
@@ -124,7 +135,10 @@ public class EventStatePublisher {
 
     /**
      * Pushes the event's whole public state: its name and published rules, the sold-out seat categories as booking
-     * last reported them, phase, mode and pace. Once the queue has accepted it the commitment and the rules are public,
+     * last reported them, phase, mode and pace, and the mode signed ({@link ModeStatement}, living {@link
+     * ModeStatement#DEFAULT_TTL}; re-signed at every push, at least every {@code push-every}): the gateway lets anyone
+     * in on BYPASS only with a statement that verifies, so a queue-service told BYPASS by anyone else lets nobody in,
+     * and a statement replayed after the bypass ended works at most until its expiry. Once the queue has accepted it the commitment and the rules are public,
      * recorded once per event ({@link #rulesPublished}).
      */
     public void publish(Event event) {
@@ -134,23 +148,28 @@ public class EventStatePublisher {
         this.queue.putEventState(
                 event.id().value(),
                 EventUpdateRequest.of(
-                        event.phase(),
-                        event.mode(),
-                        event.announcement(),
-                        event.saleGeneration(),
-                        event.commitment(),
-                        event.revealedSeed(),
-                        c.identityScope(),
-                        c.expiredOfferPolicy(),
-                        c.presaleOrdering(),
-                        expectedPace(event, pace),
-                        c.offerTtl().toSeconds(),
-                        c.opensAt(),
-                        c.joinGate(),
-                        c.name(),
-                        c.afterPurchase(),
-                        soldOutCategories,
-                        pace));
+                                event.phase(),
+                                event.mode(),
+                                event.announcement(),
+                                event.saleGeneration(),
+                                event.commitment(),
+                                event.revealedSeed(),
+                                c.identityScope(),
+                                c.expiredOfferPolicy(),
+                                c.presaleOrdering(),
+                                expectedPace(event, pace),
+                                c.offerTtl().toSeconds(),
+                                c.opensAt(),
+                                c.joinGate(),
+                                c.name(),
+                                c.afterPurchase(),
+                                soldOutCategories,
+                                pace)
+                        .withModeStatement(this.keys.signMode(ModeStatement.of(
+                                event.id().value(),
+                                event.mode().name(),
+                                event.saleGeneration(),
+                                this.clock.instant()))));
         if (!this.published.contains(event.id())) {
             this.publications.markPublished(event.id());
             this.published.add(event.id());

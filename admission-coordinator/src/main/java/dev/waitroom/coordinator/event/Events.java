@@ -9,6 +9,7 @@ import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.coordinator.SqlLiterals;
+import dev.waitroom.coordinator.keys.SeedSeal;
 import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.routes.Routes;
 import java.sql.ResultSet;
@@ -18,17 +19,26 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-/** Event rows. Every state change names the state it expects in its WHERE clause. */
+/**
+ * Event rows. Every state change names the state it expects in its WHERE clause. The draw seed is stored sealed
+ * ({@link SeedSeal}) and opened as a row is read.
+ */
 @Repository
-public class Events {
+public class Events implements InitializingBean {
+
+    private static final Logger log = LoggerFactory.getLogger(Events.class);
 
     private static final String COLUMNS = """
             event_id, name, opens_at, max_active_sessions, max_admissions_per_second, batch_max, offer_ttl_seconds,
             session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope, expired_offer_policy,
-            after_purchase, phase, mode, sale_generation, seed, commitment, seed_revealed_at, announcement,
+            after_purchase, phase, mode, sale_generation, seed, sealed_seed, commitment, seed_revealed_at,
+            seed_published_at, announcement,
             max_joins_per_second, proof_of_work_difficulty, protect_origin, protect_host, protect_paths
             """;
 
@@ -37,10 +47,10 @@ public class Events {
             """
             insert into events (event_id, name, opens_at, max_active_sessions, max_admissions_per_second, batch_max,
                 offer_ttl_seconds, session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope,
-                expired_offer_policy, after_purchase, max_joins_per_second, proof_of_work_difficulty, phase, mode, seed,
-                commitment)
+                expired_offer_policy, after_purchase, max_joins_per_second, proof_of_work_difficulty, phase, mode,
+                sealed_seed, commitment)
             values (:id, :name, :opensAt, :ceiling, :rate, :batch, :offerTtl, :sessionTtl, :sessionMax, :presale,
-                :scope, :policy, :after, :maxJoins, :pow, %s, %s, :seed, :commitment)
+                :scope, :policy, :after, :maxJoins, :pow, %s, %s, :sealedSeed, :commitment)
             on conflict (event_id) do nothing
             """.formatted(SqlLiterals.of(EventPhase.SCHEDULED), SqlLiterals.of(OperatingMode.QUEUEING));
 
@@ -62,6 +72,20 @@ public class Events {
             where event_id = :id and phase = %s and %s
             """.formatted(SqlLiterals.of(EventPhase.OPEN), drawIs(DrawState.PENDING, "events"));
 
+    /**
+     * Publishes the seed once every gate that has led the event (a lease row, kept after it lapses) has recorded its
+     * queue's draw: with regions, no queue can still be taking pre-sale entries (docs/regions.md#the-draw).
+     */
+    private static final String PUBLISH_SEED = """
+            update events e set seed_published_at = now(), updated_at = now()
+            where e.event_id = :id and e.seed_published_at is null and %s
+              and exists (select 1 from queue_draws d where d.event_id = e.event_id)
+              and not exists (
+                  select 1 from leases l
+                  where l.event_id = e.event_id
+                    and not exists (select 1 from queue_draws d where d.event_id = l.event_id and d.region = l.region))
+            """.formatted(drawIs(DrawState.DRAWN, "e"));
+
     private static final String NEW_ROUND = """
             update events set mode = %s, sale_generation = sale_generation + 1, announcement = :announcement,
                 paused_at = null, updated_at = now()
@@ -73,21 +97,70 @@ public class Events {
 
     private final JdbcClient jdbc;
 
-    /** This gate's region: the measured pace is of its own offers, which its queue's positions drain. */
+    /**
+     * This gate's region: the measured pace is of its own offers, which its queue's positions drain; its queue's draw
+     * is recorded under its name.
+     */
     private final Region region;
 
-    Events(JdbcClient jdbc, Region region) {
+    private final SeedSeal seeds;
+
+    Events(JdbcClient jdbc, Region region, SeedSeal seeds) {
         this.jdbc = jdbc;
         this.region = region;
+        this.seeds = seeds;
     }
 
-    /** Inserts a new event; false when the id is taken. */
+    /**
+     * At start: seals every seed still stored in plain text (rows from before seeds were sealed, V11_1) and seals again
+     * every seed sealed with the previous key-encryption key; each row is a compare-and-set on the form it was read in.
+     * Fails the start (naming the property) when a sealed seed opens with neither configured key, as the signing keys
+     * do.
+     */
+    @Override
+    public void afterPropertiesSet() {
+        int sealed = 0;
+        for (java.util.Map<String, Object> row : this.jdbc
+                .sql("select event_id, seed, sealed_seed from events")
+                .query()
+                .listOfRows()) {
+            String id = (String) row.get("event_id");
+            String plain = (String) row.get("seed");
+            String stored = (String) row.get("sealed_seed");
+            if (plain != null) {
+                sealed += this.jdbc
+                        .sql("""
+                                update events set sealed_seed = :sealed, seed = null
+                                where event_id = :id and seed = :seed and sealed_seed is null
+                                """)
+                        .param("sealed", this.seeds.seal(id, plain))
+                        .param("id", id)
+                        .param("seed", plain)
+                        .update();
+            } else {
+                SeedSeal.Opened opened = this.seeds.open(id, stored);
+                if (!opened.sealedWithCurrentKey()) {
+                    sealed += this.jdbc
+                            .sql("update events set sealed_seed = :sealed where event_id = :id and sealed_seed = :was")
+                            .param("sealed", this.seeds.seal(id, opened.seedHex()))
+                            .param("id", id)
+                            .param("was", stored)
+                            .update();
+                }
+            }
+        }
+        if (sealed > 0) {
+            log.info("Draw seeds of {} events sealed with the current key-encryption key", sealed);
+        }
+    }
+
+    /** Inserts a new event, its seed sealed; false when the id is taken. */
     boolean insert(EventId id, EventConfig c, String seed, String commitment) {
         int rows = this.jdbc
                 .sql(INSERT)
                 .param("id", id.value())
                 .params(configParams(c))
-                .param("seed", seed)
+                .param("sealedSeed", this.seeds.seal(id.value(), seed))
                 .param("commitment", commitment)
                 .update();
         return rows == 1;
@@ -132,7 +205,7 @@ public class Events {
         return this.jdbc
                 .sql("select " + COLUMNS + " from events where event_id = :id")
                 .param("id", id.value())
-                .query(Events::map)
+                .query(this::map)
                 .optional();
     }
 
@@ -141,13 +214,13 @@ public class Events {
         return this.jdbc
                 .sql("select " + COLUMNS + " from events where event_id = :id for update")
                 .param("id", id.value())
-                .query(Events::map)
+                .query(this::map)
                 .optional();
     }
 
     /** Events a coordinator should lead: every event that has not ended. */
     public List<Event> unfinished() {
-        return this.jdbc.sql(UNFINISHED).query(Events::map).list();
+        return this.jdbc.sql(UNFINISHED).query(this::map).list();
     }
 
     boolean changeMode(EventId id, OperatingMode from, OperatingMode to) {
@@ -208,9 +281,36 @@ public class Events {
                 == 1;
     }
 
-    /** Records that the draw has run and reveals the seed, once: PENDING -> DRAWN. */
-    boolean revealSeed(EventId id) {
+    /** Records that the draw has run, once: PENDING -> DRAWN. The seed is published apart ({@link #publishSeed}). */
+    boolean markDrawn(EventId id) {
         return this.jdbc.sql(REVEAL_SEED).param("id", id.value()).update() == 1;
+    }
+
+    /** Records that this gate's queue has drawn its pre-sale group (idempotent). */
+    void recordQueueDrawn(EventId id) {
+        this.jdbc
+                .sql("insert into queue_draws (event_id, region) values (:id, :region) on conflict do nothing")
+                .param("id", id.value())
+                .param("region", this.region.name())
+                .update();
+    }
+
+    /**
+     * Publishes the seed, once, when the draw has run and every gate that has led the event recorded its queue's draw
+     * ({@link #PUBLISH_SEED}); false when it is already public or some queue has not drawn yet.
+     */
+    boolean publishSeed(EventId id) {
+        return this.jdbc.sql(PUBLISH_SEED).param("id", id.value()).update() == 1;
+    }
+
+    /** The regions (their gates' names; empty is the central gate) that led the event but have not drawn its queue. */
+    List<String> regionsNotDrawn(EventId id) {
+        return this.jdbc.sql("""
+                        select l.region from leases l
+                        where l.event_id = :id
+                          and not exists (select 1 from queue_draws d where d.event_id = l.event_id and d.region = l.region)
+                        order by l.region
+                        """).param("id", id.value()).query(String.class).list();
     }
 
     boolean changeAnnouncement(EventId id, String text) {
@@ -301,7 +401,7 @@ public class Events {
                 .list();
     }
 
-    private static Event map(ResultSet rs, int row) throws SQLException {
+    private Event map(ResultSet rs, int row) throws SQLException {
         OffsetDateTime opensAt = rs.getObject("opens_at", OffsetDateTime.class);
         EventConfig config = new EventConfig(
                 rs.getString("name"),
@@ -324,11 +424,21 @@ public class Events {
                 EventPhase.valueOf(rs.getString("phase")),
                 OperatingMode.valueOf(rs.getString("mode")),
                 rs.getLong("sale_generation"),
-                rs.getString("seed"),
+                seed(rs),
                 rs.getString("commitment"),
                 draw(rs.getObject("seed_revealed_at", OffsetDateTime.class)),
+                rs.getObject("seed_published_at", OffsetDateTime.class) != null,
                 rs.getString("announcement"),
                 Routes.map(rs));
+    }
+
+    /** The seed, opened from its sealed form; a row still in plain text (sealed at the next start) as it is. */
+    private String seed(ResultSet rs) throws SQLException {
+        String sealed = rs.getString("sealed_seed");
+        String eventId = rs.getString("event_id");
+        return sealed == null
+                ? rs.getString("seed")
+                : this.seeds.open(eventId, sealed).seedHex();
     }
 
     /*

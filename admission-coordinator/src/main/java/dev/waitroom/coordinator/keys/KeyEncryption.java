@@ -43,11 +43,21 @@ final class KeyEncryption {
     }
 
     String seal(String plaintext) {
+        return seal(plaintext, "");
+    }
+
+    /**
+     * Seals {@code plaintext} bound to {@code context} (associated data after the format and key id; empty for the key
+     * ring, whose sealed form predates contexts): text sealed for one context does not open for another, so a sealed
+     * value copied into another row is refused.
+     */
+    String seal(String plaintext, String context) {
         Objects.requireNonNull(plaintext, "plaintext");
+        Objects.requireNonNull(context, "context");
         byte[] nonce = new byte[NONCE_BYTES];
         RANDOM.nextBytes(nonce);
         try {
-            Cipher cipher = current.cipher(Cipher.ENCRYPT_MODE, nonce);
+            Cipher cipher = current.cipher(Cipher.ENCRYPT_MODE, nonce, context);
             byte[] sealed = cipher.doFinal(plaintext.getBytes(StandardCharsets.UTF_8));
             return FORMAT
                     + '.'
@@ -68,15 +78,24 @@ final class KeyEncryption {
      *                               authenticate (altered, or sealed with another key of the same id)
      */
     Opened open(String sealed) {
+        return open(sealed, "", "signing keys");
+    }
+
+    /**
+     * Opens what {@link #seal(String, String)} sealed for {@code context}; {@code what} names it in the errors.
+     *
+     * @throws IllegalStateException as {@link #open(String)}
+     */
+    Opened open(String sealed, String context, String what) {
         String[] parts = sealed == null ? new String[0] : sealed.split("\\.", -1);
         if (parts.length != 4 || !parts[0].equals(FORMAT)) {
-            throw new IllegalStateException("The sealed signing keys in the database are not in the " + FORMAT
+            throw new IllegalStateException("The sealed " + what + " in the database are not in the " + FORMAT
                     + " format; the coordinator does not start on keys it cannot read");
         }
         String kekId = parts[1];
         Kek kek = current.id.equals(kekId) ? current : previous != null && previous.id.equals(kekId) ? previous : null;
         if (kek == null) {
-            throw new IllegalStateException("The signing keys in the database were sealed with key-encryption key "
+            throw new IllegalStateException("The " + what + " in the database were sealed with key-encryption key "
                     + kekId + ", but " + KeyEncryptionProperties.PROPERTY + " is key " + current.id
                     + (previous == null ? "" : " and the previous key is " + previous.id)
                     + ". Configure the key they were sealed with (or set it as "
@@ -87,10 +106,10 @@ final class KeyEncryption {
             if (nonce.length != NONCE_BYTES) {
                 throw new GeneralSecurityException("nonce length");
             }
-            byte[] plaintext = kek.cipher(Cipher.DECRYPT_MODE, nonce).doFinal(DECODER.decode(parts[3]));
+            byte[] plaintext = kek.cipher(Cipher.DECRYPT_MODE, nonce, context).doFinal(DECODER.decode(parts[3]));
             return new Opened(new String(plaintext, StandardCharsets.UTF_8), kek == current);
         } catch (GeneralSecurityException | IllegalArgumentException e) {
-            throw new IllegalStateException("The signing keys in the database do not decrypt with key-encryption key "
+            throw new IllegalStateException("The " + what + " in the database do not decrypt with key-encryption key "
                     + kekId + ": the row was altered, or the key is not the one that sealed it");
         }
     }
@@ -116,10 +135,11 @@ final class KeyEncryption {
             Arrays.fill(bytes, (byte) 0);
         }
 
-        Cipher cipher(int mode, byte[] nonce) throws GeneralSecurityException {
+        Cipher cipher(int mode, byte[] nonce, String context) throws GeneralSecurityException {
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
             cipher.init(mode, key, new GCMParameterSpec(TAG_BITS, nonce));
-            cipher.updateAAD((FORMAT + '.' + id).getBytes(StandardCharsets.US_ASCII));
+            String associated = FORMAT + '.' + id + (context.isEmpty() ? "" : '.' + context);
+            cipher.updateAAD(associated.getBytes(StandardCharsets.UTF_8));
             return cipher;
         }
 

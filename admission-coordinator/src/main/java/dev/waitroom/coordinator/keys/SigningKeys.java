@@ -4,6 +4,8 @@ import dev.waitroom.tokens.AdmissionTokenIssuer;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
 import dev.waitroom.tokens.KeyRing;
 import dev.waitroom.tokens.KeyState;
+import dev.waitroom.tokens.ModeStatement;
+import dev.waitroom.tokens.ModeStatementSigner;
 import dev.waitroom.tokens.SigningKeyInfo;
 import java.time.Clock;
 import java.time.Duration;
@@ -89,6 +91,15 @@ public class SigningKeys implements InitializingBean {
 
     public AdmissionTokenIssuer issuer() {
         return current().issuer();
+    }
+
+    /**
+     * The event's mode signed with the active key, for the gateway (docs/security/signed-mode.md): it
+     * believes BYPASS only on such a statement, which no queue-service or other holder of an internal credential can
+     * make.
+     */
+    public String signMode(ModeStatement statement) {
+        return current().modes().sign(statement);
     }
 
     public String publicJwksJson() {
@@ -243,7 +254,13 @@ public class SigningKeys implements InitializingBean {
 
     private Loaded parse(String json, long version) {
         KeyRing ring = KeyRing.fromJson(json, this.clock);
-        return new Loaded(ring, AdmissionTokenIssuer.of(ring), ring.publicJwksJson(), version, this.clock.instant());
+        return new Loaded(
+                ring,
+                AdmissionTokenIssuer.of(ring),
+                ModeStatementSigner.of(ring),
+                ring.publicJwksJson(),
+                version,
+                this.clock.instant());
     }
 
     private Optional<StoredRing> readRow() {
@@ -307,10 +324,16 @@ public class SigningKeys implements InitializingBean {
         }
     }
 
-    private record Loaded(KeyRing ring, AdmissionTokenIssuer issuer, String jwks, long version, Instant loadedAt) {
+    private record Loaded(
+            KeyRing ring,
+            AdmissionTokenIssuer issuer,
+            ModeStatementSigner modes,
+            String jwks,
+            long version,
+            Instant loadedAt) {
 
         Loaded at(Instant instant) {
-            return new Loaded(ring, issuer, jwks, version, instant);
+            return new Loaded(ring, issuer, modes, jwks, version, instant);
         }
     }
 }

@@ -128,6 +128,9 @@ public final class AdmissionTicker {
         }
         if (regional() && event.phase() == EventPhase.OPEN && event.drawn() && !lead.drawnHere) {
             lead.drawnHere = drawHere(event);
+        } else if (regional() && event.drawn() && lead.drawnHere && event.revealedSeed() == null) {
+            // another region's queue had not drawn when this one did: reveal once it has (docs/regions.md#the-draw)
+            event = this.parts.management().queueDrawn(event);
         }
         this.parts.admissions().expireOverdue(id, this.properties.expiryBatch());
         syncQueue(id);
@@ -159,12 +162,13 @@ public final class AdmissionTicker {
 
     /**
      * A regional gate runs the pre-sale draw of its own queue ({@link EventManagement#drawQueue}) even when another
-     * region's gate has already drawn its queue and revealed the seed (docs/regions.md). Nothing is offered in the
-     * region before.
+     * region's gate has already drawn its queue, and records it: the seed is revealed once every region's queue has
+     * drawn ({@link EventManagement#queueDrawn}, docs/regions.md#the-draw). Nothing is offered in the region before.
      */
     private boolean drawHere(Event event) {
         try {
             this.parts.management().drawQueue(event);
+            this.parts.management().queueDrawn(event);
             log.info(
                     "Event {}: pre-sale draw of region {}'s queue completed",
                     event.id(),

@@ -9,6 +9,7 @@ import dev.waitroom.coordinator.admission.Admission;
 import dev.waitroom.coordinator.admission.Admissions;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
+import dev.waitroom.coordinator.support.RandomSecretsInitializer;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.tokens.VisitorId;
 import io.micrometer.core.instrument.Counter;
@@ -205,7 +206,7 @@ class ShopSignalsTests {
         Map<String, String> refused = new LinkedHashMap<>();
         refused.put("garbage", "abc");
         refused.put("the ops token", this.scenario.security().opsToken());
-        refused.put("the internal credential", this.scenario.security().internalToken());
+        refused.put("the gateway's credential", RandomSecretsInitializer.GATEWAY.credential());
         refused.put("a tampered secret", good.substring(0, good.length() - 1) + (last == 'A' ? 'B' : 'A'));
         refused.put("a made-up id", "wric_0123456789abcdef_" + good.substring(good.length() - 43));
         refused.put("too long", good + "A");

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
+import dev.waitroom.coordinator.support.RandomSecretsInitializer;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
@@ -55,7 +56,7 @@ class KeyRevocationTests {
                 HttpJwksSource.of(
                         URI.create("http://127.0.0.1:" + this.scenario.port()),
                         Duration.ofSeconds(2),
-                        Map.of(Headers.INTERNAL, this.scenario.security().internalToken())),
+                        Map.of(Headers.INTERNAL, RandomSecretsInitializer.GATEWAY.credential())),
                 Clock.systemUTC());
     }
 

@@ -8,6 +8,7 @@ import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
+import dev.waitroom.coordinator.support.RandomSecretsInitializer;
 import dev.waitroom.coordinator.support.Scenario;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -460,7 +461,7 @@ class OpsApiTests {
         try {
             java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
                             java.net.URI.create("http://127.0.0.1:" + this.scenario.port() + path))
-                    .header(Headers.INTERNAL, this.scenario.security().internalToken())
+                    .header(Headers.INTERNAL, RandomSecretsInitializer.GATEWAY.credential())
                     .header(
                             Headers.AUTHORIZATION,
                             Headers.BEARER_PREFIX + this.scenario.security().opsToken())

@@ -34,7 +34,7 @@ class QueueDirectoryContractOnQueueServiceTests extends QueueDirectoryContractSc
             d = RestClientQueueDirectory.of(
                     RestClient.builder(),
                     service.baseUrl().toString(),
-                    service.internalToken(),
+                    service.coordinatorCredential(),
                     Duration.ofSeconds(2),
                     Duration.ofSeconds(10));
             directory = d;
@@ -59,6 +59,6 @@ class QueueDirectoryContractOnQueueServiceTests extends QueueDirectoryContractSc
         QueueServiceProcess service = QueueServiceProcess.shared();
         URI queue = service.baseUrl().resolve("/events/" + eventId + "/queue");
         return HTTP.send(
-                method, queue, json, Headers.INTERNAL, service.internalToken(), Headers.VISITOR, visitor.value());
+                method, queue, json, Headers.INTERNAL, service.gatewayCredential(), Headers.VISITOR, visitor.value());
     }
 }

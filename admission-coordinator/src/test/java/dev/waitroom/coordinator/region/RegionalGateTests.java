@@ -173,6 +173,70 @@ class RegionalGateTests {
                 .isEqualTo(5);
     }
 
+    /**
+     * Issue #28, finding 8: the first region's draw revealed the seed while another region's queue, still SCHEDULED,
+     * took pre-sale entries, so a visitor there could pick entries that rank well. West draws its own queue and offers,
+     * but the seed stays secret (in the row's state and in every push) until east's queue has drawn too.
+     */
+    @Test
+    void theSeedIsRevealedOnlyOnceEveryRegionsQueueHasDrawn() {
+        String eventId = Scenario.eventId("reveal");
+        EventId id = EventId.of(eventId);
+        this.management.create(id, scheduledConfig(), "test");
+        this.scenario.join(eventId, 5);
+        // east's gate leads the event in its region too: its queue is still SCHEDULED
+        assertThat(this.leases.acquireOrRenew(new Region("east"), eventId, "east-gate", Duration.ofSeconds(5)))
+                .isPresent();
+        String seed = this.management.get(id).seed();
+
+        this.management.open(id, "ops", "doors open");
+        AtomicLong nanos = new AtomicLong();
+        AdmissionTicker west =
+                this.scenario.coordinator("west-gate", Duration.ofSeconds(5), Duration.ofSeconds(1), nanos::get);
+        for (int i = 0; i < 5; i++) {
+            nanos.addAndGet(Duration.ofSeconds(4).toNanos());
+            this.scenario.tick(west, eventId, Duration.ofSeconds(1));
+        }
+
+        assertThat(this.management.get(id).drawn()).as("west's queue drew").isTrue();
+        assertThat(this.grants.count(eventId).live()).as("and west offers").isEqualTo(5);
+        assertThat(this.management.get(id).revealedSeed())
+                .as("but east's queue has not drawn: the seed stays secret")
+                .isNull();
+        assertThat(this.scenario.queue.lastState(eventId).seed())
+                .as("and no push carried it")
+                .isNull();
+
+        // east's gate draws its queue and records it, as its ticker does; west's next tick reveals the seed
+        this.jdbc
+                .sql("insert into queue_draws (event_id, region) values (:e, 'east')")
+                .param("e", eventId)
+                .update();
+        nanos.addAndGet(Duration.ofSeconds(4).toNanos());
+        this.scenario.tick(west, eventId, Duration.ofSeconds(1));
+
+        assertThat(this.management.get(id).revealedSeed()).isEqualTo(seed);
+        assertThat(this.scenario.queue.lastState(eventId).seed()).isEqualTo(seed);
+    }
+
+    private static EventConfig scheduledConfig() {
+        return new EventConfig(
+                "Regional pre-sale",
+                Instant.now().plus(Duration.ofDays(1)),
+                10,
+                1000,
+                10,
+                Duration.ofMinutes(10),
+                Duration.ofMinutes(10),
+                Duration.ofMinutes(20),
+                PresaleOrdering.RANDOM,
+                IdentityScope.BROWSER,
+                ExpiredOfferPolicy.REQUEUE_ONCE,
+                AfterPurchase.RELEASE,
+                0,
+                0);
+    }
+
     @Test
     void aPurchaseRecordedElsewhereIsReleasedByTheSessionsOwnGateWhichHoldsItsRegistry() {
         WestSale sale = twoOfferedByWest("bought");

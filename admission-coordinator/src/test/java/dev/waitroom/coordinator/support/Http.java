@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.support;
 
+import dev.waitroom.contract.Headers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -9,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -29,8 +31,19 @@ public final class Http {
         this.base = "http://127.0.0.1:" + port;
     }
 
+    private BiFunction<String, String, String> internalCredential;
+
     public Http header(String name, String value) {
         this.defaults.put(name, value);
+        return this;
+    }
+
+    /**
+     * Sends {@code X-Waitroom-Internal} chosen per request (by method and path), as the service that makes the call in
+     * a deployment would send its own; a header given to {@link #send} wins.
+     */
+    public Http internalCredential(BiFunction<String, String, String> byMethodAndPath) {
+        this.internalCredential = byMethodAndPath;
         return this;
     }
 
@@ -44,6 +57,9 @@ public final class Http {
             request.header("Content-Type", "application/json");
         }
         this.defaults.forEach(request::header);
+        if (this.internalCredential != null) {
+            request.setHeader(Headers.INTERNAL, this.internalCredential.apply(method, path));
+        }
         for (int i = 0; i + 1 < headers.length; i += 2) {
             request.setHeader(headers[i], headers[i + 1]);
         }

@@ -15,6 +15,7 @@ import dev.waitroom.coordinator.rate.EventRates;
 import dev.waitroom.coordinator.rate.HealthSample;
 import dev.waitroom.coordinator.tick.AdmissionTicker;
 import dev.waitroom.coordinator.tick.CoordinatorProperties;
+import dev.waitroom.testsupport.ServiceCredentials;
 import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.web.WebKitProperties;
 import java.time.Duration;
@@ -66,9 +67,17 @@ public final class Scenario {
                 nanoTime);
     }
 
-    /** HTTP to this coordinator with the internal credential, as the gateway and booking call it. */
+    /**
+     * HTTP to this coordinator as the gateway and booking call it: each route with the credential of the service that
+     * calls it ({@link RandomSecretsInitializer#credentialFor}).
+     */
     public Http http() {
-        return new Http(port()).header(Headers.INTERNAL, security().internalToken());
+        return new Http(port()).internalCredential(RandomSecretsInitializer::credentialFor);
+    }
+
+    /** HTTP to this coordinator with one service's credential on every call. */
+    public Http as(ServiceCredentials caller) {
+        return new Http(port()).header(Headers.INTERNAL, caller.credential());
     }
 
     /** HTTP to this coordinator's ops API: the internal credential and the ops bearer token. */
@@ -82,7 +91,7 @@ public final class Scenario {
         return this.context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
     }
 
-    /** The internal credential and the ops token of this test context (random, see RandomSecretsInitializer). */
+    /** The callers' hashes and the ops token of this test context (random, see RandomSecretsInitializer). */
     public WebKitProperties.Security security() {
         return this.context.getBean(WebKitProperties.class).security();
     }

@@ -17,20 +17,20 @@ import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
-/** The coordinator's internal API over HTTP, with the internal credential and short timeouts. */
+/** The coordinator's internal API over HTTP, with booking's own credential and short timeouts. */
 final class RestClientCoordinatorSignals implements CoordinatorSignals {
 
     private final RestClient http;
 
     RestClientCoordinatorSignals(
-            RestClient.Builder builder, URI coordinatorUrl, String internalToken, Duration timeout) {
+            RestClient.Builder builder, URI coordinatorUrl, String serviceCredential, Duration timeout) {
         var requestFactory = new JdkClientHttpRequestFactory(
                 java.net.http.HttpClient.newBuilder().connectTimeout(timeout).build());
         requestFactory.setReadTimeout(timeout);
         this.http = builder.clone()
                 .baseUrl(coordinatorUrl.toString())
                 .requestFactory(requestFactory)
-                .defaultHeader(Headers.INTERNAL, internalToken)
+                .defaultHeader(Headers.INTERNAL, serviceCredential)
                 .build();
     }
 

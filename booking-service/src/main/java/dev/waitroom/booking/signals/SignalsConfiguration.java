@@ -42,7 +42,10 @@ class SignalsConfiguration {
             WebKitProperties web,
             SignalsProperties properties) {
         return new RestClientCoordinatorSignals(
-                builder, services.coordinatorUrl(), web.security().internalToken(), properties.timeout());
+                builder,
+                services.coordinatorUrl(),
+                web.security().requireServiceCredential("booking's client of the coordinator"),
+                properties.timeout());
     }
 
     @Bean

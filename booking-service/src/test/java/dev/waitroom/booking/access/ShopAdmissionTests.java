@@ -61,7 +61,7 @@ class ShopAdmissionTests extends ShopTestSupport {
                         "Bearer " + shopper.token(),
                         HOLD_A1,
                         Headers.INTERNAL,
-                        TestSecrets.INTERNAL_TOKEN,
+                        TestSecrets.GATEWAY.credential(),
                         "Cookie",
                         "wr_at=" + shopper.token())
                 .assertProblem(401, "admission-header-invalid");
@@ -264,7 +264,13 @@ class ShopAdmissionTests extends ShopTestSupport {
         String order = "{\"holdId\":\"" + heldWhileLive + "\"}";
         Instant captured = Instant.now().minus(AdmissionHeader.LIFETIME).minusSeconds(10);
 
-        sendDirect("POST", orders, "Bearer " + shopper.token(), order, Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN)
+        sendDirect(
+                        "POST",
+                        orders,
+                        "Bearer " + shopper.token(),
+                        order,
+                        Headers.INTERNAL,
+                        TestSecrets.GATEWAY.credential())
                 .assertProblem(401, "admission-header-invalid");
         withHeader("POST", orders, order, shopping(shopper, "POST", orders, captured))
                 .assertProblem(401, "admission-header-invalid");

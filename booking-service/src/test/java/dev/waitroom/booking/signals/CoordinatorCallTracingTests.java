@@ -98,7 +98,7 @@ class CoordinatorCallTracingTests {
         List<Map<String, String>> reports = List.copyOf(HEALTH);
         assertThat(reports).allSatisfy(headers -> {
             assertThat(headers.get("traceparent")).isNotNull().matches(TRACEPARENT);
-            assertThat(headers.get("x-waitroom-internal")).isEqualTo(TestSecrets.INTERNAL_TOKEN);
+            assertThat(headers.get("x-waitroom-internal")).isEqualTo(TestSecrets.BOOKING.credential());
             assertThat(headers).doesNotContainKey("x-request-id");
         });
         assertThat(reports.stream().map(headers -> headers.get("traceparent").substring(3, 35)))

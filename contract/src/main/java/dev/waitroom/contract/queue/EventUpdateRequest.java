@@ -22,7 +22,9 @@ import java.util.regex.Pattern;
  * <p>{@code phase}, {@code mode} and the three policies are Strings on purpose: the queue-service reads them itself
  * ({@link #validated()}, the typed readers) and answers an unknown name with its malformed-request problem naming the
  * field, not with a deserialisation error. The coordinator builds the body from its enums with {@link #of}.
- * {@code commitment} and {@code seed} are hex ({@code seed} null until revealed).
+ * {@code commitment} and {@code seed} are hex ({@code seed} null until revealed). {@code modeStatement} is the
+ * coordinator's signature of the mode (a compact JWS, shared-tokens {@code ModeStatement}), stored opaque and returned in
+ * the snapshot: the gateway honours BYPASS only on a statement that verifies (docs/security/signed-mode.md).
  */
 public record EventUpdateRequest(
         String phase,
@@ -42,9 +44,16 @@ public record EventUpdateRequest(
         String name,
         String afterPurchase,
         List<String> soldOutCategories,
-        Pace pace) {
+        Pace pace,
+        String modeStatement) {
 
     public static final int MAX_ANNOUNCEMENT = 1000;
+
+    /** The longest mode statement stored: a signed statement is about 330 characters. */
+    public static final int MAX_MODE_STATEMENT = 1024;
+
+    /** The characters of a compact JWS: three base64url parts. */
+    private static final Pattern COMPACT_JWS = Pattern.compile("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
 
     /** The longest event name, in characters (the coordinator's own limit). */
     public static final int MAX_NAME = 200;
@@ -94,6 +103,49 @@ public record EventUpdateRequest(
                 name,
                 afterPurchase,
                 soldOutCategories,
+                null,
+                null);
+    }
+
+    /** A body without a mode statement. */
+    public EventUpdateRequest(
+            String phase,
+            String mode,
+            String announcement,
+            Long saleGeneration,
+            String commitment,
+            String seed,
+            String identityScope,
+            String expiredOfferPolicy,
+            String presaleOrdering,
+            Double admissionRatePerSecond,
+            Long offerTtlSeconds,
+            Instant opensAt,
+            Double maxJoinsPerSecond,
+            Long proofOfWorkDifficulty,
+            String name,
+            String afterPurchase,
+            List<String> soldOutCategories,
+            Pace pace) {
+        this(
+                phase,
+                mode,
+                announcement,
+                saleGeneration,
+                commitment,
+                seed,
+                identityScope,
+                expiredOfferPolicy,
+                presaleOrdering,
+                admissionRatePerSecond,
+                offerTtlSeconds,
+                opensAt,
+                maxJoinsPerSecond,
+                proofOfWorkDifficulty,
+                name,
+                afterPurchase,
+                soldOutCategories,
+                pace,
                 null);
     }
 
@@ -172,7 +224,32 @@ public record EventUpdateRequest(
                 name,
                 afterPurchase.name(),
                 soldOutCategories == null ? List.of() : List.copyOf(soldOutCategories),
-                pace);
+                pace,
+                null);
+    }
+
+    /** This body with the coordinator's signed statement of its mode. */
+    public EventUpdateRequest withModeStatement(String statement) {
+        return new EventUpdateRequest(
+                phase,
+                mode,
+                announcement,
+                saleGeneration,
+                commitment,
+                seed,
+                identityScope,
+                expiredOfferPolicy,
+                presaleOrdering,
+                admissionRatePerSecond,
+                offerTtlSeconds,
+                opensAt,
+                maxJoinsPerSecond,
+                proofOfWorkDifficulty,
+                name,
+                afterPurchase,
+                soldOutCategories,
+                pace,
+                statement);
     }
 
     /**
@@ -219,6 +296,13 @@ public record EventUpdateRequest(
         }
         if (pace != null) {
             pace.validated();
+        }
+        if (modeStatement != null
+                && !modeStatement.isEmpty()
+                && (modeStatement.length() > MAX_MODE_STATEMENT
+                        || !COMPACT_JWS.matcher(modeStatement).matches())) {
+            throw new MalformedValueException(
+                    "modeStatement is a compact JWS of at most " + MAX_MODE_STATEMENT + " characters");
         }
         afterPurchaseValue();
         phaseValue();

@@ -18,6 +18,8 @@ import java.util.List;
  * as empty, a missing {@code joinGate} as {@link JoinGate#OPEN}, missing {@code soldOutCategories} (the seat categories
  * booking reported sold out, issue 17) as none. {@code pace} is the measured offer pace the coordinator pushed
  * (docs/estimates.md), null before any was pushed: the edge estimates with it exactly as the queue-service does.
+ * {@code modeStatement} is the coordinator's signed statement of the mode as last pushed (opaque here, null when none):
+ * the gateway lets requests through in BYPASS only when it verifies (docs/security/signed-mode.md).
  */
 public record QueueSnapshot(
         String eventId,
@@ -35,7 +37,8 @@ public record QueueSnapshot(
         Instant generatedAt,
         JoinGate joinGate,
         List<String> soldOutCategories,
-        Pace pace) {
+        Pace pace,
+        String modeStatement) {
 
     public QueueSnapshot {
         waitingBuckets = waitingBuckets == null ? List.of() : List.copyOf(waitingBuckets);
@@ -76,6 +79,45 @@ public record QueueSnapshot(
                 generatedAt,
                 joinGate,
                 soldOutCategories,
+                null,
+                null);
+    }
+
+    /** A snapshot without a mode statement. */
+    public QueueSnapshot(
+            String eventId,
+            EventPhase phase,
+            OperatingMode mode,
+            String announcement,
+            long saleGeneration,
+            double admissionRatePerSecond,
+            Long offerWatermark,
+            Instant drawCompletedAt,
+            Boolean drawComplete,
+            Long presaleCount,
+            Long waiting,
+            List<WaitingBucket> waitingBuckets,
+            Instant generatedAt,
+            JoinGate joinGate,
+            List<String> soldOutCategories,
+            Pace pace) {
+        this(
+                eventId,
+                phase,
+                mode,
+                announcement,
+                saleGeneration,
+                admissionRatePerSecond,
+                offerWatermark,
+                drawCompletedAt,
+                drawComplete,
+                presaleCount,
+                waiting,
+                waitingBuckets,
+                generatedAt,
+                joinGate,
+                soldOutCategories,
+                pace,
                 null);
     }
 

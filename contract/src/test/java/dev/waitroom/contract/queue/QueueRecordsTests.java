@@ -39,25 +39,26 @@ class QueueRecordsTests {
                         + "'admissionRatePerSecond':2.5,'offerTtlSeconds':30,'opensAt':'2026-06-01T10:00:00Z',"
                         + "'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0,'name':null,'afterPurchase':'RELEASE',"
                         + "'soldOutCategories':[],'pace':{'perSecond':2.4,'variance':3.1,'recentPerSecond':2.2,"
-                        + "'buckets':12,'floorPerSecond':1.5,'resumed':false}}");
+                        + "'buckets':12,'floorPerSecond':1.5,'resumed':false},'modeStatement':'a.b.c'}");
         EventUpdateRequest request = EventUpdateRequest.of(
-                EventPhase.OPEN,
-                OperatingMode.QUEUEING,
-                "",
-                1,
-                "c0ffee",
-                null,
-                IdentityScope.BROWSER,
-                ExpiredOfferPolicy.REQUEUE_ONCE,
-                PresaleOrdering.RANDOM,
-                2.5,
-                30,
-                Instant.parse("2026-06-01T10:00:00Z"),
-                JoinGate.OPEN,
-                null,
-                AfterPurchase.DEFAULT,
-                null,
-                new Pace(2.4, 3.1, 2.2, 12, 1.5, false));
+                        EventPhase.OPEN,
+                        OperatingMode.QUEUEING,
+                        "",
+                        1,
+                        "c0ffee",
+                        null,
+                        IdentityScope.BROWSER,
+                        ExpiredOfferPolicy.REQUEUE_ONCE,
+                        PresaleOrdering.RANDOM,
+                        2.5,
+                        30,
+                        Instant.parse("2026-06-01T10:00:00Z"),
+                        JoinGate.OPEN,
+                        null,
+                        AfterPurchase.DEFAULT,
+                        null,
+                        new Pace(2.4, 3.1, 2.2, 12, 1.5, false))
+                .withModeStatement("a.b.c");
         roundTrips(pushed, request);
         assertThat(request.validated()).isSameAs(request);
         assertThat(request.phaseValue()).isEqualTo(EventPhase.OPEN);
@@ -251,12 +252,12 @@ class QueueRecordsTests {
 
     @Test
     void snapshotIsWhatTheEdgeAnswersFrom() {
-        String served = json(
-                "{'eventId':'e1','phase':'OPEN','mode':'QUEUEING','announcement':null,'saleGeneration':1,"
-                        + "'admissionRatePerSecond':2.5,'offerWatermark':7,'drawCompletedAt':null,'drawComplete':true,"
-                        + "'presaleCount':0,'waiting':3,'waitingBuckets':[{'maxOrderKey':9,'count':2},{'maxOrderKey':12,'count':1}],"
-                        + "'generatedAt':'2026-06-01T10:00:05Z','joinGate':{'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0},'soldOutCategories':[],"
-                        + "'pace':{'perSecond':2.4,'variance':3.1,'recentPerSecond':2.2,'buckets':12,'floorPerSecond':1.5,'resumed':true}}");
+        String served = json("{'eventId':'e1','phase':'OPEN','mode':'QUEUEING','announcement':null,'saleGeneration':1,"
+                + "'admissionRatePerSecond':2.5,'offerWatermark':7,'drawCompletedAt':null,'drawComplete':true,"
+                + "'presaleCount':0,'waiting':3,'waitingBuckets':[{'maxOrderKey':9,'count':2},{'maxOrderKey':12,'count':1}],"
+                + "'generatedAt':'2026-06-01T10:00:05Z','joinGate':{'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0},'soldOutCategories':[],"
+                + "'pace':{'perSecond':2.4,'variance':3.1,'recentPerSecond':2.2,'buckets':12,'floorPerSecond':1.5,'resumed':true},"
+                + "'modeStatement':null}");
         QueueSnapshot snapshot = new QueueSnapshot(
                 "e1",
                 EventPhase.OPEN,

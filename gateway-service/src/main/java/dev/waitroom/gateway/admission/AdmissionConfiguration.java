@@ -17,13 +17,15 @@ import org.springframework.context.annotation.Configuration;
 class AdmissionConfiguration {
 
     /**
-     * The coordinator's published keys, read with the internal credential. Blocking: the verifier calls it at most
+     * The coordinator's published keys, read with the gateway's own credential. Blocking: the verifier calls it at most
      * once per few seconds and only from a bounded-elastic thread.
      */
     @Bean
     HttpJwksSource coordinatorJwksSource(ServicesProperties services, SecretsProperties secrets, EdgeProperties edge) {
         return HttpJwksSource.of(
-                services.coordinatorUrl(), edge.upstreamTimeout(), Map.of(Headers.INTERNAL, secrets.internalToken()));
+                services.coordinatorUrl(),
+                edge.upstreamTimeout(),
+                Map.of(Headers.INTERNAL, secrets.serviceCredential()));
     }
 
     @Bean

@@ -1,9 +1,12 @@
 package dev.waitroom.gateway.admission;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.queue.QueueSnapshot;
 import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.correlation.RequestIdWebFilter;
 import dev.waitroom.gateway.events.EventSnapshots;
@@ -29,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
@@ -52,8 +56,9 @@ import reactor.core.scheduler.Schedulers;
  * still be in the live-session registry. With {@link Config#isAllowExpired()} (order status) a token that expired
  * within the grace period is accepted without the liveness check: it can read an order, never shop (the origin is told
  * {@code order-status}; an unexpired token of a live session is told {@code shopping}, so a later session of the same
- * visitor may read the order). In BYPASS mode (from a snapshot at most 10 s old) requests pass without a token, counted
- * and logged. A refused browser navigation is sent to the event's waiting page with its path as the return target
+ * visitor may read the order). In BYPASS mode (from a snapshot at most 10 s old, carrying the coordinator's valid signed
+ * statement of it: {@link #signedBypass}) requests pass without a token, counted and logged; a BYPASS without one is
+ * treated as QUEUEING. A refused browser navigation is sent to the event's waiting page with its path as the return target
  * ({@link WaitingRoomRedirects}); any other refusal carries a {@code Link} to it.
  *
  * <p>A request that passes leaves what was checked ({@link CheckedRequest}, for exactly its method and raw path) in
@@ -79,6 +84,12 @@ public class AdmissionTokenGatewayFilterFactory
     /** BYPASS lets requests through without a token, so a snapshot saying so is trusted only while recent. */
     private static final Duration BYPASS_TRUSTED_FOR = Duration.ofSeconds(10);
 
+    /** A BYPASS not believed is logged at most this often (it may come with every request of a crowd). */
+    private static final Duration BYPASS_REFUSAL_LOG_EVERY = Duration.ofSeconds(10);
+
+    /** Events whose last mode statement's check is kept. */
+    private static final int MODE_VERDICTS = 10_000;
+
     private final AdmissionTokenVerifier verifier;
 
     private final HttpJwksSource jwks;
@@ -96,6 +107,17 @@ public class AdmissionTokenGatewayFilterFactory
     private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
 
     private final Map<EventId, BypassLog> bypassLogs = new ConcurrentHashMap<>();
+
+    /**
+     * The last mode statement seen per event in BYPASS and what its check found, so each statement is verified once:
+     * bounded, an event forgotten first when many are (a snapshot saying BYPASS for an event not kept is checked again).
+     */
+    private final Cache<EventId, ModeVerdict> modeVerdicts =
+            Caffeine.newBuilder().maximumSize(MODE_VERDICTS).build();
+
+    private final Map<String, Counter> bypassRefusals = new ConcurrentHashMap<>();
+
+    private final AtomicReference<Instant> lastBypassRefusalLog = new AtomicReference<>(Instant.EPOCH);
 
     AdmissionTokenGatewayFilterFactory(
             AdmissionTokenVerifier verifier,
@@ -157,21 +179,125 @@ public class AdmissionTokenGatewayFilterFactory
         if (snapshot.isPresent()
                 && snapshot.get().snapshot().mode() == OperatingMode.BYPASS
                 && snapshot.get().ageAt(clock.instant()).compareTo(BYPASS_TRUSTED_FOR) < 0) {
-            count("bypass");
-            BypassLog bypassLog = bypassLogs.computeIfAbsent(eventId, id -> new BypassLog());
-            RequestIdWebFilter.withCorrelation(exchange, () -> bypassLog.record(eventId, clock.instant()));
-            // the origin learns of it from the header's BYPASS scope for the verified visitor; without a visitor
-            // there is no header and a verifying origin refuses
-            VisitorIdentityWebFilter.visitorOf(exchange)
-                    .ifPresent(visitor -> checked(
-                            exchange,
-                            eventId.value(),
-                            BYPASS_SESSION_PREFIX + visitor.value(),
-                            visitor.value(),
-                            snapshot.get().snapshot().saleGeneration(),
-                            AdmissionHeader.Scope.BYPASS));
-            return chain.filter(exchange);
+            QueueSnapshot said = snapshot.get().snapshot();
+            return signedBypass(exchange, eventId, said)
+                    .flatMap(signed -> signed
+                            ? bypass(exchange, chain, eventId, said)
+                            : admission(exchange, chain, config, eventId, snapshot));
         }
+        return admission(exchange, chain, config, eventId, snapshot);
+    }
+
+    /** BYPASS: through without a token, counted and logged loudly. */
+    private Mono<Void> bypass(
+            ServerWebExchange exchange, GatewayFilterChain chain, EventId eventId, QueueSnapshot snapshot) {
+        count("bypass");
+        BypassLog bypassLog = bypassLogs.computeIfAbsent(eventId, id -> new BypassLog());
+        RequestIdWebFilter.withCorrelation(exchange, () -> bypassLog.record(eventId, clock.instant()));
+        // the origin learns of it from the header's BYPASS scope for the verified visitor; without a visitor
+        // there is no header and a verifying origin refuses
+        VisitorIdentityWebFilter.visitorOf(exchange)
+                .ifPresent(visitor -> checked(
+                        exchange,
+                        eventId.value(),
+                        BYPASS_SESSION_PREFIX + visitor.value(),
+                        visitor.value(),
+                        snapshot.saleGeneration(),
+                        AdmissionHeader.Scope.BYPASS));
+        return chain.filter(exchange);
+    }
+
+    /**
+     * Whether the snapshot's BYPASS is the coordinator's: its mode statement verifies with the coordinator's keys (the
+     * JWKS admission tokens verify with), names this event, says BYPASS, is of this sale round or later and has not
+     * expired (docs/security/signed-mode.md). The queue-service stores whatever mode it is told; only the
+     * coordinator can sign one. A statement is verified once (off the event loop: the key source may be read) and its
+     * verdict kept per event (bounded) until another statement replaces it, so neither the coordinator's nor a forged
+     * one is verified per request; an unknown key is checked again (the JWKS is read at most once a second). Otherwise the event is treated as QUEUEING:
+     * counted ({@code waitroom.gateway.bypass.refused} by reason) and logged at most once per 10 s.
+     */
+    private Mono<Boolean> signedBypass(ServerWebExchange exchange, EventId eventId, QueueSnapshot snapshot) {
+        String statement = snapshot.modeStatement();
+        if (statement == null) {
+            return Mono.just(refuseBypass(exchange, eventId, "unsigned"));
+        }
+        Instant now = clock.instant();
+        ModeVerdict known = modeVerdicts.getIfPresent(eventId);
+        if (known != null && known.statement().equals(statement)) {
+            String refusal = known.refusalAt(now, snapshot.saleGeneration());
+            return Mono.just(refusal == null || refuseBypass(exchange, eventId, refusal));
+        }
+        return Mono.fromCallable(() -> verifier.verifyModeStatement(statement, eventId.value()))
+                .subscribeOn(Schedulers.boundedElastic())
+                .map(verified -> {
+                    ModeVerdict verdict = verified.bypass()
+                            ? new ModeVerdict(statement, null, verified.saleGeneration(), verified.expiresAt())
+                            : new ModeVerdict(statement, "not-bypass", 0, Instant.EPOCH);
+                    modeVerdicts.put(eventId, verdict);
+                    String refusal = verdict.refusalAt(clock.instant(), snapshot.saleGeneration());
+                    return refusal == null || refuseBypass(exchange, eventId, refusal);
+                })
+                .onErrorResume(TokenRejectedException.class, ex -> {
+                    String reason = ex.reason().name().toLowerCase(java.util.Locale.ROOT);
+                    if (ex.reason() != RejectionReason.UNKNOWN_KEY) {
+                        // refused for good: a key published later cannot make this statement verify
+                        modeVerdicts.put(eventId, new ModeVerdict(statement, reason, 0, Instant.EPOCH));
+                    }
+                    return Mono.just(refuseBypass(exchange, eventId, reason));
+                })
+                .onErrorResume(ex -> Mono.just(refuseBypass(exchange, eventId, "unavailable")));
+    }
+
+    /** Counts and (at most once per 10 s) logs a BYPASS not believed; always false. */
+    private boolean refuseBypass(ServerWebExchange exchange, EventId eventId, String reason) {
+        bypassRefusals
+                .computeIfAbsent(
+                        reason,
+                        r -> Counter.builder("waitroom.gateway.bypass.refused")
+                                .tag("reason", r)
+                                .description(
+                                        "Snapshots saying BYPASS without a valid coordinator statement of it, by reason")
+                                .register(meters))
+                .increment();
+        Instant now = clock.instant();
+        Instant last = lastBypassRefusalLog.get();
+        if (!now.isBefore(last.plus(BYPASS_REFUSAL_LOG_EVERY)) && lastBypassRefusalLog.compareAndSet(last, now)) {
+            RequestIdWebFilter.withCorrelation(
+                    exchange,
+                    () -> log.warn(
+                            "BYPASS of event {} NOT honoured ({}): the queue says BYPASS without the coordinator's"
+                                    + " valid signature of it; admission is required",
+                            eventId,
+                            reason));
+        }
+        return false;
+    }
+
+    /**
+     * What the check of one mode statement found: {@code refusal} null for the coordinator's BYPASS (usable until it
+     * expires, for its sale round and later ones), else why it is not believed.
+     */
+    private record ModeVerdict(String statement, String refusal, long saleGeneration, Instant expiresAt) {
+
+        /** Null when it lets requests through now, for the snapshot's generation; else why not. */
+        String refusalAt(Instant now, long currentGeneration) {
+            if (refusal != null) {
+                return refusal;
+            }
+            if (!now.isBefore(expiresAt.plus(AdmissionTokenVerifier.MODE_STATEMENT_SKEW))) {
+                return "expired";
+            }
+            return saleGeneration < currentGeneration ? "old-generation" : null;
+        }
+    }
+
+    /** The admission check proper: a valid token of a live session. */
+    private Mono<Void> admission(
+            ServerWebExchange exchange,
+            GatewayFilterChain chain,
+            Config config,
+            EventId eventId,
+            Optional<TimedSnapshot> snapshot) {
         PresentedToken presented = tokenOf(exchange);
         if (presented == null) {
             return reject(exchange, Verdict.TOKEN_REQUIRED);

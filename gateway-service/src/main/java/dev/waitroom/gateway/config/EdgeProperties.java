@@ -18,7 +18,7 @@ import org.springframework.validation.annotation.Validated;
  * @param cookies the edge's cookies
  * @param snapshotRefreshInterval a per-event snapshot is fetched at most this often
  * @param snapshotMaxAge an older snapshot is stale: polls go to the queue-service
- * @param snapshotMaxEvents snapshots kept at most (idle events are dropped first)
+ * @param snapshotMaxEvents snapshots kept at most (the events asked about least are dropped first, never all)
  * @param ticketMaxAge a queue ticket older than this goes to the queue-service once for a fresh one (a safety net:
  *        liveness is recorded in batches, so polls need no forward for it)
  * @param livenessFlushInterval the entries whose polls the edge answered are sent to the queue-service this often

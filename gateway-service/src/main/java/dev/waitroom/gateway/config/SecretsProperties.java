@@ -1,5 +1,7 @@
 package dev.waitroom.gateway.config;
 
+import dev.waitroom.contract.ServiceCredential;
+import dev.waitroom.contract.WaitroomService;
 import dev.waitroom.contract.ops.ConfiguredOperator;
 import dev.waitroom.contract.ops.OperatorCredentials;
 import dev.waitroom.tokens.HmacKey;
@@ -17,8 +19,9 @@ import org.springframework.validation.annotation.Validated;
  * property name in the message. {@link #toString()} never prints a value.
  *
  * @param opsToken the ops API's bearer token (operator {@code ops}); required unless named operators are configured
- * @param internalToken the internal credential sent to the services on every forwarded and internal call, the same
- *     value in every service
+ * @param serviceCredential the gateway's own credential ({@code wrs_gateway_<secret>}), sent as
+ *     {@code X-Waitroom-Internal} on every forwarded and internal call to Waitroom's services, which hold only its
+ *     SHA-256 (docs/security/internal.md#who-may-call-what)
  * @param ticketKey base64 HMAC key of queue tickets (at least 32 bytes), the same value as the queue-service's
  * @param visitorKey base64 HMAC key of visitor cookies (at least 32 bytes), the same value as the queue-service's
  * @param opsTokenPrevious an ops token being rotated out, still accepted for operator {@code ops}
@@ -27,6 +30,7 @@ import org.springframework.validation.annotation.Validated;
  * @param ticketKeyPrevious a ticket key being rotated out, still accepted for queue tickets (docs/security/keys.md)
  * @param visitorKeyPrevious a visitor key being rotated out, still accepted for visitor cookies
  *     (docs/security/keys.md)
+ * @param internalToken the retired shared credential: a gateway that still has it refuses to start
  */
 @Validated
 @ConfigurationProperties("waitroom.security")
@@ -34,8 +38,8 @@ public record SecretsProperties(
         // required unless named operators are configured: checked in the constructor
         String opsToken,
 
-        @NotBlank(message = "waitroom.security.internal-token (WAITROOM_INTERNAL_TOKEN) must be set")
-        String internalToken,
+        @NotBlank(message = "waitroom.security.service-credential (WAITROOM_SECURITY_SERVICECREDENTIAL) must be set")
+        String serviceCredential,
 
         @NotBlank(message = "waitroom.security.ticket-key (WAITROOM_TICKET_KEY) must be set")
         String ticketKey,
@@ -53,7 +57,10 @@ public record SecretsProperties(
         String ticketKeyPrevious,
 
         // optional: the visitor key being rotated out, still accepted for visitor cookies (docs/security/keys.md)
-        String visitorKeyPrevious) {
+        String visitorKeyPrevious,
+
+        // retired: refused when set, so a deployment notices it still hands out the shared credential
+        String internalToken) {
 
     private static final int MIN_KEY_BYTES = HmacKey.MIN_SECRET_BYTES;
 
@@ -65,6 +72,21 @@ public record SecretsProperties(
                     + " or named operators configured (waitroom.security.operators)");
         }
         OperatorCredentials.fromConfiguration(opsToken, opsTokenPrevious, operators);
+        if (internalToken != null && !internalToken.isBlank()) {
+            throw new IllegalArgumentException(
+                    "waitroom.security.internal-token (WAITROOM_SECURITY_INTERNALTOKEN) is no"
+                            + " longer used: every service has a credential of its own. Remove it and set the gateway's,"
+                            + " waitroom.security.service-credential (WAITROOM_SECURITY_SERVICECREDENTIAL); its receivers hold"
+                            + " its SHA-256 (docs/security/internal.md#who-may-call-what)");
+        }
+        serviceCredential = serviceCredential == null ? null : serviceCredential.strip();
+        if (serviceCredential != null
+                && !serviceCredential.isEmpty()
+                && ServiceCredential.serviceOf(serviceCredential) != WaitroomService.GATEWAY) {
+            throw new IllegalArgumentException("waitroom.security.service-credential"
+                    + " (WAITROOM_SECURITY_SERVICECREDENTIAL) must be the gateway's own credential, wrs_gateway_<"
+                    + ServiceCredential.SECRET_LENGTH + " characters of base64url> (docs/security/internal.md)");
+        }
         requireKey("waitroom.security.ticket-key", ticketKey);
         requireKey("waitroom.security.visitor-key", visitorKey);
         ticketKeyPrevious = blankToNull(ticketKeyPrevious);
@@ -74,8 +96,8 @@ public record SecretsProperties(
     }
 
     /** Without a previous ops token or named operators, as tests and tools build it. */
-    public SecretsProperties(String opsToken, String internalToken, String ticketKey, String visitorKey) {
-        this(opsToken, internalToken, ticketKey, visitorKey, null, List.of(), null, null);
+    public SecretsProperties(String opsToken, String serviceCredential, String ticketKey, String visitorKey) {
+        this(opsToken, serviceCredential, ticketKey, visitorKey, null, List.of(), null, null, null);
     }
 
     /** Who may use the ops API: named operators and the plain ops token (operator {@code ops}), current and previous. */
@@ -129,7 +151,7 @@ public record SecretsProperties(
 
     @Override
     public String toString() {
-        return "SecretsProperties[opsToken=***, internalToken=***, ticketKey=***, visitorKey=***, opsTokenPrevious=***,"
+        return "SecretsProperties[opsToken=***, serviceCredential=***, ticketKey=***, visitorKey=***, opsTokenPrevious=***,"
                 + " operators=" + operators + ", ticketKeyPrevious=" + (ticketKeyPrevious == null ? "none" : "***")
                 + ", visitorKeyPrevious=" + (visitorKeyPrevious == null ? "none" : "***") + "]";
     }

@@ -69,6 +69,15 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
 
     private static final Logger access = LoggerFactory.getLogger("dev.waitroom.gateway.access");
 
+    /**
+     * INFO access lines (non-GET requests) a second at most; the rest are dropped and counted in the next line written
+     * (docs/observability/tracing-and-logs.md#the-access-log). GET lines are at DEBUG and not limited: DEBUG is for a
+     * test or a support case, never for a sale.
+     */
+    static final int INFO_LINES_PER_SECOND = 20;
+
+    private final LineBudget infoLines = new LineBudget(INFO_LINES_PER_SECOND, System::nanoTime);
+
     private final @Nullable Tracer tracer;
 
     private final @Nullable Propagator propagator;
@@ -131,11 +140,21 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
                 .start();
     }
 
-    private static void log(ServerWebExchange exchange, Correlation correlation, long started) {
+    private void log(ServerWebExchange exchange, Correlation correlation, long started) {
         ServerHttpRequest request = exchange.getRequest();
         boolean routine = HttpMethod.GET.equals(request.getMethod());
         if (routine ? !access.isDebugEnabled() : !access.isInfoEnabled()) {
             return;
+        }
+        long dropped = routine ? 0 : infoLines.take();
+        if (dropped < 0) {
+            return;
+        }
+        if (dropped > 0) {
+            access.info(
+                    "{} access lines dropped: more than {} requests a second were not GETs",
+                    dropped,
+                    INFO_LINES_PER_SECOND);
         }
         String line = "{} {} -> {} in {} ms";
         Object[] args = {

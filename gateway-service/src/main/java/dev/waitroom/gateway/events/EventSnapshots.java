@@ -1,5 +1,8 @@
 package dev.waitroom.gateway.events;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.queue.QueuePaths;
@@ -14,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -27,6 +29,12 @@ import reactor.core.publisher.Mono;
  * Per-event edge snapshots, kept only for events that are being asked about. A snapshot is
  * fetched from the queue-service at most once per refresh interval per event, with one call in
  * flight per event however many polls arrive together; idle events are forgotten.
+ *
+ * <p>Event ids come from the request path, so a client chooses them. At most {@code snapshot-max-events} events are
+ * kept, the ones asked about least (Caffeine's frequency-aware LRU) dropped first, so a flood of made-up ids never
+ * pushes out the events visitors are polling. An id the queue-service does not know (404) is remembered as unknown for
+ * {@value #UNKNOWN_FOR_SECONDS} s ({@link #isUnknown}) and costs no further call in that time, however often it is
+ * asked; that record is bounded too.
  */
 @Component
 public class EventSnapshots {
@@ -41,7 +49,15 @@ public class EventSnapshots {
      */
     private static final Duration FORCED_REFRESH_GAP = Duration.ofMillis(200);
 
-    private final ConcurrentHashMap<EventId, Slot> slots = new ConcurrentHashMap<>();
+    /** How long an event the queue-service answered 404 for is refused without asking again. */
+    static final int UNKNOWN_FOR_SECONDS = 5;
+
+    /** Unknown event ids remembered at most: an id is a few dozen bytes, so this is a few MiB at worst. */
+    private static final int MAX_UNKNOWN = 100_000;
+
+    private final Cache<EventId, Slot> slots;
+
+    private final Cache<EventId, Boolean> unknown;
 
     private final WebClient queue;
 
@@ -53,16 +69,30 @@ public class EventSnapshots {
 
     private final Counter failed;
 
-    private final int maxEvents;
-
-    EventSnapshots(
+    public EventSnapshots(
             ServicesProperties services,
             SecretsProperties secrets,
             EdgeProperties edge,
             Clock clock,
             MeterRegistry meters,
             ObservationRegistry observations) {
-        this.maxEvents = edge.snapshotMaxEvents();
+        // maintenance runs on the caller's thread: it is amortised constant work, and the bound holds at once
+        Ticker ticker = () -> {
+            Instant now = clock.instant();
+            return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        };
+        this.slots = Caffeine.newBuilder()
+                .maximumSize(edge.snapshotMaxEvents())
+                .expireAfterAccess(IDLE)
+                .ticker(ticker)
+                .executor(Runnable::run)
+                .build();
+        this.unknown = Caffeine.newBuilder()
+                .maximumSize(MAX_UNKNOWN)
+                .expireAfterWrite(Duration.ofSeconds(UNKNOWN_FOR_SECONDS))
+                .ticker(ticker)
+                .executor(Runnable::run)
+                .build();
         this.queue = internalQueueClient(services, secrets, observations);
         this.clock = clock;
         this.edge = edge;
@@ -86,7 +116,7 @@ public class EventSnapshots {
         return WebClient.builder()
                 .observationRegistry(observations)
                 .baseUrl(services.queueUrl().toString())
-                .defaultHeader(Headers.INTERNAL, secrets.internalToken())
+                .defaultHeader(Headers.INTERNAL, secrets.serviceCredential())
                 .build();
     }
 
@@ -120,14 +150,31 @@ public class EventSnapshots {
         return get(eventId, ChronoUnit.FOREVER.getDuration(), null);
     }
 
+    /**
+     * Like {@link #latest}, but an event remembered as unknown is asked about again: for the join, which must neither
+     * be refused for an event created since the queue-service's 404 nor pass a gate it cannot see. A join to an
+     * unknown event was forwarded to the queue-service before, so this costs what that did, and joins are limited per
+     * visitor and per client address.
+     */
+    public Mono<TimedSnapshot> latestAskingAgain(EventId eventId) {
+        unknown.invalidate(eventId);
+        return latest(eventId);
+    }
+
+    /**
+     * Whether the queue-service said, within the last {@value #UNKNOWN_FOR_SECONDS} s, that it has no such event:
+     * {@link #current}, {@link #currentFor} and {@link #latest} are then empty without a call.
+     */
+    public boolean isUnknown(EventId eventId) {
+        return unknown.getIfPresent(eventId) != null;
+    }
+
     private Mono<TimedSnapshot> get(EventId eventId, Duration usableFor, Instant notBefore) {
-        Slot existing = slots.get(eventId);
-        if (existing == null) {
-            evictIdle(); // outside computeIfAbsent: the map must not change inside its mapping function
+        if (isUnknown(eventId)) {
+            return Mono.empty();
         }
-        Slot slot = existing != null ? existing : slots.computeIfAbsent(eventId, id -> new Slot());
+        Slot slot = slots.get(eventId, id -> new Slot());
         Instant now = clock.instant();
-        slot.lastUsed = now;
         TimedSnapshot known = slot.snapshot;
         Instant lastAttempt = slot.lastAttempt;
         if (notBefore != null
@@ -185,6 +232,8 @@ public class EventSnapshots {
                         if (error instanceof WebClientResponseException wce
                                 && wce.getStatusCode() == HttpStatus.NOT_FOUND) {
                             slot.snapshot = null;
+                            unknown.put(eventId, Boolean.TRUE);
+                            slots.asMap().remove(eventId, slot);
                         } else {
                             log.warn("Snapshot of event {} not refreshed: {}", eventId, error.toString());
                         }
@@ -200,19 +249,9 @@ public class EventSnapshots {
         }
     }
 
-    int eventsKept() {
-        return slots.size();
-    }
-
-    private void evictIdle() {
-        if (slots.size() < maxEvents) {
-            return;
-        }
-        Instant cutoff = clock.instant().minus(IDLE);
-        slots.entrySet().removeIf(entry -> entry.getValue().lastUsed.isBefore(cutoff));
-        if (slots.size() >= maxEvents) {
-            slots.clear();
-        }
+    long eventsKept() {
+        slots.cleanUp();
+        return slots.estimatedSize();
     }
 
     private static final class Slot {
@@ -220,8 +259,6 @@ public class EventSnapshots {
         volatile TimedSnapshot snapshot;
 
         volatile Instant lastAttempt;
-
-        volatile Instant lastUsed = Instant.EPOCH;
 
         volatile Instant lastForced = Instant.EPOCH;
 

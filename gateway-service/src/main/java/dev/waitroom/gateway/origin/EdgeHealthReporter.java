@@ -69,7 +69,7 @@ class EdgeHealthReporter implements SmartLifecycle {
         this.coordinator = WebClient.builder()
                 .observationRegistry(observations)
                 .baseUrl(services.coordinatorUrl().toString())
-                .defaultHeader(Headers.INTERNAL, secrets.internalToken())
+                .defaultHeader(Headers.INTERNAL, secrets.serviceCredential())
                 .build();
         this.sent = reports(meters, "sent");
         this.failed = reports(meters, "failed");

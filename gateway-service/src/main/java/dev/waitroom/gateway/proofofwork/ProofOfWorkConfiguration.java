@@ -48,7 +48,14 @@ class ProofOfWorkConfiguration {
             ServerRequest request, JoinChallenges challenges, JoinGates gates, ProofOfWorkMeters meters) {
         EventId event = EventId.parse(request.pathVariable("eventId"))
                 .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND));
-        return gates.proofOfWorkDifficulty(event).flatMap(difficulty -> {
+        return gates.proofOfWorkDifficulty(event).flatMap(gate -> {
+            if (gate instanceof JoinGates.Gate.UnknownEvent) {
+                return Mono.error(new ResponseStatusException(HttpStatus.NOT_FOUND));
+            }
+            if (!(gate instanceof JoinGates.Gate.Difficulty known)) {
+                return Mono.error(new ResponseStatusException(HttpStatus.SERVICE_UNAVAILABLE));
+            }
+            long difficulty = known.value();
             if (difficulty <= 0) {
                 return ServerResponse.noContent()
                         .cacheControl(CacheControl.noStore())

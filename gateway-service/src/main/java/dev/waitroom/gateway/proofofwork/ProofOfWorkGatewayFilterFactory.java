@@ -27,7 +27,10 @@ import reactor.core.publisher.Mono;
  * without one is refused, a visitor who already has a place included (the page solves before each join it makes, not
  * before its polls). A refusal carries a fresh challenge in its {@code challenge} member, so the page needs no extra
  * round trip. The header never reaches the queue-service. When Redis cannot record the solution the join is refused
- * (fail closed): a solution that cannot be marked used could be used again.
+ * (fail closed): a solution that cannot be marked used could be used again. When the event's difficulty cannot be
+ * known (no snapshot could be had) the join is refused too, 503 with {@code Retry-After}, rather than let through
+ * without the proof the event may ask for; an event the queue-service said it does not know is a 404
+ * {@code unknown-event} from the edge, at no call (docs/abuse/proof-of-work.md).
  */
 @Component
 public class ProofOfWorkGatewayFilterFactory extends AbstractGatewayFilterFactory<Object> {
@@ -66,10 +69,26 @@ public class ProofOfWorkGatewayFilterFactory extends AbstractGatewayFilterFactor
                 return chain.filter(stripped); // refused by the path checks before; the queue-service answers
             }
             return gates.proofOfWorkDifficulty(event.get())
-                    .flatMap(difficulty -> difficulty <= 0
-                            ? chain.filter(stripped)
-                            : check(stripped, chain, event.get(), difficulty, proof));
+                    .flatMap(gate -> gated(stripped, chain, event.get(), gate, proof));
         };
+    }
+
+    private Mono<Void> gated(
+            ServerWebExchange exchange, GatewayFilterChain chain, EventId event, JoinGates.Gate gate, String proof) {
+        if (gate instanceof JoinGates.Gate.Difficulty difficulty) {
+            return difficulty.value() <= 0
+                    ? chain.filter(exchange)
+                    : check(exchange, chain, event, difficulty.value(), proof);
+        }
+        if (gate instanceof JoinGates.Gate.UnknownEvent) {
+            return ProblemResponses.write(exchange, ProblemType.UNKNOWN_EVENT, "There is no such event.");
+        }
+        meters.count(Outcome.GATE_UNKNOWN);
+        return ProblemResponses.write(
+                exchange,
+                ProblemType.UNAVAILABLE,
+                "Joining is paused for a moment because a system behind the waiting room cannot be reached. "
+                        + "Nothing is lost; the page tries again by itself.");
     }
 
     private Mono<Void> check(

@@ -23,7 +23,9 @@ class ProofOfWorkMeters {
         /** a valid solution used before */
         REPLAYED,
         /** Redis could not record the solution: the join was refused (fail closed) */
-        UNAVAILABLE
+        UNAVAILABLE,
+        /** no snapshot told the event's difficulty: the join was refused (fail closed) */
+        GATE_UNKNOWN
     }
 
     private final Map<Outcome, Counter> counters = new EnumMap<>(Outcome.class);

@@ -8,7 +8,6 @@ import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.stereotype.Component;
@@ -20,18 +19,33 @@ import reactor.core.publisher.Mono;
 
 /**
  * Refuses a body larger than any public call needs (the WebFlux counterpart of the web kit's {@code BodyLimitFilter}),
- * before anything is forwarded or a visitor cookie is issued. Runs right after {@link PathSafetyWebFilter}.
+ * before anything is forwarded or a visitor cookie is issued, and reads a body only where a route takes one. Runs right
+ * after {@link PathSafetyWebFilter}, on the normalised path. A declared {@code Content-Length} over the limit is
+ * refused at once, unread, everywhere. Beyond that it depends on who answers (docs/security/input.md#bodies):
  *
- * <p>A declared {@code Content-Length} over the limit is refused at once, unread. A body without one (HTTP/1.1
- * chunked) is counted as it arrives: the first byte past the limit stops the read and answers 413; a body within the
- * limit is forwarded whole, with its length declared, so an upstream never sees the start of a body the gateway
- * refused. That read holds at most {@value #MAX_BODY_BYTES} bytes, and only for chunked requests (browsers declare
- * their lengths); requests without a body, the status polls among them, pass untouched.
+ * <ul>
+ *   <li><b>Waitroom's routes that take a body</b> (join and leave, claim, renew and leave of a session, shop signals, the
+ *       payment webhook, {@code /admin/**}): a body without a declared length (HTTP/1.1 chunked) is counted as it
+ *       arrives; the first byte past the limit stops the read and answers 413; a body within the limit is forwarded
+ *       whole, with its length declared, so a Waitroom service never sees the start of a body the gateway refused. That
+ *       read holds at most {@value #MAX_BODY_BYTES} bytes.
+ *   <li><b>Requests that take no body</b> (any method on the waiting page, the status routes, the challenge,
+ *       {@code /.well-known/**}, {@code /actuator/**}; a GET, HEAD, OPTIONS or TRACE anywhere, which
+ *       {@link RequestHeadGuard} refuses before this): one that announces a body ({@code Transfer-Encoding}, or a
+ *       {@code Content-Length} above 0) is refused at once with 400 {@code malformed-request} and the connection is
+ *       closed, nothing of it read, so a client dribbling a body there holds nothing.
+ *   <li><b>Everything forwarded to a shop origin</b> (the shop routes, an event's protected paths, the default origin):
+ *       streamed, never buffered, its bytes counted as they pass; past the limit the forward is cut off, the origin
+ *       sees the request fail rather than end, and the client gets 413 if no answer has started.
+ * </ul>
  */
 @Component
 class BodyLimitWebFilter implements WebFilter, Ordered {
 
     static final int MAX_BODY_BYTES = 64 * 1024;
+
+    /** Set on an exchange whose streamed body went past the limit: the failure that follows is a 413. */
+    private static final String CUT_OFF = BodyLimitWebFilter.class.getName() + ".cutOff";
 
     @Override
     public int getOrder() {
@@ -41,13 +55,24 @@ class BodyLimitWebFilter implements WebFilter, Ordered {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
-        long length = request.getHeaders().getContentLength();
+        HttpHeaders headers = request.getHeaders();
+        long length = headers.getContentLength();
         if (length > MAX_BODY_BYTES) {
             return tooLarge(exchange);
         }
-        if (length >= 0 || !streamsABody(request)) {
-            return chain.filter(exchange);
+        boolean chunked = headers.containsHeader(HttpHeaders.TRANSFER_ENCODING);
+        if (length <= 0 && !chunked) {
+            return chain.filter(exchange); // no body: every poll and page view
         }
+        return switch (BodyRoutes.of(
+                request.getMethod(), request.getPath().pathWithinApplication().value())) {
+            case NONE -> refuseBody(exchange);
+            case READ -> chunked ? readWhole(exchange, chain, request) : chain.filter(exchange);
+            case STREAM -> chunked ? stream(exchange, chain, request) : chain.filter(exchange);
+        };
+    }
+
+    private static Mono<Void> readWhole(ServerWebExchange exchange, WebFilterChain chain, ServerHttpRequest request) {
         return DataBufferUtils.join(request.getBody(), MAX_BODY_BYTES)
                 .map(Read::copyOf)
                 .defaultIfEmpty(Read.EMPTY)
@@ -60,18 +85,42 @@ class BodyLimitWebFilter implements WebFilter, Ordered {
     }
 
     /**
-     * Whether a request without a declared length carries a body: HTTP/1.1 says so with {@code Transfer-Encoding}; a
-     * GET or HEAD without it has none.
+     * Forwards the body as it arrives, counting: the buffer that goes past the limit is released and fails the body's
+     * stream, which fails the forward; that failure is then answered 413 unless the origin's answer has begun.
      */
-    private static boolean streamsABody(ServerHttpRequest request) {
-        if (request.getHeaders().containsHeader(HttpHeaders.TRANSFER_ENCODING)) {
-            return true;
-        }
-        HttpMethod method = request.getMethod();
-        return !(HttpMethod.GET.equals(method) || HttpMethod.HEAD.equals(method) || HttpMethod.OPTIONS.equals(method));
+    private static Mono<Void> stream(ServerWebExchange exchange, WebFilterChain chain, ServerHttpRequest request) {
+        ServerHttpRequest counted = new ServerHttpRequestDecorator(request) {
+            @Override
+            public Flux<DataBuffer> getBody() {
+                long[] seen = {0};
+                return super.getBody().handle((buffer, sink) -> {
+                    seen[0] += buffer.readableByteCount();
+                    if (seen[0] > MAX_BODY_BYTES) {
+                        DataBufferUtils.release(buffer);
+                        exchange.getAttributes().put(CUT_OFF, Boolean.TRUE);
+                        sink.error(new DataBufferLimitException("body past " + MAX_BODY_BYTES + " bytes"));
+                    } else {
+                        sink.next(buffer);
+                    }
+                });
+            }
+        };
+        return chain.filter(exchange.mutate().request(counted).build())
+                .onErrorResume(error -> exchange.getAttribute(CUT_OFF) != null, error -> tooLarge(exchange));
     }
 
+    private static Mono<Void> refuseBody(ServerWebExchange exchange) {
+        exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
+        return ProblemResponses.write(
+                exchange,
+                ProblemType.MALFORMED_REQUEST,
+                "This request takes no body; a "
+                        + exchange.getRequest().getMethod().name() + " here is sent without one.");
+    }
+
+    /** The rest of the body is never read, so the connection cannot carry another request: it is closed. */
     private static Mono<Void> tooLarge(ServerWebExchange exchange) {
+        exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
         return ProblemResponses.write(
                 exchange, ProblemType.BODY_TOO_LARGE, "The request body is larger than " + MAX_BODY_BYTES + " bytes.");
     }

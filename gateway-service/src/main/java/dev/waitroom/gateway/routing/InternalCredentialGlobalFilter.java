@@ -11,10 +11,11 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * The one place the internal credential is written ({@link Upstreams}): a request to one of Waitroom's own services
- * gets it (any client copy was stripped before); a request to a shop origin loses every {@code X-Waitroom-*} header,
- * the gateway's own (visitor id) and any a client sent, so an origin never holds a credential every service's {@code
- * /internal/**} accepts and learns about the buyer only from the signed {@code Waitroom-Admission} header.
+ * The one place the gateway's own credential is written on forwarded requests ({@link Upstreams}): a request to one of
+ * Waitroom's own services gets it (any client copy was stripped before); a request to a shop origin loses every
+ * {@code X-Waitroom-*} header, the gateway's own (visitor id) and any a client sent, so an origin never holds a
+ * credential Waitroom's services accept and learns about the buyer only from the signed {@code Waitroom-Admission}
+ * header.
  */
 @Component
 class InternalCredentialGlobalFilter implements GlobalFilter, Ordered {
@@ -22,10 +23,10 @@ class InternalCredentialGlobalFilter implements GlobalFilter, Ordered {
     /** The prefix of the headers only Waitroom's services read (docs/CONTRACTS.md#headers). */
     static final String WAITROOM_PREFIX = "X-Waitroom-";
 
-    private final String internalToken;
+    private final String serviceCredential;
 
     InternalCredentialGlobalFilter(SecretsProperties secrets) {
-        this.internalToken = secrets.internalToken();
+        this.serviceCredential = secrets.serviceCredential();
     }
 
     @Override
@@ -37,7 +38,7 @@ class InternalCredentialGlobalFilter implements GlobalFilter, Ordered {
     public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
         if (Upstreams.isWaitroomService(exchange)) {
             return chain.filter(exchange.mutate()
-                    .request(r -> r.headers(h -> h.set(Headers.INTERNAL, internalToken)))
+                    .request(r -> r.headers(h -> h.set(Headers.INTERNAL, serviceCredential)))
                     .build());
         }
         List<String> waitroom = exchange.getRequest().getHeaders().headerNames().stream()

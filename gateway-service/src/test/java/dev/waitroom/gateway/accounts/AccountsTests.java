@@ -77,8 +77,8 @@ class AccountsTests {
                     queue = QueueServiceProcess.start(
                             "spring.data.redis.host=" + RealStores.redisHost(),
                             "spring.data.redis.port=" + RealStores.redisPort(),
-                            // the gateway's internal credential, which the stub coordinator checks too
-                            "waitroom.security.internal-token=" + StubUpstreams.INTERNAL_TOKEN,
+                            // the gateway's credential (by its hash), which the stub coordinator checks too
+                            StubUpstreams.GATEWAY.callerProperty(),
                             "waitroom.accounts.sign-in-url=" + SIGN_IN);
                 }
             }
@@ -402,7 +402,7 @@ class AccountsTests {
     private static HttpResponse<String> internal(String method, String path, String body) {
         try {
             HttpRequest request = HttpRequest.newBuilder(URI.create(queue.baseUrl() + path))
-                    .header("X-Waitroom-Internal", StubUpstreams.INTERNAL_TOKEN)
+                    .header("X-Waitroom-Internal", queue.coordinatorCredential())
                     .header("Content-Type", "application/json")
                     .method(
                             method,

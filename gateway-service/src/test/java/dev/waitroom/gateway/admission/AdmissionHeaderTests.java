@@ -21,6 +21,7 @@ import dev.waitroom.verifier.RejectionReason;
 import dev.waitroom.verifier.VerifiedAdmission;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -154,7 +155,11 @@ class AdmissionHeaderTests {
     @Test
     void bypassRequestsCarryABypassStatementForTheVerifiedVisitor() {
         Shopper shopper = shopper();
-        upstreams.queue.event(shopper.event()).mode("BYPASS").saleGeneration(3);
+        upstreams
+                .queue
+                .event(shopper.event())
+                .mode("BYPASS", upstreams.coordinator.signMode(shopper.event(), "BYPASS", 3, Instant.now()))
+                .saleGeneration(3);
         String seats = "/events/" + shopper.event() + "/shop/seats";
         try {
             await().atMost(Duration.ofSeconds(5))

@@ -221,7 +221,7 @@ class WhatTheOriginReceivesTests {
         Shopper shopper = admitted();
         String join = "/events/" + shopper.event() + "/queue";
         Recorded atQueue = upstreams.queue.lastReceived(join).orElseThrow();
-        assertThat(atQueue.header("X-Waitroom-Internal")).contains(StubUpstreams.INTERNAL_TOKEN);
+        assertThat(atQueue.header("X-Waitroom-Internal")).contains(StubUpstreams.GATEWAY.credential());
         assertThat(atQueue.header("X-Waitroom-Visitor")).contains(shopper.visitor());
 
         new Browser(port)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.contract.ops.Operator;
 import dev.waitroom.contract.ops.OperatorTokens;
+import dev.waitroom.testsupport.ServiceCredentials;
 import java.security.SecureRandom;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,8 @@ class OperatorsConfigurationTests {
             .withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
             .withUserConfiguration(Secrets.class)
             .withPropertyValues(
-                    "waitroom.security.internal-token=" + OperatorTokens.generate(),
+                    "waitroom.security.service-credential="
+                            + ServiceCredentials.generate("gateway").credential(),
                     "waitroom.security.ticket-key=" + key(),
                     "waitroom.security.visitor-key=" + key());
 

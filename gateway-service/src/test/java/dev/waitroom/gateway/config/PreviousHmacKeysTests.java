@@ -3,6 +3,7 @@ package dev.waitroom.gateway.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.waitroom.testsupport.ServiceCredentials;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.QueueTicketCodec;
@@ -38,7 +39,8 @@ class PreviousHmacKeysTests {
             .withUserConfiguration(Secrets.class)
             .withPropertyValues(
                     "waitroom.security.ops-token=ops-token-for-this-test",
-                    "waitroom.security.internal-token=internal-token-for-this-test",
+                    "waitroom.security.service-credential="
+                            + ServiceCredentials.generate("gateway").credential(),
                     "waitroom.security.ticket-key=" + ticketKey,
                     "waitroom.security.visitor-key=" + visitorKey);
 

@@ -2,6 +2,7 @@ package dev.waitroom.gateway.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.testsupport.ServiceCredentials;
 import java.security.SecureRandom;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class SecretsPropertiesTests {
     void refusesToStartWithoutEverySecretNamingTheMissingOne() {
         runner.withPropertyValues(
                         "waitroom.security.ops-token=o",
-                        "waitroom.security.internal-token=i",
+                        "waitroom.security.service-credential=" + GATEWAY,
                         "waitroom.security.ticket-key=" + key())
                 .run(context -> {
                     assertThat(context).hasFailed();
@@ -44,7 +45,7 @@ class SecretsPropertiesTests {
     void refusesShortOrMalformedKeys() {
         runner.withPropertyValues(
                         "waitroom.security.ops-token=o",
-                        "waitroom.security.internal-token=i",
+                        "waitroom.security.service-credential=" + GATEWAY,
                         "waitroom.security.ticket-key=" + Base64.getEncoder().encodeToString(new byte[8]),
                         "waitroom.security.visitor-key=" + key())
                 .run(context -> {
@@ -56,16 +57,53 @@ class SecretsPropertiesTests {
     @Test
     void startsWithRandomSecretsAndNeverPrintsThem() {
         String ops = "ops-" + key();
-        String internal = "internal-" + key();
+        String internal = ServiceCredentials.generate("gateway").credential();
         runner.withPropertyValues(
                         "waitroom.security.ops-token=" + ops,
-                        "waitroom.security.internal-token=" + internal,
+                        "waitroom.security.service-credential=" + internal,
                         "waitroom.security.ticket-key=" + key(),
                         "waitroom.security.visitor-key=" + key())
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     SecretsProperties secrets = context.getBean(SecretsProperties.class);
-                    assertThat(secrets.toString()).doesNotContain(ops).doesNotContain(internal);
+                    assertThat(secrets.toString())
+                            .doesNotContain(ops)
+                            .doesNotContain(internal)
+                            .doesNotContain(internal.substring(12));
                 });
     }
+
+    @Test
+    void refusesTheRetiredSharedTokenAndACredentialThatIsNotTheGateways() {
+        String[] secrets = {
+            "waitroom.security.ops-token=ops-" + key(),
+            "waitroom.security.ticket-key=" + key(),
+            "waitroom.security.visitor-key=" + key()
+        };
+        runner.withPropertyValues(secrets)
+                .withPropertyValues(
+                        "waitroom.security.service-credential=" + GATEWAY,
+                        "waitroom.security.internal-token=internal-" + key())
+                .run(context -> assertThat(context.getStartupFailure())
+                        .rootCause()
+                        .hasMessageContaining("WAITROOM_SECURITY_INTERNALTOKEN")
+                        .hasMessageContaining("no longer used")
+                        .hasMessageContaining("waitroom.security.service-credential"));
+        for (String other : new String[] {
+            "internal-" + key(), ServiceCredentials.generate("coordinator").credential(), GATEWAY + "x"
+        }) {
+            runner.withPropertyValues(secrets)
+                    .withPropertyValues("waitroom.security.service-credential=" + other)
+                    .run(context -> assertThat(context.getStartupFailure())
+                            .rootCause()
+                            .hasMessageContaining("WAITROOM_SECURITY_SERVICECREDENTIAL")
+                            .hasMessageContaining("wrs_gateway_"));
+        }
+        runner.withPropertyValues(secrets)
+                .run(context -> assertThat(context.getStartupFailure())
+                        .rootCause()
+                        .hasMessageContaining("WAITROOM_SECURITY_SERVICECREDENTIAL"));
+    }
+
+    private static final String GATEWAY = ServiceCredentials.generate("gateway").credential();
 }

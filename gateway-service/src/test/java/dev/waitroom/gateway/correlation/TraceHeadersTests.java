@@ -139,7 +139,7 @@ class TraceHeadersTests {
                 .orElseThrow();
         String traceId = traceIdOf(fetch);
         assertThat(traceId).isNotEqualTo("0".repeat(32));
-        assertThat(fetch.header("X-Waitroom-Internal")).contains(StubUpstreams.INTERNAL_TOKEN);
+        assertThat(fetch.header("X-Waitroom-Internal")).contains(StubUpstreams.GATEWAY.credential());
         // one fetch serves every poll and shopper of the event for a while: it is no single request's trace
         assertThat(traceId).isNotEqualTo(shop.header("X-Request-Id").orElseThrow());
     }

@@ -74,7 +74,7 @@ class TracingEndToEndTests {
                     queue = QueueServiceProcess.start(
                             "spring.data.redis.host=" + RealStores.redisHost(),
                             "spring.data.redis.port=" + RealStores.redisPort(),
-                            "waitroom.security.internal-token=" + StubUpstreams.INTERNAL_TOKEN,
+                            StubUpstreams.GATEWAY.callerProperty(),
                             "logging.structured.format.console=ecs",
                             // a line per request (method and path; the query string is never sent to it here)
                             "logging.level.org.springframework.web.servlet.DispatcherServlet=DEBUG");

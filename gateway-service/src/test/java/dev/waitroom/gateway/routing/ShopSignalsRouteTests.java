@@ -56,7 +56,7 @@ class ShopSignalsRouteTests {
             assertThat(arrived).hasSize(1);
             Recorded request = arrived.get(0);
             assertThat(request.header("Authorization")).contains("Bearer " + credential);
-            assertThat(request.header(Headers.INTERNAL)).contains(StubUpstreams.INTERNAL_TOKEN);
+            assertThat(request.header(Headers.INTERNAL)).contains(StubUpstreams.GATEWAY.credential());
             assertThat(request.header(Headers.VISITOR)).isEmpty();
         }
     }

@@ -8,6 +8,7 @@ import dev.waitroom.gateway.config.EdgeProperties;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
 import dev.waitroom.testsupport.BenchmarkFigures;
+import dev.waitroom.testsupport.ServiceCredentials;
 import dev.waitroom.tokens.VisitorId;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
@@ -51,8 +52,11 @@ class EdgeMemoryBenchmarkTests {
                 Duration.ofMinutes(30),
                 true);
         String key = java.util.Base64.getEncoder().encodeToString(new byte[32]);
-        SecretsProperties secrets =
-                new SecretsProperties("ops-token-for-a-benchmark", "internal-token-for-a-benchmark", key, key);
+        SecretsProperties secrets = new SecretsProperties(
+                "ops-token-for-a-benchmark",
+                ServiceCredentials.generate("gateway").credential(),
+                key,
+                key);
         VisitorId[] visitors = new VisitorId[VISITORS];
         for (int i = 0; i < VISITORS; i++) {
             visitors[i] = VisitorId.random();

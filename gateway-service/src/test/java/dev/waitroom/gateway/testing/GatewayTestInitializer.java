@@ -21,7 +21,7 @@ public final class GatewayTestInitializer implements ApplicationContextInitializ
                         "waitroom.services.coordinator-url=" + upstreams.coordinator.uri(),
                         "waitroom.services.booking-url=" + upstreams.booking.uri(),
                         "waitroom.security.ops-token=" + StubUpstreams.OPS_TOKEN,
-                        "waitroom.security.internal-token=" + StubUpstreams.INTERNAL_TOKEN,
+                        StubUpstreams.GATEWAY.credentialProperty(),
                         "waitroom.security.ticket-key=" + StubUpstreams.TICKET_KEY,
                         "waitroom.security.visitor-key=" + StubUpstreams.VISITOR_KEY,
                         // an entry is reported again after a second, so tests see a change within their await

@@ -8,6 +8,7 @@ class QueueContractOnQueueServiceTests extends QueueContractScenarios {
     @Override
     QueueUnderTest queue() {
         QueueServiceProcess queue = QueueServiceProcess.shared();
-        return new QueueUnderTest(queue.baseUrl(), queue.internalToken(), queue.ticketKey());
+        return new QueueUnderTest(
+                queue.baseUrl(), queue.gatewayCredential(), queue.coordinatorCredential(), queue.ticketKey());
     }
 }

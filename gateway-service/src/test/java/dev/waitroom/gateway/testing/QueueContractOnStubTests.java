@@ -5,7 +5,11 @@ class QueueContractOnStubTests extends QueueContractScenarios {
 
     @Override
     QueueUnderTest queue() {
+        // the stand-in knows one caller, the gateway; it does not tell the coordinator's routes apart
         return new QueueUnderTest(
-                StubUpstreams.get().queue.uri(), StubUpstreams.INTERNAL_TOKEN, StubUpstreams.TICKET_KEY);
+                StubUpstreams.get().queue.uri(),
+                StubUpstreams.GATEWAY.credential(),
+                StubUpstreams.GATEWAY.credential(),
+                StubUpstreams.TICKET_KEY);
     }
 }

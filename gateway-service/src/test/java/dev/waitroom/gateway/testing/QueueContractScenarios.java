@@ -67,8 +67,21 @@ abstract class QueueContractScenarios {
 
     private static final String COMMITMENT = "9F86D081884C7D659A2FEAA0C55AD015A3BF4F1B2B0B822CD15D6C15B0F00A08";
 
-    /** Where the implementation listens, the internal credential it wants and the key of the tickets it issues. */
-    record QueueUnderTest(URI baseUrl, String internalToken, String ticketKey) {}
+    /**
+     * Where the implementation listens, the credentials of its two callers (the gateway's on the visitor routes, the
+     * snapshot, liveness and batches of joins; the coordinator's on the rest of the internal API) and the key of the tickets it issues.
+     */
+    record QueueUnderTest(URI baseUrl, String gatewayCredential, String coordinatorCredential, String ticketKey) {
+
+        /** The credential of the service that makes this call in a deployment. */
+        String credentialFor(String method, String path) {
+            boolean gateway = !path.startsWith("/internal/")
+                    || (method.equals("GET") && path.contains("/snapshot"))
+                    || (method.equals("POST") && path.endsWith("/liveness"))
+                    || (method.equals("POST") && path.endsWith("/joins"));
+            return gateway ? gatewayCredential : coordinatorCredential;
+        }
+    }
 
     abstract QueueUnderTest queue();
 
@@ -281,6 +294,41 @@ abstract class QueueContractScenarios {
                 .as("a push without an announcement clears it")
                 .isNull();
         assertThat(opened.admissionRatePerSecond()).isEqualTo(1.5);
+    }
+
+    /** The coordinator's signed mode (issue #28) passes through opaque, and a push without one leaves none behind. */
+    @Test
+    void theModeStatementPushedWithTheStateComesBackInTheSnapshot() {
+        String event = newEvent();
+        String statement = "eyJhbGciOiJFZERTQSJ9.eyJtb2RlIjoiQllQQVNTIn0.c2lnbmF0dXJl";
+        Answer stored = call(
+                "PUT",
+                path(QueuePaths.EVENT, event),
+                null,
+                EventUpdateRequest.of(
+                                EventPhase.OPEN,
+                                OperatingMode.BYPASS,
+                                null,
+                                1,
+                                COMMITMENT,
+                                null,
+                                IdentityScope.BROWSER,
+                                ExpiredOfferPolicy.DROP,
+                                PresaleOrdering.FIFO,
+                                1.0,
+                                60,
+                                null,
+                                JoinGate.OPEN,
+                                null,
+                                AfterPurchase.RELEASE,
+                                List.of())
+                        .withModeStatement(statement));
+        assertThat(stored.status()).as(stored.toString()).isEqualTo(200);
+        assertThat(snapshot(event).mode()).isEqualTo(OperatingMode.BYPASS);
+        assertThat(snapshot(event).modeStatement()).isEqualTo(statement);
+
+        push(event, EventPhase.OPEN, OperatingMode.BYPASS, 1, null, null, 1.0);
+        assertThat(snapshot(event).modeStatement()).isNull();
     }
 
     @Test
@@ -698,7 +746,7 @@ abstract class QueueContractScenarios {
     }
 
     private Answer call(String method, String path, String visitor, Object body) {
-        return send(method, path, queue().internalToken(), visitor, body);
+        return send(method, path, queue().credentialFor(method, path), visitor, body);
     }
 
     /** @param body a record (written as JSON), a JSON text, or null */

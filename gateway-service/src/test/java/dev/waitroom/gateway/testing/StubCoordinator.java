@@ -5,6 +5,8 @@ import dev.waitroom.contract.ProblemType;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenIssuer;
 import dev.waitroom.tokens.KeyRing;
+import dev.waitroom.tokens.ModeStatement;
+import dev.waitroom.tokens.ModeStatementSigner;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,6 +68,14 @@ public final class StubCoordinator extends StubHttpServer {
     public synchronized void rotateKeys() {
         ring = ring.publishNext().activateNext();
         issuer = AdmissionTokenIssuer.of(ring);
+    }
+
+    /**
+     * The coordinator's signed statement of an event's mode, made with the key that signs its tokens, as its state push
+     * carries it (shared-tokens {@code ModeStatement}).
+     */
+    public String signMode(String eventId, String mode, long saleGeneration, Instant now) {
+        return ModeStatementSigner.of(ring).sign(ModeStatement.of(eventId, mode, saleGeneration, now));
     }
 
     /** While set, the JWKS answers 503. */

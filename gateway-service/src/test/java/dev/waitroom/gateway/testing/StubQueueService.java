@@ -415,6 +415,9 @@ public final class StubQueueService extends StubHttpServer {
 
         volatile OperatingMode mode = OperatingMode.QUEUEING;
 
+        /** The coordinator's signed statement of the mode, opaque, as the queue-service keeps it; null when none. */
+        volatile String modeStatement;
+
         volatile String announcement;
 
         volatile long saleGeneration = 1;
@@ -502,6 +505,13 @@ public final class StubQueueService extends StubHttpServer {
 
         public synchronized QueueEvent mode(String mode) {
             this.mode = OperatingMode.valueOf(mode);
+            return this;
+        }
+
+        /** Sets the mode and the statement of it the snapshot carries (as a push with {@code modeStatement} would). */
+        public synchronized QueueEvent mode(String mode, String statement) {
+            this.mode = OperatingMode.valueOf(mode);
+            this.modeStatement = statement;
             return this;
         }
 
@@ -629,6 +639,7 @@ public final class StubQueueService extends StubHttpServer {
             phase = next;
             saleGeneration = generation;
             mode = update.modeValue();
+            modeStatement = emptyToNull(update.modeStatement());
             announcement = emptyToNull(update.announcement());
             commitment = hex(update.commitment());
             seed = hex(update.seed());
@@ -858,7 +869,9 @@ public final class StubQueueService extends StubHttpServer {
                     buckets,
                     Instant.now(),
                     joinGate,
-                    soldOutCategories);
+                    soldOutCategories,
+                    null,
+                    modeStatement);
         }
 
         synchronized EventStateView view() {

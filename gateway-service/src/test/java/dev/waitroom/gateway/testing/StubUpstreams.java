@@ -1,5 +1,6 @@
 package dev.waitroom.gateway.testing;
 
+import dev.waitroom.testsupport.ServiceCredentials;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.QueueTicketCodec;
 import java.security.SecureRandom;
@@ -15,7 +16,8 @@ public final class StubUpstreams {
 
     public static final String OPS_TOKEN = randomBase64(24);
 
-    public static final String INTERNAL_TOKEN = randomBase64(24);
+    /** The gateway's own credential: the stubs answer only calls that carry it, as the real services would. */
+    public static final ServiceCredentials GATEWAY = ServiceCredentials.generate("gateway");
 
     public static final String TICKET_KEY = randomBase64(32);
 
@@ -33,9 +35,9 @@ public final class StubUpstreams {
 
     private StubUpstreams() {
         this.registry = new SessionRegistryWriter();
-        this.queue = new StubQueueService(INTERNAL_TOKEN, QueueTicketCodec.of(HmacKey.fromBase64(TICKET_KEY)));
-        this.coordinator = new StubCoordinator(INTERNAL_TOKEN, queue, registry);
-        this.booking = new StubBooking(INTERNAL_TOKEN);
+        this.queue = new StubQueueService(GATEWAY.credential(), QueueTicketCodec.of(HmacKey.fromBase64(TICKET_KEY)));
+        this.coordinator = new StubCoordinator(GATEWAY.credential(), queue, registry);
+        this.booking = new StubBooking(GATEWAY.credential());
     }
 
     public static StubUpstreams get() {

@@ -5,8 +5,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The secret the service needs besides the internal credential (which the web kit checks, from
- * {@code waitroom.security.internal-token}); it has no default, so a deployment that forgets it does not start.
+ * The secret the service needs besides its callers' hashes (which the web kit checks, from
+ * {@code waitroom.security.callers.<service>}); it has no default, so a deployment that forgets it does not start.
  *
  * @param ticketKey base64 of at least 32 random bytes: HMAC key of the queue tickets the gateway verifies
  */

@@ -47,7 +47,8 @@ final class EventBodies {
                 TextFields.optional("name", b.name(), EventUpdateRequest.MAX_NAME),
                 b.afterPurchaseValue(),
                 b.soldOutCategoriesValue().stream().distinct().toList(),
-                b.pace());
+                b.pace(),
+                b.modeStatement() == null || b.modeStatement().isEmpty() ? null : b.modeStatement());
     }
 
     /** The stored state, answered to the coordinator's push. */
@@ -126,7 +127,8 @@ final class EventBodies {
                 s.generatedAt(),
                 p.joinGate(),
                 p.soldOutCategories(),
-                p.pace());
+                p.pace(),
+                p.modeStatement());
     }
 
     private static String lowerHexOrNull(String hex) {

@@ -102,7 +102,8 @@ final class EventReplies {
                 m.get(EventStore.NAME_FIELD),
                 AfterPurchase.parse(m.get(EventStore.AFTER_PURCHASE_FIELD)),
                 categories(m.get(EventStore.SOLD_OUT_FIELD)),
-                Pace.decode(m.get(EventStore.PACE_FIELD)));
+                Pace.decode(m.get(EventStore.PACE_FIELD)),
+                m.get(EventStore.MODE_STATEMENT_FIELD));
         return new EventState(
                 event,
                 pushed,

@@ -24,11 +24,12 @@ public record EventState(
                 && (presaleCount == null || presaleCount == 0 || drawCompletedAt != null);
     }
 
-    /** The seed everyone may see: the one the coordinator revealed, or the one the completed draw used. */
+    /**
+     * The seed everyone may see: only the one the coordinator revealed, never the one this queue's own draw used. With
+     * regions the coordinator reveals it once every region's queue has left SCHEDULED (docs/regions.md#the-draw);
+     * this queue showing it after its own draw would publish it while another region still takes pre-sale entries.
+     */
     public String revealedSeed() {
-        if (pushed.seed() != null) {
-            return pushed.seed();
-        }
-        return drawCompletedAt != null ? drawSeed : null;
+        return pushed.seed();
     }
 }

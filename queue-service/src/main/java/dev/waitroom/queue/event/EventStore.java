@@ -30,6 +30,12 @@ public class EventStore {
      */
     public static final String PACE_FIELD = "pace";
 
+    /**
+     * Event hash field: the coordinator's signed statement of the mode, stored as pushed for the gateway's snapshot
+     * (docs/security/signed-mode.md); absent when none was pushed, and removed by a push without one.
+     */
+    static final String MODE_STATEMENT_FIELD = "modeSig";
+
     /** Not a character of a category name (contract {@code EventUpdateRequest.CATEGORY}). */
     static final String CATEGORY_SEPARATOR = ",";
 
@@ -96,7 +102,9 @@ public class EventStore {
                 SOLD_OUT_FIELD,
                 String.join(CATEGORY_SEPARATOR, u.soldOutCategories()),
                 PACE_FIELD,
-                u.pace() == null ? "" : u.pace().encode());
+                u.pace() == null ? "" : u.pace().encode(),
+                MODE_STATEMENT_FIELD,
+                nullToEmpty(u.modeStatement()));
         return EventReplies.put(event, u.phase(), r);
     }
 

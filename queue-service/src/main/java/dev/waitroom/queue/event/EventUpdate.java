@@ -17,7 +17,9 @@ import java.util.List;
  * difficulty (enforced by the gateway, which reads it from the snapshot). {@code name}, {@code afterPurchase} and
  * {@code soldOutCategories} are published on the waiting page (issue 17); join.lua reads {@code afterPurchase} to
  * decide whether a completed entry may join again (docs/sale-rules/rejoin-and-published-policy.md). {@code pace} is
- * the offer pace the coordinator measured (docs/estimates.md), null when none was pushed.
+ * the offer pace the coordinator measured (docs/estimates.md), null when none was pushed. {@code modeStatement} is the
+ * coordinator's signature of the mode, kept opaque for the gateway (docs/security/signed-mode.md): this
+ * service neither checks nor needs it; null when none was pushed.
  */
 public record EventUpdate(
         EventPhase phase,
@@ -36,7 +38,8 @@ public record EventUpdate(
         String name,
         AfterPurchase afterPurchase,
         List<String> soldOutCategories,
-        Pace pace) {
+        Pace pace,
+        String modeStatement) {
 
     public EventUpdate {
         afterPurchase = afterPurchase == null ? AfterPurchase.DEFAULT : afterPurchase;

@@ -85,7 +85,7 @@ class AccountScopeTests {
 
     private Reply withProblem(String method, String event, String problem) {
         Map<String, String> h = new LinkedHashMap<>();
-        h.put(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN);
+        h.put(Headers.INTERNAL, TestSecrets.GATEWAY.credential());
         h.put(Headers.VISITOR, VisitorId.random().value());
         h.put(Headers.ACCOUNT_PROBLEM, problem);
         String path = method.equals("GET") ? "/queue/status" : "/queue";
@@ -222,7 +222,7 @@ class AccountScopeTests {
 
     private Reply as(String method, String event, String path, String visitor, String account) {
         Map<String, String> h = new LinkedHashMap<>();
-        h.put(Headers.INTERNAL, TestSecrets.INTERNAL_TOKEN);
+        h.put(Headers.INTERNAL, TestSecrets.GATEWAY.credential());
         h.put(Headers.VISITOR, visitor);
         h.put(Headers.ACCOUNT, account);
         return client.send(method, "/events/" + event + path, null, h);

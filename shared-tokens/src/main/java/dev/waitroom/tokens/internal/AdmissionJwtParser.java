@@ -33,7 +33,7 @@ public final class AdmissionJwtParser {
     public static final String AUDIENCE = "waitroom-shop";
 
     /** 9999-12-31T23:59:59Z: later times are nonsense and would overflow Instant arithmetic. */
-    private static final long MAX_EPOCH_SECOND = 253_402_300_799L;
+    static final long MAX_EPOCH_SECOND = 253_402_300_799L;
 
     private static final Set<String> ALLOWED_HEADERS = Set.of("alg", "typ", "kid");
     private static final int SIGNATURE_CHARS = 86; // 64 bytes, unpadded base64url
@@ -56,6 +56,14 @@ public final class AdmissionJwtParser {
      */
     public static AdmissionClaims parseAndVerify(
             String token, KeyLookup keys, Instant now, Duration skew, Duration expiredGrace) {
+        return checkClaims(verifiedPayload(token, keys, TYPE), now, skew, expiredGrace);
+    }
+
+    /**
+     * The payload of a compact JWS of type {@code type} whose EdDSA signature verifies with a published key, after
+     * the same length, shape and header checks as an admission token; its claims are the caller's to check.
+     */
+    public static Map<String, Object> verifiedPayload(String token, KeyLookup keys, String type) {
         if (token == null || token.isEmpty()) {
             throw reject(RejectionReason.MALFORMED, "empty");
         }
@@ -68,7 +76,7 @@ public final class AdmissionJwtParser {
             throw reject(RejectionReason.MALFORMED, "expected three dot-separated parts");
         }
         Map<String, Object> header = json(token, 0, firstDot, "header");
-        String kid = checkHeader(header);
+        String kid = checkHeader(header, type);
 
         if (!isBase64Url(token, firstDot + 1, secondDot) || !isBase64Url(token, secondDot + 1, token.length())) {
             throw reject(RejectionReason.MALFORMED, "bad base64url");
@@ -94,10 +102,10 @@ public final class AdmissionJwtParser {
         if (!valid) {
             throw reject(RejectionReason.BAD_SIGNATURE, "signature mismatch");
         }
-        return checkClaims(json(token, firstDot + 1, secondDot, "payload"), now, skew, expiredGrace);
+        return json(token, firstDot + 1, secondDot, "payload");
     }
 
-    private static String checkHeader(Map<String, Object> header) {
+    private static String checkHeader(Map<String, Object> header, String type) {
         Object alg = header.get("alg");
         if (!JWSAlgorithm.EdDSA.getName().equals(alg)) {
             throw reject(RejectionReason.UNSUPPORTED_ALGORITHM, "only EdDSA is accepted");
@@ -108,8 +116,8 @@ public final class AdmissionJwtParser {
                 throw reject(RejectionReason.FORBIDDEN_HEADER, "header parameter not allowed");
             }
         }
-        if (!TYPE.equals(header.get("typ"))) {
-            throw reject(RejectionReason.WRONG_TYPE, "typ must be " + TYPE);
+        if (!type.equals(header.get("typ"))) {
+            throw reject(RejectionReason.WRONG_TYPE, "typ must be " + type);
         }
         Object kid = header.get("kid");
         if (kid == null) {
@@ -155,16 +163,20 @@ public final class AdmissionJwtParser {
         return new AdmissionClaims(eventId, generation, grantId, sessionId, visitor, issuedAt, expiresAt, tokenId);
     }
 
-    private static void checkAudience(Object aud) {
+    static void checkAudience(Object aud) {
+        checkAudience(aud, AUDIENCE);
+    }
+
+    static void checkAudience(Object aud, String audience) {
         if (aud == null) {
             throw reject(RejectionReason.MISSING_CLAIM, "aud");
         }
         if (aud instanceof String single) {
-            if (AUDIENCE.equals(single)) {
+            if (audience.equals(single)) {
                 return;
             }
         } else if (aud instanceof List<?> many) {
-            if (many.contains(AUDIENCE)) {
+            if (many.contains(audience)) {
                 return;
             }
         } else {
@@ -173,7 +185,7 @@ public final class AdmissionJwtParser {
         throw reject(RejectionReason.WRONG_AUDIENCE, "unexpected audience");
     }
 
-    private static String text(Map<String, Object> claims, String name) {
+    static String text(Map<String, Object> claims, String name) {
         Object value = claims.get(name);
         if (value == null) {
             throw reject(RejectionReason.MISSING_CLAIM, name);
@@ -184,7 +196,7 @@ public final class AdmissionJwtParser {
         return s;
     }
 
-    private static long number(Map<String, Object> claims, String name, long max) {
+    static long number(Map<String, Object> claims, String name, long max) {
         Object value = claims.get(name);
         if (value == null) {
             throw reject(RejectionReason.MISSING_CLAIM, name);
@@ -235,7 +247,7 @@ public final class AdmissionJwtParser {
         return true;
     }
 
-    private static TokenRejectedException reject(RejectionReason reason, String message) {
+    static TokenRejectedException reject(RejectionReason reason, String message) {
         return new TokenRejectedException(reason, message);
     }
 }

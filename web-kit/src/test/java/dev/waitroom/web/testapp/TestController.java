@@ -4,6 +4,7 @@ import dev.waitroom.contract.MalformedValueException;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.ops.Operator;
 import dev.waitroom.web.AuthenticatedOperator;
+import dev.waitroom.web.InternalCaller;
 import dev.waitroom.web.ProblemException;
 import dev.waitroom.web.RequestIdFilter;
 import jakarta.servlet.http.HttpServletRequest;
@@ -61,6 +62,19 @@ public class TestController {
     Map<String, String> jwks() {
         HANDLED.incrementAndGet();
         return Map.of("keys", "none");
+    }
+
+    /** Which service the internal credential check authenticated, as a handler sees it. */
+    @RequestMapping(
+            path = "/internal/caller",
+            method = {RequestMethod.GET, RequestMethod.POST})
+    Map<String, String> caller(HttpServletRequest request) {
+        HANDLED.incrementAndGet();
+        return Map.of(
+                "caller",
+                InternalCaller.require(request).wireName(),
+                "mdc",
+                String.valueOf(MDC.get(InternalCaller.MDC_KEY)));
     }
 
     @GetMapping("/mdc")

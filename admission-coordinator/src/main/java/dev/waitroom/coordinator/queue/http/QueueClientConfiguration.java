@@ -1,8 +1,8 @@
 package dev.waitroom.coordinator.queue.http;
 
 import dev.waitroom.coordinator.queue.QueueDirectory;
+import dev.waitroom.web.WebKitProperties;
 import java.time.Duration;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.context.annotation.Bean;
@@ -13,12 +13,10 @@ import org.springframework.web.client.RestClient;
 class QueueClientConfiguration {
 
     @Bean
-    QueueDirectory queueDirectory(
-            RestClient.Builder builder,
-            QueueClientProperties properties,
-            @Value("${waitroom.security.internal-token}") String internalToken) {
+    QueueDirectory queueDirectory(RestClient.Builder builder, QueueClientProperties properties, WebKitProperties web) {
+        String credential = web.security().requireServiceCredential("the coordinator's client of the queue-service");
         return RestClientQueueDirectory.of(
-                builder, properties.queueUrl(), internalToken, properties.connectTimeout(), properties.readTimeout());
+                builder, properties.queueUrl(), credential, properties.connectTimeout(), properties.readTimeout());
     }
 
     /**

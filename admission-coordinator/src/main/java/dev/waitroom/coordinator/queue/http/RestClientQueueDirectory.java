@@ -30,7 +30,7 @@ import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 
 /**
- * {@link QueueDirectory} over HTTP in the contract's records, with the internal credential and short timeouts. Built
+ * {@link QueueDirectory} over HTTP in the contract's records, with the coordinator's own credential and short timeouts. Built
  * from Spring Boot's {@code RestClient.Builder}, whose {@code http.client.requests} observation sends the current
  * trace to the queue-service as W3C {@code traceparent} (the request's trace during an ops call, the tick's own
  * otherwise); the queue-service's request id is then that trace id (docs/observability/tracing-and-logs.md).
@@ -51,7 +51,7 @@ public final class RestClientQueueDirectory implements QueueDirectory {
     public static RestClientQueueDirectory of(
             RestClient.Builder builder,
             String baseUrl,
-            String internalToken,
+            String serviceCredential,
             Duration connectTimeout,
             Duration readTimeout) {
         HttpClient client =
@@ -60,7 +60,7 @@ public final class RestClientQueueDirectory implements QueueDirectory {
         factory.setReadTimeout(readTimeout);
         RestClient http = builder.baseUrl(baseUrl)
                 .requestFactory(factory)
-                .defaultHeader(Headers.INTERNAL, internalToken)
+                .defaultHeader(Headers.INTERNAL, serviceCredential)
                 .build();
         return new RestClientQueueDirectory(http);
     }

@@ -31,7 +31,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -48,7 +47,8 @@ class RestClientQueueDirectoryTests {
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
-    private static final String TOKEN = "internal-" + UUID.randomUUID();
+    private static final String TOKEN =
+            dev.waitroom.testsupport.ServiceCredentials.generate("coordinator").credential();
 
     private HttpServer server;
 
