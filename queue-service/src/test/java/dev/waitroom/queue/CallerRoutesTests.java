@@ -90,6 +90,12 @@ class CallerRoutesTests {
         left.assertProblem(403, "caller-not-allowed");
         as(TestSecrets.COORDINATOR, "GET", "/internal/events/" + event + "/snapshot", null)
                 .assertProblem(403, "caller-not-allowed");
+        as(
+                        TestSecrets.COORDINATOR,
+                        "POST",
+                        "/internal/events/" + event + "/joins",
+                        "{\"joins\":[{\"visitor\":\"" + other + "\"}]}")
+                .assertProblem(403, "caller-not-allowed");
 
         assertThat(client.counts(event).get("waiting").asLong()).isEqualTo(1);
         JsonNode status = client.status(event, visitor).json();

@@ -28,12 +28,13 @@ public final class TestSecrets implements ApplicationContextInitializer<Configur
 
     /**
      * The credential of the service that makes this call in a deployment: the coordinator's on the internal API but
-     * the gateway's snapshot and liveness; the gateway's on the visitor routes.
+     * the gateway's snapshot, liveness and batches of joins; the gateway's on the visitor routes.
      */
     public static String credentialFor(String method, String path) {
         boolean gateway = !path.startsWith("/internal/")
                 || (method.equals("GET") && path.endsWith("/snapshot"))
-                || (method.equals("POST") && path.endsWith("/liveness"));
+                || (method.equals("POST") && path.endsWith("/liveness"))
+                || (method.equals("POST") && path.endsWith("/joins"));
         return gateway ? GATEWAY.credential() : COORDINATOR.credential();
     }
 

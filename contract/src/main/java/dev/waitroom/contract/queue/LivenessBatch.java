@@ -11,7 +11,7 @@ public record LivenessBatch(List<List<String>> seen) {
 
     /**
      * Entries per batch at most; the gateway splits larger ones. At most 40 bytes each on the wire, so a full batch
-     * stays inside the queue-service's 8 KiB body limit.
+     * stays inside the queue-service's 16 KiB body limit.
      */
     public static final int MAX_ENTRIES = 150;
 

@@ -30,6 +30,12 @@ public final class QueuePaths {
     /** {@code POST}: the gateway's batch of entries whose polls it answered ({@link LivenessBatch} -> {@link LivenessResult}). */
     public static final String LIVENESS = EVENT + "/liveness";
 
+    /**
+     * {@code POST}: the joins one gateway collected for the event, in the order they arrived ({@link JoinBatch} ->
+     * {@link JoinResults}, one result per join, in order). The gateway's alone: no other caller sends joins.
+     */
+    public static final String JOINS = EVENT + "/joins";
+
     /** {@code GET}: the gateway's edge snapshot ({@link QueueSnapshot}). */
     public static final String SNAPSHOT = EVENT + "/snapshot";
 

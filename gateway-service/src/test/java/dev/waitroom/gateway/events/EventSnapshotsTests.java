@@ -38,7 +38,12 @@ class EventSnapshotsTests {
             closedPort = socket.getLocalPort();
         }
         URI nowhere = URI.create("http://127.0.0.1:" + closedPort);
-        return snapshots(nowhere, ServiceCredentials.generate("gateway").credential(), maxEvents, Duration.ofSeconds(1), Clock.systemUTC());
+        return snapshots(
+                nowhere,
+                ServiceCredentials.generate("gateway").credential(),
+                maxEvents,
+                Duration.ofSeconds(1),
+                Clock.systemUTC());
     }
 
     /** Snapshots from {@code queue}, refreshed every {@code refresh} (usable for twice as long). */
@@ -105,7 +110,11 @@ class EventSnapshotsTests {
         EventId live = new EventId("live-" + UUID.randomUUID().toString().substring(0, 8));
         upstreams.queue.event(live.value());
         EventSnapshots snapshots = snapshots(
-                upstreams.queue.uri(), StubUpstreams.GATEWAY.credential(), 10_000, Duration.ofHours(1), Clock.systemUTC());
+                upstreams.queue.uri(),
+                StubUpstreams.GATEWAY.credential(),
+                10_000,
+                Duration.ofHours(1),
+                Clock.systemUTC());
         assertThat(snapshots.current(live).block(Duration.ofSeconds(5))).isNotNull();
         ExecutorService pool =
                 Executors.newFixedThreadPool(64) /* each call waits on the loopback stub's delayed ACK */;
@@ -166,8 +175,8 @@ class EventSnapshotsTests {
         StubUpstreams upstreams = StubUpstreams.get();
         EventId unknown = new EventId("unknown-" + UUID.randomUUID().toString().substring(0, 8));
         SteppingClock clock = new SteppingClock();
-        EventSnapshots snapshots =
-                snapshots(upstreams.queue.uri(), StubUpstreams.GATEWAY.credential(), 1_000, Duration.ofMillis(100), clock);
+        EventSnapshots snapshots = snapshots(
+                upstreams.queue.uri(), StubUpstreams.GATEWAY.credential(), 1_000, Duration.ofMillis(100), clock);
         for (int i = 0; i < 100; i++) {
             assertThat(snapshots.current(unknown).blockOptional(Duration.ofSeconds(5)))
                     .isEmpty();

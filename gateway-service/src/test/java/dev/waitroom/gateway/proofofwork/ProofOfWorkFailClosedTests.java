@@ -143,7 +143,7 @@ class ProofOfWorkFailClosedTests {
 
     private void assertJoinRefusedUnforwarded(URI queue) throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        Joined joined = join(snapshotsFrom(queue, "i"), EventId.of("pow-blind"), meters);
+        Joined joined = join(snapshotsFrom(queue, StubUpstreams.GATEWAY.credential()), EventId.of("pow-blind"), meters);
         assertThat(joined.forwarded()).isFalse();
         assertThat(joined.exchange().getResponse().getStatusCode().value()).isEqualTo(503);
         assertThat(joined.exchange().getResponse().getHeaders().getFirst("Retry-After"))

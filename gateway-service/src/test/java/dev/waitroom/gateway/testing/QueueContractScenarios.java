@@ -12,7 +12,10 @@ import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.queue.EventStateView;
 import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.JoinBatch;
 import dev.waitroom.contract.queue.JoinGate;
+import dev.waitroom.contract.queue.JoinResult;
+import dev.waitroom.contract.queue.JoinResults;
 import dev.waitroom.contract.queue.LivenessBatch;
 import dev.waitroom.contract.queue.LivenessResult;
 import dev.waitroom.contract.queue.Offer;
@@ -66,7 +69,7 @@ abstract class QueueContractScenarios {
 
     /**
      * Where the implementation listens, the credentials of its two callers (the gateway's on the visitor routes, the
-     * snapshot and liveness; the coordinator's on the rest of the internal API) and the key of the tickets it issues.
+     * snapshot, liveness and batches of joins; the coordinator's on the rest of the internal API) and the key of the tickets it issues.
      */
     record QueueUnderTest(URI baseUrl, String gatewayCredential, String coordinatorCredential, String ticketKey) {
 
@@ -74,7 +77,8 @@ abstract class QueueContractScenarios {
         String credentialFor(String method, String path) {
             boolean gateway = !path.startsWith("/internal/")
                     || (method.equals("GET") && path.contains("/snapshot"))
-                    || (method.equals("POST") && path.endsWith("/liveness"));
+                    || (method.equals("POST") && path.endsWith("/liveness"))
+                    || (method.equals("POST") && path.endsWith("/joins"));
             return gateway ? gatewayCredential : coordinatorCredential;
         }
     }
@@ -123,6 +127,56 @@ abstract class QueueContractScenarios {
                 .isEqualTo(201);
         assertThat(call("POST", "/events/" + event + "/queue", visitor(), null).status())
                 .isEqualTo(201);
+    }
+
+    @Test
+    void aBatchOfJoinsIsAnsweredJoinByJoinAsEachAloneInItsOrder() {
+        String event = open();
+        String holder = visitor();
+        String held = join(event, holder).as(QueueStatus.class).receipt();
+        String first = visitor();
+        String second = visitor();
+        Answer batch = call(
+                "POST",
+                path(QueuePaths.JOINS, event),
+                null,
+                new JoinBatch(List.of(
+                        new JoinBatch.Join(first, null, null, "{}"),
+                        new JoinBatch.Join(holder, null, null, null),
+                        new JoinBatch.Join(visitor(), null, null, "[1]"),
+                        new JoinBatch.Join(null, null, null, null),
+                        new JoinBatch.Join(second, null, null, null))));
+        List<JoinResult> results = batch.as(JoinResults.class).results();
+
+        assertThat(results).extracting(JoinResult::status).containsExactly(201, 200, 400, 400, 201);
+        QueueStatus a = JSON.readValue(results.get(0).body(), QueueStatus.class);
+        QueueStatus again = JSON.readValue(results.get(1).body(), QueueStatus.class);
+        QueueStatus b = JSON.readValue(results.get(4).body(), QueueStatus.class);
+        assertThat(again.receipt()).as("the holder's own entry").isEqualTo(held);
+        assertThat(a.position()).isEqualTo(new QueueStatus.Position(1, 1));
+        assertThat(b.position()).isEqualTo(new QueueStatus.Position(2, 2));
+        QueueTicketCodec codec = QueueTicketCodec.of(HmacKey.fromBase64(queue().ticketKey()));
+        assertThat(codec.decode(results.get(0).ticket()).entryId()).isEqualTo(a.receipt());
+        assertThat(codec.decode(results.get(4).ticket()).orderKey())
+                .isGreaterThan(codec.decode(results.get(0).ticket()).orderKey());
+        assertThat(JSON.readTree(results.get(2).body()).get("type").asString())
+                .isEqualTo(ProblemType.MALFORMED_REQUEST.type().toString());
+        assertThat(JSON.readTree(results.get(3).body()).get("type").asString())
+                .isEqualTo(ProblemType.VISITOR_REQUIRED.type().toString());
+        assertThat(results.get(2).ticket()).isNull();
+        assertThat(status(event, first).as(QueueStatus.class).receipt()).isEqualTo(a.receipt());
+
+        assertProblem(
+                call("POST", path(QueuePaths.JOINS, event), null, "{\"joins\":[]}"), ProblemType.MALFORMED_REQUEST);
+        assertThat(call(
+                                "POST",
+                                path(QueuePaths.JOINS, newEvent()),
+                                null,
+                                new JoinBatch(List.of(new JoinBatch.Join(visitor(), null, null, null))))
+                        .as(JoinResults.class)
+                        .results())
+                .singleElement()
+                .satisfies(r -> assertThat(r.status()).isEqualTo(ProblemType.UNKNOWN_EVENT.status()));
     }
 
     @Test

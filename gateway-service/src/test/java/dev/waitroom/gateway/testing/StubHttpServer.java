@@ -51,6 +51,11 @@ public abstract class StubHttpServer {
         }
     }
 
+    /** Records a request the stub took apart from another (a join of a batch), as if it had come alone. */
+    protected void record(Recorded request) {
+        received.add(request);
+    }
+
     public List<Recorded> received(Predicate<Recorded> filter) {
         return received.stream().filter(filter).toList();
     }
@@ -77,6 +82,7 @@ public abstract class StubHttpServer {
         }
     }
 
+    /** The answer, or null to close the connection without one. */
     protected abstract Reply handle(Recorded request);
 
     /** Whether this route, as the real service guards it, needs the internal credential: by default every one. */
@@ -105,6 +111,9 @@ public abstract class StubHttpServer {
                 } catch (RuntimeException ex) {
                     reply = Reply.json(500, Map.of("title", ex.toString(), "status", 500));
                 }
+            }
+            if (reply == null) {
+                return; // closed without an answer, as a service that stops mid-request
             }
             reply.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
             StubHttpAnswers.json(

@@ -13,7 +13,10 @@ import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.TextFields;
 import dev.waitroom.contract.queue.EventStateView;
 import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.JoinBatch;
 import dev.waitroom.contract.queue.JoinGate;
+import dev.waitroom.contract.queue.JoinResult;
+import dev.waitroom.contract.queue.JoinResults;
 import dev.waitroom.contract.queue.LivenessBatch;
 import dev.waitroom.contract.queue.LivenessResult;
 import dev.waitroom.contract.queue.Offer;
@@ -37,8 +40,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 
@@ -125,6 +131,9 @@ public final class StubQueueService extends StubHttpServer {
             QueueEvent event = events.computeIfAbsent(eventId, QueueEvent::new);
             return event.update(update);
         }
+        if (s.length == 4 && s[3].equals("joins") && method.equals("POST")) {
+            return joins(request, eventId);
+        }
         if (s.length == 4 && s[3].equals("liveness") && method.equals("POST")) {
             LivenessBatch batch =
                     JSON.readValue(request.body(), LivenessBatch.class).validated();
@@ -139,6 +148,72 @@ public final class StubQueueService extends StubHttpServer {
             return event == null ? problem(ProblemType.UNKNOWN_EVENT) : event.offer(batch);
         }
         return problem(ProblemType.NOT_FOUND);
+    }
+
+    /**
+     * A gateway's batch of joins: each join answered as the same join forwarded alone is, in the batch's order (each
+     * is also recorded as a {@code POST /events/{e}/queue} with the headers a forwarded join would have carried, so
+     * tests read what reached the queue-service either way); the batch's size is counted on the event.
+     */
+    private Reply joins(Recorded request, String eventId) {
+        JoinBatch batch = JSON.readValue(request.body(), JoinBatch.class);
+        if (batch.joins() == null || batch.joins().isEmpty() || batch.joins().contains(null)) {
+            return problem(ProblemType.MALFORMED_REQUEST);
+        }
+        if (batch.joins().size() > JoinBatch.MAX_JOINS) {
+            return problem(ProblemType.BODY_TOO_LARGE);
+        }
+        QueueEvent event = events.get(eventId);
+        if (event != null) {
+            synchronized (event) {
+                event.joinBatches.add(batch.joins().size());
+            }
+            CountDownLatch held = event.joinsHeld;
+            if (held != null) {
+                try {
+                    held.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            if (event.joinsDropped) {
+                return null;
+            }
+        }
+        List<JoinResult> results = new ArrayList<>(batch.joins().size());
+        String path = "/events/" + eventId + "/queue";
+        for (JoinBatch.Join join : batch.joins()) {
+            Map<String, List<String>> headers = new TreeMap<>();
+            request.header(Headers.INTERNAL).ifPresent(v -> headers.put(Headers.INTERNAL.toLowerCase(), List.of(v)));
+            headers.put("content-type", List.of("application/json"));
+            put(headers, Headers.VISITOR, join.visitor());
+            put(headers, Headers.ACCOUNT, join.account());
+            put(headers, Headers.ACCOUNT_PROBLEM, join.accountProblem());
+            Recorded one = new Recorded("POST", path, headers, join.body() == null ? "" : join.body());
+            record(one);
+            Reply reply;
+            try {
+                reply = visitor(one, segments(path));
+            } catch (MalformedValueException ex) {
+                reply = problem(ex.problem());
+            } catch (JacksonException ex) {
+                reply = problem(ProblemType.MALFORMED_REQUEST);
+            }
+            String retryAfter = reply.headers().get("Retry-After");
+            results.add(new JoinResult(
+                    reply.status(),
+                    reply.headers().get(Headers.TICKET),
+                    reply.headers().get(Headers.VISITOR),
+                    retryAfter == null ? null : Long.valueOf(retryAfter),
+                    JSON.writeValueAsString(reply.body())));
+        }
+        return Reply.json(200, new JoinResults(results));
+    }
+
+    private static void put(Map<String, List<String>> headers, String name, String value) {
+        if (value != null) {
+            headers.put(name.toLowerCase(), List.of(value));
+        }
     }
 
     /** The public routes the gateway forwards: {@code /events/{eventId}/status} and {@code .../queue[/status]}. */
@@ -394,6 +469,15 @@ public final class StubQueueService extends StubHttpServer {
         /** Joins that created an entry. */
         volatile int joinsForwarded;
 
+        /** The size of each batch of joins a gateway sent, in the order they came. */
+        final List<Integer> joinBatches = new ArrayList<>();
+
+        /** While set, a batch of joins waits for it before it is answered (or dropped). */
+        volatile CountDownLatch joinsHeld;
+
+        /** While set, a batch of joins is answered by closing the connection, as a queue-service that stopped. */
+        volatile boolean joinsDropped;
+
         /** The visitor's latest entry. */
         final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
 
@@ -494,6 +578,23 @@ public final class StubQueueService extends StubHttpServer {
         public synchronized QueueEvent refuseJoins(int count) {
             this.joinsToRefuse = count;
             return this;
+        }
+
+        /** Batches of joins wait until the latch is released (null: answered at once). */
+        public QueueEvent holdJoins(CountDownLatch until) {
+            this.joinsHeld = until;
+            return this;
+        }
+
+        /** Batches of joins get the connection closed without an answer while {@code dropped}. */
+        public QueueEvent dropJoins(boolean dropped) {
+            this.joinsDropped = dropped;
+            return this;
+        }
+
+        /** The size of each batch of joins a gateway sent for this event, in the order they came. */
+        public synchronized List<Integer> joinBatches() {
+            return List.copyOf(joinBatches);
         }
 
         /** Joins that created an entry (not counting {@link #addWaiting}). */

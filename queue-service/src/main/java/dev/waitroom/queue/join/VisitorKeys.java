@@ -3,7 +3,9 @@ package dev.waitroom.queue.join;
 import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.KeyHints;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.springframework.stereotype.Component;
 
 /**
@@ -40,6 +42,32 @@ public class VisitorKeys {
         return keys;
     }
 
+    /**
+     * The keys a batch of joins declares besides the event hash and each visitor's identity buckets: the fixed keys,
+     * the buckets of the entries the hints say these visitors hold, and those of as many new sequences as the batch
+     * could take (and of the next bucket when they end near a bucket's end, as concurrent joins may move past them).
+     */
+    public Set<String> ofBatch(EventKeys event, List<Visitor> visitors) {
+        Set<String> keys = new LinkedHashSet<>();
+        keys.addAll(List.of(event.counters(), event.waiting(), event.offers(), event.sequence(), event.joinWindow()));
+        for (Visitor visitor : visitors) {
+            Long entry = hints.entry(event, visitor.visitorId().value());
+            if (entry != null) {
+                keys.add(event.entries(entry));
+                keys.add(event.seen(entry));
+            }
+        }
+        Long last = hints.lastSequence(event);
+        long first = last == null ? 1 : last + 1;
+        long end = first + visitors.size() - 1 + 32;
+        for (long bucket = first / EventKeys.BUCKET; bucket <= end / EventKeys.BUCKET; bucket++) {
+            keys.add(event.entries(bucket * EventKeys.BUCKET));
+            keys.add(event.seen(bucket * EventKeys.BUCKET));
+            keys.add(event.order(bucket * EventKeys.BUCKET));
+        }
+        return keys;
+    }
+
     /** The entry this visitor holds, for the keys of its next call. */
     public void remember(EventKeys event, Visitor visitor, EntryId entry) {
         hints.remember(event, visitor.visitorId().value(), entry.sequence());
@@ -52,7 +80,8 @@ public class VisitorKeys {
         keys.add(event.order(seq));
     }
 
-    private static List<String> identityKeys(EventKeys event, Visitor visitor) {
+    /** The event hash, the visitor's identity bucket and the account's (the visitor's again without an account). */
+    static List<String> identityKeys(EventKeys event, Visitor visitor) {
         String visitorKey = event.identity(visitor.visitorId().value());
         String accountKey = visitor.account() == null ? visitorKey : event.identity(visitor.accountIdentity());
         return List.of(event.event(), visitorKey, accountKey);

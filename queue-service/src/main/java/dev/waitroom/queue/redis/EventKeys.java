@@ -88,7 +88,7 @@ public final class EventKeys {
     }
 
     /** A key a script named by its name without the prefix. */
-    String named(String name) {
+    public String named(String name) {
         return prefix + name;
     }
 }

@@ -73,6 +73,11 @@ public class QueueScripts {
         return new LuaScript(name, source.toString(), sha1(source.toString()), kind);
     }
 
+    /** The source of {@code scripts/<name>.lua}, for a script that runs another inside it as a function. */
+    public static String source(String name) {
+        return read("scripts/" + name + ".lua");
+    }
+
     /** The source of {@code scripts/lib/<name>.lua}, a function shared by scripts, to pass as a prelude. */
     public static String library(String name) {
         return read("scripts/lib/" + name + ".lua");
