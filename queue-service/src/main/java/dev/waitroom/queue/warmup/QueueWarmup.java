@@ -138,6 +138,7 @@ class QueueWarmup implements WarmupStep {
                 "warm-up",
                 AfterPurchase.RELEASE,
                 List.of(),
+                null,
                 null);
     }
 }
