@@ -360,7 +360,10 @@ final class LocalStack implements AutoCloseable {
             throw new StackException("interrupted while preparing " + service);
         }
         Path log = OwnerOnly.file(config.logs().resolve(service + ".log"));
-        ProcessBuilder builder = new ProcessBuilder(launch.command())
+        List<String> command = new ArrayList<>(launch.command());
+        // names the stack on the command line, so status and stop know the process as this data directory's
+        command.add(1, StackProcesses.stackMarker(config.dataDir()));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(config.dataDir().toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));

@@ -121,8 +121,16 @@ final class StackProcesses {
     }
 
     /**
-     * The live process an entry names, if it is still the one the launcher started: a service's JVM runs a jar from
-     * the data directory's {@code run} folder, a store's command names redis or postgres (a reused pid is not taken).
+     * The system property on a service JVM's command line that names the stack it belongs to: the service runs from a
+     * cache shared by every stack on the machine (ServiceJvms), so its jar's path no longer says whose it is.
+     */
+    static String stackMarker(Path dataDir) {
+        return "-Dwaitroom.stack=" + dataDir;
+    }
+
+    /**
+     * The live process an entry names, if it is still the one the launcher started: a service's JVM carries the data
+     * directory's {@link #stackMarker}, a store's command names redis or postgres (a reused pid is not taken).
      */
     static Optional<ProcessHandle> live(Entry entry, Path dataDir) {
         if (entry.pid() < 0) {
@@ -131,7 +139,7 @@ final class StackProcesses {
         return ProcessHandle.of(entry.pid()).filter(ProcessHandle::isAlive).filter(p -> {
             String command = p.info().commandLine().orElse(p.info().command().orElse(""));
             return switch (entry.kind()) {
-                case "service" -> command.contains(dataDir.resolve("run").toString());
+                case "service" -> (command + " ").contains(stackMarker(dataDir) + " ");
                 case "store" -> command.contains("redis") || command.contains("postgres");
                 default -> false;
             };
