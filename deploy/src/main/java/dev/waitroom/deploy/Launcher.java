@@ -273,7 +273,12 @@ public final class Launcher {
                 .timeout(Duration.ofSeconds(20))
                 .header("Content-Type", "application/json")
                 .header("Authorization", "Bearer " + opsToken)
-                .method(method, HttpRequest.BodyPublishers.ofString(body))
+                // no body where there is none: the gateway refuses a body on a route that takes none
+                .method(
+                        method,
+                        body == null || body.isEmpty()
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(body))
                 .build();
         return http.send(request, HttpResponse.BodyHandlers.ofString());
     }

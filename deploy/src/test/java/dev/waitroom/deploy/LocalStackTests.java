@@ -231,7 +231,11 @@ class LocalStackTests {
         String ops = stack.secrets().opsToken();
         for (String method : List.of("GET", "PUT", "DELETE")) {
             HttpResponse<String> faults = Launcher.send(
-                    admin, method, stack.gatewayUrl() + "/admin/booking/faults", "{\"latencyMs\":100}", ops);
+                    admin,
+                    method,
+                    stack.gatewayUrl() + "/admin/booking/faults",
+                    method.equals("PUT") ? "{\"latencyMs\":100}" : null,
+                    ops);
             assertThat(faults.statusCode())
                     .as(method + " /admin/booking/faults")
                     .isEqualTo(404);
