@@ -33,7 +33,8 @@ import reactor.netty.resources.LoopResources;
 /**
  * The opening minute (deploy/bench/README.md, "The opening minute"): N brand-new browsers join a freshly started stack
  * over S seconds on {@link OpeningSchedule}'s open-loop schedule, each then polls its status at the
- * {@code pollAfterSeconds} it is told plus jitter until the phase ends; then the same client's rate against a
+ * {@code pollAfterSeconds} it is told plus jitter until the phase ends or it is told of its offer (the page then
+ * leaves for the shop; the claim is not part of the phase); then the same client's rate against a
  * constant-answer nginx. Writes the figures as JSON and as a self-contained HTML page ({@link OpeningReport}), prints
  * them, and exits 0 only when every join was answered 2xx (none lost, none refused).
  *
@@ -51,6 +52,8 @@ import reactor.netty.resources.LoopResources;
 public class OpeningMinute {
 
     private static final Pattern POLL_AFTER = Pattern.compile("\"pollAfterSeconds\"\\s*:\\s*(\\d+)");
+
+    private static final Pattern OFFERED = Pattern.compile("\"state\"\\s*:\\s*\"OFFERED\"");
 
     private static final Pattern PROBLEM_TYPE = Pattern.compile("\"type\"\\s*:\\s*\"([^\"]*)\"");
 
@@ -85,6 +88,10 @@ public class OpeningMinute {
     private final AtomicLong joinedExisting = new AtomicLong();
     private final AtomicLong joinedWithoutTicket = new AtomicLong();
     private final AtomicLong pollsSent = new AtomicLong();
+
+    /** Browsers that were told of their offer and left the waiting page for the shop, as the page does. */
+    private final AtomicLong offersTaken = new AtomicLong();
+
     private final Map<String, AtomicLong> joinStatuses = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, AtomicLong> pollStatuses = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -357,6 +364,12 @@ public class OpeningMinute {
         if (a.status >= 200 && a.status < 300) {
             absorb(i, a);
             recorder.pollAnswered(dueAt, now, "edge".equals(a.source));
+            if (OFFERED.matcher(a.body).find()) {
+                // the waiting page goes to the shop when the offer is there: no more polls from this browser (the
+                // claim itself is not part of this phase; the offer is left to expire)
+                offersTaken.incrementAndGet();
+                return;
+            }
         } else {
             recorder.pollFailed(dueAt, now, a.status + " " + problemType(a.body));
         }
@@ -512,6 +525,7 @@ public class OpeningMinute {
 
         Map<String, Object> polls = new LinkedHashMap<>();
         polls.put("sent", pollsSent.get());
+        polls.put("offersTakenToTheShop", offersTaken.get());
         polls.put("answeredAtEdge", all.edge());
         polls.put("forwarded", all.forwarded());
         polls.put("failed", all.pollFailed());

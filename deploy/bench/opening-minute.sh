@@ -76,6 +76,22 @@ gateway_jar="$(ls "$root"/gateway-service/target/gateway-service-*.jar 2>/dev/nu
   || { echo "opening-minute: not built; run ./waitroom bench --opening-minute (it builds first)" >&2; exit 2; }
 
 # --- ports: the launcher moves every port by WAITROOM_PORT_OFFSET; take a set nobody listens on -------------------
+# Redis memory of the event's keys by kind (the part of the key after wr:{event}:, without its bucket number), from
+# MEMORY USAGE of every key: where the bytes per visitor go. Needs redis-cli (Debian's redis-tools); skipped without.
+redis_by_kind() {
+  command -v redis-cli > /dev/null || { log "no redis-cli: Redis memory by key kind not measured"; return 0; }
+  local port pass
+  port="$(awk '$1 == "store" && $2 ~ /^redis/ { print $5; exit }' "$data/stack.txt" 2>/dev/null)"
+  pass="$(sed -n 's/^WAITROOM_REDIS_PASSWORD=//p' "$data/secrets.properties" 2>/dev/null)"
+  [ -n "$port" ] || { log "no Redis port in $data/stack.txt: memory by key kind not measured"; return 0; }
+  REDISCLI_AUTH="$pass" redis-cli -p "$port" --scan --pattern "wr:{$event}:*" > "$work/keys.txt" 2>/dev/null
+  awk '{ print "MEMORY USAGE " $0 }' "$work/keys.txt" | REDISCLI_AUTH="$pass" redis-cli -p "$port" > "$work/usage.txt" 2>/dev/null
+  paste "$work/keys.txt" "$work/usage.txt" \
+    | awk -v n="$visitors" -v e="wr:{$event}:" '{ k = substr($1, length(e) + 1); sub(/:[0-9]+$/, ":", k); b[k] += $2; c[k]++ }
+        END { for (k in b) printf "%-6s %6d keys %12d B %8.1f B per visitor\n", k, c[k], b[k], b[k] / n }' \
+    | sort -k4 -n -r | tee "$1" | sed 's/^/opening-minute: redis /' >&2
+}
+
 ports_of() {  # offset -> every port the stack listens on (services, their management ports, PostgreSQL, Redis)
   local o=$1
   echo "$((8080 + o)) $((8081 + o)) $((8082 + o)) $((8083 + o)) $((9080 + o)) $((9081 + o)) $((9082 + o)) $((9083 + o)) $((15432 + o)) $((16379 + o))"
@@ -205,5 +221,6 @@ if [ "$code" -gt 1 ]; then
   echo "opening-minute: the client failed or ran over ${limit}s (exit $code)" >&2; exit 1
 fi
 [ -f "$out.json" ] && [ -f "$out.html" ] || { echo "opening-minute: no report written" >&2; exit 1; }
+redis_by_kind "$out.redis.txt"
 log "report: $out.html, figures: $out.json"
 exit "$code"

@@ -7,7 +7,8 @@
 -- (epoch millis or '')
 -- The first time a WAITING entry is given an estimate (ahead known, admissions running), the estimate's inputs are
 -- kept beside its last-seen time, field 'j<n>' of 's:<seq/128>': ahead|now|rate|pace, so that its offer can be scored
--- against the range it was shown (docs/estimates.md, EstimateScores).
+-- against the range it was shown (docs/estimates.md, EstimateScores); beyond an event's first ESTIMATE_RECORD_ALL
+-- entries only a sample is kept (ESTIMATE_RECORD_ALL and ESTIMATE_RECORD_EVERY are generated from EstimateScores).
 
 -- Names every key visitor_status touches for the entry with sequence seq.
 local function status_keys(seq)
@@ -59,8 +60,10 @@ local function visitor_status(existing, now, liveness)
     -- best effort: refused only when Redis is out of memory, and the status is worth more than the refresh
     redis.pcall('HSET', seenKey, field, now)
   end
-  if ahead >= 0 and (ev[2] or 'QUEUEING') == 'QUEUEING' and tonumber(ev[4] or '0') > 0 then
-    -- best effort, as the refresh: a lost record only leaves this entry out of the live accuracy figure
+  local recorded = seq <= ESTIMATE_RECORD_ALL or seq % ESTIMATE_RECORD_EVERY == 0
+  if recorded and ahead >= 0 and (ev[2] or 'QUEUEING') == 'QUEUEING' and tonumber(ev[4] or '0') > 0 then
+    -- best effort, as the refresh: a lost record only leaves this entry out of the live accuracy figure; beyond the
+    -- event's first ESTIMATE_RECORD_ALL entries one in ESTIMATE_RECORD_EVERY is recorded (EstimateScores)
     redis.pcall('HSETNX', seenKey, 'j' .. field, ahead .. '|' .. now .. '|' .. ev[4] .. '|' .. (ev[7] or ''))
   end
   return {'OK', phase, ev[2] or '', ev[3] or '', ev[4] or '0', waiting, tostring(existing), state, tostring(key),

@@ -7,9 +7,13 @@ import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.contract.queue.QueueSnapshot;
 import dev.waitroom.contract.queue.QueueStatus;
 import dev.waitroom.queue.QueueClient.Reply;
+import dev.waitroom.queue.join.VisitorStatusReply;
 import dev.waitroom.tokens.VisitorId;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import tools.jackson.databind.JsonNode;
 
@@ -29,6 +33,9 @@ class EstimateTests {
 
     @LocalManagementPort
     int managementPort;
+
+    @Autowired
+    RedissonClient redisson;
 
     EstimateTests(QueueClient client) {
         this.client = client;
@@ -175,6 +182,40 @@ class EstimateTests {
                     .containsPattern("waitroom_queue_estimates_total\\{[^}]*event=\"" + event + "\"[^}]*outcome=\""
                             + outcome + "\"[^}]*\\} 0\\.0");
         }
+    }
+
+    /**
+     * Issue #29: the estimate's inputs cost about 60 bytes a visitor, half a waiting entry. Past an event's first
+     * {@code ESTIMATE_RECORD_ALL} entries only one in {@code ESTIMATE_RECORD_EVERY} keeps them; the others are
+     * answered the same estimate and simply not scored.
+     */
+    @Test
+    void pastTheFirstEntriesOnlyASampleKeepsItsEstimatesInputs() {
+        String event = openWith("estimate-sampled", STEADY, 0);
+        long start = VisitorStatusReply.ESTIMATE_RECORD_ALL - 2;
+        redisson.getBucket("wr:{" + event + "}:seq", StringCodec.INSTANCE).set(Long.toString(start));
+        long every = VisitorStatusReply.ESTIMATE_RECORD_EVERY;
+        int joins = (int) (2 * every + 2);
+        for (int i = 0; i < joins; i++) {
+            JsonNode body = client.join(event, VisitorId.random().value()).json();
+            assertThat(body.path("estimatedWaitSeconds").isObject())
+                    .as("every entry is answered an estimate: %s", body)
+                    .isTrue();
+        }
+        java.util.List<Long> recorded = new java.util.ArrayList<>();
+        for (long seq = start + 1; seq <= start + joins; seq++) {
+            String bucket = "wr:{" + event + "}:s:" + seq / 128;
+            if (redisson.<String, String>getMap(bucket, StringCodec.INSTANCE).containsKey("j" + seq % 128)) {
+                recorded.add(seq);
+            }
+        }
+        java.util.List<Long> expected = new java.util.ArrayList<>();
+        for (long seq = start + 1; seq <= start + joins; seq++) {
+            if (seq <= VisitorStatusReply.ESTIMATE_RECORD_ALL || seq % every == 0) {
+                expected.add(seq);
+            }
+        }
+        assertThat(recorded).isEqualTo(expected).hasSize(4);
     }
 
     private String scrape() {

@@ -3,6 +3,7 @@ package dev.waitroom.queue.join;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.queue.Pace;
+import dev.waitroom.queue.redis.LuaConstants;
 import dev.waitroom.queue.redis.QueueScripts;
 import java.time.Instant;
 import java.util.List;
@@ -15,8 +16,24 @@ import java.util.List;
  */
 public final class VisitorStatusReply {
 
-    /** The function's source, a prelude for the scripts that answer a visitor's status. */
-    public static final String LIBRARY = QueueScripts.library("visitor_status");
+    /**
+     * Entries up to this sequence all keep their first estimate's inputs; after it one in {@link #ESTIMATE_RECORD_EVERY}
+     * (sequence divisible by it). A record is about 60 bytes, half a waiting entry's whole footprint: a crowd of
+     * 200,000 recorded in full would spend 12 MB of Redis on a dashboard figure that a sample of 24,000 states as
+     * well. Small events (and every test sale) are still scored in full.
+     */
+    public static final long ESTIMATE_RECORD_ALL = 8192;
+
+    /** After {@link #ESTIMATE_RECORD_ALL}, the one entry in this many whose estimate is recorded and scored. */
+    public static final long ESTIMATE_RECORD_EVERY = 8;
+
+    /**
+     * The function's source, a prelude for the scripts that answer a visitor's status, after the sampling of the
+     * estimate records it keeps ({@link #ESTIMATE_RECORD_ALL}, {@link #ESTIMATE_RECORD_EVERY}; scored by EstimateScores).
+     */
+    public static final String LIBRARY = LuaConstants.local("ESTIMATE_RECORD_ALL", Long.toString(ESTIMATE_RECORD_ALL))
+            + LuaConstants.local("ESTIMATE_RECORD_EVERY", Long.toString(ESTIMATE_RECORD_EVERY))
+            + QueueScripts.library("visitor_status");
 
     private static final int PHASE = 1;
     private static final int MODE = 2;

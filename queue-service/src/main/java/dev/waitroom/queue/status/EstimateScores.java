@@ -5,6 +5,7 @@ import dev.waitroom.contract.queue.EstimateCaveat;
 import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.contract.queue.QueueStatus;
 import dev.waitroom.queue.join.EntryId;
+import dev.waitroom.queue.join.VisitorStatusReply;
 import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.HashFields;
 import io.micrometer.core.instrument.Counter;
@@ -25,7 +26,9 @@ import org.springframework.stereotype.Component;
  * worked out again from the inputs visitor_status.lua kept ({@code ahead|shown at|rate|pace}, field {@code j<n>} of the
  * entry's last-seen bucket) by the one contract rule, and the real wait (offer minus shown) counted as inside, early
  * (before the range) or late (after it): {@code waitroom.queue.estimates{event,outcome,caveat}}. One batched read and
- * delete per offer call; best effort, an offer never waits on it.
+ * delete per offer call; best effort, an offer never waits on it. Beyond the first {@link VisitorStatusReply#ESTIMATE_RECORD_ALL} entries
+ * of an event only a sample is recorded ({@link VisitorStatusReply#ESTIMATE_RECORD_EVERY}), which keeps the shares and costs Redis a few bytes a
+ * visitor rather than sixty.
  */
 @Component
 public class EstimateScores {
