@@ -19,6 +19,16 @@ class ObservabilityTests extends ShopTestSupport {
         String event = newEvent("metrics", 1);
         hold(shopper(event), "A-1");
         send("GET", "/events/" + event + "/shop/seats", null, null);
+        // an admission for another event on this event's route: refused and counted (this test alone makes the
+        // rejection series, rather than relying on an earlier test in the same JVM)
+        TestShopper elsewhere = shopper(newEvent("metrics-other", 1));
+        assertThat(send(
+                                "POST",
+                                "/events/" + event + "/shop/holds",
+                                "Bearer " + elsewhere.token(),
+                                "{\"seatIds\":[\"A-1\"]}")
+                        .status())
+                .isGreaterThanOrEqualTo(400);
         Response scrape = execute(http.request(
                         "GET",
                         URI.create("http://127.0.0.1:" + managementPort + "/actuator/prometheus"),
