@@ -3,6 +3,7 @@ package dev.waitroom.gateway.accounts;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.gateway.FilterOrder;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.config.ServicesProperties;
 import dev.waitroom.gateway.correlation.RequestIdWebFilter;
@@ -127,7 +128,7 @@ class AccountWebFilter implements WebFilter, Ordered {
     @Override
     public int getOrder() {
         // after VisitorIdentityWebFilter (+20), which strips any client X-Waitroom-Account
-        return Ordered.HIGHEST_PRECEDENCE + 25;
+        return FilterOrder.ACCOUNT;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.waitroom.gateway.admission;
 
 import dev.waitroom.contract.EventId;
+import dev.waitroom.gateway.FilterOrder;
 import dev.waitroom.gateway.identity.EdgeCookies;
 import java.util.List;
 import java.util.Optional;
@@ -47,7 +48,7 @@ class AdmissionCookieGlobalFilter implements GlobalFilter, Ordered {
 
     @Override
     public int getOrder() {
-        return Ordered.HIGHEST_PRECEDENCE + 100;
+        return FilterOrder.ADMISSION_COOKIE;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.waitroom.gateway.admission;
 
+import dev.waitroom.gateway.FilterOrder;
 import dev.waitroom.tokens.AdmissionHeader;
 import java.time.Clock;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
@@ -28,7 +29,7 @@ class AdmissionHeaderGlobalFilter implements GlobalFilter, Ordered {
     @Override
     public int getOrder() {
         // after the route's admission filter, beside the internal-credential filter
-        return Ordered.LOWEST_PRECEDENCE - 101;
+        return FilterOrder.ADMISSION_HEADER;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.waitroom.gateway.admission;
 
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.gateway.FilterOrder;
 import dev.waitroom.gateway.problem.ProblemResponses;
 import dev.waitroom.gateway.routes.ProtectedRoutes;
 import dev.waitroom.tokens.AdmissionHeader;
@@ -49,7 +50,7 @@ class ForwardAuthWebFilter implements WebFilter, Ordered {
     @Override
     public int getOrder() {
         // after the correlation id, before the path-safety check, which then sees the original path
-        return Ordered.HIGHEST_PRECEDENCE + 5;
+        return FilterOrder.FORWARD_AUTH;
     }
 
     @Override
@@ -109,7 +110,7 @@ class ForwardAuthWebFilter implements WebFilter, Ordered {
         @Override
         public int getOrder() {
             // after the admission-header and internal-credential filters, before the routing filter forwards
-            return Ordered.LOWEST_PRECEDENCE - 50;
+            return FilterOrder.FORWARD_AUTH_ANSWER;
         }
 
         @Override

@@ -1,6 +1,7 @@
 package dev.waitroom.gateway.correlation;
 
 import dev.waitroom.contract.Headers;
+import dev.waitroom.gateway.FilterOrder;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
@@ -93,7 +94,7 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
     @Override
     public int getOrder() {
         // right after the edge status filter, which answers most polls before anything else runs
-        return Ordered.HIGHEST_PRECEDENCE + 1;
+        return FilterOrder.REQUEST_ID;
     }
 
     @Override

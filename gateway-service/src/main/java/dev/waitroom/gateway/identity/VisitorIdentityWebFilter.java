@@ -1,6 +1,7 @@
 package dev.waitroom.gateway.identity;
 
 import dev.waitroom.contract.Headers;
+import dev.waitroom.gateway.FilterOrder;
 import dev.waitroom.gateway.client.ClientLimits;
 import dev.waitroom.gateway.config.SecretsProperties;
 import dev.waitroom.gateway.redis.RedisReachability;
@@ -86,7 +87,7 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
 
     @Override
     public int getOrder() {
-        return Ordered.HIGHEST_PRECEDENCE + 20;
+        return FilterOrder.VISITOR_IDENTITY;
     }
 
     @Override

@@ -1,11 +1,11 @@
 package dev.waitroom.gateway.origin;
 
 import dev.waitroom.contract.EventId;
+import dev.waitroom.gateway.FilterOrder;
 import java.net.URI;
 import java.util.Map;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
-import org.springframework.cloud.gateway.filter.NettyRoutingFilter;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.stereotype.Component;
@@ -39,7 +39,7 @@ class OriginHealthGlobalFilter implements GlobalFilter, org.springframework.core
 
     @Override
     public int getOrder() {
-        return NettyRoutingFilter.ORDER - 1;
+        return FilterOrder.ORIGIN_HEALTH;
     }
 
     @Override

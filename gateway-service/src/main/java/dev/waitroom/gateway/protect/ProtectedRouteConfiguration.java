@@ -2,6 +2,7 @@ package dev.waitroom.gateway.protect;
 
 import dev.waitroom.contract.routes.Protection;
 import dev.waitroom.contract.routes.RouteTable;
+import dev.waitroom.gateway.FilterOrder;
 import dev.waitroom.gateway.admission.AdmissionTokenGatewayFilterFactory;
 import dev.waitroom.gateway.client.ClientRateLimitGatewayFilterFactory;
 import dev.waitroom.gateway.routes.ProtectedRoutes;
@@ -11,7 +12,6 @@ import java.util.regex.Pattern;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
-import org.springframework.cloud.gateway.filter.RouteToRequestUrlFilter;
 import org.springframework.cloud.gateway.route.Route;
 import org.springframework.cloud.gateway.route.RouteLocator;
 import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
@@ -35,7 +35,7 @@ import reactor.core.publisher.Flux;
 class ProtectedRouteConfiguration {
 
     /** The order of the routing step that sets the request URL from the route's: the origin's is set right after. */
-    private static final int ORIGIN_URL_ORDER = RouteToRequestUrlFilter.ROUTE_TO_URL_FILTER_ORDER + 1;
+    private static final int ORIGIN_URL_ORDER = FilterOrder.ORIGIN_URL;
 
     /** Waitroom's own paths: never passed through to the default origin (the configured routes or a 404 answer). */
     private static final Pattern WAITROOM_PATHS = Pattern.compile(

@@ -1,6 +1,7 @@
 package dev.waitroom.gateway.routing;
 
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.gateway.FilterOrder;
 import dev.waitroom.gateway.problem.ProblemResponses;
 import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -49,7 +50,7 @@ class BodyLimitWebFilter implements WebFilter, Ordered {
 
     @Override
     public int getOrder() {
-        return Ordered.HIGHEST_PRECEDENCE + 11;
+        return FilterOrder.BODY_LIMIT;
     }
 
     @Override

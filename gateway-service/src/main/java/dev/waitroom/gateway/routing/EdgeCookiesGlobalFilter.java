@@ -1,5 +1,6 @@
 package dev.waitroom.gateway.routing;
 
+import dev.waitroom.gateway.FilterOrder;
 import dev.waitroom.gateway.identity.EdgeCookies;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ class EdgeCookiesGlobalFilter implements GlobalFilter, Ordered {
     @Override
     public int getOrder() {
         // after every filter that sets a cookie, so this one's response hook runs after theirs
-        return Ordered.LOWEST_PRECEDENCE - 100;
+        return FilterOrder.EDGE_COOKIES;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.waitroom.gateway.routing;
 
 import dev.waitroom.contract.Headers;
+import dev.waitroom.gateway.FilterOrder;
 import dev.waitroom.gateway.config.SecretsProperties;
 import java.util.List;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
@@ -31,7 +32,7 @@ class InternalCredentialGlobalFilter implements GlobalFilter, Ordered {
 
     @Override
     public int getOrder() {
-        return Ordered.LOWEST_PRECEDENCE - 100;
+        return FilterOrder.INTERNAL_CREDENTIAL;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.waitroom.gateway.routing;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.gateway.FilterOrder;
 import dev.waitroom.gateway.problem.ProblemResponses;
 import java.util.Locale;
 import org.springframework.core.Ordered;
@@ -21,7 +22,7 @@ class PathSafetyWebFilter implements WebFilter, Ordered {
 
     @Override
     public int getOrder() {
-        return Ordered.HIGHEST_PRECEDENCE + 10;
+        return FilterOrder.PATH_SAFETY;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.queue.QueueStatus;
+import dev.waitroom.gateway.FilterOrder;
 import dev.waitroom.gateway.buckets.LocalTokenBuckets;
 import dev.waitroom.gateway.client.ClientLimits;
 import dev.waitroom.gateway.config.EdgeProperties;
@@ -131,7 +132,7 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
 
     @Override
     public int getOrder() {
-        return Ordered.HIGHEST_PRECEDENCE;
+        return FilterOrder.EDGE_STATUS;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.waitroom.gateway.status;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
+import dev.waitroom.gateway.FilterOrder;
 import dev.waitroom.gateway.config.EdgeProperties;
 import java.util.List;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
@@ -33,7 +34,7 @@ class QueueTicketCookieGlobalFilter implements GlobalFilter, Ordered {
 
     @Override
     public int getOrder() {
-        return Ordered.HIGHEST_PRECEDENCE + 100;
+        return FilterOrder.QUEUE_TICKET_COOKIE;
     }
 
     @Override
