@@ -56,8 +56,6 @@ record StackConfig(
     /** The services each region runs for itself; booking and PostgreSQL are shared by every region. */
     static final List<String> REGIONAL = List.of("gateway-service", "queue-service", "admission-coordinator");
 
-    private static final java.util.regex.Pattern REGION_NAME = java.util.regex.Pattern.compile("[a-z0-9-]{1,32}");
-
     StackConfig {
         instancePorts = Map.copyOf(instancePorts);
         regions = List.copyOf(regions);
@@ -67,13 +65,14 @@ record StackConfig(
      * One region of a multi-region stack (docs/regions.md): a gateway, a queue-service and a coordinator of its own,
      * and its own Redis. The first region's ports are the stack's own.
      *
-     * @param name the coordinator's {@code WAITROOM_REGION_NAME}: lowercase letters, digits and dashes, at most 32
+     * @param name the coordinator's {@code WAITROOM_REGION_NAME}, by the contract's one rule ({@link
+     *     dev.waitroom.contract.Region})
      */
     record Region(String name, int gatewayPort, int queuePort, int coordinatorPort, int redisPort) {
         Region {
-            if (name == null || !REGION_NAME.matcher(name).matches()) {
-                throw new IllegalArgumentException(
-                        "a region name is 1 to 32 lowercase letters, digits or dashes, not '" + name + "'");
+            if (!dev.waitroom.contract.Region.valid(name)) {
+                throw new IllegalArgumentException("a region name is 1 to 32 lowercase letters, digits and dashes, not"
+                        + " starting or ending with a dash, not '" + name + "'");
             }
         }
 

@@ -1,8 +1,8 @@
 package dev.waitroom.coordinator.admission;
 
+import dev.waitroom.contract.Region;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.lease.FencingGeneration;
-import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import java.time.Clock;
 import java.time.Instant;

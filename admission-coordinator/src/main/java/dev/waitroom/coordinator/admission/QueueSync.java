@@ -1,8 +1,8 @@
 package dev.waitroom.coordinator.admission;
 
+import dev.waitroom.contract.Region;
 import dev.waitroom.contract.queue.OfferBatch;
 import dev.waitroom.contract.queue.OfferResult;
-import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueRejectedException;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;

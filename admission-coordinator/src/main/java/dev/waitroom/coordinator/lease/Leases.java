@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.lease;
 
+import dev.waitroom.contract.Region;
 import java.time.Duration;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;

@@ -1,10 +1,10 @@
 package dev.waitroom.coordinator.region;
 
+import dev.waitroom.contract.Region;
 import dev.waitroom.coordinator.SqlLiterals;
 import dev.waitroom.coordinator.admission.GrantState;
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.lease.FencingGeneration;
-import dev.waitroom.coordinator.lease.Region;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;

@@ -1,6 +1,6 @@
 package dev.waitroom.coordinator.region;
 
-import dev.waitroom.coordinator.lease.Region;
+import dev.waitroom.contract.Region;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

@@ -1,6 +1,6 @@
 package dev.waitroom.coordinator.region;
 
-import dev.waitroom.coordinator.lease.Region;
+import dev.waitroom.contract.Region;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;

@@ -1,6 +1,7 @@
 package dev.waitroom.coordinator.tick;
 
 import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.Region;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.coordinator.admission.Admissions;
 import dev.waitroom.coordinator.admission.Grants;
@@ -14,7 +15,6 @@ import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
-import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;

@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.tick;
 
+import dev.waitroom.contract.Region;
 import dev.waitroom.coordinator.admission.Admissions;
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.admission.Offering;
@@ -10,7 +11,6 @@ import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.lease.Leases;
-import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.region.RegionBudgets;
 import dev.waitroom.coordinator.region.RegionGauges;

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.Region;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
-import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Scenario;

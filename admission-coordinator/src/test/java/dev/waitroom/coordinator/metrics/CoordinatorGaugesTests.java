@@ -2,9 +2,9 @@ package dev.waitroom.coordinator.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.contract.Region;
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.lease.Leases;
-import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.rate.HealthSample;
 import dev.waitroom.coordinator.rate.HealthStatus;
 import dev.waitroom.coordinator.support.CoordinatorTest;

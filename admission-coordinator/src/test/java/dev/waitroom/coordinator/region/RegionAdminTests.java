@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
+import dev.waitroom.contract.Region;
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
-import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;

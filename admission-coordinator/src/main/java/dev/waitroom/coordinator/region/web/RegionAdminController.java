@@ -2,11 +2,11 @@ package dev.waitroom.coordinator.region.web;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.Region;
 import dev.waitroom.contract.TextFields;
 import dev.waitroom.contract.ops.Operator;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventManagement;
-import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.region.RegionBudgets;
 import dev.waitroom.coordinator.region.RegionProperties;

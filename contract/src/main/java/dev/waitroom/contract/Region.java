@@ -1,11 +1,13 @@
-package dev.waitroom.coordinator.lease;
+package dev.waitroom.contract;
 
 import java.util.regex.Pattern;
 
 /**
- * The region this coordinator is the admission gate of (docs/regions.md); each lease is of one event in one region. The empty name is the central gate: the only
- * gate of a single-region deployment, which offers under the event's ceiling directly, as before regions existed. A
- * named region offers only within the budget of slots it leases from the ledger ({@link RegionBudgets}).
+ * A region of a regional deployment (docs/regions.md), and the one rule for its name: 1 to 32 lowercase letters,
+ * digits and dashes, not starting or ending with a dash (it names the region's coordinator, its lease and budget rows,
+ * its gateway's {@code WAITROOM_REGION_NAME} and the launcher's {@code --regions}). The empty name is the central
+ * gate: the only gate of a single-region deployment, which offers under the event's ceiling directly, as before
+ * regions existed. A named region offers only within the budget of slots it leases from the coordinator's ledger.
  */
 public record Region(String name) {
 
