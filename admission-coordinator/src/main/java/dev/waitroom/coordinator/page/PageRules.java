@@ -398,15 +398,16 @@ final class PageRules {
                 throw new CoordinatorException(
                         ProblemType.PAGE_MARKUP_REFUSED, "template: the element <" + tag + "> is not allowed");
             }
+            // what would run first, whatever the order of the attributes; then where each points
             for (Attribute attribute : element.attributes()) {
                 String name = attribute.getKey().toLowerCase(Locale.ROOT);
-                String value = attribute.getValue();
                 if (name.startsWith("on")) {
                     throw new CoordinatorException(
                             ProblemType.PAGE_MARKUP_REFUSED,
                             "template: the event handler attribute " + name + " on <" + tag + "> is not allowed");
                 }
-                String compact = value.replaceAll("[\\s\\x00-\\x1f]", "").toLowerCase(Locale.ROOT);
+                String compact =
+                        attribute.getValue().replaceAll("[\\s\\x00-\\x1f]", "").toLowerCase(Locale.ROOT);
                 if (compact.startsWith("javascript:")
                         || compact.startsWith("vbscript:")
                         || compact.startsWith("data:") && !tag.equals("img")) {
@@ -415,8 +416,12 @@ final class PageRules {
                             "template: a " + compact.substring(0, compact.indexOf(':') + 1) + " URL in " + name
                                     + " of <" + tag + "> is not allowed");
                 }
+            }
+            for (Attribute attribute : element.attributes()) {
+                String name = attribute.getKey().toLowerCase(Locale.ROOT);
                 if (tag.equals("img") && name.equals("src")) {
-                    hosts.add(imageHost("template <img src>", value.trim()));
+                    hosts.add(
+                            imageHost("template <img src>", attribute.getValue().trim()));
                 } else if (!SAFELIST.isSafeAttribute(tag, element, attribute)) {
                     throw new CoordinatorException(
                             ProblemType.PAGE_MARKUP_REFUSED,

@@ -21,8 +21,8 @@ import org.springframework.web.util.HtmlUtils;
 
 /**
  * The gateway's side of a seller's page: the coordinator refused anything unsafe before storing it
- * (docs/operating/the-sellers-page.md), and the gateway renders it as a second lock all the same: Mustache with HTML
- * escaping always on and no partial but Waitroom's part, the result cleaned with the same allow-list of elements and
+ * (docs/operating/the-sellers-page.md), and the gateway renders it as a second lock all the same: Mustache over values
+ * HTML-escaped beforehand (so no tag form writes raw text) and no partial but Waitroom's part, the result cleaned with the same allow-list of elements and
  * attributes, so nothing in Redis can put a script, a handler or a {@code javascript:} link on the page; the page's
  * CSP ({@code script-src 'self'}) is the third.
  */
@@ -47,13 +47,16 @@ final class SellerMarkup {
      */
     static String[] render(String template, Map<String, Object> variables) {
         String marker = "waitroompart" + UUID.randomUUID().toString().replace("-", "");
+        // every value escaped before Mustache sees it, so {{{x}}}, {{&x}} and changed delimiters escape too
+        Map<String, Object> escaped = new java.util.HashMap<>();
+        variables.forEach((name, value) -> escaped.put(name, escape(String.valueOf(value))));
         Template compiled = Mustache.compiler()
-                .escapeHTML(true)
+                .escapeHTML(false)
                 .strictSections(true)
                 .defaultValue("")
                 .withLoader(name -> new StringReader(PageDesign.WAITROOM_PARTIAL.equals(name) ? marker : ""))
                 .compile(template);
-        String html = compiled.execute(variables);
+        String html = compiled.execute(escaped);
         Document.OutputSettings output = new Document.OutputSettings().prettyPrint(false);
         String clean = Jsoup.clean(html, "", SAFELIST, output);
         int at = clean.indexOf(marker);
