@@ -317,6 +317,7 @@ final class PageRules {
             compiled = Mustache.compiler()
                     .escapeHTML(true)
                     .strictSections(true)
+                    .emptyStringIsFalse(true)
                     .withLoader(name -> {
                         if (!PageDesign.WAITROOM_PARTIAL.equals(name)) {
                             throw new CoordinatorException(

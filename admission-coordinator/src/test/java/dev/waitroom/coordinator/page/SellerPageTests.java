@@ -38,6 +38,7 @@ class SellerPageTests {
     static final String GOOD_TEMPLATE = """
             <header class="top"><p><img src="https://cdn.example.com/t.png" alt="">{{brandName}}</p></header>
             {{> waitroom}}
+            {{#logoUrl}}<p>{{logoAlt}}</p>{{/logoUrl}}{{^logoUrl}}<p>no logo</p>{{/logoUrl}}
             <footer><p><a href="https://tickets.example.com/help" rel="noopener">Help</a></p></footer>
             """;
 

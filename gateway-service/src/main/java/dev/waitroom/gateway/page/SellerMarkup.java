@@ -53,6 +53,7 @@ final class SellerMarkup {
         Template compiled = Mustache.compiler()
                 .escapeHTML(false)
                 .strictSections(true)
+                .emptyStringIsFalse(true)
                 .defaultValue("")
                 .withLoader(name -> new StringReader(PageDesign.WAITROOM_PARTIAL.equals(name) ? marker : ""))
                 .compile(template);

@@ -128,6 +128,7 @@ class SellerPageTests {
                 <img src="https://cdn.example.com/x.png" onerror="window.pwned=2" alt="">
                 <a href="javascript:window.pwned=3">x</a><a href="https://tickets.example.com/" onclick="x()">Tickets</a>
                 <style>body{background:url(https://evil.example/x)}</style><iframe src="https://evil.example"></iframe>
+                {{#logoUrl}}<p class="logo">logo</p>{{/logoUrl}}{{^logoUrl}}<p class="nologo">no logo</p>{{/logoUrl}}
                 </header>{{> waitroom}}<footer><p>{{{brandName}}} in {{lang}}</p></footer>
                 """;
         PageDesign design =
@@ -145,6 +146,9 @@ class SellerPageTests {
                 .contains("&lt;b&gt;Tour&lt;/b&gt; &amp; Co")
                 .contains("<a href=\"https://tickets.example.com/\">Tickets</a>")
                 .contains("in en</p></footer>")
+                .as("a section on a variable left empty is not shown, its inverse is")
+                .contains("<p class=\"nologo\">no logo</p>")
+                .doesNotContain("<p class=\"logo\">")
                 .as("Waitroom's own part: the switcher, the live region and the scripts")
                 .contains("id=\"language-form\"")
                 .contains("aria-live=\"polite\"")
