@@ -71,6 +71,13 @@ public enum ProblemType {
     EVENT_ENDED(410, "event-ended", "The sale has ended"),
     SOLD_OUT(409, "sold-out", "The event is sold out"),
 
+    // The seller's page (coordinator): docs/operating/the-sellers-page.md
+    PAGE_TOO_LARGE(413, "page-too-large", "The page design is too large"),
+    PAGE_MARKUP_REFUSED(422, "page-markup-refused", "The page template has markup or syntax that is not allowed"),
+    PAGE_IMAGE_HOST_REFUSED(422, "page-image-host-refused", "An image of the page is not from an allowed host"),
+    PAGE_TEXT_REFUSED(422, "page-text-refused", "A text of the page is not accepted"),
+    PAGE_COLOUR_REFUSED(422, "page-colour-refused", "A colour of the page is not accepted"),
+
     // Queue entries, offers and the draw (queue, coordinator)
     VISITOR_REQUIRED(400, "visitor-required", "Visitor identity required"),
     INVALID_VISITOR(400, "invalid-visitor", "Malformed visitor id"),

@@ -14,6 +14,19 @@ public final class RedisKeys {
      */
     public static final String ROUTES = "wr:routes";
 
+    /**
+     * The version of every event's seller's page ({@link dev.waitroom.contract.page.PageDesign}): text, {@code v1}
+     * first, then one {@code <eventId> <version>} line per event that has one. The coordinator writes it on every
+     * change and every few seconds, the gateway reads it every second and fetches only the designs whose version
+     * changed ({@link #page}). Not an event's key: one for all.
+     */
+    public static final String PAGES = "wr:pages";
+
+    /** One event's seller's page, {@link dev.waitroom.contract.page.PageDesign} as JSON; the coordinator writes it. */
+    public static String page(EventId event) {
+        return eventPrefix(event) + "page";
+    }
+
     /** The prefix of every key of the event. */
     public static String eventPrefix(EventId event) {
         return "wr:{" + event.value() + "}:";

@@ -124,6 +124,16 @@ public class EventManagement {
         return this.events.find(id).orElseThrow(() -> new EventNotFoundException(id));
     }
 
+    /**
+     * Records a change of the event's seller's page in its audit, in the caller's transaction
+     * (docs/operating/the-sellers-page.md): a config change from the version it replaced to the new one.
+     */
+    public void auditPage(EventId id, long from, long to, String actor, String reason) {
+        this.events.audit(
+                id, ChangeKind.CONFIG, from == 0 ? "page none" : "page v" + from, "page v" + to, actor, reason);
+        OPS_AUDIT.info("ops page event={} version={} actor={}", id, to, actor);
+    }
+
     /** Records a region drained or resumed in the event's audit (docs/regions.md). */
     public void auditRegion(EventId id, String region, boolean draining, String actor, String reason) {
         this.events.audit(id, ChangeKind.REGION, region, draining ? "DRAINING" : "RESUMED", actor, reason);

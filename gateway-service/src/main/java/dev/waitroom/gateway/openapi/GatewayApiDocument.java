@@ -224,6 +224,22 @@ final class GatewayApiDocument {
             op("POST", "/admin/events", "ops", Access.OPERATOR, "201", "Create an event (coordinator)."),
             op("GET", "/admin/events/{eventId}", "ops", Access.OPERATOR, "200", "An event's configuration and state."),
             op("PATCH", "/admin/events/{eventId}", "ops", Access.OPERATOR, "200", "Change an event's configuration."),
+            op(
+                    "PUT",
+                    "/admin/events/{eventId}/page",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "Replace the event's seller's page: brand, logo, colours, texts, template (coordinator;"
+                            + " docs/operating/the-sellers-page.md)."),
+            op("GET", "/admin/events/{eventId}/page", "ops", Access.OPERATOR, "200", "The event's seller's page."),
+            op(
+                    "GET",
+                    "/admin/events/{eventId}/page/preview",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "The event's waiting page as its design renders now, without scripts (HTML; gateway)."),
             op("POST", "/admin/events/{eventId}/open", "ops", Access.OPERATOR, "200", "Open the sale."),
             op("POST", "/admin/events/{eventId}/end", "ops", Access.OPERATOR, "200", "End the sale."),
             op("POST", "/admin/events/{eventId}/pause", "ops", Access.OPERATOR, "200", "Pause admission."),

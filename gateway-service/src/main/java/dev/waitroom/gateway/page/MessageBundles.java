@@ -110,6 +110,58 @@ final class MessageBundles {
         return new MessageBundles(bundles);
     }
 
+    /**
+     * These bundles with a seller's texts over them (docs/operating/the-sellers-page.md): {@code texts} maps a shipped
+     * language's tag to texts by key; a key the bundle lacks, a language not shipped, or a text whose form differs
+     * from English's (a text for plural forms, or plural forms, stored as JSON, for a text) is left out and logged. A
+     * key the seller leaves out keeps the bundle's text, so the page never lacks one.
+     */
+    MessageBundles withTexts(Map<String, Map<String, String>> texts) {
+        if (texts.isEmpty()) {
+            return this;
+        }
+        List<Bundle> overridden = new ArrayList<>();
+        for (Bundle bundle : bundles) {
+            Map<String, String> own = texts.get(bundle.tag());
+            if (own == null || own.isEmpty()) {
+                overridden.add(bundle);
+                continue;
+            }
+            Map<String, Object> merged = new LinkedHashMap<>(bundle.messages());
+            own.forEach((key, text) -> {
+                Object current = merged.get(key);
+                Object replacement = current instanceof Map<?, ?> ? pluralForms(text) : current == null ? null : text;
+                if (replacement == null) {
+                    log.warn("seller's text {}:{} not used: the page has no such text of that form", bundle.tag(), key);
+                } else {
+                    merged.put(key, replacement);
+                }
+            });
+            overridden.add(new Bundle(bundle.tag(), merged, bundle.missing()));
+        }
+        return new MessageBundles(overridden);
+    }
+
+    private static Map<String, Object> pluralForms(String json) {
+        try {
+            JsonNode forms = JSON.readTree(json);
+            if (!forms.isObject() || !forms.has("other")) {
+                return null;
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonNode> form : forms.properties()) {
+                if (!PLURAL_CATEGORIES.contains(form.getKey())
+                        || !form.getValue().isString()) {
+                    return null;
+                }
+                out.put(form.getKey(), form.getValue().asString());
+            }
+            return Collections.unmodifiableMap(out);
+        } catch (RuntimeException notJson) {
+            return null;
+        }
+    }
+
     /** English first, then the others by tag. */
     List<Bundle> all() {
         return bundles;

@@ -25,6 +25,9 @@ final class PageTemplate {
 
     private static final Pattern SLOT = Pattern.compile("\\{\\{([a-z]+)(?::([A-Za-z0-9._+-]+))?}}");
 
+    /** {@code <!--name-->…<!--/name-->}: a block kept or dropped by the {@link Frame} a page is rendered in. */
+    private static final Pattern BLOCK = Pattern.compile("<!--(own|seller|live)-->(.*?)<!--/\\1-->", Pattern.DOTALL);
+
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final String path;
@@ -45,17 +48,41 @@ final class PageTemplate {
     }
 
     byte[] render(MessageBundles.Bundle bundle, MessageBundles all) {
-        Matcher slot = SLOT.matcher(template);
-        StringBuilder page = new StringBuilder(template.length() + 16_384);
+        return render(bundle, all, Frame.OWN);
+    }
+
+    /**
+     * The page in {@code frame}: Waitroom's own header and footer ({@code <!--own-->} blocks) or the seller's
+     * ({@code <!--seller-->} blocks and {@code {{frame:before}}}, {@code {{frame:after}}}), the brand ({@code
+     * {{brand}}}) and colours ({@code {{style}}}), and without the scripts ({@code <!--live-->}) for a preview.
+     */
+    byte[] render(MessageBundles.Bundle bundle, MessageBundles all, Frame frame) {
+        Matcher block = BLOCK.matcher(template);
+        StringBuilder framed = new StringBuilder(template.length());
+        while (block.find()) {
+            boolean keep = switch (block.group(1)) {
+                case "own" -> !frame.seller();
+                case "seller" -> frame.seller();
+                default -> !frame.preview();
+            };
+            block.appendReplacement(framed, keep ? Matcher.quoteReplacement(block.group(2)) : "");
+        }
+        block.appendTail(framed);
+        Matcher slot = SLOT.matcher(framed);
+        StringBuilder page = new StringBuilder(framed.length() + 16_384);
         while (slot.find()) {
-            slot.appendReplacement(page, Matcher.quoteReplacement(fill(slot.group(1), slot.group(2), bundle, all)));
+            slot.appendReplacement(
+                    page, Matcher.quoteReplacement(fill(slot.group(1), slot.group(2), bundle, all, frame)));
         }
         slot.appendTail(page);
         return page.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private String fill(String slot, String key, MessageBundles.Bundle bundle, MessageBundles all) {
+    private String fill(String slot, String key, MessageBundles.Bundle bundle, MessageBundles all, Frame frame) {
         return switch (slot) {
+            case "brand" -> frame.brand();
+            case "style" -> frame.style();
+            case "frame" -> "before".equals(key) ? frame.before(bundle.tag()) : frame.after(bundle.tag());
             case "t" -> markup(bundle.text(key));
             case "lang" -> bundle.tag();
             case "dir" -> bundle.direction();
@@ -63,6 +90,32 @@ final class PageTemplate {
             case "messages" -> scriptData(bundle, key);
             default -> throw new IllegalStateException("page " + path + " has an unknown slot {{" + slot + "}}");
         };
+    }
+
+    /**
+     * What surrounds the page's own part: Waitroom's header and footer ({@link #OWN}) or a seller's template rendered
+     * per language, split where {@code {{> waitroom}}} stood ({@code before}, {@code after}: HTML already cleaned);
+     * the brand's HTML and the colours' {@code <style>} element, and whether it is an operator's preview.
+     */
+    record Frame(String brand, String style, Map<String, String[]> sellerParts, boolean preview) {
+
+        static final Frame OWN = new Frame("Waitroom", "", null, false);
+
+        boolean seller() {
+            return sellerParts != null;
+        }
+
+        String before(String tag) {
+            return sellerParts.get(tag)[0];
+        }
+
+        String after(String tag) {
+            return sellerParts.get(tag)[1];
+        }
+
+        Frame asPreview() {
+            return new Frame(brand, style, sellerParts, true);
+        }
     }
 
     /** Escaped text, with {@code <strong>} and {@code </strong>} let through. */

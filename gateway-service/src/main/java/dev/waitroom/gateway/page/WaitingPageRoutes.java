@@ -1,6 +1,10 @@
 package dev.waitroom.gateway.page;
 
 import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.ops.OperatorCredentials;
+import dev.waitroom.gateway.config.SecretsProperties;
+import dev.waitroom.gateway.problem.ProblemResponses;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -26,10 +30,11 @@ import reactor.core.publisher.Mono;
 /**
  * The gateway's own static pages: the waiting page at {@code GET /events/{eventId}}, the minimal
  * shop page at {@code GET /events/{eventId}/shop-ui} and their assets under {@code /assets/**}.
- * Each page is rendered once per language at start (its texts and message bundle inlined,
- * docs/page-language.md); a request only chooses the language ({@link LanguageChoice}), so the
- * same bytes go to every visitor of a language and every event (the page reads the event id from
- * its URL). They are cacheable by browsers and shared caches ({@code Vary: Accept-Language,
+ * Each page is rendered once per language (its texts and message bundle inlined,
+ * docs/page-language.md): the shop at start, the waiting page per event when its seller's design
+ * changes ({@link SellerPages}, docs/operating/the-sellers-page.md); a request only picks the
+ * event's page and chooses the language ({@link LanguageChoice}), so the same bytes go to every
+ * visitor of a language and event (the page reads the event id from its URL). They are cacheable by browsers and shared caches ({@code Vary: Accept-Language,
  * Cookie}) and never set cookies.
  */
 @Configuration(proxyBeanMethods = false)
@@ -47,15 +52,22 @@ class WaitingPageRoutes {
     /** The page differs by the language cookie and by Accept-Language, nothing else. */
     static final String VARY = "Accept-Language, Cookie";
 
+    /** The preview of a seller's page: an operator's, never stored by a shared cache, never indexed. */
+    static final CacheControl PREVIEW_CACHE = CacheControl.noStore();
+
     @Bean
-    RouterFunction<ServerResponse> waitingPages() {
-        MessageBundles bundles = MessageBundles.load(MessageBundles.LOCATION);
-        LanguageChoice languages = new LanguageChoice(bundles);
-        Map<String, StaticPage> waiting = StaticPage.perLanguage("waiting-room/waiting.html", bundles);
+    RouterFunction<ServerResponse> waitingPages(SellerPages sellerPages, SecretsProperties secrets) {
+        MessageBundles bundles = sellerPages.bundles();
+        LanguageChoice languages = sellerPages.languages();
         Map<String, StaticPage> shop = StaticPage.perLanguage("waiting-room/shop.html", bundles);
+        OperatorCredentials operators = secrets.operatorCredentials();
         return RouterFunctions.route()
-                .GET("/events/{eventId}", request -> serve(request, waiting, languages))
-                .GET("/events/{eventId}/shop-ui", request -> serve(request, shop, languages))
+                .GET("/events/{eventId}", request -> {
+                    SellerPages.EventPage page = sellerPages.pageOf(request.pathVariable("eventId"));
+                    return serve(request, page.pages(), page.csp(), languages);
+                })
+                .GET("/events/{eventId}/shop-ui", request -> serve(request, shop, CONTENT_SECURITY_POLICY, languages))
+                .GET("/admin/events/{eventId}/page/preview", request -> preview(request, sellerPages, operators))
                 .build()
                 .and(RouterFunctions.resources(
                         "/assets/**", new ClassPathResource("waiting-room/assets/"), (resource, headers) -> {
@@ -64,8 +76,48 @@ class WaitingPageRoutes {
                         }));
     }
 
+    /**
+     * The event's page as Redis holds it now, in {@code ?lang=} (else the request's language), without its scripts so
+     * it joins nothing, for an operator (the ops credential, as every {@code /admin} route): {@code
+     * docs/operating/the-sellers-page.md}.
+     */
+    private static Mono<ServerResponse> preview(
+            ServerRequest request, SellerPages sellerPages, OperatorCredentials operators) {
+        if (operators
+                .fromAuthorization(request.headers().firstHeader(HttpHeaders.AUTHORIZATION))
+                .isEmpty()) {
+            request.exchange()
+                    .getResponse()
+                    .getHeaders()
+                    .set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"waitroom-admin\"");
+            return ProblemResponses.write(
+                            request.exchange(),
+                            ProblemType.OPS_CREDENTIAL_REQUIRED,
+                            "The ops API needs Authorization: Bearer with an operator's token.")
+                    .then(Mono.empty());
+        }
+        if (!EventId.isValid(request.pathVariable("eventId"))) {
+            return Mono.error(new ResponseStatusException(HttpStatus.NOT_FOUND));
+        }
+        EventId id = EventId.of(request.pathVariable("eventId"));
+        MessageBundles.Bundle language = sellerPages
+                .languages()
+                .choose(
+                        request.queryParam("lang").orElse(null),
+                        request.headers().firstHeader(HttpHeaders.ACCEPT_LANGUAGE));
+        return sellerPages
+                .current(id)
+                .flatMap(page -> ServerResponse.ok()
+                        .contentType(MediaType.TEXT_HTML)
+                        .cacheControl(PREVIEW_CACHE)
+                        .header(HttpHeaders.CONTENT_LANGUAGE, language.tag())
+                        .header("X-Robots-Tag", "noindex")
+                        .headers(headers -> securityHeaders(headers, page.csp()))
+                        .bodyValue(sellerPages.preview(page, language)));
+    }
+
     private static Mono<ServerResponse> serve(
-            ServerRequest request, Map<String, StaticPage> pages, LanguageChoice languages) {
+            ServerRequest request, Map<String, StaticPage> pages, String csp, LanguageChoice languages) {
         if (!EventId.isValid(request.pathVariable("eventId"))) {
             return Mono.error(new ResponseStatusException(HttpStatus.NOT_FOUND));
         }
@@ -89,12 +141,17 @@ class WaitingPageRoutes {
                 .eTag(page.etag())
                 .varyBy(VARY)
                 .header(HttpHeaders.CONTENT_LANGUAGE, language.tag())
-                .headers(WaitingPageRoutes::securityHeaders)
+                .headers(headers -> securityHeaders(headers, csp))
                 .bodyValue(page.bytes());
     }
 
     static void securityHeaders(HttpHeaders headers) {
-        headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+        securityHeaders(headers, CONTENT_SECURITY_POLICY);
+    }
+
+    /** The page's own CSP: a seller's page adds its colours' style hash and its image hosts. */
+    static void securityHeaders(HttpHeaders headers, String csp) {
+        headers.set("Content-Security-Policy", csp);
         headers.set("X-Content-Type-Options", "nosniff");
         headers.set("Referrer-Policy", "no-referrer");
     }

@@ -27,7 +27,10 @@ public final class GatewayTestInitializer implements ApplicationContextInitializ
                         // an entry is reported again after a second, so tests see a change within their await
                         "waitroom.gateway.liveness-report-interval=1s",
                         // a route table written by a test is in force within a fraction of its await
-                        "waitroom.gateway.routes-refresh=100ms")
+                        "waitroom.gateway.routes-refresh=100ms",
+                        // seller's pages written by a test are in force as quickly; their images from this host only
+                        "waitroom.gateway.page.refresh=100ms",
+                        "waitroom.gateway.page.image-hosts=cdn.example.com")
                 .applyTo(context);
         // tests speak plain http, like the local launcher; a test class may ask for production cookies
         boolean secure = Boolean.parseBoolean(context.getEnvironment().getProperty("waitroom.test.secure-cookies"));
