@@ -37,10 +37,12 @@ class HealthHoldTests {
 
     private double held(String eventId, String reason) {
         Http.Response r = new Http(this.managementPort).get("/actuator/prometheus");
-        Matcher m = Pattern.compile("waitroom_admission_held_by_health\\{event=\"" + Pattern.quote(eventId)
-                        + "\",reason=\"" + reason + "\"} ([0-9.]+)")
+        Matcher m = Pattern.compile("waitroom_admission_held_by_health\\{application=\"admission-coordinator\",event=\""
+                        + Pattern.quote(eventId) + "\",reason=\"" + reason + "\"} ([0-9.]+)")
                 .matcher(r.body());
-        assertThat(m.find()).as("series for " + eventId + " " + reason).isTrue();
+        assertThat(m.find())
+                .as("series for " + eventId + " " + reason + " in\n" + r.body())
+                .isTrue();
         return Double.parseDouble(m.group(1));
     }
 
