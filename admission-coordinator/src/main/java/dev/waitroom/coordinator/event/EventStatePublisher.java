@@ -208,10 +208,8 @@ public class EventStatePublisher {
                                 soldOutCategories,
                                 pace)
                         .withModeStatement(this.keys.signMode(ModeStatement.of(
-                                event.id().value(),
-                                event.mode().name(),
-                                event.saleGeneration(),
-                                this.clock.instant()))));
+                                event.id().value(), event.mode().name(), event.saleGeneration(), this.clock.instant())))
+                        .withAdmissionHold(hold(event).orElse(null)));
         if (!this.published.contains(event.id())) {
             this.publications.markPublished(event.id());
             this.published.add(event.id());

@@ -39,10 +39,36 @@ public record AdmissionHold(String cause, String reason, Instant until) {
         throw new MalformedValueException("unknown admissionHold.cause");
     }
 
+    /** Whether no offer is made while it lasts (all but a slowed shop): no progress and no estimate are shown then. */
+    public boolean stopsOffers() {
+        return causeValue() != Cause.SHOP_SLOWED;
+    }
+
     /** Whether the shop's health, not the plan, holds admission. */
     public boolean byHealth() {
         Cause c = causeValue();
         return c == Cause.SHOP_PAUSED || c == Cause.SHOP_SLOWED;
+    }
+
+    /** The hold as one string (the queue keeps it in the event hash): cause, planned end in epoch millis, reason. */
+    public String encode() {
+        return this.cause + "|" + (this.until == null ? "" : Long.toString(this.until.toEpochMilli())) + "|"
+                + (this.reason == null ? "" : this.reason);
+    }
+
+    /** The hold {@link #encode} wrote; null or empty is none. */
+    public static AdmissionHold decode(String encoded) {
+        if (encoded == null || encoded.isEmpty()) {
+            return null;
+        }
+        String[] parts = encoded.split("\\|", 3);
+        if (parts.length < 3) {
+            return null;
+        }
+        return new AdmissionHold(
+                parts[0],
+                parts[2].isEmpty() ? null : parts[2],
+                parts[1].isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(parts[1])));
     }
 
     /** This hold when its shape is sound, else a {@link MalformedValueException} naming the fault. */
