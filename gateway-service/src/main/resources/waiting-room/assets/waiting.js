@@ -186,6 +186,20 @@
     return W.t('refusal.unreachable');
   }
 
+  /*
+   * Why offers are held back, in plain words (docs/operating/schedules-and-pauses.md): the shop's health paused or
+   * slowed admission, or a planned window holds it; with the window's reason and its planned end where known.
+   */
+  function showHold(hold) {
+    var known = { SHOP_PAUSED: 1, SHOP_SLOWED: 1, PLANNED_PAUSE: 1, PLANNED_QUEUE_ALL: 1 };
+    var cause = known[hold.cause] ? hold.cause : 'PLANNED_PAUSE';
+    W.setText('headline', W.t('hold.' + cause + '.headline'));
+    var detail = W.t('hold.' + cause + '.detail');
+    if (hold.reason) { detail += ' ' + W.t('hold.reason', { reason: hold.reason }); }
+    if (hold.until) { detail += ' ' + W.t('hold.until', { time: W.time(hold.until) }); }
+    W.setText('detail', detail);
+  }
+
   /* Retry-After plus up to 50 % more, so pages refused together do not return together. */
   function joinLater(r) {
     var seconds = r.retryAfter || 5;
@@ -382,7 +396,9 @@
       showSoldOut(s.state === 'WAITING' ? 'waiting' : s.state === 'OFFERED' ? 'withdrawn' : 'done');
       return;
     }
-    var paused = s.mode === 'PAUSED';
+    var hold = s.admissionHold || null;
+    /* a hold that stops offers (the shop's health, a planned window) shows no progress either */
+    var paused = s.mode === 'PAUSED' || (hold !== null && hold.cause !== 'SHOP_SLOWED');
     /* no progress while paused: the place is shown as it stands, with no estimate */
     W.setText('ahead', paused && s.position ? W.t('ahead.paused', { ahead: band(s.position) }) : band(s.position));
     W.setText('wait', paused ? W.t('wait.paused') : estimate(s.estimatedWaitSeconds));
@@ -445,6 +461,10 @@
         return;
       default:
         break;
+    }
+    if (hold !== null) {
+      showHold(hold);
+      return;
     }
     if (paused) {
       W.setText('headline', W.t('paused.headline'));

@@ -4,7 +4,7 @@
 -- last-seen when older than the liveness interval. Never touches order.
 -- Returns: 'OK', phase, mode, announcement, rate, waiting, entry seq, state, order key, ahead (-1 unknown),
 -- offer deadline (epoch millis or ''), measured pace (Pace.encode or ''), when the coordinator last pushed the event
--- (epoch millis or '')
+-- (epoch millis or ''), why offers are held back (AdmissionHold.encode or '')
 -- The first time a WAITING entry is given an estimate (ahead known, admissions running), the estimate's inputs are
 -- kept beside its last-seen time, field 'j<n>' of 's:<seq/128>': ahead|now|rate|pace, so that its offer can be scored
 -- against the range it was shown (docs/estimates.md, EstimateScores); beyond an event's first ESTIMATE_RECORD_ALL
@@ -16,7 +16,7 @@ local function status_keys(seq)
 end
 
 local function visitor_status(existing, now, liveness)
-  local ev = redis.call('HMGET', KEYS[1], 'phase', 'mode', 'ann', 'rate', 'presale', 'drawAt', 'pace', 'updatedAt')
+  local ev = redis.call('HMGET', KEYS[1], 'phase', 'mode', 'ann', 'rate', 'presale', 'drawAt', 'pace', 'updatedAt', 'hold')
   local phase = ev[1]
   local waiting = redis.call('HGET', K('cnt'), 'waiting') or '0'
   local seq = tonumber(existing)
@@ -67,5 +67,5 @@ local function visitor_status(existing, now, liveness)
     redis.pcall('HSETNX', seenKey, 'j' .. field, ahead .. '|' .. now .. '|' .. ev[4] .. '|' .. (ev[7] or ''))
   end
   return {'OK', phase, ev[2] or '', ev[3] or '', ev[4] or '0', waiting, tostring(existing), state, tostring(key),
-    tostring(ahead), offerExpires, ev[7] or '', ev[8] or ''}
+    tostring(ahead), offerExpires, ev[7] or '', ev[8] or '', ev[9] or ''}
 end

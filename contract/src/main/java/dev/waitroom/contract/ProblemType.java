@@ -59,6 +59,8 @@ public enum ProblemType {
     // Events (coordinator, queue)
     INVALID_EVENT_ID(400, "invalid-event-id", "Malformed event id"),
     INVALID_EVENT_CONFIG(400, "invalid-event-config", "Event configuration not accepted"),
+    // An event's closing time and planned windows (coordinator): docs/operating/schedules-and-pauses.md
+    INVALID_SCHEDULE(400, "invalid-schedule", "Schedule not accepted"),
     // Routes per event (coordinator): docs/integration/gateway-in-front.md
     BAD_ROUTE(400, "bad-route", "Protected path not accepted"),
     BAD_ORIGIN(400, "bad-origin", "Origin not accepted"),

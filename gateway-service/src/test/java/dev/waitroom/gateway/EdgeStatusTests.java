@@ -279,6 +279,52 @@ class EdgeStatusTests {
         assertThat(model.statusCalls()).isEqualTo(statusCalls);
     }
 
+    /**
+     * The truth about pauses (docs/operating/schedules-and-pauses.md): the hold the snapshot carries reaches the
+     * visitor's status at the edge, with no estimate while it stops offers and with one while the shop only slows them.
+     */
+    @Test
+    void aHoldInTheSnapshotIsInTheEdgesStatusWithoutAnEstimateWhileItStopsOffers() {
+        FarBack far = farBack();
+        String event = far.event();
+        StubQueueService.QueueEvent model = far.model().admissionRate(20.0);
+        Waiting visitor = far.visitor();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            Browser.Reply reply = visitor.browser().get("/events/" + event + "/queue/status");
+            assertThat(answeredAtEdge(reply)).isTrue();
+            assertThat(reply.json().get("estimatedWaitSeconds").isNull())
+                    .as("no hold: an estimate")
+                    .isFalse();
+        });
+        java.time.Instant until = java.time.Instant.parse("2030-01-01T14:00:00Z");
+        model.admissionHold(dev.waitroom.contract.queue.AdmissionHold.of(
+                dev.waitroom.contract.queue.AdmissionHold.Cause.PLANNED_QUEUE_ALL, "Doors at two", until));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            Browser.Reply reply = visitor.browser().get("/events/" + event + "/queue/status");
+            assertThat(answeredAtEdge(reply)).isTrue();
+            assertThat(reply.json().get("mode").asString()).isEqualTo("QUEUEING");
+            assertThat(reply.json().get("estimatedWaitSeconds").isNull()).isTrue();
+            assertThat(reply.json().at("/admissionHold/cause").asString()).isEqualTo("PLANNED_QUEUE_ALL");
+            assertThat(reply.json().at("/admissionHold/reason").asString()).isEqualTo("Doors at two");
+            assertThat(reply.json().at("/admissionHold/until").asString()).isEqualTo("2030-01-01T14:00:00Z");
+        });
+        model.admissionHold(dev.waitroom.contract.queue.AdmissionHold.of(
+                dev.waitroom.contract.queue.AdmissionHold.Cause.SHOP_SLOWED, null, null));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            Browser.Reply reply = visitor.browser().get("/events/" + event + "/queue/status");
+            assertThat(answeredAtEdge(reply)).isTrue();
+            assertThat(reply.json().at("/admissionHold/cause").asString()).isEqualTo("SHOP_SLOWED");
+            assertThat(reply.json().get("estimatedWaitSeconds").isNull())
+                    .as("slowed, admission still runs: an estimate")
+                    .isFalse();
+        });
+        model.admissionHold(null);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            Browser.Reply reply = visitor.browser().get("/events/" + event + "/queue/status");
+            assertThat(reply.json().hasNonNull("admissionHold")).isFalse();
+        });
+    }
+
     @Test
     void soldOutPollsGoToTheQueueServiceAndShowNoEstimateOrOffer() {
         FarBack far = farBack();

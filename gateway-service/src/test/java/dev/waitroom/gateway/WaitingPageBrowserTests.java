@@ -116,6 +116,39 @@ class WaitingPageBrowserTests {
         page.context().close();
     }
 
+    /** The truth about pauses (docs/operating/schedules-and-pauses.md): the hold in the status, said plainly. */
+    @Test
+    void theShopsHealthHoldingAdmissionIsSaidPlainlyWithoutAnEstimate() {
+        String event = newEvent();
+        StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(5);
+        model.admissionHold(dev.waitroom.contract.queue.AdmissionHold.of(
+                dev.waitroom.contract.queue.AdmissionHold.Cause.SHOP_PAUSED, null, null));
+        Page page = open(event);
+        assertThat(page.locator("#headline"))
+                .containsText("The shop is busy; admission is paused to protect it. Your place is kept.", WAIT);
+        assertThat(page.locator("#wait")).containsText("Not while admission is paused", WAIT);
+        AxeResults results = new AxeBuilder(page).analyze();
+        assertThat(results.getViolations()).isEmpty();
+        page.context().close();
+    }
+
+    @Test
+    void aPlannedWindowIsSaidWithItsReasonAndItsEndAndTheReasonStaysText() {
+        String event = newEvent();
+        StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(5);
+        model.admissionHold(dev.waitroom.contract.queue.AdmissionHold.of(
+                dev.waitroom.contract.queue.AdmissionHold.Cause.PLANNED_PAUSE,
+                "Seat map <b>update</b><img src=x onerror=alert(1)>",
+                Instant.parse("2030-01-01T14:00:00Z")));
+        Page page = open(event);
+        assertThat(page.locator("#headline")).containsText("Admission is paused as planned", WAIT);
+        assertThat(page.locator("#detail")).containsText("Reason: Seat map <b>update</b>", WAIT);
+        assertThat(page.locator("#detail")).containsText("Admission resumes at", WAIT);
+        assertThat(page.locator("#detail b").count()).isZero();
+        assertThat(page.locator("#detail img").count()).isZero();
+        page.context().close();
+    }
+
     @Test
     void pausedAndSoldOutAreSaidPlainlyWithoutAnEstimate() {
         String event = newEvent();

@@ -2,12 +2,14 @@ package dev.waitroom.coordinator.event;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.queue.AdmissionHold;
 import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
 import dev.waitroom.coordinator.rate.EventRates;
+import dev.waitroom.coordinator.rate.RateController;
 import dev.waitroom.tokens.ModeStatement;
 import java.time.Clock;
 import org.slf4j.Logger;
@@ -38,6 +40,8 @@ public class EventStatePublisher {
 
     private final Clock clock;
 
+    private final Schedules schedules;
+
     /** Events this instance knows the queue has accepted a state of: the publication is recorded once, not per push. */
     private final java.util.Set<EventId> published = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -48,7 +52,9 @@ public class EventStatePublisher {
             Publications publications,
             SoldOutCategories soldOut,
             SigningKeys keys,
-            Clock clock) {
+            Clock clock,
+            Schedules schedules) {
+        this.schedules = schedules;
         this.keys = keys;
         this.clock = clock;
         this.queue = queue;
@@ -128,6 +134,42 @@ public class EventStatePublisher {
         return java.util.Arrays.copyOfRange(counts, from, counts.length);
     }
 
+    /**
+     * Why offers are held back now, as the page says it (docs/operating/schedules-and-pauses.md): a planned window
+     * first, then the shop's health ({@link #healthHold}); empty when the event admits as configured or is not open.
+     */
+    public java.util.Optional<AdmissionHold> hold(Event event) {
+        if (event.phase() != EventPhase.OPEN) {
+            return java.util.Optional.empty();
+        }
+        java.util.Optional<AdmissionHold> planned =
+                this.schedules.cached(event.id()).holdAt(this.clock.instant());
+        return planned.isPresent() ? planned : healthHold(event);
+    }
+
+    /**
+     * Whether the shop's health holds admission back: PAUSED while the rate controller has paused it (health critical
+     * or stale), SLOWED while it admits below the configured maximum and health is not healthy now. The controller's
+     * slow start and its climb back on healthy windows are not reported: nothing is wrong with the shop then. Only
+     * while the event would otherwise offer.
+     */
+    public java.util.Optional<AdmissionHold> healthHold(Event event) {
+        if (!event.offering()) {
+            return java.util.Optional.empty();
+        }
+        RateController.HealthView view = this.rates.view(event.id());
+        if (view.paused()) {
+            return java.util.Optional.of(AdmissionHold.of(AdmissionHold.Cause.SHOP_PAUSED, null, null));
+        }
+        boolean unwell = switch (view.status()) {
+            case STRAINED, DEGRADED, CRITICAL, STALE -> true;
+            case HEALTHY, UNMEASURED -> false;
+        };
+        return unwell && view.factor() < 1
+                ? java.util.Optional.of(AdmissionHold.of(AdmissionHold.Cause.SHOP_SLOWED, null, null))
+                : java.util.Optional.empty();
+    }
+
     /** The admission rate in force for this event now: its controller's factor times the configured maximum. */
     public double admissionRate(Event event) {
         return event.offering() ? this.rates.factor(event.id()) * event.config().maxAdmissionsPerSecond() : 0;
@@ -166,10 +208,8 @@ public class EventStatePublisher {
                                 soldOutCategories,
                                 pace)
                         .withModeStatement(this.keys.signMode(ModeStatement.of(
-                                event.id().value(),
-                                event.mode().name(),
-                                event.saleGeneration(),
-                                this.clock.instant()))));
+                                event.id().value(), event.mode().name(), event.saleGeneration(), this.clock.instant())))
+                        .withAdmissionHold(hold(event).orElse(null)));
         if (!this.published.contains(event.id())) {
             this.publications.markPublished(event.id());
             this.published.add(event.id());

@@ -11,6 +11,7 @@ import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.ops.Operator;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
+import dev.waitroom.coordinator.event.EventDefaults;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import java.net.URI;
@@ -42,10 +43,14 @@ class EventAdminController {
 
     private final AccountScopeGuard accountScope;
 
-    EventAdminController(EventManagement management, LiveView liveView, AccountScopeGuard accountScope) {
+    private final EventDefaults defaults;
+
+    EventAdminController(
+            EventManagement management, LiveView liveView, AccountScopeGuard accountScope, EventDefaults defaults) {
         this.management = management;
         this.liveView = liveView;
         this.accountScope = accountScope;
+        this.defaults = defaults;
     }
 
     @PostMapping
@@ -59,20 +64,17 @@ class EventAdminController {
                     ProblemType.INVALID_EVENT_ID,
                     "Event ids starting with " + EventId.WARM_UP_PREFIX + " are the services' own warm-up events.");
         }
-        if (body.maxActiveSessions() == null || body.maxAdmissionsPerSecond() == null) {
-            throw invalid("maxActiveSessions and maxAdmissionsPerSecond are required");
-        }
-        double rate = body.maxAdmissionsPerSecond();
+        double rate = or(body.maxAdmissionsPerSecond(), this.defaults.maxAdmissionsPerSecond());
         this.accountScope.check(null, body.identityScope());
         EventConfig config = new EventConfig(
                 body.name(),
                 body.opensAt(),
-                body.maxActiveSessions(),
+                or(body.maxActiveSessions(), this.defaults.maxActiveSessions()),
                 rate,
                 or(body.batchMax(), (int) Math.max(1, Math.min(1000, Math.ceil(rate)))),
-                seconds(or(body.offerTtlSeconds(), 60)),
-                seconds(or(body.sessionTtlSeconds(), 600)),
-                seconds(or(body.sessionMaxSeconds(), 1800)),
+                or(seconds(body.offerTtlSeconds()), this.defaults.offerTtl()),
+                or(seconds(body.sessionTtlSeconds()), this.defaults.sessionTtl()),
+                or(seconds(body.sessionMaxSeconds()), this.defaults.sessionMax()),
                 or(body.presaleOrdering(), PresaleOrdering.RANDOM),
                 or(body.identityScope(), IdentityScope.BROWSER),
                 or(body.expiredOfferPolicy(), ExpiredOfferPolicy.REQUEUE_ONCE),
@@ -220,8 +222,8 @@ class EventAdminController {
         return s.strip();
     }
 
-    private static Duration seconds(int s) {
-        return Duration.ofSeconds(s);
+    private static Duration seconds(Integer s) {
+        return s == null ? null : Duration.ofSeconds(s);
     }
 
     private static <T> T or(T value, T fallback) {

@@ -2,6 +2,7 @@ package dev.waitroom.coordinator.tick;
 
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.Region;
+import dev.waitroom.contract.queue.AdmissionHold;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.coordinator.admission.Admissions;
 import dev.waitroom.coordinator.admission.Grants;
@@ -11,6 +12,7 @@ import dev.waitroom.coordinator.admission.QueueSync;
 import dev.waitroom.coordinator.admission.SessionRegistry;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventManagement;
+import dev.waitroom.coordinator.event.EventSchedules;
 import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.lease.FencingGeneration;
@@ -74,7 +76,8 @@ public final class AdmissionTicker {
             EventStatePublisher publisher,
             SessionRegistry registry,
             EventGauges gauges,
-            Regions regions) {}
+            Regions regions,
+            EventSchedules schedules) {}
 
     /**
      * The region this ticker is the gate of, its budgets in the ledger and how long a stopped region's budget stays
@@ -126,6 +129,10 @@ public final class AdmissionTicker {
             event = this.parts.management().completeDraw(event);
             lead.drawnHere = event.drawn();
         }
+        event = this.parts.schedules().apply(event, now);
+        if (event.phase() == EventPhase.ENDED) {
+            return 0;
+        }
         if (regional() && event.phase() == EventPhase.OPEN && event.drawn() && !lead.drawnHere) {
             lead.drawnHere = drawHere(event);
         } else if (regional() && event.drawn() && lead.drawnHere && event.revealedSeed() == null) {
@@ -141,7 +148,8 @@ public final class AdmissionTicker {
             lead.renewedBudget = false;
             renewBudget(id, lead);
         }
-        if (event.offering() && (lead.drawnHere || !regional())) {
+        boolean planned = this.parts.schedules().holdAt(event, now).isPresent();
+        if (event.offering() && !planned && (lead.drawnHere || !regional())) {
             offered = offer(event, lead, live, regional() ? rate * lead.share : rate, now);
             if (offered > 0) {
                 live = this.parts.grants().count(id);
@@ -150,6 +158,15 @@ public final class AdmissionTicker {
         this.parts
                 .gauges()
                 .update(id, live.offered(), live.active(), event.config().maxActiveSessions(), rate, event.mode());
+        this.parts
+                .gauges()
+                .heldByHealth(
+                        id,
+                        this.parts
+                                .publisher()
+                                .healthHold(event)
+                                .map(AdmissionHold::causeValue)
+                                .orElse(null));
         long nowNanos = this.nanoTime.getAsLong();
         if (lead.lastPush == null
                 || nowNanos - lead.lastPush >= this.properties.pushEvery().toNanos()) {

@@ -1,6 +1,7 @@
 package dev.waitroom.coordinator.tick;
 
 import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.queue.AdmissionHold;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
@@ -31,6 +32,14 @@ public class EventGauges {
         f.mode = mode;
     }
 
+    /**
+     * Whether the shop's health holds the event's admission back ({@code waitroom_admission_held_by_health}, one series
+     * per reason, 1 while it applies); registered with the event's other gauges, so the series exists from the start.
+     */
+    void heldByHealth(String eventId, AdmissionHold.Cause cause) {
+        this.figures.computeIfAbsent(eventId, this::register).heldByHealth = cause;
+    }
+
     void drift(String eventId, long drift) {
         this.figures.computeIfAbsent(eventId, this::register).drift = drift;
     }
@@ -59,8 +68,19 @@ public class EventGauges {
                     .tag("mode", mode.name())
                     .register(this.meters);
         }
+        for (AdmissionHold.Cause cause : HEALTH_CAUSES) {
+            Gauge.builder("waitroom.admission.held.by.health", f, x -> x.heldByHealth == cause ? 1 : 0)
+                    .description("1 while the shop's health pauses or slows the event's admission (reason label)")
+                    .tag("event", eventId)
+                    .tag("reason", cause == AdmissionHold.Cause.SHOP_PAUSED ? "paused" : "slowed")
+                    .register(this.meters);
+        }
         return f;
     }
+
+    private static final AdmissionHold.Cause[] HEALTH_CAUSES = {
+        AdmissionHold.Cause.SHOP_PAUSED, AdmissionHold.Cause.SHOP_SLOWED
+    };
 
     private static final class Figures {
 
@@ -75,5 +95,7 @@ public class EventGauges {
         volatile double drift;
 
         volatile OperatingMode mode;
+
+        volatile AdmissionHold.Cause heldByHealth;
     }
 }

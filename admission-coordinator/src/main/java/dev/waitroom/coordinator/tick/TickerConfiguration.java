@@ -7,6 +7,7 @@ import dev.waitroom.coordinator.admission.Offering;
 import dev.waitroom.coordinator.admission.QueueSync;
 import dev.waitroom.coordinator.admission.SessionRegistry;
 import dev.waitroom.coordinator.event.EventManagement;
+import dev.waitroom.coordinator.event.EventSchedules;
 import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.keys.SigningKeys;
@@ -48,7 +49,8 @@ class TickerConfiguration {
             Region region,
             RegionBudgets budgets,
             RegionGauges regionGauges,
-            RegionProperties regionProperties) {
+            RegionProperties regionProperties,
+            EventSchedules schedules) {
         if (region.regional()) {
             log.info("Admission gate of region {}: offers within the budget it leases from the ledger", region);
         }
@@ -64,7 +66,8 @@ class TickerConfiguration {
                 publisher,
                 registry,
                 gauges,
-                new AdmissionTicker.Regions(region, budgets, regionGauges, regionProperties.grace()));
+                new AdmissionTicker.Regions(region, budgets, regionGauges, regionProperties.grace()),
+                schedules);
     }
 
     @Bean

@@ -25,6 +25,8 @@ import java.util.regex.Pattern;
  * {@code commitment} and {@code seed} are hex ({@code seed} null until revealed). {@code modeStatement} is the
  * coordinator's signature of the mode (a compact JWS, shared-tokens {@code ModeStatement}), stored opaque and returned in
  * the snapshot: the gateway honours BYPASS only on a statement that verifies (docs/security/signed-mode.md).
+ * {@code admissionHold} says why offers are held back while the event is open ({@link AdmissionHold}; missing: they
+ * are not), carried to the snapshot and the visitor status for the page.
  */
 public record EventUpdateRequest(
         String phase,
@@ -45,7 +47,8 @@ public record EventUpdateRequest(
         String afterPurchase,
         List<String> soldOutCategories,
         Pace pace,
-        String modeStatement) {
+        String modeStatement,
+        AdmissionHold admissionHold) {
 
     public static final int MAX_ANNOUNCEMENT = 1000;
 
@@ -104,6 +107,7 @@ public record EventUpdateRequest(
                 afterPurchase,
                 soldOutCategories,
                 null,
+                null,
                 null);
     }
 
@@ -146,6 +150,51 @@ public record EventUpdateRequest(
                 afterPurchase,
                 soldOutCategories,
                 pace,
+                null,
+                null);
+    }
+
+    /** A body without an admission hold. */
+    public EventUpdateRequest(
+            String phase,
+            String mode,
+            String announcement,
+            Long saleGeneration,
+            String commitment,
+            String seed,
+            String identityScope,
+            String expiredOfferPolicy,
+            String presaleOrdering,
+            Double admissionRatePerSecond,
+            Long offerTtlSeconds,
+            Instant opensAt,
+            Double maxJoinsPerSecond,
+            Long proofOfWorkDifficulty,
+            String name,
+            String afterPurchase,
+            List<String> soldOutCategories,
+            Pace pace,
+            String modeStatement) {
+        this(
+                phase,
+                mode,
+                announcement,
+                saleGeneration,
+                commitment,
+                seed,
+                identityScope,
+                expiredOfferPolicy,
+                presaleOrdering,
+                admissionRatePerSecond,
+                offerTtlSeconds,
+                opensAt,
+                maxJoinsPerSecond,
+                proofOfWorkDifficulty,
+                name,
+                afterPurchase,
+                soldOutCategories,
+                pace,
+                modeStatement,
                 null);
     }
 
@@ -225,6 +274,7 @@ public record EventUpdateRequest(
                 afterPurchase.name(),
                 soldOutCategories == null ? List.of() : List.copyOf(soldOutCategories),
                 pace,
+                null,
                 null);
     }
 
@@ -249,7 +299,36 @@ public record EventUpdateRequest(
                 afterPurchase,
                 soldOutCategories,
                 pace,
-                statement);
+                statement,
+                admissionHold);
+    }
+
+    /**
+     * This body with why offers are held back ({@link AdmissionHold}, null: they are not), which the page says in
+     * plain language (docs/operating/schedules-and-pauses.md).
+     */
+    public EventUpdateRequest withAdmissionHold(AdmissionHold hold) {
+        return new EventUpdateRequest(
+                phase,
+                mode,
+                announcement,
+                saleGeneration,
+                commitment,
+                seed,
+                identityScope,
+                expiredOfferPolicy,
+                presaleOrdering,
+                admissionRatePerSecond,
+                offerTtlSeconds,
+                opensAt,
+                maxJoinsPerSecond,
+                proofOfWorkDifficulty,
+                name,
+                afterPurchase,
+                soldOutCategories,
+                pace,
+                modeStatement,
+                hold);
     }
 
     /**
@@ -303,6 +382,9 @@ public record EventUpdateRequest(
                         || !COMPACT_JWS.matcher(modeStatement).matches())) {
             throw new MalformedValueException(
                     "modeStatement is a compact JWS of at most " + MAX_MODE_STATEMENT + " characters");
+        }
+        if (admissionHold != null) {
+            admissionHold.validated();
         }
         afterPurchaseValue();
         phaseValue();

@@ -20,6 +20,8 @@ import java.util.List;
  * (docs/estimates.md), null before any was pushed: the edge estimates with it exactly as the queue-service does.
  * {@code modeStatement} is the coordinator's signed statement of the mode as last pushed (opaque here, null when none):
  * the gateway lets requests through in BYPASS only when it verifies (docs/security/signed-mode.md).
+ * {@code admissionHold} is why offers are held back as last pushed ({@link AdmissionHold}, null: they are not); the
+ * edge puts it in the visitor status.
  */
 public record QueueSnapshot(
         String eventId,
@@ -38,7 +40,8 @@ public record QueueSnapshot(
         JoinGate joinGate,
         List<String> soldOutCategories,
         Pace pace,
-        String modeStatement) {
+        String modeStatement,
+        AdmissionHold admissionHold) {
 
     public QueueSnapshot {
         waitingBuckets = waitingBuckets == null ? List.of() : List.copyOf(waitingBuckets);
@@ -80,6 +83,7 @@ public record QueueSnapshot(
                 joinGate,
                 soldOutCategories,
                 null,
+                null,
                 null);
     }
 
@@ -118,6 +122,47 @@ public record QueueSnapshot(
                 joinGate,
                 soldOutCategories,
                 pace,
+                null,
+                null);
+    }
+
+    /** A snapshot without an admission hold. */
+    public QueueSnapshot(
+            String eventId,
+            EventPhase phase,
+            OperatingMode mode,
+            String announcement,
+            long saleGeneration,
+            double admissionRatePerSecond,
+            Long offerWatermark,
+            Instant drawCompletedAt,
+            Boolean drawComplete,
+            Long presaleCount,
+            Long waiting,
+            List<WaitingBucket> waitingBuckets,
+            Instant generatedAt,
+            JoinGate joinGate,
+            List<String> soldOutCategories,
+            Pace pace,
+            String modeStatement) {
+        this(
+                eventId,
+                phase,
+                mode,
+                announcement,
+                saleGeneration,
+                admissionRatePerSecond,
+                offerWatermark,
+                drawCompletedAt,
+                drawComplete,
+                presaleCount,
+                waiting,
+                waitingBuckets,
+                generatedAt,
+                joinGate,
+                soldOutCategories,
+                pace,
+                modeStatement,
                 null);
     }
 

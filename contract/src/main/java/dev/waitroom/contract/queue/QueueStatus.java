@@ -9,7 +9,8 @@ import java.time.Instant;
  * the queue-service and, for a WAITING entry whose order the snapshot covers, by the gateway at the edge; both must
  * read alike. Nothing about other visitors, no internal ids but the visitor's own receipt. {@code state} is an entry
  * state name; {@code position} and {@code estimatedWaitSeconds} are null when unknown; {@code offer} is set for an
- * OFFERED entry only.
+ * OFFERED entry only. {@code admissionHold} says why offers are held back while the event is open (the shop's health
+ * or a planned window; {@link AdmissionHold}), null when they are not.
  */
 public record QueueStatus(
         String state,
@@ -20,7 +21,22 @@ public record QueueStatus(
         Offer offer,
         int pollAfterSeconds,
         String announcement,
-        String receipt) {
+        String receipt,
+        AdmissionHold admissionHold) {
+
+    /** A status without an admission hold. */
+    public QueueStatus(
+            String state,
+            EventPhase phase,
+            OperatingMode mode,
+            Position position,
+            EstimatedWait estimatedWaitSeconds,
+            Offer offer,
+            int pollAfterSeconds,
+            String announcement,
+            String receipt) {
+        this(state, phase, mode, position, estimatedWaitSeconds, offer, pollAfterSeconds, announcement, receipt, null);
+    }
 
     /**
      * How many waiting visitors are ahead: a band, never an exact count. Exact below 100, otherwise rounded to two

@@ -39,7 +39,8 @@ class QueueRecordsTests {
                         + "'admissionRatePerSecond':2.5,'offerTtlSeconds':30,'opensAt':'2026-06-01T10:00:00Z',"
                         + "'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0,'name':null,'afterPurchase':'RELEASE',"
                         + "'soldOutCategories':[],'pace':{'perSecond':2.4,'variance':3.1,'recentPerSecond':2.2,"
-                        + "'buckets':12,'floorPerSecond':1.5,'resumed':false},'modeStatement':'a.b.c'}");
+                        + "'buckets':12,'floorPerSecond':1.5,'resumed':false},'modeStatement':'a.b.c',"
+                        + "'admissionHold':null}");
         EventUpdateRequest request = EventUpdateRequest.of(
                         EventPhase.OPEN,
                         OperatingMode.QUEUEING,
@@ -257,7 +258,7 @@ class QueueRecordsTests {
                 + "'presaleCount':0,'waiting':3,'waitingBuckets':[{'maxOrderKey':9,'count':2},{'maxOrderKey':12,'count':1}],"
                 + "'generatedAt':'2026-06-01T10:00:05Z','joinGate':{'maxJoinsPerSecond':0.0,'proofOfWorkDifficulty':0},'soldOutCategories':[],"
                 + "'pace':{'perSecond':2.4,'variance':3.1,'recentPerSecond':2.2,'buckets':12,'floorPerSecond':1.5,'resumed':true},"
-                + "'modeStatement':null}");
+                + "'modeStatement':null,'admissionHold':null}");
         QueueSnapshot snapshot = new QueueSnapshot(
                 "e1",
                 EventPhase.OPEN,
@@ -347,12 +348,31 @@ class QueueRecordsTests {
         roundTrips(
                 json("{'state':'WAITING','phase':'OPEN','mode':'QUEUEING','position':{'aheadMin':150,'aheadMax':159},"
                         + "'estimatedWaitSeconds':{'min':50,'max':88,'caveat':null},'offer':null,'pollAfterSeconds':8,'announcement':null,"
-                        + "'receipt':'4gfk'}"),
+                        + "'receipt':'4gfk','admissionHold':null}"),
                 waiting);
+        roundTrips(
+                json("{'state':'WAITING','phase':'OPEN','mode':'QUEUEING','position':{'aheadMin':150,'aheadMax':159},"
+                        + "'estimatedWaitSeconds':null,'offer':null,'pollAfterSeconds':45,'announcement':null,"
+                        + "'receipt':'4gfk','admissionHold':{'cause':'PLANNED_PAUSE','reason':'Seat map update',"
+                        + "'until':'2026-06-01T14:00:00Z'}}"),
+                new QueueStatus(
+                        "WAITING",
+                        EventPhase.OPEN,
+                        OperatingMode.QUEUEING,
+                        ahead,
+                        null,
+                        null,
+                        45,
+                        null,
+                        "4gfk",
+                        AdmissionHold.of(
+                                AdmissionHold.Cause.PLANNED_PAUSE,
+                                "Seat map update",
+                                Instant.parse("2026-06-01T14:00:00Z"))));
         roundTrips(
                 json("{'state':'OFFERED','phase':'OPEN','mode':'QUEUEING','position':null,'estimatedWaitSeconds':null,"
                         + "'offer':{'expiresAt':'2026-06-01T10:00:30Z'},'pollAfterSeconds':2,'announcement':'Hurry',"
-                        + "'receipt':'4gfk'}"),
+                        + "'receipt':'4gfk','admissionHold':null}"),
                 new QueueStatus(
                         "OFFERED",
                         EventPhase.OPEN,

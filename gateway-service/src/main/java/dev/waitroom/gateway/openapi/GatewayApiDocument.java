@@ -278,6 +278,20 @@ final class GatewayApiDocument {
                     "Set the announcement shown on the page."),
             op(
                     "GET",
+                    "/admin/events/{eventId}/schedule",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "The event's closing time, planned windows and the schedule's audit."),
+            op(
+                    "PUT",
+                    "/admin/events/{eventId}/schedule",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "Replace the closing time and planned windows (audited; docs/operating/schedules-and-pauses.md)."),
+            op(
+                    "GET",
                     "/admin/events/{eventId}/inventory",
                     "ops",
                     Access.OPERATOR,

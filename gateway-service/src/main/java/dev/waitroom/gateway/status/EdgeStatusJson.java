@@ -1,5 +1,6 @@
 package dev.waitroom.gateway.status;
 
+import dev.waitroom.contract.queue.AdmissionHold;
 import dev.waitroom.contract.queue.EstimateCaveat;
 import dev.waitroom.contract.queue.QueueStatus;
 import java.nio.charset.StandardCharsets;
@@ -57,6 +58,19 @@ final class EdgeStatusJson {
         string(json, status.announcement());
         json.append(",\"receipt\":");
         string(json, status.receipt());
+        json.append(",\"admissionHold\":");
+        AdmissionHold hold = status.admissionHold();
+        if (hold == null) {
+            json.append("null");
+        } else {
+            json.append("{\"cause\":");
+            string(json, hold.cause());
+            json.append(",\"reason\":");
+            string(json, hold.reason());
+            json.append(",\"until\":");
+            string(json, hold.until() == null ? null : hold.until().toString());
+            json.append('}');
+        }
         return json.append('}').toString().getBytes(StandardCharsets.UTF_8);
     }
 

@@ -93,7 +93,8 @@ final class EdgeStatusPolicy {
                     null,
                     PRESALE_POLL_SECONDS,
                     snapshot.announcement(),
-                    ticket.entryId()));
+                    ticket.entryId(),
+                    snapshot.admissionHold()));
         }
         if (snapshot.phase() != EventPhase.OPEN) {
             return new Forward("not-open");
@@ -139,7 +140,9 @@ final class EdgeStatusPolicy {
         // widened to the queue-service's coarse counts, so edge and queue-service answers read alike and both hold the
         // truth
         QueueStatus.Position band = QueueStatus.Position.covering(aheadMin, aheadMax);
-        boolean paused = snapshot.mode() == OperatingMode.PAUSED;
+        // a hold that stops offers (a planned window, the shop's health) shows no progress, like a pause
+        boolean paused = snapshot.mode() == OperatingMode.PAUSED
+                || (snapshot.admissionHold() != null && snapshot.admissionHold().stopsOffers());
         // the queue-service's rule on the same pushed pace (docs/estimates.md)
         QueueStatus.EstimatedWait estimate = paused ? null : QueueStatus.EstimatedWait.of(band, rate, snapshot.pace());
         QueueStatus status = new QueueStatus(
@@ -151,7 +154,8 @@ final class EdgeStatusPolicy {
                 null,
                 nearFront && !paused ? NEAR_FRONT_POLL_SECONDS : pollAfter(paused, band.aheadMin(), rate),
                 snapshot.announcement(),
-                ticket.entryId());
+                ticket.entryId(),
+                snapshot.admissionHold());
         return new Answer(status);
     }
 

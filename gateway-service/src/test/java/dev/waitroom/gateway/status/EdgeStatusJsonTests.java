@@ -49,7 +49,18 @@ class EdgeStatusJsonTests {
                     null,
                     random.nextInt(60),
                     texts.get(random.nextInt(texts.size())),
-                    random.nextBoolean() ? Long.toString(random.nextLong() & Long.MAX_VALUE, 36) : "r-\"1");
+                    random.nextBoolean() ? Long.toString(random.nextLong() & Long.MAX_VALUE, 36) : "r-\"1",
+                    random.nextBoolean()
+                            ? null
+                            : new dev.waitroom.contract.queue.AdmissionHold(
+                                    dev.waitroom.contract.queue.AdmissionHold.Cause.values()[
+                                            random.nextInt(
+                                                    dev.waitroom.contract.queue.AdmissionHold.Cause.values().length)]
+                                            .name(),
+                                    texts.get(random.nextInt(texts.size())),
+                                    random.nextBoolean()
+                                            ? null
+                                            : Instant.ofEpochSecond(random.nextInt(2_000_000_000))));
             byte[] ours = EdgeStatusJson.write(status);
             assertThat(JSON.readTree(ours))
                     .as("seed %d: %s", seed, new String(ours, StandardCharsets.UTF_8))

@@ -420,6 +420,8 @@ public final class StubQueueService extends StubHttpServer {
 
         volatile String announcement;
 
+        volatile dev.waitroom.contract.queue.AdmissionHold admissionHold;
+
         volatile long saleGeneration = 1;
 
         volatile double admissionRatePerSecond = 2.0;
@@ -518,6 +520,12 @@ public final class StubQueueService extends StubHttpServer {
         /** Sets the phase as it is, without the guard of the coordinator's push (a test may go back). */
         public synchronized QueueEvent phase(String phase) {
             this.phase = EventPhase.valueOf(phase);
+            return this;
+        }
+
+        /** Sets why offers are held back, as a push with {@code admissionHold} would (null: they are not). */
+        public synchronized QueueEvent admissionHold(dev.waitroom.contract.queue.AdmissionHold hold) {
+            this.admissionHold = hold;
             return this;
         }
 
@@ -809,7 +817,8 @@ public final class StubQueueService extends StubHttpServer {
                     entry.state.equals("OFFERED") && entry.offerExpiresAt != null && mode != OperatingMode.SOLD_OUT
                             ? new QueueStatus.Offer(entry.offerExpiresAt)
                             : null;
-            return new QueueStatus(entry.state, phase, mode, position, estimate, offer, 2, announcement, entry.entryId);
+            return new QueueStatus(
+                    entry.state, phase, mode, position, estimate, offer, 2, announcement, entry.entryId, admissionHold);
         }
 
         synchronized PublicEventStatus publicStatus() {
@@ -871,7 +880,8 @@ public final class StubQueueService extends StubHttpServer {
                     joinGate,
                     soldOutCategories,
                     null,
-                    modeStatement);
+                    modeStatement,
+                    admissionHold);
         }
 
         synchronized EventStateView view() {

@@ -48,7 +48,8 @@ final class EventBodies {
                 b.afterPurchaseValue(),
                 b.soldOutCategoriesValue().stream().distinct().toList(),
                 b.pace(),
-                b.modeStatement() == null || b.modeStatement().isEmpty() ? null : b.modeStatement());
+                b.modeStatement() == null || b.modeStatement().isEmpty() ? null : b.modeStatement(),
+                b.admissionHold());
     }
 
     /** The stored state, answered to the coordinator's push. */
@@ -128,7 +129,8 @@ final class EventBodies {
                 p.joinGate(),
                 p.soldOutCategories(),
                 p.pace(),
-                p.modeStatement());
+                p.modeStatement(),
+                p.admissionHold());
     }
 
     private static String lowerHexOrNull(String hex) {

@@ -11,6 +11,7 @@ import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.queue.AdmissionHold;
 import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.contract.queue.WaitingBucket;
@@ -103,7 +104,8 @@ final class EventReplies {
                 AfterPurchase.parse(m.get(EventStore.AFTER_PURCHASE_FIELD)),
                 categories(m.get(EventStore.SOLD_OUT_FIELD)),
                 Pace.decode(m.get(EventStore.PACE_FIELD)),
-                m.get(EventStore.MODE_STATEMENT_FIELD));
+                m.get(EventStore.MODE_STATEMENT_FIELD),
+                AdmissionHold.decode(m.get(EventStore.HOLD_FIELD)));
         return new EventState(
                 event,
                 pushed,

@@ -36,6 +36,12 @@ public class EventStore {
      */
     static final String MODE_STATEMENT_FIELD = "modeSig";
 
+    /**
+     * Event hash field: why offers are held back ({@code AdmissionHold.encode}), read by visitor_status.lua and the
+     * snapshot; absent when they are not, and removed by a push without one.
+     */
+    static final String HOLD_FIELD = "hold";
+
     /** Not a character of a category name (contract {@code EventUpdateRequest.CATEGORY}). */
     static final String CATEGORY_SEPARATOR = ",";
 
@@ -104,7 +110,9 @@ public class EventStore {
                 PACE_FIELD,
                 u.pace() == null ? "" : u.pace().encode(),
                 MODE_STATEMENT_FIELD,
-                nullToEmpty(u.modeStatement()));
+                nullToEmpty(u.modeStatement()),
+                HOLD_FIELD,
+                u.admissionHold() == null ? "" : u.admissionHold().encode());
         return EventReplies.put(event, u.phase(), r);
     }
 

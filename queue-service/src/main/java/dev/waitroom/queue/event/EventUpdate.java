@@ -6,6 +6,7 @@ import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
+import dev.waitroom.contract.queue.AdmissionHold;
 import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.contract.queue.Pace;
 import java.time.Instant;
@@ -19,7 +20,8 @@ import java.util.List;
  * decide whether a completed entry may join again (docs/sale-rules/rejoin-and-published-policy.md). {@code pace} is
  * the offer pace the coordinator measured (docs/estimates.md), null when none was pushed. {@code modeStatement} is the
  * coordinator's signature of the mode, kept opaque for the gateway (docs/security/signed-mode.md): this
- * service neither checks nor needs it; null when none was pushed.
+ * service neither checks nor needs it; null when none was pushed. {@code admissionHold} is why offers are held back
+ * (null: they are not), kept for the visitor status and the snapshot.
  */
 public record EventUpdate(
         EventPhase phase,
@@ -39,7 +41,8 @@ public record EventUpdate(
         AfterPurchase afterPurchase,
         List<String> soldOutCategories,
         Pace pace,
-        String modeStatement) {
+        String modeStatement,
+        AdmissionHold admissionHold) {
 
     public EventUpdate {
         afterPurchase = afterPurchase == null ? AfterPurchase.DEFAULT : afterPurchase;

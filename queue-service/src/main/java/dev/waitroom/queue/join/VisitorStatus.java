@@ -2,6 +2,7 @@ package dev.waitroom.queue.join;
 
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
+import dev.waitroom.contract.queue.AdmissionHold;
 import dev.waitroom.contract.queue.Pace;
 import java.time.Instant;
 
@@ -24,7 +25,8 @@ public record VisitorStatus(
         long ahead,
         Instant offerExpiresAt,
         Pace pace,
-        Instant pushedAt) {
+        Instant pushedAt,
+        AdmissionHold admissionHold) {
 
     /** This status shown with {@code shown} as the event's mode (a silent gate shows PAUSED). */
     public VisitorStatus withMode(OperatingMode shown) {
@@ -42,6 +44,7 @@ public record VisitorStatus(
                         this.ahead,
                         this.offerExpiresAt,
                         this.pace,
-                        this.pushedAt);
+                        this.pushedAt,
+                        this.admissionHold);
     }
 }

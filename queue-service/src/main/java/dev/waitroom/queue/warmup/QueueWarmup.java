@@ -139,6 +139,7 @@ class QueueWarmup implements WarmupStep {
                 AfterPurchase.RELEASE,
                 List.of(),
                 null,
+                null,
                 null);
     }
 }
