@@ -63,6 +63,7 @@ public enum ProblemType {
     BAD_ROUTE(400, "bad-route", "Protected path not accepted"),
     BAD_ORIGIN(400, "bad-origin", "Origin not accepted"),
     ROUTE_CONFLICT(409, "route-conflict", "Protected path taken"),
+    BAD_ALLOW_RULE(400, "bad-allow-rule", "Allow rule not accepted"),
     INVALID_ANNOUNCEMENT(400, "invalid-announcement", "Announcement not accepted"),
     UNKNOWN_EVENT(404, "unknown-event", "Unknown event"),
     EVENT_EXISTS(409, "event-exists", "The event exists already"),
