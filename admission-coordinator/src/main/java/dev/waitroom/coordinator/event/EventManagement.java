@@ -126,6 +126,14 @@ public class EventManagement {
         return this.events.find(id).orElseThrow(() -> new EventNotFoundException(id));
     }
 
+    /**
+     * Records a staff or partner pass issued or revoked in the event's audit, beside its mode and configuration changes
+     * (docs/operating/allow-rules-and-passes.md): {@code what} names the pass and the change, never its secret.
+     */
+    public void auditPass(EventId id, String what, String actor, String reason) {
+        this.events.audit(id, ChangeKind.CONFIG, null, "pass", actor, what + (reason == null ? "" : ": " + reason));
+    }
+
     /** Records a region drained or resumed in the event's audit (docs/regions.md). */
     public void auditRegion(EventId id, String region, boolean draining, String actor, String reason) {
         this.events.audit(id, ChangeKind.REGION, region, draining ? "DRAINING" : "RESUMED", actor, reason);
