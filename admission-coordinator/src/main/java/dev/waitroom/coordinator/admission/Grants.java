@@ -101,7 +101,8 @@ public class Grants {
      * A staff or partner pass's session (docs/operating/allow-rules-and-passes.md): an ACTIVE grant inserted at once,
      * with no offer before it, under the same ledger rule as {@link #INSERT_OFFERS} (so it counts against the ceiling
      * and never goes over it), after the event row is locked. No lease is needed: nothing is offered from the queue,
-     * and the row lock serialises it with every allocation. The queue never hears of it (its entry id is the pass's,
+     * and the row lock serialises it with every allocation; its generation is the event's latest lease's (1 before any
+     * lease). The queue never hears of it (its entry id is the pass's,
      * {@code queue_synced_state} is its state from the start).
      */
     private static final String INSERT_PASS_SESSION = """
@@ -123,7 +124,7 @@ public class Grants {
                 offer_expires_at, session_id, session_visitor, activated_at, session_expires_at, absolute_expires_at,
                 sale_generation, queue_synced_state, pass_id)
             select :id, p.event, p.region, :v, :entry, 0,
-                (select coalesce(max(l.generation), 0) from leases l where l.event_id = p.event), %2$s, :now, :now,
+                (select coalesce(max(l.generation), 1) from leases l where l.event_id = p.event), %2$s, :now, :now,
                 :sid, :v, :now, :sessionExpires, :absolute,
                 (select e.sale_generation from events e where e.event_id = p.event), %2$s, :pass
             from p, ledger

@@ -168,4 +168,37 @@ class AllowRulesTests {
                                 .status())
                         .isEqualTo(401));
     }
+
+    @Test
+    void aPassInItsHeaderOpensTheProtectedPathsWithoutQueueingAndIsNeverEchoed() {
+        String event = id();
+        String base = "/concerts/" + event;
+        protect(event, protection(base), base + "/seats");
+        upstreams.queue.event(event);
+        String pass = "wrp_0123456789abcdef_"
+                + UUID.randomUUID().toString().replace("-", "").substring(0, 24) + "abcdefghijklmnopqrs";
+        upstreams.coordinator.acceptPass(event, pass);
+
+        Browser staff = new Browser(port);
+        Browser.Reply refused = staff.post("/events/" + event + "/admission/pass", null, "Waitroom-Pass", "wrp_forged");
+        refused.assertProblem(401, "pass-invalid");
+
+        Browser.Reply exchanged = staff.post("/events/" + event + "/admission/pass", null, "Waitroom-Pass", pass);
+        assertThat(exchanged.status()).as(exchanged.toString()).isEqualTo(200);
+        assertThat(exchanged.allHeaders("Set-Cookie"))
+                .as("the event's own admission cookie, as a claim sets it")
+                .anyMatch(c -> c.startsWith("wr_at_" + event + "=") && c.contains("Path=/;"));
+        assertThat(exchanged.body()).doesNotContain(pass);
+        assertThat(upstreams
+                        .coordinator
+                        .lastReceived("/events/" + event + "/admission/pass")
+                        .orElseThrow()
+                        .header("X-Waitroom-Visitor"))
+                .as("the gateway's visitor id goes with the pass")
+                .isPresent();
+
+        assertThat(staff.get(base + "/seats").status()).isEqualTo(200);
+        assertThat(SHOP.last(base + "/seats").orElseThrow().header("Waitroom-Admission"))
+                .isPresent();
+    }
 }
