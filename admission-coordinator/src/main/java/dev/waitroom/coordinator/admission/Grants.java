@@ -668,6 +668,19 @@ public class Grants {
                 .single();
     }
 
+    /**
+     * {@link #count} without the sessions passes opened, which the queue never hears of: what the queue's own counters
+     * are compared with (drift).
+     */
+    public LiveCounts countQueued(String eventId) {
+        return this.jdbc
+                .sql(COUNT_LIVE + " and pass_id is null")
+                .param("region", this.region.name())
+                .param("e", eventId)
+                .query((rs, n) -> new LiveCounts(rs.getLong("offered"), rs.getLong("active")))
+                .single();
+    }
+
     /** Count of grants per final release reason, for the live view. */
     /**
      * The event's checkouts: grants whose purchase booking reported (once each, whatever the after-purchase policy).

@@ -195,6 +195,11 @@ class PassesTests {
         assertThat(this.scenario.queue.entry(eventId, visitor))
                 .as("no queue entry")
                 .isNull();
+        JsonNode liveView = this.ops.get("/admin/events/" + eventId).json();
+        assertThat(liveView.path("active").asLong()).isEqualTo(1);
+        assertThat(liveView.path("drift").asLong())
+                .as("the queue never heard of the pass's session: no drift")
+                .isZero();
 
         Http.Response again = exchange(eventId, visitor, pass);
         assertThat(again.status()).as(again.body()).isEqualTo(200);
