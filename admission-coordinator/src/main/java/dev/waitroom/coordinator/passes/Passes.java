@@ -213,14 +213,9 @@ public class Passes {
         Event event = event(eventId);
         refuseUnlessAdmitting(event);
         String e = eventId.value();
-        Optional<Grant> live = this.grants.findLive(e, visitor);
-        if (live.isPresent()) {
-            Grant own = live.get();
-            if (own.state() == GrantState.ACTIVE && own.entryId().startsWith("pass:" + secret.passId() + ":")) {
-                check(eventId, secret, this.clock.instant(), false);
-                return this.admissions.admitPass(event, own);
-            }
-            throw notNeeded();
+        Optional<Admission> repeat = repeat(event, visitor, secret);
+        if (repeat.isPresent()) {
+            return repeat.get();
         }
         Grant session = this.transactions.execute(status -> {
             Grants.lockEvent(this.jdbc, e);
@@ -231,8 +226,10 @@ public class Passes {
             Optional<Grant> inserted = this.grants.insertPassSession(
                     e, pass.passId(), visitor, SessionId.random(), now, expires, absolute);
             if (inserted.isEmpty()) {
-                if (this.grants.findLive(e, visitor).isPresent()) {
-                    throw notNeeded();
+                Optional<Grant> live = this.grants.findLive(e, visitor);
+                if (live.isPresent()) {
+                    // the same browser's concurrent exchange won: its session, without another use
+                    return ofThisPass(live.get(), secret).orElseThrow(Passes::notNeeded);
                 }
                 throw new CoordinatorException(
                         ProblemType.AT_CEILING,
@@ -246,6 +243,26 @@ public class Passes {
             return inserted.get();
         });
         return this.admissions.admitPass(event, session);
+    }
+
+    /**
+     * The session this visitor already holds with this pass, with a fresh token; empty when it holds nothing live; a
+     * {@code pass-not-needed} refusal when it holds an offer or another session.
+     */
+    private Optional<Admission> repeat(Event event, VisitorId visitor, PassSecret secret) {
+        Optional<Grant> live = this.grants.findLive(event.id().value(), visitor);
+        if (live.isEmpty()) {
+            return Optional.empty();
+        }
+        Grant own = ofThisPass(live.get(), secret).orElseThrow(Passes::notNeeded);
+        check(event.id(), secret, this.clock.instant(), false);
+        return Optional.of(this.admissions.admitPass(event, own));
+    }
+
+    private static Optional<Grant> ofThisPass(Grant live, PassSecret secret) {
+        return live.state() == GrantState.ACTIVE && live.entryId().startsWith("pass:" + secret.passId() + ":")
+                ? Optional.of(live)
+                : Optional.empty();
     }
 
     /** The stored pass {@code secret} names, checked; {@code forUse} also refuses one that has no use left. */

@@ -315,6 +315,42 @@ class PassesTests {
     }
 
     @Test
+    void concurrentExchangesOfOneBrowserConvergeOnOneSessionAndOneUse() throws Exception {
+        String eventId = openEvent(4);
+        String pass = newPass(eventId, 5);
+        String visitor = VisitorId.random().value();
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Http.Response>> answers = new ArrayList<>();
+        try {
+            for (int i = 0; i < 6; i++) {
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return exchange(eventId, visitor, pass);
+                }));
+            }
+            start.countDown();
+            java.util.Set<String> sessions = new java.util.HashSet<>();
+            for (Future<Http.Response> answer : answers) {
+                Http.Response r = answer.get();
+                assertThat(r.status()).as(r.body()).isEqualTo(200);
+                sessions.add(r.json().path("sessionId").asString());
+            }
+            assertThat(sessions).hasSize(1);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(this.scenario.grants.count(eventId).live()).isEqualTo(1);
+        assertThat(this.ops
+                        .get("/admin/events/" + eventId + "/passes")
+                        .json()
+                        .get(0)
+                        .path("uses")
+                        .asInt())
+                .isEqualTo(1);
+    }
+
+    @Test
     void revokingAPassEndsItsSessionsAndTheirRenewal() {
         String eventId = openEvent(4);
         String pass = newPass(eventId, 2);
