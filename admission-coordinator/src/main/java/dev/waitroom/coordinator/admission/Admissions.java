@@ -206,6 +206,16 @@ public class Admissions {
     }
 
     /**
+     * The token of a pass's session ({@link Grants#insertPassSession}, docs/operating/allow-rules-and-passes.md): the
+     * session is made live in the registry, as a claimed offer's is, and counted as a claim of outcome {@code pass}.
+     */
+    public Admission admitPass(Event event, Grant session) {
+        Admission admission = admit(event, session, this.clock.instant());
+        this.metrics.claimed(event.id().value(), "pass");
+        return admission;
+    }
+
+    /**
      * A fresh token with a later expiry, never past the absolute limit, for the visitor who presents {@code token}, an
      * admission token of their session (a 401 problem otherwise: the visitor cookie alone does not renew).
      */

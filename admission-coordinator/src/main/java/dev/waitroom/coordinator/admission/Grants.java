@@ -46,6 +46,8 @@ public class Grants {
 
     private static final String OFFERED = SqlLiterals.of(GrantState.OFFERED);
 
+    private static final String PASS_ENTRY_PREFIX = "pass:";
+
     private static final String ACTIVE = SqlLiterals.of(GrantState.ACTIVE);
 
     /** The live states, as the partial indexes on grants name them. */
@@ -95,6 +97,42 @@ public class Grants {
                     Events.drawIs(DrawState.DRAWN, "e"),
                     COLUMNS);
 
+    /**
+     * A staff or partner pass's session (docs/operating/allow-rules-and-passes.md): an ACTIVE grant inserted at once,
+     * with no offer before it, under the same ledger rule as {@link #INSERT_OFFERS} (so it counts against the ceiling
+     * and never goes over it), after the event row is locked. No lease is needed: nothing is offered from the queue,
+     * and the row lock serialises it with every allocation; its generation is the event's latest lease's (1 before any
+     * lease). The queue never hears of it (its entry id is the pass's,
+     * {@code queue_synced_state} is its state from the start).
+     */
+    private static final String INSERT_PASS_SESSION = """
+            with p as (select :e::text as event, :region::text as region),
+            ledger as (
+                select
+                    (select count(*) from grants g
+                     where g.event_id = p.event and g.region = '' and g.state in (%1$s)) as central,
+                    (select count(*) from grants g
+                     where g.event_id = p.event and g.region = p.region and g.state in (%1$s)) as mine,
+                    (select coalesce(sum(greatest(b.slots, (select count(*) from grants g
+                         where g.event_id = b.event_id and g.region = b.region and g.state in (%1$s)))), 0)
+                     from region_budgets b where b.event_id = p.event) as held,
+                    (select max(b.slots) from region_budgets b
+                     where b.event_id = p.event and b.region = p.region) as slots,
+                    (select e.max_active_sessions from events e where e.event_id = p.event) as ceiling
+                from p)
+            insert into grants (id, event_id, region, visitor, entry_id, order_key, generation, state, offered_at,
+                offer_expires_at, session_id, session_visitor, activated_at, session_expires_at, absolute_expires_at,
+                sale_generation, queue_synced_state, pass_id)
+            select :id, p.event, p.region, :v, :entry, 0,
+                (select coalesce(max(l.generation), 1) from leases l where l.event_id = p.event), %2$s, :now, :now,
+                :sid, :v, :now, :sessionExpires, :absolute,
+                (select e.sale_generation from events e where e.event_id = p.event), %2$s, :pass
+            from p, ledger
+            where ledger.central + ledger.held + case when p.region = '' then 1 else 0 end <= ledger.ceiling
+              and (p.region = '' or ledger.mine + 1 <= coalesce(ledger.slots, -1))
+            on conflict do nothing
+            returning %3$s""".formatted(LIVE, ACTIVE, COLUMNS);
+
     /** The modes in which an offer may be claimed: not while PAUSED (held) or SOLD_OUT (withdrawn). */
     static final Set<OperatingMode> CLAIMABLE =
             Collections.unmodifiableSet(EnumSet.of(OperatingMode.QUEUEING, OperatingMode.BYPASS));
@@ -114,9 +152,12 @@ public class Grants {
                           and e.sale_generation = grants.sale_generation)
             returning %s""".formatted(ACTIVE, OFFERED, SqlLiterals.list(CLAIMABLE), COLUMNS);
 
+    /** A pass's session is renewed only while its pass is neither revoked nor expired. */
     private static final String RENEW = """
             update grants set session_expires_at = least(:until, absolute_expires_at)
             where id = :id and state = %s and session_expires_at > :now
+              and not exists (select 1 from passes p where p.pass_id = grants.pass_id
+                              and (p.revoked_at is not null or p.expires_at <= :now))
             returning %s""".formatted(ACTIVE, COLUMNS);
 
     /** The session bound to a visitor: the newest ACTIVE grant whose session carries that identity. */
@@ -520,6 +561,56 @@ public class Grants {
                 .optional();
     }
 
+    /**
+     * Inserts a pass's ACTIVE session for {@code visitor} if it fits the ceiling ({@link #INSERT_PASS_SESSION});
+     * empty when it does not, or when the visitor already holds a live grant of the event. Must run inside a
+     * transaction that has called {@link #lockEvent}.
+     */
+    public Optional<Grant> insertPassSession(
+            String eventId,
+            String passId,
+            VisitorId visitor,
+            SessionId sessionId,
+            Instant now,
+            Instant sessionExpiresAt,
+            Instant absoluteExpiresAt) {
+        return this.jdbc
+                .sql(INSERT_PASS_SESSION)
+                .param("e", eventId)
+                .param("region", this.region.name())
+                .param("id", GrantId.random().value())
+                .param("v", visitor.value())
+                .param("entry", passEntry(passId, sessionId))
+                .param("now", ts(now))
+                .param("sid", sessionId.value())
+                .param("sessionExpires", ts(sessionExpiresAt))
+                .param("absolute", ts(absoluteExpiresAt))
+                .param("pass", passId)
+                .query(Grants::map)
+                .optional();
+    }
+
+    /** The entry id of a pass's session: no queue entry has it (queue entry ids are UUIDs). */
+    static String passEntry(String passId, SessionId sessionId) {
+        return PASS_ENTRY_PREFIX + passId + ":" + sessionId.value();
+    }
+
+    /** Whether {@code grant} is a pass's session, which the queue never hears of. */
+    public static boolean isPassSession(Grant grant) {
+        return grant.entryId().startsWith(PASS_ENTRY_PREFIX);
+    }
+
+    /** The live sessions opened with a pass. */
+    public List<Grant> liveOfPass(String eventId, String passId) {
+        return this.jdbc
+                .sql("select " + COLUMNS + " from grants where event_id = :e and pass_id = :pass and state in (" + LIVE
+                        + ")")
+                .param("e", eventId)
+                .param("pass", passId)
+                .query(Grants::map)
+                .list();
+    }
+
     public Optional<Grant> find(GrantId id) {
         return this.jdbc
                 .sql("select " + COLUMNS + " from grants where id = :id")
@@ -571,6 +662,19 @@ public class Grants {
     public LiveCounts count(String eventId) {
         return this.jdbc
                 .sql(COUNT_LIVE)
+                .param("region", this.region.name())
+                .param("e", eventId)
+                .query((rs, n) -> new LiveCounts(rs.getLong("offered"), rs.getLong("active")))
+                .single();
+    }
+
+    /**
+     * {@link #count} without the sessions passes opened, which the queue never hears of: what the queue's own counters
+     * are compared with (drift).
+     */
+    public LiveCounts countQueued(String eventId) {
+        return this.jdbc
+                .sql(COUNT_LIVE + " and pass_id is null")
                 .param("region", this.region.name())
                 .param("e", eventId)
                 .query((rs, n) -> new LiveCounts(rs.getLong("offered"), rs.getLong("active")))

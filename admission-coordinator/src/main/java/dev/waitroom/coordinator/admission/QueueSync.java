@@ -142,6 +142,11 @@ public class QueueSync {
     }
 
     private void push(Grant grant) {
+        if (Grants.isPassSession(grant)) {
+            // a pass's session has no queue entry (docs/operating/allow-rules-and-passes.md): nothing to tell
+            this.grants.markSynced(grant.id(), grant.state());
+            return;
+        }
         for (GrantState step : path(grant)) {
             try {
                 if (step == GrantState.OFFERED) {

@@ -6,6 +6,7 @@ import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.TextFields;
 import dev.waitroom.contract.queue.DrawResult;
+import dev.waitroom.contract.routes.ProtectedPath;
 import dev.waitroom.contract.routes.Protection;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.queue.QueueDirectory;
@@ -117,7 +118,8 @@ public class EventManagement {
     private static String describe(Protection p) {
         return p == null
                 ? "none"
-                : p.origin() + (p.host() == null ? "" : " (Host " + p.host() + ")") + " " + p.patterns();
+                : p.origin() + (p.host() == null ? "" : " (Host " + p.host() + ")") + " " + p.patterns()
+                        + (p.allow().isEmpty() ? "" : " allow " + p.allowPatterns());
     }
 
     public Event get(EventId id) {
@@ -132,6 +134,14 @@ public class EventManagement {
         this.events.audit(
                 id, ChangeKind.CONFIG, from == 0 ? "page none" : "page v" + from, "page v" + to, actor, reason);
         OPS_AUDIT.info("ops page event={} version={} actor={}", id, to, actor);
+    }
+
+    /**
+     * Records a staff or partner pass issued or revoked in the event's audit, beside its mode and configuration changes
+     * (docs/operating/allow-rules-and-passes.md): {@code what} names the pass and the change, never its secret.
+     */
+    public void auditPass(EventId id, String what, String actor, String reason) {
+        this.events.audit(id, ChangeKind.CONFIG, null, "pass", actor, what + (reason == null ? "" : ": " + reason));
     }
 
     /** Records a region drained or resumed in the event's audit (docs/regions.md). */
@@ -155,9 +165,24 @@ public class EventManagement {
      */
     public Event reconfigure(
             EventId id, java.util.function.UnaryOperator<EventConfig> change, Protect protect, String actor) {
+        return reconfigure(id, change, protect, null, actor);
+    }
+
+    /**
+     * {@link #reconfigure(EventId, java.util.function.UnaryOperator, Protect, String)}, and when {@code allow} is not
+     * null, the event's allow rules too (docs/operating/allow-rules-and-passes.md; empty: none). A new {@code protect}
+     * without {@code allow} keeps the allow rules, which must then fit the new paths ({@code bad-allow-rule}).
+     */
+    public Event reconfigure(
+            EventId id,
+            java.util.function.UnaryOperator<EventConfig> change,
+            Protect requested,
+            java.util.List<ProtectedPath> allow,
+            String actor) {
         java.util.List<String> changes = new java.util.ArrayList<>();
         Event updated = this.transactions.execute(status -> {
             Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+            Protect protect = effective(current.protect(), requested, allow);
             EventConfig next = change.apply(current.config());
             java.util.List<SaleRule> rules = SaleRule.changed(current.config(), next);
             if (!rules.isEmpty() && this.publisher.rulesPublished(current)) {
@@ -192,11 +217,31 @@ public class EventManagement {
                 id,
                 actor,
                 changes.isEmpty() ? "no field changed" : String.join(", ", changes));
-        if (protect != null) {
+        if (requested != null || allow != null) {
             this.routeTable.publishQuietly();
         }
         this.publisher.publishQuietly(updated);
         return updated;
+    }
+
+    /** What the event is to protect after a change of its protection, its allow rules, both or neither (null). */
+    private static Protect effective(Protection current, Protect requested, java.util.List<ProtectedPath> allow) {
+        if (requested == null && allow == null) {
+            return null;
+        }
+        Protection paths = requested == null ? current : requested.protection();
+        if (paths == null) {
+            // protecting nothing any more takes the allow rules with it (an explicit non-empty allow is refused)
+            return new Protect(Routes.withAllow(null, allow == null ? java.util.List.of() : allow));
+        }
+        java.util.List<ProtectedPath> rules =
+                allow != null ? allow : current == null ? java.util.List.of() : current.allow();
+        return new Protect(Routes.withAllow(paths, rules));
+    }
+
+    /** What an event created without {@code protect} protects (the configured default origin's shop, or nothing). */
+    public Protection defaultProtection(EventId id) {
+        return this.routes.defaultFor(id);
     }
 
     /**

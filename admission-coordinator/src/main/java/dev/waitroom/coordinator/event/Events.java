@@ -39,7 +39,8 @@ public class Events implements InitializingBean {
             session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope, expired_offer_policy,
             after_purchase, phase, mode, sale_generation, seed, sealed_seed, commitment, seed_revealed_at,
             seed_published_at, announcement,
-            max_joins_per_second, proof_of_work_difficulty, protect_origin, protect_host, protect_paths
+            max_joins_per_second, proof_of_work_difficulty, protect_origin, protect_host, protect_paths,
+            protect_allow
             """;
 
     /** A new event: scheduled, queueing. */

@@ -9,11 +9,13 @@ import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.ops.Operator;
+import dev.waitroom.contract.routes.Protection;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventDefaults;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.problems.CoordinatorException;
+import dev.waitroom.coordinator.routes.Routes;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,9 +83,18 @@ class EventAdminController {
                 or(body.afterPurchase(), AfterPurchase.RELEASE),
                 or(body.maxJoinsPerSecond(), 0.0),
                 or(body.proofOfWorkDifficulty(), 0L));
-        Event created = body.protect() == null
-                ? this.management.create(id, config, operator.name())
-                : this.management.create(id, config, body.protect().protection(), operator.name());
+        Event created;
+        if (body.allow() != null) {
+            Protection protect = body.protect() == null
+                    ? this.management.defaultProtection(id)
+                    : body.protect().protection();
+            created = this.management.create(
+                    id, config, Routes.withAllow(protect, body.allow().rules()), operator.name());
+        } else {
+            created = body.protect() == null
+                    ? this.management.create(id, config, operator.name())
+                    : this.management.create(id, config, body.protect().protection(), operator.name());
+        }
         return ResponseEntity.created(URI.create("/admin/events/" + id.value())).body(EventView.of(created, null));
     }
 
@@ -109,6 +120,7 @@ class EventAdminController {
                 body.protect() == null
                         ? null
                         : new EventManagement.Protect(body.protect().protection()),
+                body.allow() == null ? null : body.allow().rules(),
                 operator.name());
         return EventView.of(updated, null);
     }
@@ -250,7 +262,8 @@ class EventAdminController {
             AfterPurchase afterPurchase,
             Double maxJoinsPerSecond,
             Long proofOfWorkDifficulty,
-            ProtectBody protect) {}
+            ProtectBody protect,
+            AllowBody allow) {}
 
     /**
      * What an event protects (docs/integration/gateway-in-front.md); in a PATCH, {@code "paths": []} (no origin)
@@ -270,6 +283,24 @@ class EventAdminController {
         }
     }
 
+    /**
+     * The event's allow rules (docs/operating/allow-rules-and-passes.md): {@code paths} inside {@code protect.paths}
+     * that are never queued; in a PATCH, {@code "paths": []} removes them all.
+     */
+    record AllowBody(java.util.List<String> paths) {
+
+        java.util.List<dev.waitroom.contract.routes.ProtectedPath> rules() {
+            if (this.paths == null) {
+                throw new CoordinatorException(ProblemType.BAD_ALLOW_RULE, "allow.paths is required");
+            }
+            return Routes.parseAllow(this.paths);
+        }
+
+        static AllowBody of(dev.waitroom.contract.routes.Protection p) {
+            return new AllowBody(p == null ? java.util.List.of() : p.allowPatterns());
+        }
+    }
+
     record PatchBody(
             String name,
             Instant opensAt,
@@ -285,7 +316,8 @@ class EventAdminController {
             AfterPurchase afterPurchase,
             Double maxJoinsPerSecond,
             Long proofOfWorkDifficulty,
-            ProtectBody protect) {}
+            ProtectBody protect,
+            AllowBody allow) {}
 
     record ReasonBody(String reason) {}
 
@@ -324,7 +356,8 @@ class EventAdminController {
             Object health,
             Long oldestWaitSeconds,
             Long drift,
-            LiveView.Live live) {
+            LiveView.Live live,
+            AllowBody allow) {
 
         static EventView of(Event e, LiveView.Live live) {
             EventConfig c = e.config();
@@ -358,7 +391,8 @@ class EventAdminController {
                     live == null ? null : live.health(),
                     live == null ? null : live.oldestWaitSeconds(),
                     live == null ? null : live.drift(),
-                    live);
+                    live,
+                    AllowBody.of(e.protect()));
         }
     }
 }

@@ -62,9 +62,10 @@ class LiveView {
         } catch (CoordinatorException ex) {
             // Shown as unknown: the live view must still answer while the queue is down.
         }
+        LiveCounts queued = counts == null ? null : this.grants.countQueued(id);
         Long drift = counts == null
                 ? null
-                : Math.abs(counts.offered() - live.offered()) + Math.abs(counts.active() - live.active());
+                : Math.abs(counts.offered() - queued.offered()) + Math.abs(counts.active() - queued.active());
         Leases.LeaseView lease = this.leases.current(id).orElse(null);
         Map<String, Long> released = this.grants.releasedByReason(id);
         return new Live(

@@ -37,8 +37,9 @@ public class Routes {
     /** The advisory lock serialising route assignments (an arbitrary constant, "wr-routes"). */
     private static final long LOCK = 0x77722d726f757465L;
 
-    private static final String LIVE = "select event_id, protect_origin, protect_host, protect_paths from events "
-            + "where protect_origin is not null and phase <> " + SqlLiterals.of(EventPhase.ENDED);
+    private static final String LIVE =
+            "select event_id, protect_origin, protect_host, protect_paths, protect_allow from events "
+                    + "where protect_origin is not null and phase <> " + SqlLiterals.of(EventPhase.ENDED);
 
     private final JdbcClient jdbc;
 
@@ -90,6 +91,41 @@ public class Routes {
         }
     }
 
+    /**
+     * Allow rules from the ops API's {@code allow.paths} (docs/operating/allow-rules-and-passes.md), in the path
+     * grammar; whether they fit the event's protected paths is {@link Protection}'s check. Null: none.
+     */
+    public static List<ProtectedPath> parseAllow(List<String> paths) {
+        if (paths == null) {
+            return List.of();
+        }
+        try {
+            return paths.stream().map(ProtectedPath::of).toList();
+        } catch (MalformedValueException ex) {
+            throw new CoordinatorException(ProblemType.BAD_ALLOW_RULE, "allow.paths: " + ex.getMessage());
+        }
+    }
+
+    /**
+     * {@code protection} with {@code allow} as its allow rules, refused ({@code bad-allow-rule}) when they do not fit
+     * its paths or there is no protection to open a part of.
+     */
+    public static Protection withAllow(Protection protection, List<ProtectedPath> allow) {
+        if (protection == null) {
+            if (allow.isEmpty()) {
+                return null;
+            }
+            throw new CoordinatorException(
+                    ProblemType.BAD_ALLOW_RULE,
+                    "allow.paths needs protect.paths to open a part of: the event protects nothing");
+        }
+        try {
+            return protection.withAllow(allow);
+        } catch (MalformedValueException ex) {
+            throw new CoordinatorException(ex.problem(), ex.getMessage());
+        }
+    }
+
     /** What an event created without {@code protect} protects: its shop at the default origin, or nothing. */
     public Protection defaultFor(EventId id) {
         return this.defaultOrigin == null
@@ -110,7 +146,7 @@ public class Routes {
         this.jdbc
                 .sql("""
                 update events set protect_origin = :origin, protect_host = :host, protect_paths = :paths,
-                    updated_at = now()
+                    protect_allow = :allow, updated_at = now()
                 where event_id = :id
                 """)
                 .param("id", id.value())
@@ -119,6 +155,11 @@ public class Routes {
                 .param(
                         "paths",
                         protection == null ? null : protection.patterns().toArray(String[]::new))
+                .param(
+                        "allow",
+                        protection == null
+                                ? new String[0]
+                                : protection.allowPatterns().toArray(String[]::new))
                 .update();
     }
 
@@ -182,6 +223,12 @@ public class Routes {
         List<ProtectedPath> patterns = Arrays.stream((String[]) paths.getArray())
                 .map(ProtectedPath::of)
                 .toList();
-        return new Protection(URI.create(origin), rs.getString("protect_host"), patterns);
+        Array allow = rs.getArray("protect_allow");
+        List<ProtectedPath> allowed = allow == null
+                ? List.of()
+                : Arrays.stream((String[]) allow.getArray())
+                        .map(ProtectedPath::of)
+                        .toList();
+        return new Protection(URI.create(origin), rs.getString("protect_host"), patterns, allowed);
     }
 }

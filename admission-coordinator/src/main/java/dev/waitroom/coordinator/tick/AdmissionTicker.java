@@ -285,7 +285,7 @@ public final class AdmissionTicker {
     private void measureDrift(String id) {
         try {
             QueueCounts counts = this.parts.queue().counts(id);
-            LiveCounts live = this.parts.grants().count(id);
+            LiveCounts live = this.parts.grants().countQueued(id);
             this.parts
                     .gauges()
                     .drift(id, Math.abs(counts.offered() - live.offered()) + Math.abs(counts.active() - live.active()));

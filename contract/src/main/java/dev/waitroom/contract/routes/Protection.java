@@ -12,8 +12,13 @@ import java.util.regex.Pattern;
  * What an event protects (docs/integration/gateway-in-front.md): requests to any of {@code paths} need the event's
  * admission and are forwarded, path and query unchanged, to {@code origin}, with {@code Host: host} when it is set (else
  * the origin's own host). Validates its own form; which ports and paths are Waitroom's own is the coordinator's check.
+ *
+ * <p>{@code allow} (docs/operating/allow-rules-and-passes.md): patterns inside {@code paths} that are never queued
+ * (assets, {@code robots.txt}, health checks). Each lies inside one of {@code paths} and covers none of them whole, so
+ * an allow rule can open a corner of the event's routes but never all of one ({@code /**} is refused): the
+ * protection's own form, checked here, {@code bad-allow-rule}.
  */
-public record Protection(URI origin, String host, List<ProtectedPath> paths) {
+public record Protection(URI origin, String host, List<ProtectedPath> paths, List<ProtectedPath> allow) {
 
     /** The most paths one event protects. */
     public static final int MAX_PATHS = 32;
@@ -39,6 +44,57 @@ public record Protection(URI origin, String host, List<ProtectedPath> paths) {
         if (host != null && (host.isEmpty() || !HOST.matcher(host).matches())) {
             throw new MalformedValueException(ProblemType.BAD_ROUTE, "host is a host name with an optional port");
         }
+        allow = allow == null ? List.of() : List.copyOf(allow);
+        checkAllow(paths, allow);
+    }
+
+    /** A protection without allow rules. */
+    public Protection(URI origin, String host, List<ProtectedPath> paths) {
+        this(origin, host, paths, List.of());
+    }
+
+    /** This protection with {@code allow} as its allow rules in place of its own. */
+    public Protection withAllow(List<ProtectedPath> allow) {
+        return new Protection(origin, host, paths, allow);
+    }
+
+    private static void checkAllow(List<ProtectedPath> paths, List<ProtectedPath> allow) {
+        if (allow.size() > MAX_PATHS) {
+            throw badAllow("at most " + MAX_PATHS + " allow.paths");
+        }
+        for (int i = 0; i < allow.size(); i++) {
+            ProtectedPath rule = allow.get(i);
+            if (rule.prefix() && rule.base().isEmpty()) {
+                throw badAllow("allow.paths /** would let every request past the queue; an allow rule names a part"
+                        + " of protect.paths");
+            }
+            for (int j = i + 1; j < allow.size(); j++) {
+                if (rule.equals(allow.get(j))) {
+                    throw badAllow("allow.paths lists " + rule + " twice");
+                }
+            }
+            for (ProtectedPath path : paths) {
+                if (covers(rule, path)) {
+                    throw badAllow("allow.paths " + rule + " would let every request to protect.paths " + path
+                            + " past the queue; remove " + path + " from protect.paths instead");
+                }
+            }
+            if (paths.stream().noneMatch(path -> covers(path, rule))) {
+                throw badAllow("allow.paths " + rule + " is not inside any of protect.paths " + paths
+                        + ": an allow rule opens a part of the event's own protected paths");
+            }
+        }
+    }
+
+    /** Every path {@code inner} matches, {@code outer} matches too. */
+    static boolean covers(ProtectedPath outer, ProtectedPath inner) {
+        if (!inner.prefix()) {
+            return outer.matches(inner.pattern());
+        }
+        if (!outer.prefix()) {
+            return false;
+        }
+        return inner.base().isEmpty() ? outer.base().isEmpty() : outer.matches(inner.base());
     }
 
     /**
@@ -87,6 +143,15 @@ public record Protection(URI origin, String host, List<ProtectedPath> paths) {
     /** The path patterns, as written. */
     public List<String> patterns() {
         return paths.stream().map(ProtectedPath::pattern).toList();
+    }
+
+    /** The allow patterns, as written. */
+    public List<String> allowPatterns() {
+        return allow.stream().map(ProtectedPath::pattern).toList();
+    }
+
+    private static MalformedValueException badAllow(String detail) {
+        return new MalformedValueException(ProblemType.BAD_ALLOW_RULE, detail);
     }
 
     private static MalformedValueException badOrigin(String detail) {

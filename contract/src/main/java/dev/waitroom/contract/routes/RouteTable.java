@@ -12,14 +12,41 @@ import java.util.List;
  * dev.waitroom.contract.RedisKeys#ROUTES} and the gateway reads them (docs/CONTRACTS.md#redis-keys-and-topologies). A
  * request path does not name its event, so the gateway needs the whole table up front. Text, one line per path:
  * {@code v1 <version>} first, then {@code <eventId> <origin> <host or -> <pattern>} separated by single spaces (none of
- * the four can hold a space). Entries are kept most specific first, so the first match is the longest.
+ * the four can hold a space), and a fifth field {@code allow} on an event's allow rule (a path inside its protected
+ * ones that is never queued, docs/operating/allow-rules-and-passes.md). Entries are kept most specific first, so the
+ * first match is the longest: an allow rule, always narrower than the protected path it lies in, wins inside it.
  */
 public record RouteTable(long version, List<Entry> entries) {
 
     private static final String HEADER = "v1 ";
 
-    /** One protected path of one event. */
-    public record Entry(EventId eventId, URI origin, String host, ProtectedPath path) {}
+    private static final String ALLOW_FIELD = "allow";
+
+    /** What a matching request needs. */
+    public enum Kind {
+        /** The event's admission. */
+        PROTECT,
+        /** Nothing: forwarded to the origin without an admission check or an admission header. */
+        ALLOW
+    }
+
+    /** One protected (or allowed) path of one event. */
+    public record Entry(EventId eventId, URI origin, String host, ProtectedPath path, Kind kind) {
+
+        public Entry {
+            kind = kind == null ? Kind.PROTECT : kind;
+        }
+
+        /** A protected path. */
+        public Entry(EventId eventId, URI origin, String host, ProtectedPath path) {
+            this(eventId, origin, host, path, Kind.PROTECT);
+        }
+
+        /** A request matching this entry passes without admission. */
+        public boolean allowed() {
+            return kind == Kind.ALLOW;
+        }
+    }
 
     public RouteTable {
         List<Entry> sorted = new ArrayList<>(entries);
@@ -32,8 +59,10 @@ public record RouteTable(long version, List<Entry> entries) {
     /** The table of these events' protections. */
     public static RouteTable of(long version, java.util.Map<EventId, Protection> protections) {
         List<Entry> entries = new ArrayList<>();
-        protections.forEach((id, p) ->
-                p.paths().forEach(path -> entries.add(new Entry(id, p.origin(), p.host(), path))));
+        protections.forEach((id, p) -> {
+            p.paths().forEach(path -> entries.add(new Entry(id, p.origin(), p.host(), path, Kind.PROTECT)));
+            p.allow().forEach(path -> entries.add(new Entry(id, p.origin(), p.host(), path, Kind.ALLOW)));
+        });
         return new RouteTable(version, entries);
     }
 
@@ -53,7 +82,7 @@ public record RouteTable(long version, List<Entry> entries) {
     /** {@code path} is protected by {@code eventId}: the only return targets its waiting page accepts. */
     public boolean protects(EventId eventId, String path) {
         Entry entry = match(path);
-        return entry != null && entry.eventId().equals(eventId);
+        return entry != null && !entry.allowed() && entry.eventId().equals(eventId);
     }
 
     public String encode() {
@@ -65,8 +94,11 @@ public record RouteTable(long version, List<Entry> entries) {
                     .append(' ')
                     .append(e.host() == null ? "-" : e.host())
                     .append(' ')
-                    .append(e.path().pattern())
-                    .append('\n');
+                    .append(e.path().pattern());
+            if (e.allowed()) {
+                out.append(' ').append(ALLOW_FIELD);
+            }
+            out.append('\n');
         }
         return out.toString();
     }
@@ -89,11 +121,15 @@ public record RouteTable(long version, List<Entry> entries) {
                 continue;
             }
             String[] f = lines[i].split(" ");
-            if (f.length != 4) {
+            if (f.length != 4 && !(f.length == 5 && f[4].equals(ALLOW_FIELD))) {
                 throw new MalformedValueException("route table line " + i + " has " + f.length + " fields");
             }
             entries.add(new Entry(
-                    EventId.of(f[0]), Protection.origin(f[1]), f[2].equals("-") ? null : f[2], ProtectedPath.of(f[3])));
+                    EventId.of(f[0]),
+                    Protection.origin(f[1]),
+                    f[2].equals("-") ? null : f[2],
+                    ProtectedPath.of(f[3]),
+                    f.length == 5 ? Kind.ALLOW : Kind.PROTECT));
         }
         return new RouteTable(version, entries);
     }

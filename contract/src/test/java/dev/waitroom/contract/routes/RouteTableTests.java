@@ -116,4 +116,55 @@ class RouteTableTests {
         }
         assertThat(Protection.origin("http://127.0.0.1:8083")).hasToString("http://127.0.0.1:8083");
     }
+
+    @Test
+    void anAllowRuleWinsInsideItsProtectedPathAndTravelsInTheTable() {
+        EventId event = EventId.of("concert-123");
+        Protection p = protection("http://shop.test:3000", "/concerts/123/**", "/checkout/123")
+                .withAllow(List.of(
+                        ProtectedPath.of("/concerts/123/assets/**"), ProtectedPath.of("/concerts/123/robots.txt")));
+        RouteTable table = RouteTable.decode(RouteTable.of(7, Map.of(event, p)).encode());
+        assertThat(table.match("/concerts/123/assets/app.css").allowed()).isTrue();
+        assertThat(table.match("/concerts/123/assets").allowed()).isTrue();
+        assertThat(table.match("/concerts/123/robots.txt").allowed()).isTrue();
+        assertThat(table.match("/concerts/123/robots.txt2").allowed()).isFalse();
+        assertThat(table.match("/concerts/123/seats").allowed()).isFalse();
+        assertThat(table.match("/concerts/123/assetsx").kind()).isEqualTo(RouteTable.Kind.PROTECT);
+        assertThat(table.match("/checkout/123").allowed()).isFalse();
+        assertThat(table.match("/concerts/123/assets/app.css").eventId()).isEqualTo(event);
+        // an allowed path is no return target of the waiting page: nothing there waits for admission
+        assertThat(table.protects(event, "/concerts/123/assets/app.css")).isFalse();
+        assertThat(table.protects(event, "/concerts/123/seats")).isTrue();
+        assertThat(table.entries()).hasSize(4);
+    }
+
+    @Test
+    void allowRulesThatWouldOpenAWholeProtectedPathOrLieOutsideAreRefused() {
+        Protection p = protection("http://shop.test:3000", "/concerts/123/**", "/checkout/123");
+        for (List<String> bad : List.of(
+                List.of("/**"),
+                List.of("/concerts/**"),
+                List.of("/concerts/123/**"),
+                List.of("/checkout/123"),
+                List.of("/checkout/123/**"),
+                List.of("/elsewhere/robots.txt"),
+                List.of("/checkout/1234"),
+                List.of("/concerts/123/a", "/concerts/123/a"))) {
+            assertThatThrownBy(() ->
+                            p.withAllow(bad.stream().map(ProtectedPath::of).toList()))
+                    .as(bad.toString())
+                    .isInstanceOfSatisfying(
+                            MalformedValueException.class,
+                            e -> assertThat(e.problem()).isEqualTo(ProblemType.BAD_ALLOW_RULE));
+        }
+        assertThatThrownBy(() -> p.withAllow(List.of(ProtectedPath.of("/**")))).hasMessageContaining("every request");
+        assertThat(p.withAllow(List.of(ProtectedPath.of("/concerts/123"))).allowPatterns())
+                .containsExactly("/concerts/123");
+    }
+
+    @Test
+    void aTableLineWithAnUnknownFifthFieldIsRefused() {
+        assertThatThrownBy(() -> RouteTable.decode("v1 1\nconcert-123 http://shop.test - /concerts/123/** maybe\n"))
+                .isInstanceOf(MalformedValueException.class);
+    }
 }

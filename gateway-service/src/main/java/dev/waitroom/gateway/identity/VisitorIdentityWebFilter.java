@@ -96,9 +96,10 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
         String path = request.getPath().value();
         boolean needsVisitor = needsVisitor(path);
         // an event's protected path reads the visitor its admission is bound to, and issues none: without one there
-        // is no admission to check (docs/integration/gateway-in-front.md)
-        boolean protectedPath =
-                !needsVisitor && routes.table().match(request.getURI().getRawPath()) != null;
+        // is no admission to check (docs/integration/gateway-in-front.md); an allowed path checks none
+        dev.waitroom.contract.routes.RouteTable.Entry entry =
+                needsVisitor ? null : routes.table().match(request.getURI().getRawPath());
+        boolean protectedPath = entry != null && !entry.allowed();
         VisitorId known = needsVisitor || protectedPath ? verified(exchange) : null;
         if (needsVisitor && known == null) {
             // a new identity: fails closed without Redis (what it is for, joining and claiming, needs Redis), and

@@ -106,6 +106,16 @@ final class GatewayApiDocument {
                             + " token, returns the same session; the visitor cookie alone is 409 offer-claimed."),
             op(
                     "POST",
+                    "/events/{eventId}/admission/pass",
+                    "admission",
+                    Access.VISITOR,
+                    "200",
+                    "Exchange a staff or partner pass (Waitroom-Pass: wrp_<id>_<secret>, never in the URL) for a shopping"
+                            + " session that skips the queue and counts against the ceiling, answered as a claim"
+                            + " (docs/operating/allow-rules-and-passes.md): 401 pass-invalid, pass-expired or"
+                            + " pass-revoked, 403 pass-other-event, 409 pass-used-up, 503 at-ceiling with Retry-After."),
+            op(
+                    "POST",
                     "/events/{eventId}/shopping-session/renew",
                     "admission",
                     Access.ADMITTED,
@@ -163,6 +173,28 @@ final class GatewayApiDocument {
                     Access.OPERATOR,
                     "200",
                     "Revoke an integration credential: the next signal carrying it is refused (audited)."),
+            op(
+                    "GET",
+                    "/admin/events/{eventId}/passes",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "The event's staff and partner passes, with state and uses, without secrets."),
+            op(
+                    "POST",
+                    "/admin/events/{eventId}/passes",
+                    "ops",
+                    Access.OPERATOR,
+                    "201",
+                    "Issue a pass ({\"holder\",\"expiresAt\",\"maxUses\" (default 1),\"reason\"}); the pass is in this"
+                            + " answer only (audited)."),
+            op(
+                    "DELETE",
+                    "/admin/events/{eventId}/passes/{passId}",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "Revoke a pass ({\"reason\"} optional): no new session, its live sessions end (audited)."),
             op(
                     "GET",
                     "/events/{eventId}/shop/seats",

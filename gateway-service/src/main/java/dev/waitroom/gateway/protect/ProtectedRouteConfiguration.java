@@ -27,7 +27,9 @@ import reactor.core.publisher.Flux;
  * request whose path an event protects ({@link ProtectedRoutes}, the most specific path wins) is rate-limited as a shop
  * request, needs that event's admission and goes to the event's origin, path and query unchanged, with the event's
  * {@code Host} when one is set. A {@code GET <prefix>/orders/<id>} under a protected prefix is an order-status read:
- * it is allowed with a token expired within the grace period, as the demo shop's order page needs. {@code
+ * it is allowed with a token expired within the grace period, as the demo shop's order page needs. A path an event's
+ * allow rule covers (docs/operating/allow-rules-and-passes.md) takes the same route, rate limit and body limit, without
+ * the admission check and so without a {@code Waitroom-Admission} header. {@code
  * default-origin}, after every other route: any other path outside Waitroom's own goes to {@code
  * waitroom.gateway.default-origin} as it is, never queued; without one it is a 404 problem.
  */
@@ -48,13 +50,21 @@ class ProtectedRouteConfiguration {
     RouteLocator protectedRouteLocator(
             ProtectedRoutes routes,
             AdmissionTokenGatewayFilterFactory admission,
-            ClientRateLimitGatewayFilterFactory clientLimits) {
+            ClientRateLimitGatewayFilterFactory clientLimits,
+            AllowedRequests allowed) {
         GatewayFilter shopLimit = clientLimits.apply(new ClientRateLimitGatewayFilterFactory.Config().setLimit("shop"));
         GatewayFilter shopping = admission.apply(new AdmissionTokenGatewayFilterFactory.Config());
         GatewayFilter orderStatus =
                 admission.apply(new AdmissionTokenGatewayFilterFactory.Config().setAllowExpired(true));
-        GatewayFilter admitted =
-                (exchange, chain) -> (isOrderStatus(exchange) ? orderStatus : shopping).filter(exchange, chain);
+        GatewayFilter admitted = (exchange, chain) -> {
+            RouteTable.Entry entry = ProtectedRoutes.entryOf(exchange);
+            if (entry != null && entry.allowed()) {
+                // an allow rule: no admission check, so no admission header either (AdmissionHeaderGlobalFilter)
+                allowed.count(entry);
+                return chain.filter(exchange);
+            }
+            return (isOrderStatus(exchange) ? orderStatus : shopping).filter(exchange, chain);
+        };
         GatewayFilter toOrigin = new OrderedGatewayFilter(
                 (exchange, chain) -> {
                     RouteTable.Entry entry = ProtectedRoutes.entryOf(exchange);

@@ -63,6 +63,8 @@ class OpenApiRouteTableTests {
             "region",
             "west",
             "credentialId",
+            "0123456789abcdef",
+            "passId",
             "0123456789abcdef");
 
     private static final Pattern VARIABLE = Pattern.compile("\\{(\\w+)}");

@@ -142,6 +142,9 @@ public final class StubCoordinator extends StubHttpServer {
         if (s.length == 4 && s[0].equals("events") && s[2].equals("admission") && s[3].equals("claim")) {
             return claim(s[1], visitor, request.header(Headers.CLAIMING_VISITOR).orElse(visitor), request);
         }
+        if (s.length == 4 && s[0].equals("events") && s[2].equals("admission") && s[3].equals("pass")) {
+            return pass(s[1], visitor, request.header("Waitroom-Pass").orElse(null));
+        }
         if (s.length == 4 && s[0].equals("events") && s[2].equals("signals")) {
             // the coordinator checks the integration credential; here only where the request arrived is told
             return Reply.json(200, Map.of("served", "coordinator", "signal", s[3], "eventId", s[1]));
@@ -224,6 +227,35 @@ public final class StubCoordinator extends StubHttpServer {
         body.put("absoluteExpiresAt", now.plus(Duration.ofMinutes(30)).toString());
         body.put("token", token);
         return new Reply(200, body, Map.of("Set-Cookie", admissionCookie(eventId, token)));
+    }
+
+    /** The passes {@link #pass} accepts, per event; the real coordinator's checks are its own PassesTests. */
+    private final Map<String, String> passes = new ConcurrentHashMap<>();
+
+    /** Makes {@code pass} open a session of {@code eventId}. */
+    public void acceptPass(String eventId, String pass) {
+        passes.put(pass, eventId);
+    }
+
+    /** A pass exchanged for a session as the coordinator answers it: a claim's body and cookie, or 401 pass-invalid. */
+    private Reply pass(String eventId, String visitor, String pass) {
+        if (visitor == null || pass == null || !eventId.equals(passes.get(pass))) {
+            return problem(ProblemType.PASS_INVALID);
+        }
+        long generation = queue.event(eventId).saleGeneration;
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Issued issued = issue(eventId, visitor, generation, now, now.plus(sessionTtl));
+        registry.live(eventId, issued.sessionId(), generation, issued.expiresAt());
+        sessionsByToken.put(issued.token(), issued.sessionId());
+        sessionsByVisitor.put(eventId + "/" + visitor, issued.sessionId());
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("sessionId", issued.sessionId());
+        body.put("eventId", eventId);
+        body.put("state", "ACTIVE");
+        body.put("expiresAt", issued.expiresAt().toString());
+        body.put("absoluteExpiresAt", issued.expiresAt().toString());
+        body.put("token", issued.token());
+        return new Reply(200, body, Map.of("Set-Cookie", admissionCookie(eventId, issued.token())));
     }
 
     private static String admissionCookie(String eventId, String token) {

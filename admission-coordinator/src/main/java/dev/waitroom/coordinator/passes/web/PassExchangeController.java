@@ -1,0 +1,84 @@
+package dev.waitroom.coordinator.passes.web;
+
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.ProblemType;
+import dev.waitroom.coordinator.admission.Admission;
+import dev.waitroom.coordinator.passes.Passes;
+import dev.waitroom.coordinator.problems.CoordinatorException;
+import dev.waitroom.tokens.VisitorId;
+import dev.waitroom.web.ProblemResponses;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Instant;
+import java.util.UUID;
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseCookie;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code POST /events/{eventId}/admission/pass} (docs/operating/allow-rules-and-passes.md), reached through the
+ * gateway: the pass in the {@code Waitroom-Pass} header, never in the URL, is exchanged for a shopping session, answered
+ * as a claim is (the admission cookie, and the token in the body for API clients). A refusal at the ceiling or while
+ * paused carries {@code Retry-After}.
+ */
+@RestController
+class PassExchangeController {
+
+    /** The request header carrying the pass. */
+    static final String PASS_HEADER = "Waitroom-Pass";
+
+    private static final String TOKEN_COOKIE = "wr_at";
+
+    private final Passes passes;
+
+    PassExchangeController(Passes passes) {
+        this.passes = passes;
+    }
+
+    @PostMapping("/events/{eventId}/admission/pass")
+    ResponseEntity<SessionBody> exchange(
+            @PathVariable String eventId,
+            @RequestHeader(name = Headers.VISITOR, required = false) String visitor,
+            @RequestHeader(name = PASS_HEADER, required = false) String pass) {
+        if (visitor == null || !VisitorId.isValid(visitor)) {
+            throw new CoordinatorException(
+                    ProblemType.INVALID_VISITOR, "The visitor identity is missing or malformed.");
+        }
+        Admission admission = this.passes.exchange(EventId.of(eventId), new VisitorId(visitor), pass);
+        ResponseCookie cookie = ResponseCookie.from(TOKEN_COOKIE, admission.token())
+                .path("/events/" + admission.eventId())
+                .httpOnly(true)
+                .sameSite("Lax")
+                .build();
+        return ResponseEntity.ok()
+                .cacheControl(CacheControl.noStore())
+                .header(HttpHeaders.SET_COOKIE, cookie.toString())
+                .body(new SessionBody(
+                        admission.sessionId().value(),
+                        admission.eventId(),
+                        admission.state().name(),
+                        admission.expiresAt(),
+                        admission.absoluteExpiresAt(),
+                        admission.token()));
+    }
+
+    /** The problem as every coordinator answer has it; a 503 (ceiling, pause) says when to try again. */
+    @ExceptionHandler(CoordinatorException.class)
+    ResponseEntity<ProblemDetail> refused(CoordinatorException ex, HttpServletRequest request) {
+        ResponseEntity.BodyBuilder builder = ProblemResponses.builder(ex.problem());
+        if (ex.problem().status() == 503) {
+            builder.header(HttpHeaders.RETRY_AFTER, Long.toString(Passes.RETRY_AFTER.toSeconds()));
+        }
+        return builder.body(ProblemResponses.detail(ex.problem(), ex.getMessage(), ex.properties(), request));
+    }
+
+    record SessionBody(
+            UUID sessionId, String eventId, String state, Instant expiresAt, Instant absoluteExpiresAt, String token) {}
+}
