@@ -1,6 +1,7 @@
 package dev.waitroom.contract.queue;
 
 import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.LaneName;
 import dev.waitroom.contract.OperatingMode;
 import java.time.Instant;
 
@@ -9,7 +10,8 @@ import java.time.Instant;
  * the queue-service and, for a WAITING entry whose order the snapshot covers, by the gateway at the edge; both must
  * read alike. Nothing about other visitors, no internal ids but the visitor's own receipt. {@code state} is an entry
  * state name; {@code position} and {@code estimatedWaitSeconds} are null when unknown; {@code offer} is set for an
- * OFFERED entry only.
+ * OFFERED entry only; {@code lane} is the lane the visitor stands in ({@code general} without a redeemed access code,
+ * docs/operating/lanes-and-access-codes.md), and the position band counts that lane's visitors only.
  */
 public record QueueStatus(
         String state,
@@ -20,7 +22,32 @@ public record QueueStatus(
         Offer offer,
         int pollAfterSeconds,
         String announcement,
-        String receipt) {
+        String receipt,
+        String lane) {
+
+    /** A status in the general lane (the only lane the edge answers for: a lane member holds no queue ticket). */
+    public QueueStatus(
+            String state,
+            EventPhase phase,
+            OperatingMode mode,
+            Position position,
+            EstimatedWait estimatedWaitSeconds,
+            Offer offer,
+            int pollAfterSeconds,
+            String announcement,
+            String receipt) {
+        this(
+                state,
+                phase,
+                mode,
+                position,
+                estimatedWaitSeconds,
+                offer,
+                pollAfterSeconds,
+                announcement,
+                receipt,
+                LaneName.GENERAL.value());
+    }
 
     /**
      * How many waiting visitors are ahead: a band, never an exact count. Exact below 100, otherwise rounded to two

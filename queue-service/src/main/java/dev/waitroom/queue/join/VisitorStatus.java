@@ -1,6 +1,7 @@
 package dev.waitroom.queue.join;
 
 import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.LaneName;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.queue.Pace;
 import java.time.Instant;
@@ -11,6 +12,8 @@ import java.time.Instant;
  * @param ahead WAITING entries ahead of this one, or -1 when unknown (not waiting, or order not drawn yet)
  * @param pace the offer pace the coordinator measured, null when none was pushed (docs/estimates.md)
  * @param pushedAt when the coordinator last pushed the event's state, null if never recorded
+ * @param lane the lane the entry stands in ({@link LaneName#GENERAL} without a redeemed access code); {@code ahead}
+ *     counts that lane's entries only
  */
 public record VisitorStatus(
         EventPhase phase,
@@ -24,7 +27,38 @@ public record VisitorStatus(
         long ahead,
         Instant offerExpiresAt,
         Pace pace,
-        Instant pushedAt) {
+        Instant pushedAt,
+        LaneName lane) {
+
+    /** A status in the general lane. */
+    public VisitorStatus(
+            EventPhase phase,
+            OperatingMode mode,
+            String announcement,
+            double admissionRatePerSecond,
+            long waiting,
+            EntryId entryId,
+            EntryState state,
+            long orderKey,
+            long ahead,
+            Instant offerExpiresAt,
+            Pace pace,
+            Instant pushedAt) {
+        this(
+                phase,
+                mode,
+                announcement,
+                admissionRatePerSecond,
+                waiting,
+                entryId,
+                state,
+                orderKey,
+                ahead,
+                offerExpiresAt,
+                pace,
+                pushedAt,
+                LaneName.GENERAL);
+    }
 
     /** This status shown with {@code shown} as the event's mode (a silent gate shows PAUSED). */
     public VisitorStatus withMode(OperatingMode shown) {
@@ -42,6 +76,7 @@ public record VisitorStatus(
                         this.ahead,
                         this.offerExpiresAt,
                         this.pace,
-                        this.pushedAt);
+                        this.pushedAt,
+                        this.lane);
     }
 }

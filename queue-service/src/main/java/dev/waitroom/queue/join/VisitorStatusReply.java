@@ -1,6 +1,7 @@
 package dev.waitroom.queue.join;
 
 import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.LaneName;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.queue.redis.QueueScripts;
@@ -11,7 +12,7 @@ import java.util.List;
  * The Lua function {@code visitor_status} (scripts/lib/visitor_status.lua), which join.lua and status.lua answer
  * with, and the decoder of its reply: outcome, phase, mode, announcement, rate, waiting, entry sequence, state
  * letter, order key, ahead (-1 unknown), offer deadline (epoch millis or ''), measured pace ({@link Pace#encode} or
- * ''), when the coordinator last pushed the event (epoch millis or '').
+ * ''), when the coordinator last pushed the event (epoch millis or ''), the entry's lane.
  */
 public final class VisitorStatusReply {
 
@@ -30,6 +31,7 @@ public final class VisitorStatusReply {
     private static final int OFFER_EXPIRES = 10;
     private static final int PACE = 11;
     private static final int PUSHED_AT = 12;
+    private static final int LANE = 13;
 
     private VisitorStatusReply() {}
 
@@ -52,6 +54,7 @@ public final class VisitorStatusReply {
                 r.size() > PACE ? Pace.decode(r.get(PACE)) : null,
                 r.size() > PUSHED_AT && !r.get(PUSHED_AT).isEmpty()
                         ? Instant.ofEpochMilli(Long.parseLong(r.get(PUSHED_AT)))
-                        : null);
+                        : null,
+                r.size() > LANE ? LaneName.of(r.get(LANE)) : LaneName.GENERAL);
     }
 }
