@@ -58,7 +58,8 @@ class StatusTests {
                         "offer",
                         "pollAfterSeconds",
                         "announcement",
-                        "receipt");
+                        "receipt",
+                        "lane");
         assertThat(body.get("state").asString()).isEqualTo("WAITING");
         assertThat(body.get("phase").asString()).isEqualTo("OPEN");
         assertThat(body.get("mode").asString()).isEqualTo("QUEUEING");

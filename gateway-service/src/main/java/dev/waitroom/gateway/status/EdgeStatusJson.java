@@ -57,6 +57,8 @@ final class EdgeStatusJson {
         string(json, status.announcement());
         json.append(",\"receipt\":");
         string(json, status.receipt());
+        json.append(",\"lane\":");
+        string(json, status.lane());
         return json.append('}').toString().getBytes(StandardCharsets.UTF_8);
     }
 
