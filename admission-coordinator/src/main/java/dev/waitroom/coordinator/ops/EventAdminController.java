@@ -12,6 +12,8 @@ import dev.waitroom.contract.ops.Operator;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventManagement;
+import dev.waitroom.coordinator.lanes.LaneSet;
+import dev.waitroom.coordinator.lanes.Lanes;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import java.net.URI;
 import java.time.Duration;
@@ -42,10 +44,13 @@ class EventAdminController {
 
     private final AccountScopeGuard accountScope;
 
-    EventAdminController(EventManagement management, LiveView liveView, AccountScopeGuard accountScope) {
+    private final Lanes lanes;
+
+    EventAdminController(EventManagement management, LiveView liveView, AccountScopeGuard accountScope, Lanes lanes) {
         this.management = management;
         this.liveView = liveView;
         this.accountScope = accountScope;
+        this.lanes = lanes;
     }
 
     @PostMapping
@@ -79,9 +84,13 @@ class EventAdminController {
                 or(body.afterPurchase(), AfterPurchase.RELEASE),
                 or(body.maxJoinsPerSecond(), 0.0),
                 or(body.proofOfWorkDifficulty(), 0L));
+        // the lanes are validated before anything is written, and created with the event or not at all
+        LaneSet lanes = LaneSet.of(body.lanes());
+        java.util.function.Consumer<EventId> alongside =
+                lanes.isEmpty() ? e -> {} : e -> this.lanes.declareAtCreation(e, lanes, operator.name());
         Event created = body.protect() == null
-                ? this.management.create(id, config, operator.name())
-                : this.management.create(id, config, body.protect().protection(), operator.name());
+                ? this.management.create(id, config, operator.name(), alongside)
+                : this.management.create(id, config, body.protect().protection(), operator.name(), alongside);
         return ResponseEntity.created(URI.create("/admin/events/" + id.value())).body(EventView.of(created, null));
     }
 
@@ -248,7 +257,8 @@ class EventAdminController {
             AfterPurchase afterPurchase,
             Double maxJoinsPerSecond,
             Long proofOfWorkDifficulty,
-            ProtectBody protect) {}
+            ProtectBody protect,
+            java.util.List<LaneSet.LaneBody> lanes) {}
 
     /**
      * What an event protects (docs/integration/gateway-in-front.md); in a PATCH, {@code "paths": []} (no origin)

@@ -12,6 +12,7 @@ import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
+import dev.waitroom.coordinator.lanes.LaneCandidates;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.lease.Region;
@@ -74,7 +75,8 @@ public final class AdmissionTicker {
             EventStatePublisher publisher,
             SessionRegistry registry,
             EventGauges gauges,
-            Regions regions) {}
+            Regions regions,
+            LaneCandidates lanes) {}
 
     /**
      * The region this ticker is the gate of, its budgets in the ledger and how long a stopped region's budget stays
@@ -245,7 +247,8 @@ public final class AdmissionTicker {
             log.warn("No offers for event {}: the session registry is unavailable", event.id());
             return 0;
         }
-        List<Candidate> candidates = this.parts.queue().candidates(event.id().value(), n);
+        // the tick's n offers split among the event's lanes by their shares (docs/operating/lanes-and-access-codes.md)
+        List<Candidate> candidates = this.parts.lanes().candidates(event, n);
         if (candidates.isEmpty()) {
             return 0;
         }

@@ -9,6 +9,7 @@ import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.keys.SigningKeys;
+import dev.waitroom.coordinator.lanes.LaneCandidates;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.lease.Region;
 import dev.waitroom.coordinator.queue.QueueDirectory;
@@ -48,7 +49,8 @@ class TickerConfiguration {
             Region region,
             RegionBudgets budgets,
             RegionGauges regionGauges,
-            RegionProperties regionProperties) {
+            RegionProperties regionProperties,
+            LaneCandidates lanes) {
         if (region.regional()) {
             log.info("Admission gate of region {}: offers within the budget it leases from the ledger", region);
         }
@@ -64,7 +66,8 @@ class TickerConfiguration {
                 publisher,
                 registry,
                 gauges,
-                new AdmissionTicker.Regions(region, budgets, regionGauges, regionProperties.grace()));
+                new AdmissionTicker.Regions(region, budgets, regionGauges, regionProperties.grace()),
+                lanes);
     }
 
     @Bean
