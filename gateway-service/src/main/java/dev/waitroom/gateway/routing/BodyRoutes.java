@@ -39,7 +39,7 @@ enum BodyRoutes {
         }
         String rest = path.substring(eventEnd);
         return switch (rest) {
-            case "/queue", "/admission/claim", "/shopping-session/renew", "/shopping-session/leave" -> READ;
+            case "/queue", "/admission/claim", "/shopping-session/renew", "/shopping-session/leave", "/code" -> READ;
             case "/signals/purchase-completed", "/signals/sold-out", "/signals/session-release" -> READ;
             case "/", "/status", "/queue/status", "/queue/challenge", "/shop-ui", "/return-target" -> NONE;
             default -> STREAM;
