@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.deque.html.axecore.playwright.AxeBuilder;
+import com.microsoft.playwright.options.AriaRole;
 import com.deque.html.axecore.results.AxeResults;
 import com.deque.html.axecore.results.Rule;
 import com.microsoft.playwright.Browser;
@@ -85,6 +86,38 @@ class WaitingPageBrowserTests {
                 .setFullPage(true));
         AxeResults results = new AxeBuilder(page).analyze();
         List<Rule> violations = results.getViolations();
+        assertThat(violations)
+                .as(() -> violations.stream()
+                        .map(v -> v.getId() + ": " + v.getHelp() + " "
+                                + v.getNodes().stream().map(n -> n.getHtml()).toList())
+                        .toList()
+                        .toString())
+                .isEmpty();
+        page.context().close();
+    }
+
+    @Test
+    void anAccessCodeIsRedeemedFromTheFormAndTheAnswerIsSaidInTheLiveRegion() {
+        String event = newEvent();
+        upstreams.queue.event(event).admissionRate(2).addWaiting(5);
+        Page page = open(event);
+        assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
+        assertThat(page.locator("#lane")).containsText("General queue", WAIT);
+
+        page.getByLabel("Access code").fill("NOTGOO-DNOTGO-ODNOTG-OODNOT");
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Use code"))
+                .click();
+        assertThat(page.locator("#code-result")).containsText("not accepted for this sale", WAIT);
+        assertThat(page.locator("#code")).hasValue("NOTGOO-DNOTGO-ODNOTG-OODNOT");
+
+        page.getByLabel("Access code").fill(dev.waitroom.gateway.testing.StubCoordinator.GOOD_CODE.toLowerCase());
+        page.locator("#code").press("Enter");
+        assertThat(page.locator("#code-result")).containsText("you are now in the “presale” lane", WAIT);
+        assertThat(page.locator("#code")).hasValue("");
+        assertThat(page.locator("#code-result")).hasAttribute("role", "status");
+        assertThat(page.url()).doesNotContainIgnoringCase("goodgo");
+
+        List<Rule> violations = new AxeBuilder(page).analyze().getViolations();
         assertThat(violations)
                 .as(() -> violations.stream()
                         .map(v -> v.getId() + ": " + v.getHelp() + " "
