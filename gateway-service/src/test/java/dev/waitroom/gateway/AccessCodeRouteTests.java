@@ -54,7 +54,9 @@ class AccessCodeRouteTests {
         var received = upstreams.coordinator.received(r -> r.path().equals("/events/" + event + "/code"));
         assertThat(received).hasSize(1);
         assertThat(received.get(0).body()).contains(StubCoordinator.GOOD_CODE);
-        assertThat(received.get(0).header(Headers.VISITOR)).as("the verified visitor").contains(visitor.value());
+        assertThat(received.get(0).header(Headers.VISITOR))
+                .as("the verified visitor")
+                .contains(visitor.value());
         assertThat(received.get(0).path()).doesNotContain(StubCoordinator.GOOD_CODE);
     }
 
@@ -62,7 +64,8 @@ class AccessCodeRouteTests {
     void aRefusedCodeIsTheCoordinatorsProblemAndKeepsTheTicket() {
         Browser browser = new Browser(port);
         String event = joined(browser);
-        Browser.Reply refused = browser.post("/events/" + event + "/code", "{\"code\":\"NOTGOO-DNOTGO-ODNOTG-OODNOT\"}");
+        Browser.Reply refused =
+                browser.post("/events/" + event + "/code", "{\"code\":\"NOTGOO-DNOTGO-ODNOTG-OODNOT\"}");
         refused.assertProblem(403, "code-invalid");
         assertThat(refused.allHeaders("Set-Cookie")).noneMatch(c -> c.startsWith("wr_qt="));
         assertThat(browser.cookie("wr_qt")).isPresent();
@@ -72,9 +75,11 @@ class AccessCodeRouteTests {
     void onlyAPostWithABodyReachesTheCoordinator() {
         Browser browser = new Browser(port);
         String event = joined(browser);
-        long before = upstreams.coordinator.received(r -> r.path().endsWith("/code")).size();
+        long before =
+                upstreams.coordinator.received(r -> r.path().endsWith("/code")).size();
         Browser.Reply get = browser.get("/events/" + event + "/code");
         assertThat(get.status()).isIn(404, 405);
-        assertThat(upstreams.coordinator.received(r -> r.path().endsWith("/code"))).hasSize((int) before);
+        assertThat(upstreams.coordinator.received(r -> r.path().endsWith("/code")))
+                .hasSize((int) before);
     }
 }

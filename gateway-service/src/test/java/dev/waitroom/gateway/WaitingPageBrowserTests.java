@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.deque.html.axecore.playwright.AxeBuilder;
-import com.microsoft.playwright.options.AriaRole;
 import com.deque.html.axecore.results.AxeResults;
 import com.deque.html.axecore.results.Rule;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
+import com.microsoft.playwright.options.AriaRole;
 import dev.waitroom.gateway.testing.Chromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubQueueService;
@@ -104,13 +104,15 @@ class WaitingPageBrowserTests {
         assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
         assertThat(page.locator("#lane")).containsText("General queue", WAIT);
 
-        page.getByLabel("Access code").fill("NOTGOO-DNOTGO-ODNOTG-OODNOT");
+        page.getByRole(AriaRole.TEXTBOX, new Page.GetByRoleOptions().setName("Access code"))
+                .fill("NOTGOO-DNOTGO-ODNOTG-OODNOT");
         page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Use code"))
                 .click();
         assertThat(page.locator("#code-result")).containsText("not accepted for this sale", WAIT);
         assertThat(page.locator("#code")).hasValue("NOTGOO-DNOTGO-ODNOTG-OODNOT");
 
-        page.getByLabel("Access code").fill(dev.waitroom.gateway.testing.StubCoordinator.GOOD_CODE.toLowerCase());
+        page.getByRole(AriaRole.TEXTBOX, new Page.GetByRoleOptions().setName("Access code"))
+                .fill(dev.waitroom.gateway.testing.StubCoordinator.GOOD_CODE.toLowerCase());
         page.locator("#code").press("Enter");
         assertThat(page.locator("#code-result")).containsText("you are now in the “presale” lane", WAIT);
         assertThat(page.locator("#code")).hasValue("");

@@ -63,6 +63,10 @@ class OpenApiRouteTableTests {
             "region",
             "west",
             "credentialId",
+            "0123456789abcdef",
+            "lane",
+            "presale",
+            "batchId",
             "0123456789abcdef");
 
     private static final Pattern VARIABLE = Pattern.compile("\\{(\\w+)}");

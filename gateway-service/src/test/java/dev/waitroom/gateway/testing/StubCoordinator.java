@@ -145,7 +145,10 @@ public final class StubCoordinator extends StubHttpServer {
         if (s.length == 4 && s[0].equals("events") && s[2].equals("admission") && s[3].equals("claim")) {
             return claim(s[1], visitor, request.header(Headers.CLAIMING_VISITOR).orElse(visitor), request);
         }
-        if (s.length == 3 && s[0].equals("events") && s[2].equals("code") && request.method().equals("POST")) {
+        if (s.length == 3
+                && s[0].equals("events")
+                && s[2].equals("code")
+                && request.method().equals("POST")) {
             // the coordinator checks the code against its hashes; here one code is good, any other is not
             return request.body().contains("\"" + GOOD_CODE + "\"")
                     ? Reply.json(200, Map.of("lane", "presale", "state", "WAITING"))
