@@ -1,11 +1,11 @@
 -- WAITING -> OFFERED for each entry, with its grant and claim deadline. An entry already OFFERED with the
 -- same grant keeps its offer, its deadline moved to the one sent when that is later (a pause gave the offer its time
 -- back), never earlier; any other entry is left as it is and reported with its state.
--- KEYS[1] event hash, then 'cnt', 'w', 'of' and the 'e:' bucket of every entry (lib/declared_keys.lua)
+-- KEYS[1] event hash, then 'cnt', 'w', 'of', 'lane', 'lq' and the 'e:' bucket of every entry (lib/declared_keys.lua)
 -- ARGV[1] key prefix, then triples: entry sequence, grant id, offer deadline (epoch millis)
 -- Returns per entry: entry sequence, state letter (or '-' when unknown), '1' when the entry holds this grant.
 -- State letters (WAITING, OFFERED) are locals generated from the Java EntryState when the script is loaded.
-local cnt, w, of = K('cnt'), K('w'), K('of')
+local cnt, w, of, lanes, lq = K('cnt'), K('w'), K('of'), K('lane'), K('lq')
 for i = 2, #ARGV, 3 do B('e:', ARGV[i]) end
 local m = undeclared()
 if m then return m end
@@ -27,6 +27,10 @@ for i = 2, #ARGV, 3 do
     local state, key, rest = string.match(rec, '^(%u)|(%d+)|(.*)$')
     if state == WAITING then
       redis.call('HSET', ekey, field, OFFERED .. '|' .. key .. '|' .. rest)
+      local lane = redis.call('HGET', lanes, seq)
+      if lane then
+        redis.call('ZREM', lq, lane_member(lane, key, seq))
+      end
       key = tonumber(key)
       redis.call('SETBIT', w, key, 0)
       redis.call('HSET', of, seq, grant .. '|' .. ARGV[i + 2])

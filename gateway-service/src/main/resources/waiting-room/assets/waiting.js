@@ -368,6 +368,7 @@
       offerWithdrawn = false;
     }
     if (s.receipt) { W.setText('receipt', s.receipt); }
+    W.setText('lane', s.lane && s.lane !== 'general' ? W.t('lane.named', { lane: s.lane }) : W.t('lane.general'));
     if (s.announcement) {
       W.setText('announcement', s.announcement);
       W.show('announcement-box', true);
@@ -738,6 +739,34 @@
       }
     }, function () {
       join();
+    });
+  }
+
+  /* An access code moves the place to its lane (docs/operating/lanes-and-access-codes.md). The code goes in the
+     POST body only and the field is emptied once it is accepted; the answer is said in the live region below it. */
+  var codeMessages = {
+    'code-invalid': 'code.invalid', 'code-used-up': 'code.usedUp', 'code-expired': 'code.expired',
+    'code-revoked': 'code.revoked', 'not-in-queue': 'code.notWaiting', 'state-conflict': 'code.notWaiting'
+  };
+  var codeForm = document.getElementById('code-form');
+  if (codeForm) {
+    codeForm.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var input = document.getElementById('code');
+      var code = input.value.trim();
+      if (!code) { input.focus(); return; }
+      W.request('POST', base + '/code', { code: code }).then(function (r) {
+        if (r.ok && r.body) {
+          input.value = '';
+          W.setText('code-result', W.t('code.accepted', { lane: r.body.lane }));
+          poll();
+          return;
+        }
+        var type = problemType(r).replace(/^.*\//, '');
+        W.setText('code-result', W.t(codeMessages[type] || 'code.failed'));
+      }, function () {
+        W.setText('code-result', W.t('code.failed'));
+      });
     });
   }
 

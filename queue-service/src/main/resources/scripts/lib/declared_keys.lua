@@ -24,6 +24,13 @@ local function B(prefix, n)
   return K(prefix .. math.floor(tonumber(n) / 128))
 end
 
+-- The member of the lane queue 'lq' for an entry of lane `lane` with order key `key` and sequence `seq`: all
+-- lanes' waiting entries in one sorted set of equal scores, ordered by lane name and then by order key, so a lane's
+-- front, its length and the count ahead of an entry are ranges of it (docs/operating/lanes-and-access-codes.md).
+local function lane_member(lane, key, seq)
+  return lane .. ':' .. string.format('%015d', tonumber(key)) .. ':' .. seq
+end
+
 -- {'KEYS', name...} when a key named so far was not declared, else nil.
 local function undeclared()
   if #missing == 0 then return nil end

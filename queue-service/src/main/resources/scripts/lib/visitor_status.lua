@@ -4,7 +4,8 @@
 -- last-seen when older than the liveness interval. Never touches order.
 -- Returns: 'OK', phase, mode, announcement, rate, waiting, entry seq, state, order key, ahead (-1 unknown),
 -- offer deadline (epoch millis or ''), measured pace (Pace.encode or ''), when the coordinator last pushed the event
--- (epoch millis or ''), why offers are held back (AdmissionHold.encode or '')
+-- (epoch millis or ''), why offers are held back (AdmissionHold.encode or ''), lane ('general' when the entry stands
+-- in no declared lane)
 -- The first time a WAITING entry is given an estimate (ahead known, admissions running), the estimate's inputs are
 -- kept beside its last-seen time, field 'j<n>' of 's:<seq/128>': ahead|now|rate|pace, so that its offer can be scored
 -- against the range it was shown (docs/estimates.md, EstimateScores); beyond an event's first ESTIMATE_RECORD_ALL
@@ -12,7 +13,7 @@
 
 -- Names every key visitor_status touches for the entry with sequence seq.
 local function status_keys(seq)
-  K('cnt'); K('w'); K('of'); B('e:', seq); B('s:', seq)
+  K('cnt'); K('w'); K('of'); K('lane'); K('lq'); B('e:', seq); B('s:', seq)
 end
 
 local function visitor_status(existing, now, liveness)
@@ -29,7 +30,11 @@ local function visitor_status(existing, now, liveness)
   -- positions are known once the pre-sale group is drawn (or there was none)
   local drawn = (tonumber(ev[5] or '0') == 0) or (ev[6] and true or false)
   local ahead = -1
-  if state == WAITING and key > 0 and phase ~= 'SCHEDULED' and drawn then
+  local lane = redis.call('HGET', K('lane'), seq)
+  if lane and state == WAITING and key > 0 and phase ~= 'SCHEDULED' and drawn then
+    -- a lane member is counted among its lane only, by order key
+    ahead = redis.call('ZLEXCOUNT', K('lq'), '[' .. lane .. ':', '(' .. lane_member(lane, key, seq))
+  elseif state == WAITING and key > 0 and phase ~= 'SCHEDULED' and drawn then
     local w = K('w')
     local byte = math.floor(key / 8)
     local c = 0
@@ -67,5 +72,5 @@ local function visitor_status(existing, now, liveness)
     redis.pcall('HSETNX', seenKey, 'j' .. field, ahead .. '|' .. now .. '|' .. ev[4] .. '|' .. (ev[7] or ''))
   end
   return {'OK', phase, ev[2] or '', ev[3] or '', ev[4] or '0', waiting, tostring(existing), state, tostring(key),
-    tostring(ahead), offerExpires, ev[7] or '', ev[8] or '', ev[9] or ''}
+    tostring(ahead), offerExpires, ev[7] or '', ev[8] or '', ev[9] or '', lane or 'general'}
 end

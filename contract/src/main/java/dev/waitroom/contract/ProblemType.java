@@ -117,6 +117,14 @@ public enum ProblemType {
     OFFER_CLAIMED(409, "offer-claimed", "The offer was claimed by another browser identity"),
     OTHER_REGION(409, "other-region", "The offer or session belongs to another region"),
 
+    // Lanes and access codes (coordinator, queue): docs/operating/lanes-and-access-codes.md
+    INVALID_LANES(400, "invalid-lanes", "Lanes not accepted"),
+    UNKNOWN_LANE(404, "unknown-lane", "The event has no such lane"),
+    CODE_INVALID(403, "code-invalid", "The access code is not accepted"),
+    CODE_EXPIRED(410, "code-expired", "The access code has expired"),
+    CODE_REVOKED(410, "code-revoked", "The access code was revoked"),
+    CODE_USED_UP(409, "code-used-up", "The access code has no uses left"),
+
     // Shop signals and their integration credentials (coordinator): docs/integration/shop-signals.md
     INTEGRATION_CREDENTIAL_REQUIRED(
             401, "integration-credential-required", "An integration credential of the event is required"),

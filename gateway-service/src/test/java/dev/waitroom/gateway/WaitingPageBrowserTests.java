@@ -10,6 +10,7 @@ import com.deque.html.axecore.results.Rule;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
+import com.microsoft.playwright.options.AriaRole;
 import dev.waitroom.gateway.testing.Chromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubQueueService;
@@ -85,6 +86,40 @@ class WaitingPageBrowserTests {
                 .setFullPage(true));
         AxeResults results = new AxeBuilder(page).analyze();
         List<Rule> violations = results.getViolations();
+        assertThat(violations)
+                .as(() -> violations.stream()
+                        .map(v -> v.getId() + ": " + v.getHelp() + " "
+                                + v.getNodes().stream().map(n -> n.getHtml()).toList())
+                        .toList()
+                        .toString())
+                .isEmpty();
+        page.context().close();
+    }
+
+    @Test
+    void anAccessCodeIsRedeemedFromTheFormAndTheAnswerIsSaidInTheLiveRegion() {
+        String event = newEvent();
+        upstreams.queue.event(event).admissionRate(2).addWaiting(5);
+        Page page = open(event);
+        assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
+        assertThat(page.locator("#lane")).containsText("General queue", WAIT);
+
+        page.getByRole(AriaRole.TEXTBOX, new Page.GetByRoleOptions().setName("Access code"))
+                .fill("NOTGOO-DNOTGO-ODNOTG-OODNOT");
+        page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Use code"))
+                .click();
+        assertThat(page.locator("#code-result")).containsText("not accepted for this sale", WAIT);
+        assertThat(page.locator("#code")).hasValue("NOTGOO-DNOTGO-ODNOTG-OODNOT");
+
+        page.getByRole(AriaRole.TEXTBOX, new Page.GetByRoleOptions().setName("Access code"))
+                .fill(dev.waitroom.gateway.testing.StubCoordinator.GOOD_CODE);
+        page.locator("#code").press("Enter");
+        assertThat(page.locator("#code-result")).containsText("you are now in the “presale” lane", WAIT);
+        assertThat(page.locator("#code")).hasValue("");
+        assertThat(page.locator("#code-result")).hasAttribute("role", "status");
+        assertThat(page.url()).doesNotContainIgnoringCase("goodgo");
+
+        List<Rule> violations = new AxeBuilder(page).analyze().getViolations();
         assertThat(violations)
                 .as(() -> violations.stream()
                         .map(v -> v.getId() + ": " + v.getHelp() + " "

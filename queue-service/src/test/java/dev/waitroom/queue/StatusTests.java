@@ -59,7 +59,8 @@ class StatusTests {
                         "pollAfterSeconds",
                         "announcement",
                         "receipt",
-                        "admissionHold");
+                        "admissionHold",
+                        "lane");
         assertThat(body.get("state").asString()).isEqualTo("WAITING");
         assertThat(body.get("phase").asString()).isEqualTo("OPEN");
         assertThat(body.get("mode").asString()).isEqualTo("QUEUEING");

@@ -92,6 +92,24 @@ public class EventManagement {
      * (null: nothing), checked against every live event's paths in the same transaction.
      */
     public Event create(EventId id, EventConfig config, Protection protect, String actor) {
+        return create(id, config, protect, actor, created -> {});
+    }
+
+    /**
+     * {@link #create(EventId, EventConfig, String)}, and {@code alongside} in the same transaction, before the rules
+     * are published: what the event keeps beside its configuration (its lanes) is created with it or not at all.
+     */
+    public Event create(EventId id, EventConfig config, String actor, java.util.function.Consumer<EventId> alongside) {
+        return create(id, config, this.routes.defaultFor(id), actor, alongside);
+    }
+
+    /** {@link #create(EventId, EventConfig, Protection, String)} with {@code alongside} in the same transaction. */
+    public Event create(
+            EventId id,
+            EventConfig config,
+            Protection protect,
+            String actor,
+            java.util.function.Consumer<EventId> alongside) {
         byte[] seed = new byte[32];
         RANDOM.nextBytes(seed);
         String seedHex = HexFormat.of().formatHex(seed);
@@ -101,6 +119,7 @@ public class EventManagement {
             }
             this.routes.assign(id, protect);
             this.events.audit(id, ChangeKind.CONFIG, null, "created", actor, "event created");
+            alongside.accept(id);
             return this.events.find(id).orElseThrow();
         });
         log.info("Event {} created by {}", id, actor);
@@ -142,6 +161,46 @@ public class EventManagement {
      */
     public void auditPass(EventId id, String what, String actor, String reason) {
         this.events.audit(id, ChangeKind.CONFIG, null, "pass", actor, what + (reason == null ? "" : ": " + reason));
+    }
+
+    /**
+     * Runs {@code change} in one transaction holding the event's row, refused with {@code rule-frozen} (naming
+     * {@code rule}) once the event's rules are published or its sale opened, exactly as a {@link SaleRule}; then
+     * audits it as a configuration change with who and why. For the rules kept beside the event's own configuration
+     * (its lanes: docs/operating/lanes-and-access-codes.md).
+     */
+    public <T> T changeUnpublishedRule(
+            EventId id,
+            String rule,
+            String description,
+            String actor,
+            String reason,
+            java.util.function.Function<Event, T> change) {
+        requireReason(reason);
+        T result = this.transactions.execute(status -> {
+            Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+            if (this.publisher.rulesPublished(current)) {
+                throw new RuleFrozenException(
+                        rule,
+                        current.phase() == EventPhase.SCHEDULED
+                                ? "since the draw commitment was published with them"
+                                : "since the sale opened");
+            }
+            T changed = change.apply(current);
+            this.events.audit(id, ChangeKind.CONFIG, null, "updated", actor, rule + " " + description + ": " + reason);
+            return changed;
+        });
+        OPS_AUDIT.info("Ops configuration of event {} by {}: {} {}", id, actor, rule, description);
+        return result;
+    }
+
+    /**
+     * Records an ops action on what an event keeps beside its configuration (access codes issued or revoked) in the
+     * event's audit, with who and why, and in the ops audit log.
+     */
+    public void auditConfig(EventId id, String what, String actor, String reason) {
+        this.events.audit(id, ChangeKind.CONFIG, null, what, actor, reason);
+        OPS_AUDIT.info("Ops change of event {} by {}: {} ({})", id, actor, what, reason);
     }
 
     /** Records a region drained or resumed in the event's audit (docs/regions.md). */

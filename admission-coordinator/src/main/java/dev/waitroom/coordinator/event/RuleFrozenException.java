@@ -22,4 +22,12 @@ public class RuleFrozenException extends ProblemException {
                         + " frozen " + since + "; nothing of this change was applied.",
                 Map.of("rule", rules.get(0).field()));
     }
+
+    /** A rule kept beside the event's configuration ({@code lanes}), named as the ops API names it. */
+    RuleFrozenException(String rule, String since) {
+        super(
+                ProblemType.RULE_FROZEN,
+                rule + " is frozen " + since + "; nothing of this change was applied.",
+                Map.of("rule", rule));
+    }
 }

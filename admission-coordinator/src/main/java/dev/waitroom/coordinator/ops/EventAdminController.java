@@ -14,6 +14,8 @@ import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventDefaults;
 import dev.waitroom.coordinator.event.EventManagement;
+import dev.waitroom.coordinator.lanes.LaneSet;
+import dev.waitroom.coordinator.lanes.Lanes;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.routes.Routes;
 import java.net.URI;
@@ -46,13 +48,19 @@ class EventAdminController {
     private final AccountScopeGuard accountScope;
 
     private final EventDefaults defaults;
+    private final Lanes lanes;
 
     EventAdminController(
-            EventManagement management, LiveView liveView, AccountScopeGuard accountScope, EventDefaults defaults) {
+            EventManagement management,
+            LiveView liveView,
+            AccountScopeGuard accountScope,
+            EventDefaults defaults,
+            Lanes lanes) {
         this.management = management;
         this.liveView = liveView;
         this.accountScope = accountScope;
         this.defaults = defaults;
+        this.lanes = lanes;
     }
 
     @PostMapping
@@ -83,18 +91,19 @@ class EventAdminController {
                 or(body.afterPurchase(), AfterPurchase.RELEASE),
                 or(body.maxJoinsPerSecond(), 0.0),
                 or(body.proofOfWorkDifficulty(), 0L));
-        Event created;
+        // the lanes are validated before anything is written, and created with the event or not at all
+        LaneSet lanes = LaneSet.of(body.lanes());
+        java.util.function.Consumer<EventId> alongside =
+                lanes.isEmpty() ? e -> {} : e -> this.lanes.declareAtCreation(e, lanes, operator.name());
+        Protection protect = body.protect() == null ? null : body.protect().protection();
         if (body.allow() != null) {
-            Protection protect = body.protect() == null
-                    ? this.management.defaultProtection(id)
-                    : body.protect().protection();
-            created = this.management.create(
-                    id, config, Routes.withAllow(protect, body.allow().rules()), operator.name());
-        } else {
-            created = body.protect() == null
-                    ? this.management.create(id, config, operator.name())
-                    : this.management.create(id, config, body.protect().protection(), operator.name());
+            protect = Routes.withAllow(
+                    protect == null ? this.management.defaultProtection(id) : protect,
+                    body.allow().rules());
         }
+        Event created = protect == null
+                ? this.management.create(id, config, operator.name(), alongside)
+                : this.management.create(id, config, protect, operator.name(), alongside);
         return ResponseEntity.created(URI.create("/admin/events/" + id.value())).body(EventView.of(created, null));
     }
 
@@ -263,7 +272,8 @@ class EventAdminController {
             Double maxJoinsPerSecond,
             Long proofOfWorkDifficulty,
             ProtectBody protect,
-            AllowBody allow) {}
+            AllowBody allow,
+            java.util.List<LaneSet.LaneBody> lanes) {}
 
     /**
      * What an event protects (docs/integration/gateway-in-front.md); in a PATCH, {@code "paths": []} (no origin)

@@ -2,6 +2,7 @@ package dev.waitroom.coordinator.queue;
 
 import dev.waitroom.contract.queue.DrawResult;
 import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.LaneMoveResult;
 import dev.waitroom.contract.queue.OfferResult;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.contract.queue.TransitionTarget;
@@ -26,6 +27,19 @@ public interface QueueDirectory {
 
     /** GET /internal/events/{e}/candidates?limit=N: the next WAITING entries in policy order, not removed. */
     List<Candidate> candidates(String eventId, int limit);
+
+    /**
+     * GET /internal/events/{e}/candidates?limit=N&amp;lane=L: the front of one declared lane
+     * (docs/operating/lanes-and-access-codes.md); the general lane is {@link #candidates(String, int)}.
+     */
+    List<Candidate> candidates(String eventId, String lane, int limit);
+
+    /**
+     * POST /internal/events/{e}/lane: places the visitor's waiting entry in {@code lane}, keeping its order key;
+     * idempotent. A visitor without a place is refused {@code not-in-queue}, a place not waiting
+     * {@code state-conflict} (both as {@link dev.waitroom.coordinator.problems.CoordinatorException}).
+     */
+    LaneMoveResult moveToLane(String eventId, VisitorId visitor, String account, String lane);
 
     /** POST /internal/events/{e}/offers: WAITING -> OFFERED; an entry already OFFERED with that grant is unchanged. */
     List<OfferResult> offer(String eventId, List<Offer> offers);

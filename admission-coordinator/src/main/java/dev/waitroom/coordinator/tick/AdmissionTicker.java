@@ -15,6 +15,7 @@ import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.event.EventSchedules;
 import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
+import dev.waitroom.coordinator.lanes.LaneCandidates;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.problems.CoordinatorException;
@@ -77,7 +78,8 @@ public final class AdmissionTicker {
             SessionRegistry registry,
             EventGauges gauges,
             Regions regions,
-            EventSchedules schedules) {}
+            EventSchedules schedules,
+            LaneCandidates lanes) {}
 
     /**
      * The region this ticker is the gate of, its budgets in the ledger and how long a stopped region's budget stays
@@ -262,7 +264,8 @@ public final class AdmissionTicker {
             log.warn("No offers for event {}: the session registry is unavailable", event.id());
             return 0;
         }
-        List<Candidate> candidates = this.parts.queue().candidates(event.id().value(), n);
+        // the tick's n offers split among the event's lanes by their shares (docs/operating/lanes-and-access-codes.md)
+        List<Candidate> candidates = this.parts.lanes().candidates(event, n);
         if (candidates.isEmpty()) {
             return 0;
         }

@@ -11,6 +11,7 @@ import dev.waitroom.coordinator.event.EventSchedules;
 import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.keys.SigningKeys;
+import dev.waitroom.coordinator.lanes.LaneCandidates;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.region.RegionBudgets;
@@ -50,7 +51,8 @@ class TickerConfiguration {
             RegionBudgets budgets,
             RegionGauges regionGauges,
             RegionProperties regionProperties,
-            EventSchedules schedules) {
+            EventSchedules schedules,
+            LaneCandidates lanes) {
         if (region.regional()) {
             log.info("Admission gate of region {}: offers within the budget it leases from the ledger", region);
         }
@@ -67,7 +69,8 @@ class TickerConfiguration {
                 registry,
                 gauges,
                 new AdmissionTicker.Regions(region, budgets, regionGauges, regionProperties.grace()),
-                schedules);
+                schedules,
+                lanes);
     }
 
     @Bean

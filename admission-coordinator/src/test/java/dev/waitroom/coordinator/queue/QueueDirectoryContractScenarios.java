@@ -12,6 +12,7 @@ import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.queue.DrawResult;
 import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.contract.queue.JoinGate;
+import dev.waitroom.contract.queue.LaneMoveResult;
 import dev.waitroom.contract.queue.OfferResult;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.contract.queue.TransitionTarget;
@@ -288,6 +289,47 @@ abstract class QueueDirectoryContractScenarios {
                 .extracting(Candidate::entryId)
                 .containsExactly(entries.get(2), entries.get(3), entries.get(4));
         assertCounts(event, 3, 1, 0, 0, 1, 0);
+    }
+
+    @Test
+    void aLaneHoldsItsMembersInJoinOrderApartFromTheGeneralLane() {
+        String event = open(ExpiredOfferPolicy.REQUEUE_ONCE);
+        List<VisitorId> visitors =
+                IntStream.range(0, 5).mapToObj(i -> VisitorId.random()).toList();
+        List<String> entries = visitors.stream().map(v -> join(event, v)).toList();
+
+        // the fourth redeems first, the second later: the second stands ahead in the lane
+        LaneMoveResult moved = queue().moveToLane(event, visitors.get(3), null, "presale");
+        assertThat(moved.entryId()).isEqualTo(entries.get(3));
+        assertThat(moved.lane()).isEqualTo("presale");
+        assertThat(moved.moved()).isTrue();
+        queue().moveToLane(event, visitors.get(1), null, "presale");
+        assertThat(queue().moveToLane(event, visitors.get(1), null, "presale").moved())
+                .as("a repeat changes nothing")
+                .isFalse();
+
+        assertThat(queue().candidates(event, "presale", 10))
+                .extracting(Candidate::entryId)
+                .containsExactly(entries.get(1), entries.get(3));
+        assertThat(queue().candidates(event, 10))
+                .extracting(Candidate::entryId)
+                .containsExactly(entries.get(0), entries.get(2), entries.get(4));
+        assertThat(queue().candidates(event, "members", 10)).isEmpty();
+
+        offer(event, entries.get(1), GrantId.random());
+        assertThat(queue().candidates(event, "presale", 10))
+                .extracting(Candidate::entryId)
+                .containsExactly(entries.get(3));
+        assertThatThrownBy(() -> queue().moveToLane(event, visitors.get(1), null, "members"))
+                .as("an offered place moves nowhere")
+                .isInstanceOfSatisfying(
+                        dev.waitroom.web.ProblemException.class,
+                        e -> assertThat(e.problem()).isEqualTo(dev.waitroom.contract.ProblemType.STATE_CONFLICT));
+        assertThatThrownBy(() -> queue().moveToLane(event, VisitorId.random(), null, "members"))
+                .isInstanceOfSatisfying(
+                        dev.waitroom.web.ProblemException.class,
+                        e -> assertThat(e.problem()).isEqualTo(dev.waitroom.contract.ProblemType.NOT_IN_QUEUE));
+        assertCounts(event, 4, 1, 0, 0, 0, 0);
     }
 
     @Test

@@ -5,13 +5,16 @@ import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.MalformedValueException;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.queue.DrawResult;
 import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.LaneMoveResult;
 import dev.waitroom.contract.queue.OfferResult;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.contract.queue.TransitionTarget;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.ids.GrantId;
+import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueRejectedException;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
@@ -107,6 +110,9 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
         Instant offerExpiresAt;
 
         int requeues;
+
+        /** The lane the entry stands in; "general" unless an access code moved it. */
+        String lane = "general";
 
         Entry(long sequence, String visitor, long joinedAtSecond) {
             this.entryId = Long.toString(sequence, 36);
@@ -365,10 +371,51 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
                 return List.of();
             }
             return waitingInOrder(q)
+                    .filter(e -> e.lane.equals("general"))
                     .limit(limit)
                     .map(e -> new Candidate(e.entryId, new VisitorId(e.visitor), e.orderKey))
                     .toList();
         }
+    }
+
+    @Override
+    public List<Candidate> candidates(String eventId, String lane, int limit) {
+        check();
+        if (limit < 1 || limit > MAX_BATCH) {
+            throw refused("malformed-request", "limit is 1.." + MAX_BATCH);
+        }
+        synchronized (this) {
+            EventQueue q = known(eventId);
+            if (!q.drawComplete()) {
+                return List.of();
+            }
+            return waitingInOrder(q)
+                    .filter(e -> e.lane.equals(lane))
+                    .limit(limit)
+                    .map(e -> new Candidate(e.entryId, new VisitorId(e.visitor), e.orderKey))
+                    .toList();
+        }
+    }
+
+    @Override
+    public synchronized LaneMoveResult moveToLane(String eventId, VisitorId visitor, String account, String lane) {
+        check();
+        EventQueue q = known(eventId);
+        Entry e = q.byVisitor.get(visitor.value());
+        if (e == null) {
+            throw new CoordinatorException(ProblemType.NOT_IN_QUEUE, "Join the queue first (test).");
+        }
+        if (e.state != State.WAITING) {
+            throw new CoordinatorException(ProblemType.STATE_CONFLICT, "Only a waiting place can move (test).");
+        }
+        boolean moved = !e.lane.equals(lane);
+        e.lane = lane;
+        return new LaneMoveResult(e.entryId, e.state.name(), lane, moved);
+    }
+
+    /** The lane the visitor's entry stands in. */
+    public synchronized String laneOf(String eventId, String visitor) {
+        return known(eventId).byVisitor.get(visitor).lane;
     }
 
     @Override

@@ -18,6 +18,15 @@ public final class QueuePaths {
     /** The query parameter of {@link #CANDIDATES}: how many entries at most. */
     public static final String CANDIDATES_LIMIT = "limit";
 
+    /**
+     * The query parameter of {@link #CANDIDATES}: the lane whose entries are wanted; absent, the general lane
+     * (docs/operating/lanes-and-access-codes.md).
+     */
+    public static final String CANDIDATES_LANE = "lane";
+
+    /** {@code POST}: places a visitor's entry in a lane ({@link LaneMove} -> {@link LaneMoveResult}). */
+    public static final String LANE = EVENT + "/lane";
+
     /** {@code POST}: WAITING -> OFFERED ({@link OfferBatch} -> {@link OfferResults}). */
     public static final String OFFERS = EVENT + "/offers";
 

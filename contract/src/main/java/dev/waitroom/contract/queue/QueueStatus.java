@@ -1,6 +1,7 @@
 package dev.waitroom.contract.queue;
 
 import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.LaneName;
 import dev.waitroom.contract.OperatingMode;
 import java.time.Instant;
 
@@ -10,7 +11,9 @@ import java.time.Instant;
  * read alike. Nothing about other visitors, no internal ids but the visitor's own receipt. {@code state} is an entry
  * state name; {@code position} and {@code estimatedWaitSeconds} are null when unknown; {@code offer} is set for an
  * OFFERED entry only. {@code admissionHold} says why offers are held back while the event is open (the shop's health
- * or a planned window; {@link AdmissionHold}), null when they are not.
+ * or a planned window; {@link AdmissionHold}), null when they are not; {@code lane} is the lane the visitor stands in
+ * ({@code general} without a redeemed access code, docs/operating/lanes-and-access-codes.md), and the position band
+ * counts that lane's visitors only.
  */
 public record QueueStatus(
         String state,
@@ -22,9 +25,10 @@ public record QueueStatus(
         int pollAfterSeconds,
         String announcement,
         String receipt,
-        AdmissionHold admissionHold) {
+        AdmissionHold admissionHold,
+        String lane) {
 
-    /** A status without an admission hold. */
+    /** A status in the general lane without an admission hold. */
     public QueueStatus(
             String state,
             EventPhase phase,
@@ -35,7 +39,70 @@ public record QueueStatus(
             int pollAfterSeconds,
             String announcement,
             String receipt) {
-        this(state, phase, mode, position, estimatedWaitSeconds, offer, pollAfterSeconds, announcement, receipt, null);
+        this(
+                state,
+                phase,
+                mode,
+                position,
+                estimatedWaitSeconds,
+                offer,
+                pollAfterSeconds,
+                announcement,
+                receipt,
+                null,
+                LaneName.GENERAL.value());
+    }
+
+    /** A status in the general lane (the only lane the edge answers for: a lane member holds no queue ticket). */
+    public QueueStatus(
+            String state,
+            EventPhase phase,
+            OperatingMode mode,
+            Position position,
+            EstimatedWait estimatedWaitSeconds,
+            Offer offer,
+            int pollAfterSeconds,
+            String announcement,
+            String receipt,
+            AdmissionHold admissionHold) {
+        this(
+                state,
+                phase,
+                mode,
+                position,
+                estimatedWaitSeconds,
+                offer,
+                pollAfterSeconds,
+                announcement,
+                receipt,
+                admissionHold,
+                LaneName.GENERAL.value());
+    }
+
+    /** A status without an admission hold, in the given lane. */
+    public QueueStatus(
+            String state,
+            EventPhase phase,
+            OperatingMode mode,
+            Position position,
+            EstimatedWait estimatedWaitSeconds,
+            Offer offer,
+            int pollAfterSeconds,
+            String announcement,
+            String receipt,
+            String lane) {
+        this(
+                state,
+                phase,
+                mode,
+                position,
+                estimatedWaitSeconds,
+                offer,
+                pollAfterSeconds,
+                announcement,
+                receipt,
+                null,
+                lane);
     }
 
     /**

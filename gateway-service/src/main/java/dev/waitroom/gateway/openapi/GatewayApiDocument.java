@@ -116,6 +116,16 @@ final class GatewayApiDocument {
                             + " pass-revoked, 403 pass-other-event, 409 pass-used-up, 503 at-ceiling with Retry-After."),
             op(
                     "POST",
+                    "/events/{eventId}/code",
+                    "queue",
+                    Access.VISITOR,
+                    "200",
+                    "Redeem an access code ({\"code\"} in the body, never in the URL; coordinator): the visitor's waiting"
+                            + " place moves to the code's lane, keeping its join order; {\"lane\",\"state\"}. 403"
+                            + " code-invalid, 409 code-used-up, 410 code-expired or code-revoked"
+                            + " (docs/operating/lanes-and-access-codes.md)."),
+            op(
+                    "POST",
                     "/events/{eventId}/shopping-session/renew",
                     "admission",
                     Access.ADMITTED,
@@ -151,6 +161,43 @@ final class GatewayApiDocument {
                     Access.INTEGRATION,
                     "200",
                     "The shop ends a session ({\"sessionId\"}): its capacity returns to the queue once. Idempotent."),
+            op(
+                    "GET",
+                    "/admin/events/{eventId}/lanes",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "The event's lanes, their shares (general takes the rest) and their access codes' counts."),
+            op(
+                    "PUT",
+                    "/admin/events/{eventId}/lanes",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "Declare the lanes ({\"lanes\":[{\"name\",\"share\"}],\"reason\"}) while the rules are unpublished;"
+                            + " 409 rule-frozen after (audited)."),
+            op(
+                    "POST",
+                    "/admin/events/{eventId}/lanes/{lane}/codes",
+                    "ops",
+                    Access.OPERATOR,
+                    "201",
+                    "Issue access codes ({\"count\",\"usesPerCode\",\"expiresAt\",\"reason\"}); the codes are in this"
+                            + " answer only (audited)."),
+            op(
+                    "DELETE",
+                    "/admin/events/{eventId}/lanes/{lane}/codes",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "Revoke one access code, named in the body ({\"code\",\"reason\"}; audited)."),
+            op(
+                    "DELETE",
+                    "/admin/events/{eventId}/lanes/{lane}/codes/{batchId}",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "Revoke every live code of a batch ({\"reason\"}; audited)."),
             op(
                     "GET",
                     "/admin/events/{eventId}/integration-credentials",

@@ -43,7 +43,8 @@ enum BodyRoutes {
                     "/admission/claim",
                     "/admission/pass",
                     "/shopping-session/renew",
-                    "/shopping-session/leave" -> READ;
+                    "/shopping-session/leave",
+                    "/code" -> READ;
             case "/signals/purchase-completed", "/signals/sold-out", "/signals/session-release" -> READ;
             case "/", "/status", "/queue/status", "/queue/challenge", "/shop-ui", "/return-target" -> NONE;
             default -> STREAM;

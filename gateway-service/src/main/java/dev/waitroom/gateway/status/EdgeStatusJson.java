@@ -71,6 +71,8 @@ final class EdgeStatusJson {
             string(json, hold.until() == null ? null : hold.until().toString());
             json.append('}');
         }
+        json.append(",\"lane\":");
+        string(json, status.lane());
         return json.append('}').toString().getBytes(StandardCharsets.UTF_8);
     }
 

@@ -48,8 +48,12 @@ class QueueTicketCookieGlobalFilter implements GlobalFilter, Ordered {
                 return Mono.empty();
             }
             HttpStatusCode status = response.getStatusCode();
-            boolean left = HttpMethod.DELETE.equals(exchange.getRequest().getMethod())
-                    && exchange.getRequest().getPath().value().endsWith("/queue")
+            String path = exchange.getRequest().getPath().value();
+            HttpMethod method = exchange.getRequest().getMethod();
+            // a redeemed access code moves the place to a lane, whose position the edge does not know: the ticket goes,
+            // so the next poll reaches the queue-service (docs/operating/lanes-and-access-codes.md)
+            boolean left = ((HttpMethod.DELETE.equals(method) && path.endsWith("/queue"))
+                            || (HttpMethod.POST.equals(method) && path.endsWith("/code")))
                     && status != null
                     && status.is2xxSuccessful();
             if (left) {

@@ -49,23 +49,17 @@ import tools.jackson.databind.JsonNode;
 class OpenApiRouteTableTests {
 
     /** A value for each path variable the document uses, well formed for the gateway's checks. */
-    private static final Map<String, String> SAMPLES = Map.of(
-            "eventId",
-            "e1",
-            "holdId",
-            "h1",
-            "orderId",
-            "o1",
-            "keyId",
-            "k1",
-            "asset",
-            "common.js",
-            "region",
-            "west",
-            "credentialId",
-            "0123456789abcdef",
-            "passId",
-            "0123456789abcdef");
+    private static final Map<String, String> SAMPLES = Map.ofEntries(
+            Map.entry("eventId", "e1"),
+            Map.entry("holdId", "h1"),
+            Map.entry("orderId", "o1"),
+            Map.entry("keyId", "k1"),
+            Map.entry("asset", "common.js"),
+            Map.entry("region", "west"),
+            Map.entry("credentialId", "0123456789abcdef"),
+            Map.entry("passId", "0123456789abcdef"),
+            Map.entry("lane", "presale"),
+            Map.entry("batchId", "0123456789abcdef"));
 
     private static final Pattern VARIABLE = Pattern.compile("\\{(\\w+)}");
 

@@ -39,6 +39,9 @@ public final class StubCoordinator extends StubHttpServer {
 
     private final Map<String, String> sessionsByToken = new ConcurrentHashMap<>();
 
+    /** The one access code the stub accepts (docs/operating/lanes-and-access-codes.md). */
+    public static final String GOOD_CODE = "GOODGO-ODGOOD-GOODGO-ODGOOD";
+
     /** The Idempotency-Key each session's activating claim carried. */
     private final Map<String, String> claimKeys = new ConcurrentHashMap<>();
 
@@ -144,6 +147,15 @@ public final class StubCoordinator extends StubHttpServer {
         }
         if (s.length == 4 && s[0].equals("events") && s[2].equals("admission") && s[3].equals("pass")) {
             return pass(s[1], visitor, request.header("Waitroom-Pass").orElse(null));
+        }
+        if (s.length == 3
+                && s[0].equals("events")
+                && s[2].equals("code")
+                && request.method().equals("POST")) {
+            // the coordinator checks the code against its hashes; here one code is good, any other is not
+            return request.body().contains("\"" + GOOD_CODE + "\"")
+                    ? Reply.json(200, Map.of("lane", "presale", "state", "WAITING"))
+                    : problem(ProblemType.CODE_INVALID);
         }
         if (s.length == 4 && s[0].equals("events") && s[2].equals("signals")) {
             // the coordinator checks the integration credential; here only where the request arrived is told

@@ -1,6 +1,7 @@
 package dev.waitroom.queue.admission;
 
 import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.LaneName;
 import dev.waitroom.contract.MalformedValueException;
 import dev.waitroom.contract.queue.Candidates;
 import dev.waitroom.contract.queue.EntryTransition;
@@ -54,12 +55,13 @@ class AdmissionController {
     @Operation(summary = "The next N WAITING entries in policy order, not removed; empty before the draw completes")
     Candidates candidates(
             @PathVariable String eventId,
-            @RequestParam(name = QueuePaths.CANDIDATES_LIMIT, defaultValue = "100") int limit) {
+            @RequestParam(name = QueuePaths.CANDIDATES_LIMIT, defaultValue = "100") int limit,
+            @RequestParam(name = QueuePaths.CANDIDATES_LANE, required = false) String lane) {
         EventId event = new EventId(eventId);
         if (limit < 1 || limit > maxBatch) {
             throw new MalformedValueException("limit is 1.." + maxBatch);
         }
-        return new Candidates(store.candidates(event, limit));
+        return new Candidates(store.candidates(event, lane == null ? LaneName.GENERAL : LaneName.of(lane), limit));
     }
 
     @PostMapping(QueuePaths.OFFERS)

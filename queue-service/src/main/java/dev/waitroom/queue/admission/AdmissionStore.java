@@ -1,6 +1,7 @@
 package dev.waitroom.queue.admission;
 
 import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.LaneName;
 import dev.waitroom.contract.queue.Candidate;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.contract.queue.TransitionTarget;
@@ -56,6 +57,7 @@ class AdmissionStore {
     private final LuaScript offers;
     private final LuaScript transition;
     private final LuaScript counts;
+    private final LuaScript laneCandidates;
 
     AdmissionStore(QueueScripts scripts, KeyHints hints, Clock clock) {
         this.scripts = scripts;
@@ -71,6 +73,7 @@ class AdmissionStore {
                 EntryStateLua.NEXT,
                 LuaConstants.locals(Map.of("OFFER_EXPIRED", OFFER_EXPIRED, "OFFER_WITHDRAWN", OFFER_WITHDRAWN)));
         this.counts = scripts.load("counts", LuaScript.Kind.READ);
+        this.laneCandidates = scripts.load("lane_candidates", LuaScript.Kind.READ);
     }
 
     List<Candidate> candidates(EventId event, int limit) {
@@ -79,11 +82,27 @@ class AdmissionStore {
                 scripts.call(candidates, k, List.of(k.event(), k.waiting()), k.prefix(), Integer.toString(limit)));
     }
 
+    /** The front of one declared lane (lane_candidates.lua); the general lane is {@link #candidates(EventId, int)}. */
+    List<Candidate> candidates(EventId event, LaneName lane, int limit) {
+        if (lane.isGeneral()) {
+            return candidates(event, limit);
+        }
+        EventKeys k = EventKeys.of(event);
+        return AdmissionReplies.candidates(scripts.call(
+                laneCandidates,
+                k,
+                List.of(k.event(), k.laneQueue()),
+                k.prefix(),
+                lane.value(),
+                Integer.toString(limit)));
+    }
+
     List<OfferOutcome> offer(EventId event, List<OfferRequest> requests) {
         EventKeys k = EventKeys.of(event);
         List<Object> args = new ArrayList<>(requests.size() * 3 + 1);
         args.add(k.prefix());
-        Set<String> keys = new LinkedHashSet<>(List.of(k.event(), k.counters(), k.waiting(), k.offers()));
+        Set<String> keys = new LinkedHashSet<>(
+                List.of(k.event(), k.counters(), k.waiting(), k.offers(), k.lanes(), k.laneQueue()));
         for (OfferRequest o : requests) {
             keys.add(k.entries(o.entryId().sequence()));
             args.add(Long.toString(o.entryId().sequence()));
@@ -100,8 +119,15 @@ class AdmissionStore {
             default -> EntryStateLua.letter(stateOf(target));
         };
         EventKeys k = EventKeys.of(event);
-        List<String> keys = new ArrayList<>(
-                List.of(k.event(), k.counters(), k.offers(), k.sequence(), k.waiting(), k.entries(entry.sequence())));
+        List<String> keys = new ArrayList<>(List.of(
+                k.event(),
+                k.counters(),
+                k.offers(),
+                k.sequence(),
+                k.waiting(),
+                k.lanes(),
+                k.laneQueue(),
+                k.entries(entry.sequence())));
         if (target == TransitionTarget.OFFER_EXPIRED) {
             // a requeue takes the next sequence as its order key
             Long last = hints.lastSequence(k);

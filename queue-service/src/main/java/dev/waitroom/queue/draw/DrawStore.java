@@ -38,7 +38,7 @@ class DrawStore {
         args.add(finalChunk ? "1" : "0");
         args.add(Long.toString(clock.millis()));
         pairs.forEach(p -> args.add(Long.toString(p)));
-        Set<String> keys = new LinkedHashSet<>(List.of(k.event(), k.waiting()));
+        Set<String> keys = new LinkedHashSet<>(List.of(k.event(), k.waiting(), k.lanes(), k.laneQueue()));
         for (int i = 0; i + 1 < pairs.size(); i += 2) {
             keys.add(k.entries(pairs.get(i)));
             keys.add(k.order(pairs.get(i + 1)));

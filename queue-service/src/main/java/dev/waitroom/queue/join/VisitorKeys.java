@@ -23,7 +23,7 @@ public class VisitorKeys {
 
     public List<String> of(EventKeys event, Visitor visitor, boolean joining) {
         List<String> keys = new ArrayList<>(identityKeys(event, visitor));
-        keys.addAll(List.of(event.counters(), event.waiting(), event.offers()));
+        keys.addAll(List.of(event.counters(), event.waiting(), event.offers(), event.lanes(), event.laneQueue()));
         Long entry = hints.entry(event, visitor.visitorId().value());
         if (entry != null) {
             keys.add(event.entries(entry));
@@ -49,7 +49,14 @@ public class VisitorKeys {
      */
     public Set<String> ofBatch(EventKeys event, List<Visitor> visitors) {
         Set<String> keys = new LinkedHashSet<>();
-        keys.addAll(List.of(event.counters(), event.waiting(), event.offers(), event.sequence(), event.joinWindow()));
+        keys.addAll(List.of(
+                event.counters(),
+                event.waiting(),
+                event.offers(),
+                event.lanes(),
+                event.laneQueue(),
+                event.sequence(),
+                event.joinWindow()));
         for (Visitor visitor : visitors) {
             Long entry = hints.entry(event, visitor.visitorId().value());
             if (entry != null) {

@@ -1,6 +1,7 @@
 package dev.waitroom.queue.join;
 
 import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.LaneName;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.queue.AdmissionHold;
 import dev.waitroom.contract.queue.Pace;
@@ -12,6 +13,9 @@ import java.time.Instant;
  * @param ahead WAITING entries ahead of this one, or -1 when unknown (not waiting, or order not drawn yet)
  * @param pace the offer pace the coordinator measured, null when none was pushed (docs/estimates.md)
  * @param pushedAt when the coordinator last pushed the event's state, null if never recorded
+ * @param admissionHold why offers are held back while the event is open, null when they are not
+ * @param lane the lane the entry stands in ({@link LaneName#GENERAL} without a redeemed access code); {@code ahead}
+ *     counts that lane's entries only
  */
 public record VisitorStatus(
         EventPhase phase,
@@ -26,7 +30,103 @@ public record VisitorStatus(
         Instant offerExpiresAt,
         Pace pace,
         Instant pushedAt,
-        AdmissionHold admissionHold) {
+        AdmissionHold admissionHold,
+        LaneName lane) {
+
+    /** A status in the general lane without an admission hold. */
+    public VisitorStatus(
+            EventPhase phase,
+            OperatingMode mode,
+            String announcement,
+            double admissionRatePerSecond,
+            long waiting,
+            EntryId entryId,
+            EntryState state,
+            long orderKey,
+            long ahead,
+            Instant offerExpiresAt,
+            Pace pace,
+            Instant pushedAt) {
+        this(
+                phase,
+                mode,
+                announcement,
+                admissionRatePerSecond,
+                waiting,
+                entryId,
+                state,
+                orderKey,
+                ahead,
+                offerExpiresAt,
+                pace,
+                pushedAt,
+                null,
+                LaneName.GENERAL);
+    }
+
+    /** A status in the general lane. */
+    public VisitorStatus(
+            EventPhase phase,
+            OperatingMode mode,
+            String announcement,
+            double admissionRatePerSecond,
+            long waiting,
+            EntryId entryId,
+            EntryState state,
+            long orderKey,
+            long ahead,
+            Instant offerExpiresAt,
+            Pace pace,
+            Instant pushedAt,
+            AdmissionHold admissionHold) {
+        this(
+                phase,
+                mode,
+                announcement,
+                admissionRatePerSecond,
+                waiting,
+                entryId,
+                state,
+                orderKey,
+                ahead,
+                offerExpiresAt,
+                pace,
+                pushedAt,
+                admissionHold,
+                LaneName.GENERAL);
+    }
+
+    /** A status without an admission hold, in {@code lane}. */
+    public VisitorStatus(
+            EventPhase phase,
+            OperatingMode mode,
+            String announcement,
+            double admissionRatePerSecond,
+            long waiting,
+            EntryId entryId,
+            EntryState state,
+            long orderKey,
+            long ahead,
+            Instant offerExpiresAt,
+            Pace pace,
+            Instant pushedAt,
+            LaneName lane) {
+        this(
+                phase,
+                mode,
+                announcement,
+                admissionRatePerSecond,
+                waiting,
+                entryId,
+                state,
+                orderKey,
+                ahead,
+                offerExpiresAt,
+                pace,
+                pushedAt,
+                null,
+                lane);
+    }
 
     /** This status shown with {@code shown} as the event's mode (a silent gate shows PAUSED). */
     public VisitorStatus withMode(OperatingMode shown) {
@@ -45,6 +145,7 @@ public record VisitorStatus(
                         this.offerExpiresAt,
                         this.pace,
                         this.pushedAt,
-                        this.admissionHold);
+                        this.admissionHold,
+                        this.lane);
     }
 }

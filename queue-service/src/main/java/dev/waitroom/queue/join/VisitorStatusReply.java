@@ -1,6 +1,7 @@
 package dev.waitroom.queue.join;
 
 import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.LaneName;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.queue.AdmissionHold;
 import dev.waitroom.contract.queue.Pace;
@@ -14,7 +15,7 @@ import java.util.List;
  * with, and the decoder of its reply: outcome, phase, mode, announcement, rate, waiting, entry sequence, state
  * letter, order key, ahead (-1 unknown), offer deadline (epoch millis or ''), measured pace ({@link Pace#encode} or
  * ''), when the coordinator last pushed the event (epoch millis or ''), the admission hold ({@link AdmissionHold#encode}
- * or '').
+ * or ''), the entry's lane.
  */
 public final class VisitorStatusReply {
 
@@ -50,6 +51,7 @@ public final class VisitorStatusReply {
     private static final int PACE = 11;
     private static final int PUSHED_AT = 12;
     private static final int HOLD = 13;
+    private static final int LANE = 14;
 
     private VisitorStatusReply() {}
 
@@ -73,6 +75,7 @@ public final class VisitorStatusReply {
                 r.size() > PUSHED_AT && !r.get(PUSHED_AT).isEmpty()
                         ? Instant.ofEpochMilli(Long.parseLong(r.get(PUSHED_AT)))
                         : null,
-                r.size() > HOLD ? AdmissionHold.decode(r.get(HOLD)) : null);
+                r.size() > HOLD ? AdmissionHold.decode(r.get(HOLD)) : null,
+                r.size() > LANE ? LaneName.of(r.get(LANE)) : LaneName.GENERAL);
     }
 }

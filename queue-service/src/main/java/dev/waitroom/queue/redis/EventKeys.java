@@ -9,7 +9,9 @@ import dev.waitroom.contract.RedisKeys;
  * order keys; {@code cnt} counters; {@code w} bitmap of WAITING order keys; {@code id:<0..2047>} identity -> entry
  * sequence; {@code e:<seq/128>} entry records; {@code o:<key/128>} order key -> entry sequence; {@code s:<seq/128>}
  * last seen (apart from order); {@code of} grant and deadline of offered entries; {@code jr} the join ceiling's
- * window and its count of new entries. The small bucketed hashes stay in
+ * window and its count of new entries; {@code lane} entry sequence -> lane of the entries in a declared lane and
+ * {@code lq} the lane queue, those of them that have an order key, ordered by lane and order key
+ * (docs/operating/lanes-and-access-codes.md). The small bucketed hashes stay in
  * Redis's compact encoding, which keeps a waiting visitor near 100 bytes.
  *
  * <p>One per call: the prefix is built once, however many keys the call names.
@@ -60,6 +62,19 @@ public final class EventKeys {
      */
     public String joinWindow() {
         return prefix + "jr";
+    }
+
+    /** Entry sequence -> declared lane, for the entries that redeemed an access code (lane.lua). */
+    public String lanes() {
+        return prefix + "lane";
+    }
+
+    /**
+     * The lane queue: a sorted set of equal scores whose members {@code <lane>:<order key, 15 digits>:<sequence>}
+     * order every lane's waiting entries by lane, then by order key (scripts/lib/declared_keys.lua).
+     */
+    public String laneQueue() {
+        return prefix + "lq";
     }
 
     /** Grant and deadline of each offered entry. */

@@ -21,9 +21,12 @@ public final class StatusBodies {
         Position position = s.state() == EntryState.WAITING && s.ahead() >= 0 ? Position.around(s.ahead()) : null;
         // no progress is shown unless admissions run: paused, sold out (or bypassed) there is no estimate, and the
         // position is the place kept, which only people ahead leaving can move
+        // a lane's pace is its share of the offers, which the queue does not know: a lane member's wait reads "not
+        // known yet" rather than an estimate at the whole event's rate (docs/operating/lanes-and-access-codes.md)
         EstimatedWait estimate = position != null
                         && s.mode() == OperatingMode.QUEUEING
                         && (s.admissionHold() == null || !s.admissionHold().stopsOffers())
+                        && s.lane().isGeneral()
                 ? EstimatedWait.of(position, s.admissionRatePerSecond(), s.pace())
                 : null;
         // sold out, an offer made before cannot be claimed: none is shown (paused, it is held and shown)
@@ -41,6 +44,7 @@ public final class StatusBodies {
                 PollAdvice.pollAfterSeconds(s, busy),
                 s.announcement(),
                 s.entryId().value(),
-                s.admissionHold());
+                s.admissionHold(),
+                s.lane().value());
     }
 }

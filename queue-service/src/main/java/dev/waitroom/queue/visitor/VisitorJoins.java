@@ -124,9 +124,10 @@ class VisitorJoins {
         if (bound != null) {
             response.header(Headers.VISITOR, bound.visitor().value());
         }
-        if (status.state() == EntryState.WAITING) {
+        if (status.state() == EntryState.WAITING && status.lane().isGeneral()) {
             // only a waiting entry gets a ticket: the edge answers for waiting visitors alone, and a ticket
-            // issued for any other state would let it answer WAITING for someone who has moved on
+            // issued for any other state would let it answer WAITING for someone who has moved on; a lane member's
+            // place is counted within its lane, which the edge snapshot does not summarise, so its polls come here
             response.header(
                     Headers.TICKET,
                     tickets.encode(new QueueTicket(

@@ -1,12 +1,15 @@
 package dev.waitroom.coordinator.queue.http;
 
 import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.queue.Candidates;
 import dev.waitroom.contract.queue.DrawRequest;
 import dev.waitroom.contract.queue.DrawResult;
 import dev.waitroom.contract.queue.EntryTransition;
 import dev.waitroom.contract.queue.EntryTransitionResult;
 import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.LaneMove;
+import dev.waitroom.contract.queue.LaneMoveResult;
 import dev.waitroom.contract.queue.OfferBatch;
 import dev.waitroom.contract.queue.OfferResult;
 import dev.waitroom.contract.queue.OfferResults;
@@ -14,6 +17,7 @@ import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.contract.queue.QueuePaths;
 import dev.waitroom.contract.queue.TransitionTarget;
 import dev.waitroom.coordinator.ids.GrantId;
+import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueRejectedException;
 import dev.waitroom.coordinator.queue.QueueUnavailableException;
@@ -41,6 +45,8 @@ public final class RestClientQueueDirectory implements QueueDirectory {
     private static final Set<Integer> REFUSALS = Set.of(400, 404, 409, 410, 422);
 
     private static final String CANDIDATES = QueuePaths.CANDIDATES + "?" + QueuePaths.CANDIDATES_LIMIT + "={limit}";
+
+    private static final String LANE_CANDIDATES = CANDIDATES + "&" + QueuePaths.CANDIDATES_LANE + "={lane}";
 
     private final RestClient http;
 
@@ -101,6 +107,49 @@ public final class RestClientQueueDirectory implements QueueDirectory {
                 : body.entries().stream()
                         .map(RestClientQueueDirectory::candidate)
                         .toList();
+    }
+
+    @Override
+    public List<Candidate> candidates(String eventId, String lane, int limit) {
+        Candidates body = call(
+                "candidates",
+                () -> this.http
+                        .get()
+                        .uri(LANE_CANDIDATES, eventId, limit, lane)
+                        .retrieve()
+                        .body(Candidates.class));
+        return body == null
+                ? List.of()
+                : body.entries().stream()
+                        .map(RestClientQueueDirectory::candidate)
+                        .toList();
+    }
+
+    @Override
+    public LaneMoveResult moveToLane(String eventId, VisitorId visitor, String account, String lane) {
+        try {
+            return this.http
+                    .post()
+                    .uri(QueuePaths.LANE, eventId)
+                    .contentType(MediaType.APPLICATION_JSON)
+                    .body(new LaneMove(visitor.value(), account, lane))
+                    .retrieve()
+                    .body(LaneMoveResult.class);
+        } catch (HttpClientErrorException ex) {
+            if (ex.getStatusCode().value() == 404) {
+                throw new CoordinatorException(
+                        ProblemType.NOT_IN_QUEUE, "Join the queue first: an access code moves a place you hold.", ex);
+            }
+            if (ex.getStatusCode().value() == 409) {
+                throw new CoordinatorException(
+                        ProblemType.STATE_CONFLICT,
+                        "Only a waiting place can move to a lane; nothing was spent of the code.",
+                        ex);
+            }
+            throw new QueueUnavailableException("The queue service did not take the lane call.", ex);
+        } catch (RestClientException ex) {
+            throw new QueueUnavailableException("The queue service did not answer the lane call.", ex);
+        }
     }
 
     /** The entry's visitor as a {@link VisitorId}; a malformed one is the queue misbehaving, not a refusal. */
