@@ -42,6 +42,8 @@ public final class RestClientQueueDirectory implements QueueDirectory {
 
     private static final String CANDIDATES = QueuePaths.CANDIDATES + "?" + QueuePaths.CANDIDATES_LIMIT + "={limit}";
 
+    private static final String DROP = QueuePaths.EVENT + "?" + QueuePaths.DROP_IF_EMPTY + "={ifEmpty}";
+
     private final RestClient http;
 
     private RestClientQueueDirectory(RestClient http) {
@@ -74,6 +76,17 @@ public final class RestClientQueueDirectory implements QueueDirectory {
                         .uri(QueuePaths.EVENT, eventId)
                         .contentType(MediaType.APPLICATION_JSON)
                         .body(state)
+                        .retrieve()
+                        .toBodilessEntity());
+    }
+
+    @Override
+    public void dropEvent(String eventId, boolean onlyIfEmpty) {
+        call(
+                "drop event",
+                () -> this.http
+                        .delete()
+                        .uri(DROP, eventId, onlyIfEmpty)
                         .retrieve()
                         .toBodilessEntity());
     }
