@@ -171,7 +171,8 @@ public class EventManagement {
      * list, the route table and the ticker's events, its records stay, and the queue-service drops its keys (every
      * entry of a sale that never opened goes with them). The queue's drop runs inside the transaction, so an archive
      * the queue could not take (503 {@code queue-unavailable}) changes nothing and may simply be asked again.
-     * Archiving an archived event changes nothing; an OPEN sale is refused (end it first).
+     * Archiving an archived event changes nothing; an OPEN sale is refused (end it first), and so is an ended one while
+     * shoppers admitted before the end are still inside (their sessions end by their own expiry).
      */
     public Event archive(EventId id, String actor, String reason) {
         requireReason(reason);
@@ -183,6 +184,11 @@ public class EventManagement {
             }
             if (current.phase() == EventPhase.OPEN) {
                 throw invalid("the sale is OPEN: end it (POST /admin/events/" + id + "/end) before archiving");
+            }
+            long live = this.effects.liveGrants(id);
+            if (live > 0) {
+                throw invalid(live + " offers or shopping sessions of the event are still live: archive it once they"
+                        + " have ended (at most sessionMaxSeconds after the end)");
             }
             if (!this.events.archive(id, current.lifecycle())) {
                 throw invalid("the event changed concurrently");

@@ -298,6 +298,33 @@ class EventLifecycleTests {
     }
 
     @Test
+    void anEndedEventIsNotArchivedWhileShoppersAdmittedBeforeTheEndAreInside() {
+        String id = this.scenario.openNewEvent(
+                "inside",
+                Scenario.config(
+                        4,
+                        10,
+                        4,
+                        60,
+                        600,
+                        1200,
+                        dev.waitroom.contract.ExpiredOfferPolicy.REQUEUE_ONCE,
+                        dev.waitroom.contract.AfterPurchase.RELEASE));
+        this.scenario.fullRate();
+        this.scenario.join(id, 1);
+        this.scenario.tickUntilLive(id, 1);
+        assertThat(action(id, "end", "sale over").status()).isEqualTo(200);
+
+        Http.Response refused = action(id, "archive", "season over");
+        assertProblem(refused, 409, "invalid-transition");
+        assertThat(refused.json().path("detail").asString()).contains("still live");
+        assertThat(read(id).path("state").asString()).isEqualTo("PUBLISHED");
+        assertThat(this.scenario.queue.knows(id))
+                .as("the queue keeps the event")
+                .isTrue();
+    }
+
+    @Test
     void anArchiveTheQueueCannotTakeChangesNothing() {
         String id = create("archive", false, null);
         this.scenario.queue.unavailable(true);
