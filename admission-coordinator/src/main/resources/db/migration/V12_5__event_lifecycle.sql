@@ -3,13 +3,13 @@
 -- table, and its rules and protected paths may change), PUBLISHED (live: what every event was before; rules frozen)
 -- and ARCHIVED (hidden from the default list, records kept, no routes, its queue keys dropped). Every existing event
 -- is live, published when it was created.
+-- published_at: when it went live (a row written without a lifecycle is live from its insert); null for a draft and
+-- for an event archived as a draft. archived_at: when it was archived.
 alter table events
     add column lifecycle text not null default 'PUBLISHED' check (lifecycle in ('DRAFT', 'PUBLISHED', 'ARCHIVED')),
-    add column published_at timestamptz,
+    add column published_at timestamptz default now(),
     add column archived_at timestamptz;
 update events set published_at = created_at;
-alter table events add constraint events_published_when check ((lifecycle = 'DRAFT') = (published_at is null)
-    or (lifecycle = 'ARCHIVED'));
 
 -- The list's keyset (event id order) within each lifecycle.
 create index events_by_lifecycle on events (lifecycle, event_id);
