@@ -71,10 +71,11 @@ class MalformedRequestFuzzTests {
         patch.put("name", "Winter concert");
         patch.put("maxActiveSessions", 5);
         SAMPLES.put("PATCH /admin/events/{eventId}", patch);
-        for (String action : List.of("open", "end", "pause", "resume", "sold-out", "bypass")) {
+        for (String action : List.of("open", "end", "pause", "resume", "sold-out", "bypass", "publish", "archive")) {
             SAMPLES.put("POST /admin/events/{eventId}/" + action, Map.of("reason", "doors open at seven"));
         }
         SAMPLES.put("DELETE /admin/events/{eventId}/bypass", Map.of("reason", "back to the queue"));
+        SAMPLES.put("DELETE /admin/events/{eventId}", Map.of("reason", "typo in the id"));
         SAMPLES.put("PUT /admin/events/{eventId}/announcement", Map.of("text", "Doors open at seven"));
         SAMPLES.put("POST /internal/events/{eventId}/sold-out", Map.of("reason", "no seat left"));
         SAMPLES.put(

@@ -223,6 +223,47 @@ class RoutingTests {
         assertThat(bookingAdmin.json().get("served").asString()).isEqualTo("booking");
     }
 
+    /** Issue 30, item 5: the list, publish, archive and delete of events pass the gateway to the coordinator. */
+    @Test
+    void eventLifecycleRoutesReachTheCoordinatorWithTheOpsTokenOnly() {
+        Browser browser = new Browser(port);
+        String event = newEvent();
+        String ops = "Bearer " + StubUpstreams.OPS_TOKEN;
+        String[][] calls = {
+            {"GET", "/admin/events?state=DRAFT&limit=10", "/admin/events", null},
+            {"POST", "/admin/events/" + event + "/publish", "/admin/events/" + event + "/publish", "{\"reason\":\"go\"}"
+            },
+            {
+                "POST",
+                "/admin/events/" + event + "/archive",
+                "/admin/events/" + event + "/archive",
+                "{\"reason\":\"over\"}"
+            },
+            {"DELETE", "/admin/events/" + event, "/admin/events/" + event, "{\"reason\":\"typo\"}"}
+        };
+        for (String[] call : calls) {
+            long before = upstreams
+                    .coordinator
+                    .received(r -> r.method().equals(call[0]) && r.path().equals(call[2]))
+                    .size();
+            assertProblem(browser.send(call[0], call[1]), 401, "ops-credential-required");
+            Browser.Reply ok = call[3] == null
+                    ? browser.send(call[0], call[1], "Authorization", ops)
+                    : browser.sendJson(call[0], call[1], call[3], "Authorization", ops);
+            assertThat(ok.status())
+                    .as(call[0] + " " + call[1] + ": " + ok.body())
+                    .isEqualTo(200);
+            assertThat(ok.json().get("served").asString()).isEqualTo("coordinator");
+            assertThat(upstreams
+                            .coordinator
+                            .received(
+                                    r -> r.method().equals(call[0]) && r.path().equals(call[2]))
+                            .size())
+                    .as("%s %s reached the coordinator once, with the token only", call[0], call[1])
+                    .isEqualTo(before + 1);
+        }
+    }
+
     @Test
     void requestIdIsGeneratedWhenMissingOrMalformedAndForwarded() {
         Browser browser = new Browser(port);

@@ -57,6 +57,27 @@ class CallerRoutesTests {
     }
 
     @Test
+    void onlyTheCoordinatorMayDropAnEvent() {
+        String drop = "/internal/events/" + event;
+        as(TestSecrets.GATEWAY, "DELETE", drop, null).assertProblem(403, "caller-not-allowed");
+        as(TestSecrets.BOOKING, "DELETE", drop, null).assertProblem(403, "internal-credential-required");
+        assertThat(client.counts(event).get("waiting").asLong())
+                .as("nothing dropped")
+                .isEqualTo(1);
+
+        as(TestSecrets.COORDINATOR, "DELETE", drop + "?ifEmpty=true", null).assertProblem(409, "state-conflict");
+        assertThat(client.counts(event).get("waiting").asLong())
+                .as("a visitor joined: kept")
+                .isEqualTo(1);
+
+        Reply dropped = as(TestSecrets.COORDINATOR, "DELETE", drop, null);
+        assertThat(dropped.status()).as(dropped.body()).isEqualTo(204);
+        as(TestSecrets.COORDINATOR, "GET", drop + "/counts", null).assertProblem(404, "unknown-event");
+        assertThat(client.status(event, visitor).status()).isEqualTo(404);
+        as(TestSecrets.COORDINATOR, "PUT", drop, BYPASS).assertProblem(409, "phase-conflict");
+    }
+
+    @Test
     void onlyTheCoordinatorMayListTheVisitorsAtTheFront() {
         String candidates = "/internal/events/" + event + "/candidates?limit=10";
         as(TestSecrets.GATEWAY, "GET", candidates, null).assertProblem(403, "caller-not-allowed");

@@ -40,6 +40,11 @@ class GrantModeEffects implements ModeEffects {
     }
 
     @Override
+    public long liveGrants(EventId id) {
+        return this.grants.liveInEveryRegion(id.value());
+    }
+
+    @Override
     public int withdrawOffers(EventId id, Instant now) {
         List<Grant> withdrawn = this.grants.withdrawAll(id.value(), now);
         withdrawn.forEach(g -> this.metrics.released(g.eventId(), ReleaseReason.SOLD_OUT));

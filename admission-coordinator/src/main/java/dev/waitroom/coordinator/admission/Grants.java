@@ -659,6 +659,16 @@ public class Grants {
                 .update();
     }
 
+    /** Live grants (OFFERED or ACTIVE) of the event in every region. */
+    public long liveInEveryRegion(String eventId) {
+        return this.jdbc
+                .sql("select count(*) from grants where event_id = :e and state in ("
+                        + dev.waitroom.coordinator.SqlLiterals.list(GrantState.LIVE) + ")")
+                .param("e", eventId)
+                .query(Long.class)
+                .single();
+    }
+
     public LiveCounts count(String eventId) {
         return this.jdbc
                 .sql(COUNT_LIVE)

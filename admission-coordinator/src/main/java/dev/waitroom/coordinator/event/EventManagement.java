@@ -1,6 +1,7 @@
 package dev.waitroom.coordinator.event;
 
 import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.EventLifecycle;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.ProblemType;
@@ -63,6 +64,8 @@ public class EventManagement {
 
     private final RouteTablePublisher routeTable;
 
+    private final Publications publications;
+
     EventManagement(
             Events events,
             TransactionTemplate transactions,
@@ -71,7 +74,9 @@ public class EventManagement {
             ModeEffects effects,
             Clock clock,
             Routes routes,
-            RouteTablePublisher routeTable) {
+            RouteTablePublisher routeTable,
+            Publications publications) {
+        this.publications = publications;
         this.routes = routes;
         this.routeTable = routeTable;
         this.events = events;
@@ -92,7 +97,7 @@ public class EventManagement {
      * (null: nothing), checked against every live event's paths in the same transaction.
      */
     public Event create(EventId id, EventConfig config, Protection protect, String actor) {
-        return create(id, config, protect, actor, created -> {});
+        return create(id, config, protect, EventLifecycle.PUBLISHED, actor, created -> {});
     }
 
     /**
@@ -100,32 +105,173 @@ public class EventManagement {
      * are published: what the event keeps beside its configuration (its lanes) is created with it or not at all.
      */
     public Event create(EventId id, EventConfig config, String actor, java.util.function.Consumer<EventId> alongside) {
-        return create(id, config, this.routes.defaultFor(id), actor, alongside);
+        return create(id, config, this.routes.defaultFor(id), EventLifecycle.PUBLISHED, actor, alongside);
     }
 
-    /** {@link #create(EventId, EventConfig, Protection, String)} with {@code alongside} in the same transaction. */
+    /**
+     * Creates an event live ({@link EventLifecycle#PUBLISHED}, as {@link #create(EventId, EventConfig, Protection,
+     * String)}) or as a {@link EventLifecycle#DRAFT} (docs/operating/event-lifecycle.md): a draft is never pushed to
+     * the queue (so it takes no joins and its page answers 404 unknown-event) and protects nothing in the route table,
+     * and its rules and protected paths may change until {@link #publish}.
+     */
+    public Event create(EventId id, EventConfig config, Protection protect, EventLifecycle lifecycle, String actor) {
+        return create(id, config, protect, lifecycle, actor, created -> {});
+    }
+
+    /**
+     * {@link #create(EventId, EventConfig, Protection, EventLifecycle, String)} with {@code alongside} in the same
+     * transaction (the event's lanes).
+     */
     public Event create(
             EventId id,
             EventConfig config,
             Protection protect,
+            EventLifecycle lifecycle,
             String actor,
             java.util.function.Consumer<EventId> alongside) {
+        if (lifecycle == EventLifecycle.ARCHIVED) {
+            throw invalid("an event is created as a draft or published");
+        }
         byte[] seed = new byte[32];
         RANDOM.nextBytes(seed);
         String seedHex = HexFormat.of().formatHex(seed);
         Event created = this.transactions.execute(status -> {
-            if (!this.events.insert(id, config, seedHex, commitment(seedHex))) {
+            if (!this.events.insert(id, config, seedHex, commitment(seedHex), lifecycle)) {
                 throw new CoordinatorException(ProblemType.EVENT_EXISTS, "An event with id " + id + " already exists.");
             }
             this.routes.assign(id, protect);
-            this.events.audit(id, ChangeKind.CONFIG, null, "created", actor, "event created");
+            this.events.audit(
+                    id,
+                    ChangeKind.CONFIG,
+                    null,
+                    lifecycle == EventLifecycle.DRAFT ? "created as a draft" : "created",
+                    actor,
+                    "event created");
             alongside.accept(id);
             return this.events.find(id).orElseThrow();
         });
-        log.info("Event {} created by {}", id, actor);
-        this.routeTable.publishQuietly();
-        this.publisher.publishQuietly(created);
+        log.info("Event {} created by {}{}", id, actor, created.live() ? "" : " as a draft");
+        if (created.live()) {
+            this.routeTable.publishQuietly();
+            this.publisher.publishQuietly(created);
+        }
         return created;
+    }
+
+    /**
+     * Publishes a draft (docs/operating/event-lifecycle.md): it goes live, its rules freeze (as at the creation of a
+     * live event), and what it protects is checked again against every live event's paths and enters the route table.
+     * In one transaction holding the event's row, so a PATCH either came first and is published, or comes after and
+     * finds the rules frozen. Publishing a published event changes nothing; an archived one is refused.
+     */
+    public Event publish(EventId id, String actor, String reason) {
+        requireReason(reason);
+        boolean[] changed = {false};
+        Event published = this.transactions.execute(status -> {
+            Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+            if (current.lifecycle() == EventLifecycle.PUBLISHED) {
+                return current;
+            }
+            if (!current.lifecycle().canMoveTo(EventLifecycle.PUBLISHED) || !this.events.publish(id)) {
+                throw invalid("an " + current.lifecycle() + " event cannot be published");
+            }
+            this.routes.assign(id, current.protect());
+            this.publications.markPublished(id);
+            this.events.audit(
+                    id, ChangeKind.CONFIG, EventLifecycle.DRAFT.name(), EventLifecycle.PUBLISHED.name(), actor, reason);
+            changed[0] = true;
+            return this.events.find(id).orElseThrow();
+        });
+        if (changed[0]) {
+            OPS_AUDIT.info("Event {} published by {}: {}", id, actor, reason);
+            this.routeTable.publishQuietly();
+            this.publisher.publishQuietly(published);
+        }
+        return published;
+    }
+
+    /**
+     * Archives an event whose sale has ended or never opened (docs/operating/event-lifecycle.md): it leaves the default
+     * list, the route table and the ticker's events, its records stay, and the queue-service drops its keys (every
+     * entry of a sale that never opened goes with them). The queue's drop runs inside the transaction, so an archive
+     * the queue could not take (503 {@code queue-unavailable}) changes nothing and may simply be asked again.
+     * Archiving an archived event changes nothing; an OPEN sale is refused (end it first), and so is an ended one while
+     * shoppers admitted before the end are still inside (their sessions end by their own expiry).
+     */
+    public Event archive(EventId id, String actor, String reason) {
+        requireReason(reason);
+        boolean[] changed = {false};
+        Event archived = this.transactions.execute(status -> {
+            Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+            if (current.lifecycle() == EventLifecycle.ARCHIVED) {
+                return current;
+            }
+            if (current.phase() == EventPhase.OPEN) {
+                throw invalid("the sale is OPEN: end it (POST /admin/events/" + id + "/end) before archiving");
+            }
+            long live = this.effects.liveGrants(id);
+            if (live > 0) {
+                throw invalid(live + " offers or shopping sessions of the event are still live: archive it once they"
+                        + " have ended (at most sessionMaxSeconds after the end)");
+            }
+            if (!this.events.archive(id, current.lifecycle())) {
+                throw invalid("the event changed concurrently");
+            }
+            this.events.audit(
+                    id, ChangeKind.CONFIG, current.lifecycle().name(), EventLifecycle.ARCHIVED.name(), actor, reason);
+            if (current.live()) {
+                this.queue.dropEvent(id.value(), false);
+            }
+            changed[0] = true;
+            return this.events.find(id).orElseThrow();
+        });
+        if (changed[0]) {
+            OPS_AUDIT.info("Event {} archived by {}: {}", id, actor, reason);
+            this.routeTable.publishQuietly();
+        }
+        return archived;
+    }
+
+    /**
+     * Deletes an event that never opened (docs/operating/event-lifecycle.md): a draft, or a published event still
+     * SCHEDULED that nobody has joined and nothing was offered in; its rows go (the deletion is recorded in {@code
+     * deleted_events}), its routes leave the table, and the queue-service drops its keys. For a published event the
+     * queue checks that nobody joined and drops the event in one step, inside the transaction holding the event's row:
+     * a join that came first makes the deletion 409 {@code invalid-transition} with nothing changed, a join that comes
+     * after finds no event. Anything else is 409 {@code invalid-transition}.
+     */
+    public void delete(EventId id, String actor, String reason) {
+        requireReason(reason);
+        Event deleted = this.transactions.execute(status -> {
+            Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+            if (current.lifecycle() == EventLifecycle.ARCHIVED) {
+                throw invalid("an archived event is kept; only an event that never opened is deleted");
+            }
+            if (current.phase() != EventPhase.SCHEDULED || this.events.everOffered(id)) {
+                throw invalid("the sale of event " + id + " has opened (" + current.phase()
+                        + "): it is kept; end and archive it instead");
+            }
+            if (current.live()) {
+                try {
+                    this.queue.dropEvent(id.value(), true);
+                } catch (dev.waitroom.coordinator.queue.QueueRejectedException ex) {
+                    throw invalid("visitors have joined the queue of event " + id
+                            + ": it is kept; end and archive it instead");
+                }
+            }
+            this.events.delete(current, actor, reason);
+            return current;
+        });
+        OPS_AUDIT.info("Event {} ({}) deleted by {}: {}", id, deleted.lifecycle(), actor, reason);
+        log.info("Event {} deleted by {}: {}", id, actor, reason);
+        if (deleted.live()) {
+            this.routeTable.publishQuietly();
+        }
+    }
+
+    /** What an event created without {@code protect} protects: its shop at the default origin, or nothing. */
+    public Protection defaultProtection(EventId id) {
+        return this.routes.defaultFor(id);
     }
 
     /** A change of what an event protects: {@code protection} null protects nothing. */
@@ -241,6 +387,9 @@ public class EventManagement {
         java.util.List<String> changes = new java.util.ArrayList<>();
         Event updated = this.transactions.execute(status -> {
             Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+            if (current.lifecycle() == EventLifecycle.ARCHIVED) {
+                throw invalid("an archived event does not change");
+            }
             Protect protect = effective(current.protect(), requested, allow);
             EventConfig next = change.apply(current.config());
             java.util.List<SaleRule> rules = SaleRule.changed(current.config(), next);
@@ -276,10 +425,12 @@ public class EventManagement {
                 id,
                 actor,
                 changes.isEmpty() ? "no field changed" : String.join(", ", changes));
-        if (requested != null || allow != null) {
-            this.routeTable.publishQuietly();
+        if (updated.live()) {
+            if (requested != null || allow != null) {
+                this.routeTable.publishQuietly();
+            }
+            this.publisher.publishQuietly(updated);
         }
-        this.publisher.publishQuietly(updated);
         return updated;
     }
 
@@ -298,11 +449,6 @@ public class EventManagement {
         return new Protect(Routes.withAllow(paths, rules));
     }
 
-    /** What an event created without {@code protect} protects (the configured default origin's shop, or nothing). */
-    public Protection defaultProtection(EventId id) {
-        return this.routes.defaultFor(id);
-    }
-
     /**
      * Opens the sale: the phase becomes OPEN (the pre-sale group closes), then the draw runs (see
      * {@link #completeDraw}). If the queue cannot run the draw now, the event stays OPEN with its draw pending and
@@ -311,6 +457,7 @@ public class EventManagement {
     public Event open(EventId id, String actor, String reason) {
         requireReason(reason);
         Event event = get(id);
+        requireLive(event, "opened");
         if (event.phase() != EventPhase.OPEN && !event.phase().canMoveTo(EventPhase.OPEN)) {
             throw invalid("phase " + event.phase() + " cannot move to OPEN");
         }
@@ -420,6 +567,7 @@ public class EventManagement {
         requireReason(reason);
         Event ended = this.transactions.execute(status -> {
             Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+            requireLive(current, "ended");
             if (!current.phase().canMoveTo(EventPhase.ENDED)) {
                 throw invalid("phase " + current.phase() + " cannot move to ENDED");
             }
@@ -447,6 +595,7 @@ public class EventManagement {
         Instant now = this.clock.instant();
         Event changed = this.transactions.execute(status -> {
             Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+            requireLive(current, "moved to " + target);
             if (current.mode() == target) {
                 return current;
             }
@@ -510,6 +659,7 @@ public class EventManagement {
         String text = given == null ? NEW_ROUND_ANNOUNCEMENT : given;
         Event opened = this.transactions.execute(status -> {
             Event current = this.events.lock(id).orElseThrow(() -> new EventNotFoundException(id));
+            requireLive(current, "given a new round");
             if (current.phase() == EventPhase.ENDED) {
                 throw invalid("the sale has ended: no new round");
             }
@@ -577,6 +727,17 @@ public class EventManagement {
      */
     private static void requireReason(String reason) {
         TextFields.required("reason", reason, MAX_REASON);
+    }
+
+    /** A sale is run only on a live event: a draft is published first, an archived one is over. */
+    private static void requireLive(Event event, String what) {
+        if (!event.live()) {
+            throw invalid(
+                    event.lifecycle() == EventLifecycle.DRAFT
+                            ? "a draft is not " + what + ": publish it first (POST /admin/events/"
+                                    + event.id().value() + "/publish)"
+                            : "an archived event is not " + what);
+        }
     }
 
     private static CoordinatorException invalid(String message) {

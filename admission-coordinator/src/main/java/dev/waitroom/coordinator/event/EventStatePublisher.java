@@ -184,6 +184,11 @@ public class EventStatePublisher {
      * recorded once per event ({@link #rulesPublished}).
      */
     public void publish(Event event) {
+        if (!event.live()) {
+            // a draft is unknown to the queue until published, an archived event's keys are dropped
+            // (docs/operating/event-lifecycle.md)
+            return;
+        }
         EventConfig c = event.config();
         Pace pace = pace(event);
         java.util.List<String> soldOutCategories = this.soldOut.of(event.id());

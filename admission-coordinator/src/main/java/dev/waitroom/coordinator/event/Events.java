@@ -2,6 +2,7 @@ package dev.waitroom.coordinator.event;
 
 import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.EventLifecycle;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
@@ -40,23 +41,52 @@ public class Events implements InitializingBean {
             after_purchase, phase, mode, sale_generation, seed, sealed_seed, commitment, seed_revealed_at,
             seed_published_at, announcement,
             max_joins_per_second, proof_of_work_difficulty, protect_origin, protect_host, protect_paths,
-            protect_allow
+            protect_allow, lifecycle
             """;
 
-    /** A new event: scheduled, queueing. */
-    private static final String INSERT =
-            """
+    /** A new event: scheduled, queueing; a draft, or published now. */
+    private static final String INSERT = """
             insert into events (event_id, name, opens_at, max_active_sessions, max_admissions_per_second, batch_max,
                 offer_ttl_seconds, session_ttl_seconds, session_max_seconds, presale_ordering, identity_scope,
                 expired_offer_policy, after_purchase, max_joins_per_second, proof_of_work_difficulty, phase, mode,
-                sealed_seed, commitment)
+                sealed_seed, commitment, lifecycle, published_at)
             values (:id, :name, :opensAt, :ceiling, :rate, :batch, :offerTtl, :sessionTtl, :sessionMax, :presale,
-                :scope, :policy, :after, :maxJoins, :pow, %s, %s, :sealedSeed, :commitment)
+                :scope, :policy, :after, :maxJoins, :pow, %s, %s, :sealedSeed, :commitment, :lifecycle,
+                case when :lifecycle = %s then null else now() end)
             on conflict (event_id) do nothing
-            """.formatted(SqlLiterals.of(EventPhase.SCHEDULED), SqlLiterals.of(OperatingMode.QUEUEING));
+            """.formatted(
+                    SqlLiterals.of(EventPhase.SCHEDULED),
+                    SqlLiterals.of(OperatingMode.QUEUEING),
+                    SqlLiterals.of(EventLifecycle.DRAFT));
 
-    private static final String UNFINISHED = "select %s from events where phase <> %s order by event_id"
-            .formatted(COLUMNS, SqlLiterals.of(EventPhase.ENDED));
+    /** Live events that have not ended: drafts and archived events are never led, pushed or opened. */
+    private static final String UNFINISHED =
+            "select %s from events where phase <> %s and lifecycle in (%s) order by event_id"
+                    .formatted(COLUMNS, SqlLiterals.of(EventPhase.ENDED), SqlLiterals.list(EventLifecycle.LIVE));
+
+    private static final String PUBLISH =
+            """
+            update events set lifecycle = %s, published_at = now(), updated_at = now()
+            where event_id = :id and lifecycle = %s
+            """.formatted(SqlLiterals.of(EventLifecycle.PUBLISHED), SqlLiterals.of(EventLifecycle.DRAFT));
+
+    /** Archives only an event that has ended or never opened, from the lifecycle the caller saw. */
+    private static final String ARCHIVE = """
+            update events set lifecycle = %s, archived_at = now(), updated_at = now()
+            where event_id = :id and lifecycle = :from and phase in (%s, %s)
+            """.formatted(
+                    SqlLiterals.of(EventLifecycle.ARCHIVED),
+                    SqlLiterals.of(EventPhase.ENDED),
+                    SqlLiterals.of(EventPhase.SCHEDULED));
+
+    /** The tables whose rows name an event by a one-column foreign key: a deletion removes their rows first. */
+    private static final String REFERENCING = """
+            select c.conrelid::regclass::text as tbl, a.attname as col
+            from pg_constraint c
+            join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+            where c.contype = 'f' and c.confrelid = 'events'::regclass and cardinality(c.conkey) = 1
+            order by 1
+            """;
 
     private static final String OPEN =
             """
@@ -155,16 +185,90 @@ public class Events implements InitializingBean {
         }
     }
 
-    /** Inserts a new event, its seed sealed; false when the id is taken. */
-    boolean insert(EventId id, EventConfig c, String seed, String commitment) {
+    /** Inserts a new event, its seed sealed, as a draft or published now; false when the id is taken. */
+    boolean insert(EventId id, EventConfig c, String seed, String commitment, EventLifecycle lifecycle) {
         int rows = this.jdbc
                 .sql(INSERT)
                 .param("id", id.value())
                 .params(configParams(c))
                 .param("sealedSeed", this.seeds.seal(id.value(), seed))
                 .param("commitment", commitment)
+                .param("lifecycle", lifecycle.name())
                 .update();
         return rows == 1;
+    }
+
+    /** DRAFT -> PUBLISHED, once; false when the event is not a draft (any more). */
+    boolean publish(EventId id) {
+        return this.jdbc.sql(PUBLISH).param("id", id.value()).update() == 1;
+    }
+
+    /** -> ARCHIVED from {@code from}, only when the sale has ended or never opened; false otherwise. */
+    boolean archive(EventId id, EventLifecycle from) {
+        return this.jdbc
+                        .sql(ARCHIVE)
+                        .param("id", id.value())
+                        .param("from", from.name())
+                        .update()
+                == 1;
+    }
+
+    /** Whether any offer was ever made for the event (a grant row, whatever its state). */
+    boolean everOffered(EventId id) {
+        return this.jdbc
+                .sql("select exists (select 1 from grants where event_id = :id)")
+                .param("id", id.value())
+                .query(Boolean.class)
+                .single();
+    }
+
+    /**
+     * Deletes the event's row and every row that names it by a foreign key (found in the catalogue, so a table added
+     * later is covered), and records the deletion in {@code deleted_events}; in the caller's transaction, holding the
+     * event's row lock. False when the row is gone already.
+     */
+    boolean delete(Event event, String actor, String reason) {
+        for (java.util.Map<String, Object> ref :
+                this.jdbc.sql(REFERENCING).query().listOfRows()) {
+            this.jdbc
+                    .sql("delete from " + ref.get("tbl") + " where " + ref.get("col") + " = :id")
+                    .param("id", event.id().value())
+                    .update();
+        }
+        boolean deleted = this.jdbc
+                        .sql("delete from events where event_id = :id")
+                        .param("id", event.id().value())
+                        .update()
+                == 1;
+        if (deleted) {
+            this.jdbc
+                    .sql("""
+                            insert into deleted_events (event_id, name, lifecycle, actor, reason)
+                            values (:id, :name, :lifecycle, :actor, :reason)
+                            """)
+                    .param("id", event.id().value())
+                    .param("name", event.config().name())
+                    .param("lifecycle", event.lifecycle().name())
+                    .param("actor", actor)
+                    .param("reason", reason)
+                    .update();
+        }
+        return deleted;
+    }
+
+    /** The deletions recorded for an event id, oldest first (kind CONFIG, from the lifecycle it had, to DELETED). */
+    public List<ModeChange> deletions(EventId id) {
+        return this.jdbc
+                .sql("select lifecycle, actor, reason, at from deleted_events where event_id = :id order by id")
+                .param("id", id.value())
+                .query((rs, n) -> new ModeChange(
+                        ChangeKind.CONFIG,
+                        rs.getString("lifecycle"),
+                        "DELETED",
+                        rs.getString("actor"),
+                        rs.getString("reason"),
+                        rs.getObject("at", OffsetDateTime.class).toInstant()))
+                .list();
     }
 
     boolean updateConfig(EventId id, EventConfig c) {
@@ -430,7 +534,8 @@ public class Events implements InitializingBean {
                 draw(rs.getObject("seed_revealed_at", OffsetDateTime.class)),
                 rs.getObject("seed_published_at", OffsetDateTime.class) != null,
                 rs.getString("announcement"),
-                Routes.map(rs));
+                Routes.map(rs),
+                EventLifecycle.valueOf(rs.getString("lifecycle")));
     }
 
     /** The seed, opened from its sealed form; a row still in plain text (sealed at the next start) as it is. */

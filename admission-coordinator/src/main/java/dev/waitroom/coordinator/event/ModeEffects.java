@@ -26,4 +26,10 @@ public interface ModeEffects {
      * capacity returns); the ticker does the same for any it finds later.
      */
     void endEarlierRounds(EventId id);
+
+    /**
+     * The event's offers and sessions still live (OFFERED or ACTIVE) in every region: an archive waits until none is
+     * (docs/operating/event-lifecycle.md#archive). After the sale ended or before it opened no new one can appear.
+     */
+    long liveGrants(EventId id);
 }

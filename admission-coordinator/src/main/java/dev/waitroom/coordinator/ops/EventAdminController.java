@@ -2,6 +2,8 @@ package dev.waitroom.coordinator.ops;
 
 import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.EventLifecycle;
+import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.MalformedValueException;
@@ -13,6 +15,7 @@ import dev.waitroom.contract.routes.Protection;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventDefaults;
+import dev.waitroom.coordinator.event.EventListing;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.lanes.LaneSet;
 import dev.waitroom.coordinator.lanes.Lanes;
@@ -21,8 +24,10 @@ import dev.waitroom.coordinator.routes.Routes;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import org.springframework.http.CacheControl;
 import org.springframework.http.ResponseEntity;
+import org.springframework.util.MultiValueMap;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
@@ -31,6 +36,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -49,13 +55,16 @@ class EventAdminController {
 
     private final EventDefaults defaults;
     private final Lanes lanes;
+    private final EventListing listing;
 
     EventAdminController(
             EventManagement management,
             LiveView liveView,
             AccountScopeGuard accountScope,
             EventDefaults defaults,
-            Lanes lanes) {
+            Lanes lanes,
+            EventListing listing) {
+        this.listing = listing;
         this.management = management;
         this.liveView = liveView;
         this.accountScope = accountScope;
@@ -95,16 +104,123 @@ class EventAdminController {
         LaneSet lanes = LaneSet.of(body.lanes());
         java.util.function.Consumer<EventId> alongside =
                 lanes.isEmpty() ? e -> {} : e -> this.lanes.declareAtCreation(e, lanes, operator.name());
-        Protection protect = body.protect() == null ? null : body.protect().protection();
+        EventLifecycle lifecycle = Boolean.TRUE.equals(body.draft()) ? EventLifecycle.DRAFT : EventLifecycle.PUBLISHED;
+        Protection protect = body.protect() == null
+                ? this.management.defaultProtection(id)
+                : body.protect().protection();
         if (body.allow() != null) {
             protect = Routes.withAllow(
                     protect == null ? this.management.defaultProtection(id) : protect,
                     body.allow().rules());
         }
-        Event created = protect == null
-                ? this.management.create(id, config, operator.name(), alongside)
-                : this.management.create(id, config, protect, operator.name(), alongside);
+        Event created = this.management.create(id, config, protect, lifecycle, operator.name(), alongside);
         return ResponseEntity.created(URI.create("/admin/events/" + id.value())).body(EventView.of(created, null));
+    }
+
+    /** The query parameters of the list; any other is refused, so a misspelt filter is never silently ignored. */
+    private static final java.util.Set<String> LIST_PARAMETERS = java.util.Set.of(
+            "state", "phase", "mode", "prefix", "opensFrom", "opensBefore", "archived", "limit", "cursor");
+
+    /**
+     * The list of events (docs/operating/event-lifecycle.md#the-list): a compact summary each, in event id order, a
+     * page at a time ({@code limit} 1..200, default 50; {@code cursor} from the page before). Archived events are left
+     * out unless {@code archived=true} (only them), {@code archived=any} or {@code state=ARCHIVED} asks for them.
+     */
+    @GetMapping
+    ResponseEntity<EventListing.Page> list(@RequestParam MultiValueMap<String, String> query) {
+        for (Map.Entry<String, java.util.List<String>> p : query.entrySet()) {
+            if (!LIST_PARAMETERS.contains(p.getKey())) {
+                throw invalid("unknown query parameter " + p.getKey() + "; the list takes "
+                        + String.join(", ", new java.util.TreeSet<>(LIST_PARAMETERS)));
+            }
+            if (p.getValue().size() != 1) {
+                throw invalid("query parameter " + p.getKey() + " is given more than once");
+            }
+        }
+        EventLifecycle state = query.getFirst("state") == null ? null : EventLifecycle.parse(query.getFirst("state"));
+        String archived = query.getFirst("archived");
+        java.util.Set<EventLifecycle> lifecycles;
+        if (archived == null || archived.equals("false")) {
+            if (state == EventLifecycle.ARCHIVED && archived != null) {
+                throw invalid("state=ARCHIVED and archived=false contradict each other");
+            }
+            lifecycles = state != null ? java.util.Set.of(state) : EventListing.Filter.notArchived();
+        } else if (archived.equals("true")) {
+            if (state != null && state != EventLifecycle.ARCHIVED) {
+                throw invalid("state=" + state + " and archived=true contradict each other");
+            }
+            lifecycles = java.util.Set.of(EventLifecycle.ARCHIVED);
+        } else if (archived.equals("any")) {
+            lifecycles = state != null ? java.util.Set.of(state) : java.util.EnumSet.allOf(EventLifecycle.class);
+        } else {
+            throw invalid("archived must be false (the default), true or any");
+        }
+        String phase = query.getFirst("phase");
+        String mode = query.getFirst("mode");
+        String cursor = query.getFirst("cursor");
+        EventListing.Filter filter = new EventListing.Filter(
+                lifecycles,
+                phase == null ? null : EventPhase.parse(phase),
+                mode == null ? null : OperatingMode.parse(mode),
+                query.getFirst("prefix"),
+                instant(query, "opensFrom"),
+                instant(query, "opensBefore"),
+                limit(query.getFirst("limit")),
+                cursor == null ? null : EventListing.after(cursor));
+        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(this.listing.list(filter));
+    }
+
+    private static Instant instant(MultiValueMap<String, String> query, String name) {
+        String value = query.getFirst(name);
+        if (value == null) {
+            return null;
+        }
+        try {
+            return java.time.OffsetDateTime.parse(value).toInstant();
+        } catch (java.time.format.DateTimeParseException ex) {
+            throw invalid(name + " must be an ISO-8601 date and time with an offset, as 2027-01-15T10:00:00Z");
+        }
+    }
+
+    private static int limit(String value) {
+        if (value == null) {
+            return EventListing.DEFAULT_LIMIT;
+        }
+        try {
+            int limit = Integer.parseInt(value);
+            if (limit >= 1 && limit <= EventListing.MAX_LIMIT) {
+                return limit;
+            }
+        } catch (NumberFormatException ex) {
+            // answered below
+        }
+        throw invalid("limit must be a whole number 1.." + EventListing.MAX_LIMIT);
+    }
+
+    /**
+     * Publishes a draft: it goes live, its rules freeze, its paths enter the route table. A repeat changes nothing;
+     * 409 {@code invalid-transition} for an archived event.
+     */
+    @PostMapping("/{eventId}/publish")
+    EventView publish(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body, Operator operator) {
+        return EventView.of(this.management.publish(EventId.of(eventId), operator.name(), reason(body)), null);
+    }
+
+    /**
+     * Archives an event whose sale has ended or never opened; a repeat changes nothing; 409 {@code invalid-transition}
+     * for an OPEN sale.
+     */
+    @PostMapping("/{eventId}/archive")
+    EventView archive(@PathVariable String eventId, @RequestBody(required = false) ReasonBody body, Operator operator) {
+        return EventView.of(this.management.archive(EventId.of(eventId), operator.name(), reason(body)), null);
+    }
+
+    /** Deletes an event that never opened: 204; 409 {@code invalid-transition} otherwise. */
+    @DeleteMapping("/{eventId}")
+    ResponseEntity<Void> delete(
+            @PathVariable String eventId, @RequestBody(required = false) ReasonBody body, Operator operator) {
+        this.management.delete(EventId.of(eventId), operator.name(), reason(body));
+        return ResponseEntity.noContent().build();
     }
 
     @GetMapping("/{eventId}")
@@ -273,7 +389,8 @@ class EventAdminController {
             Long proofOfWorkDifficulty,
             ProtectBody protect,
             AllowBody allow,
-            java.util.List<LaneSet.LaneBody> lanes) {}
+            java.util.List<LaneSet.LaneBody> lanes,
+            Boolean draft) {}
 
     /**
      * What an event protects (docs/integration/gateway-in-front.md); in a PATCH, {@code "paths": []} (no origin)
@@ -367,7 +484,8 @@ class EventAdminController {
             Long oldestWaitSeconds,
             Long drift,
             LiveView.Live live,
-            AllowBody allow) {
+            AllowBody allow,
+            String state) {
 
         static EventView of(Event e, LiveView.Live live) {
             EventConfig c = e.config();
@@ -402,7 +520,8 @@ class EventAdminController {
                     live == null ? null : live.oldestWaitSeconds(),
                     live == null ? null : live.drift(),
                     live,
-                    AllowBody.of(e.protect()));
+                    AllowBody.of(e.protect()),
+                    e.lifecycle().name());
         }
     }
 }

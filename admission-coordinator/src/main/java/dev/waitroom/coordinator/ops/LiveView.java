@@ -58,7 +58,8 @@ class LiveView {
         LiveCounts live = this.grants.count(id);
         QueueCounts counts = null;
         try {
-            counts = this.queue.counts(id);
+            // a draft was never pushed and an archived event's keys are dropped: nothing to ask the queue
+            counts = event.live() ? this.queue.counts(id) : null;
         } catch (CoordinatorException ex) {
             // Shown as unknown: the live view must still answer while the queue is down.
         }

@@ -22,6 +22,12 @@ public interface QueueDirectory {
     /** PUT /internal/events/{e}. */
     void putEventState(String eventId, EventUpdateRequest state);
 
+    /**
+     * DELETE /internal/events/{e}: drops an archived or deleted event's keys; with {@code onlyIfEmpty}, only if nobody
+     * has joined it ({@link QueueRejectedException} otherwise, nothing changed). Dropping an unknown event succeeds.
+     */
+    void dropEvent(String eventId, boolean onlyIfEmpty);
+
     /** POST /internal/events/{e}/draw: orders the pre-sale group; repeating it is a no-op. */
     DrawResult draw(String eventId, String seedHex);
 

@@ -1,6 +1,7 @@
 package dev.waitroom.coordinator.routes;
 
 import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.EventLifecycle;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.MalformedValueException;
 import dev.waitroom.contract.ProblemType;
@@ -37,9 +38,11 @@ public class Routes {
     /** The advisory lock serialising route assignments (an arbitrary constant, "wr-routes"). */
     private static final long LOCK = 0x77722d726f757465L;
 
+    /** Drafts and archived events protect nothing in the table (docs/operating/event-lifecycle.md). */
     private static final String LIVE =
             "select event_id, protect_origin, protect_host, protect_paths, protect_allow from events "
-                    + "where protect_origin is not null and phase <> " + SqlLiterals.of(EventPhase.ENDED);
+                    + "where protect_origin is not null and phase <> " + SqlLiterals.of(EventPhase.ENDED)
+                    + " and lifecycle in (" + SqlLiterals.list(EventLifecycle.LIVE) + ")";
 
     private final JdbcClient jdbc;
 

@@ -528,6 +528,86 @@ abstract class QueueDirectoryContractScenarios {
         assertThat(counts.abandoned()).isEqualTo(1);
     }
 
+    // the drop of an archived or deleted event (docs/operating/event-lifecycle.md)
+
+    @Test
+    void aDroppedEventIsUnknownTakesNoJoinAndRefusesAPushForAWhile() {
+        String event = newEvent();
+        push(event, EventPhase.SCHEDULED, 1);
+        queue().dropEvent(event, true);
+
+        assertUnknown(event);
+        assertThatThrownBy(() -> join(event, VisitorId.random())).as("a join finds no event");
+        assertRefused(() -> push(event, EventPhase.SCHEDULED, 1));
+        assertUnknown(event);
+        queue().dropEvent(event, true);
+    }
+
+    @Test
+    void aDropOnlyIfEmptyIsRefusedOnceSomeoneJoinedAndChangesNothing() {
+        String event = newEvent();
+        push(event, EventPhase.SCHEDULED, 1);
+        join(event, VisitorId.random());
+
+        assertRefused(() -> queue().dropEvent(event, true));
+        assertCounts(event, 1, 0, 0, 0, 0, 0);
+
+        queue().dropEvent(event, false);
+        assertUnknown(event);
+    }
+
+    @Test
+    void aDropOfAnEventNeverPushedSucceeds() {
+        String event = newEvent();
+        queue().dropEvent(event, true);
+        assertUnknown(event);
+    }
+
+    @Test
+    void aJoinAgainstADropOnlyIfEmptyEitherKeepsItsPlaceOrFindsNoEvent() throws Exception {
+        for (int round = 0; round < 15; round++) {
+            String event = newEvent();
+            push(event, EventPhase.SCHEDULED, 1);
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+            java.util.concurrent.CompletableFuture<Boolean> joined =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        awaitBarrier(start);
+                        try {
+                            join(event, VisitorId.random());
+                            return true;
+                        } catch (RuntimeException | AssertionError refused) {
+                            return false;
+                        }
+                    });
+            java.util.concurrent.CompletableFuture<Boolean> dropped =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        awaitBarrier(start);
+                        try {
+                            queue().dropEvent(event, true);
+                            return true;
+                        } catch (QueueRejectedException refused) {
+                            return false;
+                        }
+                    });
+            assertThat(List.of(joined.get(), dropped.get()))
+                    .as("exactly one of the join and the drop took effect")
+                    .containsExactlyInAnyOrder(true, false);
+            if (joined.get()) {
+                assertCounts(event, 1, 0, 0, 0, 0, 0);
+            } else {
+                assertUnknown(event);
+            }
+        }
+    }
+
+    private static void awaitBarrier(java.util.concurrent.CyclicBarrier barrier) {
+        try {
+            barrier.await();
+        } catch (Exception ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
     // what the queue does not know
 
     @Test

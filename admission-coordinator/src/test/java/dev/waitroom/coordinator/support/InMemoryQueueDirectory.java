@@ -180,6 +180,9 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
 
     private final Map<String, EventQueue> events = new HashMap<>();
 
+    /** Dropped events and until when a push of their state is refused (the queue-service's tombstone). */
+    private final Map<String, java.time.Instant> dropped = new HashMap<>();
+
     private final Clock clock;
 
     private volatile boolean unavailable;
@@ -294,6 +297,10 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
         } catch (MalformedValueException ex) {
             throw refused("malformed-request", ex.getMessage());
         }
+        java.time.Instant gone = this.dropped.get(eventId);
+        if (gone != null && this.clock.instant().isBefore(gone)) {
+            throw refused("phase-conflict", "the event was dropped a moment ago");
+        }
         EventQueue q = queue(eventId);
         EventPhase next = state.phaseValue();
         long generation = state.saleGeneration() == null ? 0 : state.saleGeneration();
@@ -311,6 +318,23 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
         }
         q.state = state;
         q.generation = generation;
+    }
+
+    @Override
+    public synchronized void dropEvent(String eventId, boolean onlyIfEmpty) {
+        check();
+        EventQueue q = this.events.get(eventId);
+        if (q != null && onlyIfEmpty && q.sequence > 0) {
+            throw refused("state-conflict", q.sequence + " entries");
+        }
+        this.events.remove(eventId);
+        this.dropped.put(eventId, this.clock.instant().plus(java.time.Duration.ofMinutes(2)));
+    }
+
+    /** Whether the queue holds any state of the event (it was pushed and not dropped). */
+    public synchronized boolean knows(String eventId) {
+        EventQueue q = this.events.get(eventId);
+        return q != null && q.state != null;
     }
 
     @Override

@@ -10,6 +10,12 @@ public final class QueuePaths {
     public static final String EVENT = "/internal/events/{eventId}";
 
     /** {@code POST}: the pre-sale draw ({@link DrawRequest} -> {@link DrawResult}). */
+    /**
+     * DELETE of {@link #EVENT}: the coordinator drops an archived or deleted event's keys; with this query parameter
+     * {@code true}, only if nobody has joined it (409 {@code state-conflict} otherwise).
+     */
+    public static final String DROP_IF_EMPTY = "ifEmpty";
+
     public static final String DRAW = EVENT + "/draw";
 
     /** {@code GET} with {@value #CANDIDATES_LIMIT}: the next WAITING entries ({@link Candidates}). */

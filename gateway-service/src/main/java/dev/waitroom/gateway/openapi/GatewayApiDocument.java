@@ -301,6 +301,13 @@ final class GatewayApiDocument {
                     "The gateway's public keys (JWKS) for the Waitroom-Admission header origins verify"
                             + " (docs/integration/admission-header.md)."),
             op("POST", "/admin/events", "ops", Access.OPERATOR, "201", "Create an event (coordinator)."),
+            op(
+                    "GET",
+                    "/admin/events",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "List events: filters, keyset pages (docs/operating/event-lifecycle.md#the-list)."),
             op("GET", "/admin/events/{eventId}", "ops", Access.OPERATOR, "200", "An event's configuration and state."),
             op("PATCH", "/admin/events/{eventId}", "ops", Access.OPERATOR, "200", "Change an event's configuration."),
             op(
@@ -319,6 +326,27 @@ final class GatewayApiDocument {
                     Access.OPERATOR,
                     "200",
                     "The event's waiting page as its design renders now, without scripts (HTML; gateway)."),
+            op(
+                    "DELETE",
+                    "/admin/events/{eventId}",
+                    "ops",
+                    Access.OPERATOR,
+                    "204",
+                    "Delete an event that never opened (audited in deleted_events)."),
+            op(
+                    "POST",
+                    "/admin/events/{eventId}/publish",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "Publish a draft: its rules freeze, it goes live (audited)."),
+            op(
+                    "POST",
+                    "/admin/events/{eventId}/archive",
+                    "ops",
+                    Access.OPERATOR,
+                    "200",
+                    "Archive an ended or never-opened event: hidden, records kept, queue keys dropped (audited)."),
             op("POST", "/admin/events/{eventId}/open", "ops", Access.OPERATOR, "200", "Open the sale."),
             op("POST", "/admin/events/{eventId}/end", "ops", Access.OPERATOR, "200", "End the sale."),
             op("POST", "/admin/events/{eventId}/pause", "ops", Access.OPERATOR, "200", "Pause admission."),

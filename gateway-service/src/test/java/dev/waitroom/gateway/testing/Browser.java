@@ -63,6 +63,11 @@ public final class Browser {
         return exchange(method, path, null, headers);
     }
 
+    /** A request of any method with a JSON body (a DELETE with a reason, say). */
+    public Reply sendJson(String method, String path, String jsonBody, String... headers) {
+        return exchange(method, path, jsonBody, headers);
+    }
+
     public Optional<String> cookie(String name) {
         return cookies.getCookieStore().getCookies().stream()
                 .filter(c -> c.getName().equals(name))

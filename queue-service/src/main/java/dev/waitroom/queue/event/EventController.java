@@ -15,10 +15,12 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Duration;
 import org.springframework.http.CacheControl;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Event state pushed by the coordinator, the public event status, and the gateway's snapshot. */
@@ -32,7 +34,11 @@ class EventController {
 
     private final GateSilence silence;
 
-    EventController(EventStore store, QueueProperties properties, QueueMetrics metrics, GateSilence silence) {
+    private final EventDrop drop;
+
+    EventController(
+            EventStore store, QueueProperties properties, QueueMetrics metrics, GateSilence silence, EventDrop drop) {
+        this.drop = drop;
         this.store = store;
         this.properties = properties;
         this.metrics = metrics;
@@ -49,6 +55,17 @@ class EventController {
         EventState state = store.putEvent(event, EventBodies.update(body));
         metrics.watch(event);
         return EventBodies.stateView(state);
+    }
+
+    @DeleteMapping(QueuePaths.EVENT)
+    @Operation(
+            summary = "Drop the keys of an event the coordinator archived or deleted; with ifEmpty=true only if nobody"
+                    + " joined it (409 state-conflict)")
+    ResponseEntity<Void> drop(
+            @PathVariable String eventId,
+            @RequestParam(name = QueuePaths.DROP_IF_EMPTY, defaultValue = "false") boolean ifEmpty) {
+        this.drop.drop(new EventId(eventId), ifEmpty);
+        return ResponseEntity.noContent().build();
     }
 
     @GetMapping("/events/{eventId}/status")

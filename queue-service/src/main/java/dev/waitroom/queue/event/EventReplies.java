@@ -37,6 +37,10 @@ final class EventReplies {
             case "PHASE" ->
                 throw new ProblemException(
                         ProblemType.PHASE_CONFLICT, "The event is " + r.get(1) + " and cannot become " + pushed + ".");
+            case "GONE" ->
+                throw new ProblemException(
+                        ProblemType.PHASE_CONFLICT,
+                        "The event was archived or deleted a moment ago; its state is not taken for now.");
             case "STALE" ->
                 throw new ProblemException(
                         ProblemType.STALE_GENERATION, "The event is at sale generation " + r.get(1) + ".");

@@ -66,7 +66,7 @@ public class EventStore {
         List<String> r = scripts.call(
                 put,
                 k,
-                List.of(k.event(), k.sequence(), k.counters()),
+                List.of(k.event(), k.sequence(), k.counters(), k.named(EventDrop.TOMBSTONE)),
                 k.prefix(),
                 u.phase().name(),
                 allowed,

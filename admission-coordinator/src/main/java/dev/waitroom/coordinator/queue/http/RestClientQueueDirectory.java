@@ -47,6 +47,7 @@ public final class RestClientQueueDirectory implements QueueDirectory {
     private static final String CANDIDATES = QueuePaths.CANDIDATES + "?" + QueuePaths.CANDIDATES_LIMIT + "={limit}";
 
     private static final String LANE_CANDIDATES = CANDIDATES + "&" + QueuePaths.CANDIDATES_LANE + "={lane}";
+    private static final String DROP = QueuePaths.EVENT + "?" + QueuePaths.DROP_IF_EMPTY + "={ifEmpty}";
 
     private final RestClient http;
 
@@ -80,6 +81,17 @@ public final class RestClientQueueDirectory implements QueueDirectory {
                         .uri(QueuePaths.EVENT, eventId)
                         .contentType(MediaType.APPLICATION_JSON)
                         .body(state)
+                        .retrieve()
+                        .toBodilessEntity());
+    }
+
+    @Override
+    public void dropEvent(String eventId, boolean onlyIfEmpty) {
+        call(
+                "drop event",
+                () -> this.http
+                        .delete()
+                        .uri(DROP, eventId, onlyIfEmpty)
                         .retrieve()
                         .toBodilessEntity());
     }
