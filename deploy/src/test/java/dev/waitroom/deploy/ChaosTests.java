@@ -63,6 +63,7 @@ class ChaosTests {
         Verdict verdict;
         List<Nemesis.Fault> schedule;
         List<String> nemesisErrors;
+        List<String> skipped;
         Map<String, Long> counts;
         try (ChaosHistory history = new ChaosHistory(historyFile)) {
             history.run(seed, profile);
@@ -92,6 +93,7 @@ class ChaosTests {
                 workload.close();
                 nemesis.healAll();
                 nemesisErrors = nemesis.errors();
+                skipped = nemesis.skipped();
                 workload.resumeIfPaused();
                 workload.resolveUnknownJoins();
                 // the outboxes catch up with what the faults held back (the queue hears of grants it missed)
@@ -111,6 +113,7 @@ class ChaosTests {
         String text = "chaos run: " + profile + "\n"
                 + "workload " + counts + "\n"
                 + (nemesisErrors.isEmpty() ? "" : "nemesis errors " + nemesisErrors + "\n")
+                + (skipped.isEmpty() ? "" : "faults not played (their lane was late): " + skipped + "\n")
                 + verdict.text() + "history: " + historyFile.toAbsolutePath() + "\n";
         System.out.println(text);
         Files.writeString(out.resolve("verdict-" + seed + ".txt"), text);

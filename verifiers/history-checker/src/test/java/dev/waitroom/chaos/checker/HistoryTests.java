@@ -26,7 +26,8 @@ class HistoryTests {
         History h = History.read(file);
         assertThat(h.seed()).isEqualTo(31);
         assertThat(h.events()).containsExactly(new History.Sale("e1", 24, 5));
-        assertThat(h.operations()).extracting(History.Op::outcome)
+        assertThat(h.operations())
+                .extracting(History.Op::outcome)
                 .containsExactly(History.Outcome.OK, History.Outcome.UNKNOWN, History.Outcome.REFUSED);
         assertThat(h.operations().get(0).text("receipt")).isEqualTo("4");
         assertThat(h.operations().get(1).region()).isEqualTo("r2");
