@@ -248,6 +248,27 @@ public final class HistoryChecker {
                 leaves.merge(op.process(), op.invokedAt(), Math::min);
             }
         }
+        // Redis first, PostgreSQL after: an offer's grant is committed before its queue entry is marked (the
+        // coordinator tells the queue through its outbox), so every entry read OFFERED here has its grant visible in
+        // the later read, even while the sale goes on (seed 32 read them the other way round and saw an offer made
+        // between the two reads as an entry with no grant)
+        Map<Key, String> records = new LinkedHashMap<>();
+        Map<String, Jedis> redis = new HashMap<>();
+        try {
+            for (Key k : joins.keySet()) {
+                long seq;
+                try {
+                    seq = Long.parseLong(k.receipt(), 36);
+                } catch (NumberFormatException e) {
+                    records.put(k, "receipt is no entry id");
+                    continue;
+                }
+                Jedis j = redis.computeIfAbsent(k.region(), this::redis);
+                records.put(k, j.hget("wr:{" + k.event() + "}:e:" + (seq / 128), String.valueOf(seq % 128)));
+            }
+        } finally {
+            redis.values().forEach(Jedis::close);
+        }
         Map<Key, List<String>> grants = new HashMap<>();
         try (Connection c = stores.coordinator();
                 PreparedStatement s = c.prepareStatement("select event_id, region, entry_id, state,"
@@ -262,57 +283,44 @@ public final class HistoryChecker {
             }
         }
         Map<String, Long> byState = new TreeMap<>();
-        Map<String, Jedis> redis = new HashMap<>();
-        try {
-            for (Map.Entry<Key, Op> join : joins.entrySet()) {
-                Key k = join.getKey();
-                b.checked();
-                long seq;
-                try {
-                    seq = Long.parseLong(k.receipt(), 36);
-                } catch (NumberFormatException e) {
-                    b.violation("receipt is no entry id: " + join.getValue().describe());
-                    continue;
-                }
-                Jedis j = redis.computeIfAbsent(k.region(), this::redis);
-                String record = j.hget("wr:{" + k.event() + "}:e:" + (seq / 128), String.valueOf(seq % 128));
-                Matcher m = record == null ? null : ENTRY.matcher(record);
-                if (m == null || !m.matches()) {
-                    b.violation("entry " + k.receipt() + " missing from Redis (" + record + "): "
-                            + join.getValue().describe());
-                    continue;
-                }
-                String state = m.group(1);
-                byState.merge(state, 1L, Long::sum);
-                List<String> its = grants.getOrDefault(k, List.of());
-                switch (state) {
-                    case "W" -> {
-                        // waiting: its place is its order key, checked with the offers' order
-                    }
-                    case "O", "A" -> {
-                        if (its.isEmpty()) {
-                            b.violation("entry " + k.receipt() + " is " + state + " in the queue with no grant: "
-                                    + join.getValue().describe());
-                        }
-                    }
-                    case "C", "E" -> {
-                        if (its.stream().noneMatch(g -> !g.endsWith(":"))) {
-                            b.violation("entry " + k.receipt() + " ended " + state + " with no grant recording why "
-                                    + its + ": " + join.getValue().describe());
-                        }
-                    }
-                    case "L" -> {
-                        if (!leaves.containsKey(join.getValue().process())
-                                && its.stream().noneMatch(g -> g.endsWith(":WITHDRAWN") || g.endsWith(":LEFT"))) {
-                            b.violation("entry " + k.receipt() + " LEFT though its visitor never left: "
-                                    + join.getValue().describe());
-                        }
-                    }
-                    default -> b.violation("entry " + k.receipt() + " in unknown state " + record);
-                }
+        for (Map.Entry<Key, Op> join : joins.entrySet()) {
+            Key k = join.getKey();
+            b.checked();
+            String record = records.get(k);
+            Matcher m = record == null ? null : ENTRY.matcher(record);
+            if (m == null || !m.matches()) {
+                b.violation("entry " + k.receipt() + " missing from Redis (" + record + "): "
+                        + join.getValue().describe());
+                continue;
             }
-        } finally {
-            redis.values().forEach(Jedis::close);
+            String state = m.group(1);
+            byState.merge(state, 1L, Long::sum);
+            List<String> its = grants.getOrDefault(k, List.of());
+            switch (state) {
+                case "W" -> {
+                    // waiting: its place is its order key, checked with the offers' order
+                }
+                case "O", "A" -> {
+                    if (its.isEmpty()) {
+                        b.violation("entry " + k.receipt() + " is " + state + " in the queue with no grant: "
+                                + join.getValue().describe());
+                    }
+                }
+                case "C", "E" -> {
+                    if (its.stream().noneMatch(g -> !g.endsWith(":"))) {
+                        b.violation("entry " + k.receipt() + " ended " + state + " with no grant recording why " + its
+                                + ": " + join.getValue().describe());
+                    }
+                }
+                case "L" -> {
+                    if (!leaves.containsKey(join.getValue().process())
+                            && its.stream().noneMatch(g -> g.endsWith(":WITHDRAWN") || g.endsWith(":LEFT"))) {
+                        b.violation("entry " + k.receipt() + " LEFT though its visitor never left: "
+                                + join.getValue().describe());
+                    }
+                }
+                default -> b.violation("entry " + k.receipt() + " in unknown state " + record);
+            }
         }
         b.note("acknowledged entries by queue state at the end " + byState);
         return b.build();
