@@ -59,7 +59,14 @@ class ChaosTests {
         Path out = Path.of("target", "chaos");
         Files.createDirectories(out);
         Path historyFile = out.resolve("history-" + seed + ".jsonl");
-        LocalStack stack = LocalStack.start(config(dataDir, regions, replicas));
+        LocalStack stack;
+        try {
+            stack = LocalStack.start(config(dataDir, regions, replicas));
+        } catch (RuntimeException | java.io.IOException e) {
+            // a stack that did not come up (on a loaded machine a service may take minutes) leaves its logs
+            TestStacks.keepLogsAndDelete(dataDir, "chaos/logs-" + seed);
+            throw e;
+        }
         Verdict verdict;
         List<Nemesis.Fault> schedule;
         List<String> nemesisErrors;
