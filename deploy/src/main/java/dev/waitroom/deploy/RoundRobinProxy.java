@@ -20,6 +20,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * load balancer a deployment puts there: each new connection goes to the next instance round robin, skipping any that
  * refuses it, so callers keep reaching a live instance when one is killed. Like kube-proxy it balances connections,
  * not requests: a caller's keep-alive connection stays on one instance. Loopback only.
+ *
+ * <p>It is also where the chaos run's nemesis breaks the network between services (docs/operating/chaos.md): a
+ * {@link NetworkFault} adds latency, refuses new connections with a reset, or withholds every answer (a one-way
+ * partition: requests arrive, replies do not), and {@link #resetConnections} resets the open ones. With no fault it
+ * passes bytes as they come.
  */
 final class RoundRobinProxy implements AutoCloseable {
 
@@ -29,6 +34,16 @@ final class RoundRobinProxy implements AutoCloseable {
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicLongArray connections;
     private final ExecutorService threads;
+    private final java.util.Set<Socket> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile NetworkFault fault = NetworkFault.NONE;
+
+    /**
+     * A fault on the network through this proxy: {@code latencyMillis} before each chunk either way, new connections
+     * reset at once ({@code refuseNew}), or answers withheld until healed ({@code oneWay}).
+     */
+    record NetworkFault(long latencyMillis, boolean refuseNew, boolean oneWay) {
+        static final NetworkFault NONE = new NetworkFault(0, false, false);
+    }
 
     private RoundRobinProxy(String service, ServerSocket server, List<Integer> backends) {
         this.service = service;
@@ -59,6 +74,26 @@ final class RoundRobinProxy implements AutoCloseable {
         return server.getLocalPort();
     }
 
+    /** Puts {@code fault} on every connection, open or new, until {@link #heal}. */
+    void inject(NetworkFault fault) {
+        this.fault = fault;
+    }
+
+    void heal() {
+        this.fault = NetworkFault.NONE;
+    }
+
+    NetworkFault fault() {
+        return fault;
+    }
+
+    /** Resets every open connection (TCP RST), as a middlebox dropping its state would. */
+    void resetConnections() {
+        for (Socket socket : open) {
+            reset(socket);
+        }
+    }
+
     /** Connections handed to each instance so far, by instance port. */
     Map<Integer, Long> connectionsPerBackend() {
         Map<Integer, Long> counts = new LinkedHashMap<>();
@@ -81,13 +116,21 @@ final class RoundRobinProxy implements AutoCloseable {
     }
 
     private void serve(Socket client) {
+        if (fault.refuseNew()) {
+            reset(client);
+            return;
+        }
         Socket backend = connect();
         if (backend == null) {
             close(client);
             return;
         }
-        threads.execute(() -> pump(client, backend));
-        pump(backend, client);
+        open.add(client);
+        open.add(backend);
+        threads.execute(() -> pump(client, backend, false));
+        pump(backend, client, true);
+        open.remove(client);
+        open.remove(backend);
     }
 
     /** The next instance, round robin, skipping those that refuse the connection (a dead process on loopback). */
@@ -108,21 +151,40 @@ final class RoundRobinProxy implements AutoCloseable {
         return null;
     }
 
-    private static void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, boolean answers) {
         byte[] buffer = new byte[16 * 1024];
         try (InputStream in = from.getInputStream();
                 OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
+                NetworkFault now = fault;
+                while (answers && now.oneWay() && !to.isClosed()) {
+                    Thread.sleep(50);
+                    now = fault;
+                }
+                if (now.latencyMillis() > 0) {
+                    Thread.sleep(now.latencyMillis());
+                }
                 out.write(buffer, 0, n);
                 out.flush();
             }
         } catch (IOException ended) {
             // either side closed
+        } catch (InterruptedException stopping) {
+            Thread.currentThread().interrupt();
         } finally {
             close(from);
             close(to);
         }
+    }
+
+    private static void reset(Socket socket) {
+        try {
+            socket.setSoLinger(true, 0);
+        } catch (IOException ignored) {
+            // already closed
+        }
+        close(socket);
     }
 
     private static void close(Socket socket) {

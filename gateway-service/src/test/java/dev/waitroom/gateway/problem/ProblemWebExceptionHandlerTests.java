@@ -50,6 +50,23 @@ class ProblemWebExceptionHandlerTests {
     }
 
     @Test
+    void anUpstreamConnectionResetUnderTheRequestIsA503NotAnInternalError() {
+        // the chaos run (seed 31) reset the queue-service's connections at its proxy: status polls, joins and leaves
+        // were answered 500 internal-error with "Connection reset by peer" in the gateway's log
+        MockServerWebExchange status = handle(
+                "GET",
+                "/events/e/queue/status",
+                new IllegalStateException("forward", new java.net.SocketException("Connection reset by peer")));
+        assertThat(status.getResponse().getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+        assertThat(status.getResponse().getBodyAsString().block()).contains("upstream-unavailable");
+        MockServerWebExchange claim = handle(
+                "POST",
+                "/events/e/admission/claim",
+                new java.io.IOException("recvAddress(..) failed: Connection reset"));
+        assertThat(claim.getResponse().getBodyAsString().block()).contains("admission-unavailable");
+    }
+
+    @Test
     void hungCoordinatorMakesAClaimA503AdmissionProblem() {
         MockServerWebExchange exchange = handle(
                 "POST",

@@ -1,0 +1,57 @@
+package dev.waitroom.chaos.checker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HistoryTests {
+
+    @Test
+    void readsEveryKindOfLineTheWorkloadWritesAndSkipsUnknownOnes(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("history.jsonl");
+        Files.writeString(file, """
+                {"type":"run","seed":31,"profile":"p"}
+                {"type":"event","event":"e1","ceiling":24,"createdAt":5}
+                {"type":"op","id":1,"process":"v1","region":"","event":"e1","f":"join","invokedAt":10,"completedAt":12,"outcome":"ok","status":201,"value":{"receipt":"4","state":"WAITING"}}
+                {"type":"op","id":2,"process":"v2","region":"r2","event":"e1","f":"claim","invokedAt":11,"completedAt":19,"outcome":"unknown","error":"timeout"}
+                {"type":"op","id":3,"process":"ops","region":"","event":"e1","f":"pause","invokedAt":13,"completedAt":14,"outcome":"refused","status":503,"problem":"store-unavailable"}
+                {"type":"sample","event":"e1","at":15,"live":7,"ceiling":24}
+                {"type":"nemesis","fault":"KILL","target":"gateway-service","at":16,"healedAt":18}
+                {"type":"later-kind","x":1}
+                """);
+        History h = History.read(file);
+        assertThat(h.seed()).isEqualTo(31);
+        assertThat(h.events()).containsExactly(new History.Sale("e1", 24, 5));
+        assertThat(h.operations())
+                .extracting(History.Op::outcome)
+                .containsExactly(History.Outcome.OK, History.Outcome.UNKNOWN, History.Outcome.REFUSED);
+        assertThat(h.operations().get(0).text("receipt")).isEqualTo("4");
+        assertThat(h.operations().get(1).region()).isEqualTo("r2");
+        assertThat(h.operations().get(2).problem()).isEqualTo("store-unavailable");
+        assertThat(h.samples()).containsExactly(new History.Sample("e1", 15, 7, 24));
+        assertThat(h.faults()).containsExactly(new History.Fault("KILL", "gateway-service", 16, 18));
+    }
+
+    @Test
+    void aVerdictFailsOnAnyCounterExampleAndShowsAtMostTwelve() {
+        Verdict.Builder broken = new Verdict.Builder("broken");
+        for (int i = 0; i < 20; i++) {
+            broken.violation("case " + i);
+        }
+        Verdict.Builder fine = new Verdict.Builder("fine");
+        fine.checked(3);
+        Verdict v = new Verdict(7, List.of(fine.build(), broken.build()));
+        assertThat(v.passed()).isFalse();
+        assertThat(v.text())
+                .contains("(seed 7): FAIL")
+                .contains("ok   fine")
+                .contains("FAIL broken")
+                .contains("counter-example: case 11")
+                .doesNotContain("case 12\n")
+                .contains("... and 8 more");
+    }
+}
