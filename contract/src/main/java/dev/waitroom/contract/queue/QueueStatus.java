@@ -28,6 +28,13 @@ public record QueueStatus(
         AdmissionHold admissionHold,
         String lane) {
 
+    /** A status that names no lane (an older queue-service's, or a fixture's) stands in the general lane. */
+    public QueueStatus {
+        if (lane == null) {
+            lane = LaneName.GENERAL.value();
+        }
+    }
+
     /** A status in the general lane without an admission hold. */
     public QueueStatus(
             String state,

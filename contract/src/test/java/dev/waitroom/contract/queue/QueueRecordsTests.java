@@ -348,13 +348,13 @@ class QueueRecordsTests {
         roundTrips(
                 json("{'state':'WAITING','phase':'OPEN','mode':'QUEUEING','position':{'aheadMin':150,'aheadMax':159},"
                         + "'estimatedWaitSeconds':{'min':50,'max':88,'caveat':null},'offer':null,'pollAfterSeconds':8,'announcement':null,"
-                        + "'receipt':'4gfk','admissionHold':null}"),
+                        + "'receipt':'4gfk','admissionHold':null,'lane':'general'}"),
                 waiting);
         roundTrips(
                 json("{'state':'WAITING','phase':'OPEN','mode':'QUEUEING','position':{'aheadMin':150,'aheadMax':159},"
                         + "'estimatedWaitSeconds':null,'offer':null,'pollAfterSeconds':45,'announcement':null,"
                         + "'receipt':'4gfk','admissionHold':{'cause':'PLANNED_PAUSE','reason':'Seat map update',"
-                        + "'until':'2026-06-01T14:00:00Z'}}"),
+                        + "'until':'2026-06-01T14:00:00Z'},'lane':'general'}"),
                 new QueueStatus(
                         "WAITING",
                         EventPhase.OPEN,
@@ -372,7 +372,7 @@ class QueueRecordsTests {
         roundTrips(
                 json("{'state':'OFFERED','phase':'OPEN','mode':'QUEUEING','position':null,'estimatedWaitSeconds':null,"
                         + "'offer':{'expiresAt':'2026-06-01T10:00:30Z'},'pollAfterSeconds':2,'announcement':'Hurry',"
-                        + "'receipt':'4gfk','admissionHold':null}"),
+                        + "'receipt':'4gfk','admissionHold':null,'lane':'general'}"),
                 new QueueStatus(
                         "OFFERED",
                         EventPhase.OPEN,
