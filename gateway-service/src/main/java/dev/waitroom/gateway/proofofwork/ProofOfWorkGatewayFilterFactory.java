@@ -147,16 +147,21 @@ public class ProofOfWorkGatewayFilterFactory extends AbstractGatewayFilterFactor
                 });
     }
 
-    /** Forwards the join; a join the queue-service refused without creating anything gives its solution back. */
+    /**
+     * Forwards the join; a join the queue-service refused without creating anything gives its solution back, before
+     * the answer is committed: the page retries the moment it reads the 503, and a give-back still on its way to
+     * Redis then found the solution spent (403 proof-of-work-replayed for a join that was never made).
+     */
     private Mono<Void> forward(
             ServerWebExchange exchange, GatewayFilterChain chain, EventId event, Verification.Solved solved) {
-        return chain.filter(exchange).then(Mono.defer(() -> {
+        exchange.getResponse().beforeCommit(() -> {
             HttpStatusCode status = exchange.getResponse().getStatusCode();
             boolean nothingCreated = status != null
                     && (status.value() == HttpStatus.SERVICE_UNAVAILABLE.value()
                             || status.value() == HttpStatus.TOO_MANY_REQUESTS.value());
             return nothingCreated ? spent.giveBack(event, solved) : Mono.empty();
-        }));
+        });
+        return chain.filter(exchange);
     }
 
     private Mono<Void> refuse(
