@@ -10,8 +10,10 @@ import dev.waitroom.coordinator.support.Http;
 import dev.waitroom.coordinator.support.RandomSecretsInitializer;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.testsupport.BodyFuzzer;
+import dev.waitroom.testsupport.FuzzProbe;
 import dev.waitroom.testsupport.MvcRoutes;
 import dev.waitroom.testsupport.MvcRoutes.Route;
+import dev.waitroom.testsupport.UnchangedState;
 import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.web.WebKitProperties;
 import java.net.URI;
@@ -179,12 +181,15 @@ class MalformedRequestFuzzTests {
                 .contains("POST /admin/events", "POST /events/{eventId}/admission/claim", "POST /internal/health");
         List<String> faults = new ArrayList<>();
         Map<Integer, Integer> answered = new TreeMap<>();
+        UnchangedState<Map<String, String>> unchanged =
+                new UnchangedState<>(this::fingerprint, MalformedRequestFuzzTests::changed);
         int sent = 0;
         for (Route route : routes) {
             Map<String, Object> sample = SAMPLES.get(route.key());
             if (route.readsBody() && sample == null) {
                 System.out.println("FUZZ no sample body for " + route.key() + ": whole-body faults only");
             }
+            List<FuzzProbe> guarded = new ArrayList<>();
             for (BodyFuzzer.Case c : fuzzer.cases(route.key(), route.readsBody() ? sample : null)) {
                 if (c.absent() && route.readsBody() && !route.bodyRequired()) {
                     continue; // no body where a body is optional is a valid request
@@ -196,7 +201,13 @@ class MalformedRequestFuzzTests {
                 }
                 boolean mustRefuse = route.readsBody() && !ACCEPTED_BY_CONTRACT.contains(route.key() + " " + c.name());
                 sent++;
-                check(fuzzer, route, uri(route, Map.of()), c, mustRefuse, false, answered, faults);
+                FuzzProbe probe = new FuzzProbe(
+                        fuzzer, route, uri(route, Map.of()), c, mustRefuse, false, credentials(route), answered);
+                if (mustRefuse) {
+                    guarded.add(probe);
+                } else {
+                    probe.send(false, faults);
+                }
             }
             BodyFuzzer.Case valid = new BodyFuzzer.Case(
                     "a valid body",
@@ -211,9 +222,18 @@ class MalformedRequestFuzzTests {
                             valid.contentType(),
                             valid.body(),
                             valid.absent());
-                    check(fuzzer, route, uri(route, Map.of(variable, segment)), c, true, true, answered, faults);
+                    guarded.add(new FuzzProbe(
+                            fuzzer,
+                            route,
+                            uri(route, Map.of(variable, segment)),
+                            c,
+                            true,
+                            true,
+                            credentials(route),
+                            answered));
                 }
             }
+            unchanged.check(route.key(), guarded, faults);
         }
         System.out.println("FUZZ admission-coordinator: " + sent + " requests to " + routes.size()
                 + " routes, answered " + answered);
@@ -252,31 +272,6 @@ class MalformedRequestFuzzTests {
         assertThat(response.status()).as(response.body()).isEqualTo(status);
         assertThat(response.contentType()).startsWith("application/problem+json");
         assertThat(response.problemType()).isEqualTo("https://waitroom.dev/problems/" + slug);
-    }
-
-    private void check(
-            BodyFuzzer fuzzer,
-            Route route,
-            URI uri,
-            BodyFuzzer.Case c,
-            boolean mustRefuse,
-            boolean inPath,
-            Map<Integer, Integer> answered,
-            List<String> faults) {
-        Map<String, String> before = fingerprint();
-        BodyFuzzer.Answer answer = fuzzer.send(route.method(), uri, c, credentials(route));
-        answered.merge(answer.status(), 1, Integer::sum);
-        String what = route.key() + " " + c + ": ";
-        (inPath ? fuzzer.pathFault(answer) : fuzzer.fault(answer)).ifPresent(fault -> faults.add(what + fault));
-        if (mustRefuse && answer.status() < 400) {
-            faults.add(what + "accepted with " + answer.status() + " " + MvcRoutes.abbreviated(answer.body()));
-        }
-        if (mustRefuse) {
-            String changed = changed(before, fingerprint());
-            if (!changed.isEmpty()) {
-                faults.add(what + "changed stored state: " + changed);
-            }
-        }
     }
 
     /**
