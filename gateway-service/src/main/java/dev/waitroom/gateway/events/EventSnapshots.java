@@ -162,6 +162,31 @@ public class EventSnapshots {
     }
 
     /**
+     * Holds a warm-up's synthetic snapshot of its private event as a fetch that has just answered would, so the
+     * warm-up's joins through the gateway's own routes take the path of a known event's (the queue-service, which
+     * never heard of the event, then refuses each join in its batch). A warm-up calls it before each burst of requests:
+     * a fetch due later would find the event unknown. Refused for any id but a warm-up's, which no operator can create.
+     */
+    public void holdWarmUp(EventId eventId, QueueSnapshot snapshot) {
+        if (!eventId.isWarmUp() || !eventId.value().equals(snapshot.eventId())) {
+            throw new IllegalArgumentException("only a warm-up's own event is held: " + eventId);
+        }
+        Slot slot = slots.get(eventId, id -> new Slot());
+        Instant now = clock.instant();
+        slot.snapshot = new TimedSnapshot(snapshot, now);
+        slot.lastAttempt = now;
+        unknown.invalidate(eventId);
+    }
+
+    /** Forgets a warm-up's event: no trace of it stays in the snapshots kept. */
+    public void forgetWarmUp(EventId eventId) {
+        if (eventId.isWarmUp()) {
+            slots.invalidate(eventId);
+            unknown.invalidate(eventId);
+        }
+    }
+
+    /**
      * Whether the queue-service said, within the last {@value #UNKNOWN_FOR_SECONDS} s, that it has no such event:
      * {@link #current}, {@link #currentFor} and {@link #latest} are then empty without a call.
      */

@@ -54,8 +54,8 @@ class WaitingPageWarmup implements WarmupStep {
                     .version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(5))
                     .build();
-            page = URI.create("http://" + host() + ":" + environment.getRequiredProperty("local.server.port")
-                    + "/events/" + event.value());
+            page = URI.create("http://" + WarmupStep.loopbackHost(environment) + ":"
+                    + environment.getRequiredProperty("local.server.port") + "/events/" + event.value());
         }
         HttpResponse<Void> response = http.send(
                 HttpRequest.newBuilder(page)
@@ -67,15 +67,6 @@ class WaitingPageWarmup implements WarmupStep {
         if (response.statusCode() != 200) {
             throw new IllegalStateException("the waiting page answered " + response.statusCode());
         }
-    }
-
-    /** Loopback, unless the server listens on one address only ({@code SERVER_ADDRESS}). */
-    private String host() {
-        String address = environment.getProperty("server.address", "");
-        if (address.isBlank() || address.equals("0.0.0.0") || address.equals("::")) {
-            return "127.0.0.1";
-        }
-        return address.contains(":") ? "[" + address + "]" : address;
     }
 
     @Override

@@ -48,10 +48,12 @@ final class GatewayWarmup implements ApplicationRunner, Ordered {
         AvailabilityChangeEvent.publish(context, ReadinessState.REFUSING_TRAFFIC);
         long start = System.nanoTime();
         long end = start + properties.duration().toNanos();
-        for (int s = 0; s < steps.size(); s++) {
-            // an equal share of what is left: time a quick step did not need goes to the steps after it
+        int weightLeft = steps.stream().mapToInt(WarmupStep::weight).sum();
+        for (WarmupStep step : steps) {
+            // its weight's part of what is left: time a quick step did not need goes to the steps after it
             long now = System.nanoTime();
-            runStep(steps.get(s), now + (end - now) / (steps.size() - s));
+            runStep(step, now + (end - now) * step.weight() / weightLeft);
+            weightLeft -= step.weight();
         }
         log.info(
                 "Warm-up done in {} ms; readiness follows",
