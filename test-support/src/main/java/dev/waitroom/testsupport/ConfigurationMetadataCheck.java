@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -53,6 +54,52 @@ public final class ConfigurationMetadataCheck {
             }
         }
         return names;
+    }
+
+    /**
+     * The configuration reference of a service (docs/reference/configuration/): every {@code waitroom.*} property of the
+     * metadata on its class path (its own and its libraries'), sorted, with its type, default and description, as a
+     * Markdown table. Generated, so it cannot drift from the code.
+     */
+    public static String reference(String service) {
+        Map<String, Map<?, ?>> byName = new TreeMap<>();
+        for (Map<?, ?> property : metadataProperties()) {
+            if (property.get("name") instanceof String name && name.startsWith("waitroom.")) {
+                byName.putIfAbsent(name, property);
+            }
+        }
+        StringBuilder md = new StringBuilder();
+        md.append("# Configuration of ").append(service).append("\n\n");
+        md.append("Every `waitroom.*` property ")
+                .append(service)
+                .append(" reads, generated from the configuration ")
+                .append("metadata its build writes (the `@ConfigurationProperties` classes' javadoc). An environment ")
+                .append(
+                        "variable sets one too: upper case, each `.` made `_` and each `-` dropped, by Spring Boot's relaxed ")
+                .append("binding (`waitroom.queue.entry-hints` is `WAITROOM_QUEUE_ENTRYHINTS`). Do not edit: ")
+                .append("`./mvnw -pl ")
+                .append(service)
+                .append(" -am verify -Dtest=ConfigurationMetadataTests ")
+                .append("-Dsurefire.failIfNoSpecifiedTests=false -Dwaitroom.docs.write=true` writes it again.\n\n");
+        md.append("| property | type | default | description |\n|---|---|---|---|\n");
+        byName.forEach((name, property) -> md.append("| `")
+                .append(name)
+                .append("` | ")
+                .append(cell(shortType(property.get("type"))))
+                .append(" | ")
+                .append(property.get("defaultValue") == null ? "" : "`" + cell(property.get("defaultValue")) + "`")
+                .append(" | ")
+                .append(cell(property.get("description")))
+                .append(" |\n"));
+        return md.toString();
+    }
+
+    private static String shortType(Object type) {
+        return type == null ? "" : type.toString().replaceAll("[a-z][a-z0-9_]*\\.", "");
+    }
+
+    private static String cell(Object value) {
+        return value == null ? "" : value.toString().replace("|", "\\|").replace("\n", " ");
     }
 
     /** Every property entry of every metadata file on the class path, as parsed JSON objects. */

@@ -2,6 +2,8 @@ package dev.waitroom.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +24,27 @@ public interface ConfigurationMetadataContract {
         assertThat(ConfigurationMetadataCheck.undocumentedKeys())
                 .as("waitroom.* keys of application.yml without configuration metadata")
                 .isEmpty();
+    }
+
+    /**
+     * docs/reference/configuration/&lt;module&gt;.md is the one {@link ConfigurationMetadataCheck#reference} generates
+     * from the metadata; {@code -Dwaitroom.docs.write=true} writes it instead of comparing.
+     */
+    @Test
+    default void theConfigurationReferenceIsTheOneTheMetadataGenerates() throws Exception {
+        String module = Path.of("").toAbsolutePath().getFileName().toString();
+        Path reference = Path.of("..", "docs", "reference", "configuration", module + ".md");
+        String generated = ConfigurationMetadataCheck.reference(module);
+        if (Boolean.getBoolean("waitroom.docs.write")) {
+            Files.createDirectories(reference.getParent());
+            Files.writeString(reference, generated);
+        }
+        assertThat(Files.exists(reference))
+                .as("%s exists (-Dwaitroom.docs.write=true writes it)", reference)
+                .isTrue();
+        assertThat(Files.readString(reference))
+                .as("%s is generated from the configuration metadata: -Dwaitroom.docs.write=true writes it", reference)
+                .isEqualTo(generated);
     }
 
     @Test
