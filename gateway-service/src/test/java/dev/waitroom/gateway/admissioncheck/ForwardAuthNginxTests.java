@@ -7,8 +7,8 @@ import com.sun.net.httpserver.HttpServer;
 import dev.waitroom.contract.routes.ProtectedPath;
 import dev.waitroom.contract.routes.Protection;
 import dev.waitroom.gateway.testing.Browser;
+import dev.waitroom.gateway.testing.CoordinatorPushes;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.RouteTableWriter;
 import dev.waitroom.gateway.testing.StubCoordinator.Issued;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import dev.waitroom.testsupport.TestTools;
@@ -206,7 +206,7 @@ class ForwardAuthNginxTests {
         Browser atGateway = new Browser(port);
         String event = "ngc-" + UUID.randomUUID().toString().substring(0, 12);
         String seats = "/concerts/" + event + "/seats";
-        new RouteTableWriter()
+        new CoordinatorPushes()
                 .protect(
                         event,
                         new Protection(
