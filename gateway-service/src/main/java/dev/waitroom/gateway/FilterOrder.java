@@ -38,6 +38,9 @@ public final class FilterOrder {
     /** A signed-in account's token verified, after the visitor is known. */
     public static final int ACCOUNT = Ordered.HIGHEST_PRECEDENCE + 25;
 
+    /** A signed-in claim made under the visitor id the account's place is bound to, once the account is verified. */
+    public static final int CLAIM_ACCOUNT = Ordered.HIGHEST_PRECEDENCE + 26;
+
     // --- global filters: routed requests ---------------------------------------------------------------------------
 
     /** {@code X-Waitroom-Ticket} from the queue-service turned into the {@code wr_qt} cookie. */

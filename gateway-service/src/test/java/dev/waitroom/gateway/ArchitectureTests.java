@@ -33,11 +33,12 @@ class ArchitectureTests {
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
-                        "dev.waitroom.gateway.admission..",
+                        "dev.waitroom.gateway.admissioncheck..",
                         "dev.waitroom.gateway.status..",
                         "dev.waitroom.gateway.ratelimit..",
                         "dev.waitroom.gateway.page..",
-                        "dev.waitroom.gateway.routing..")
+                        "dev.waitroom.gateway.routing..",
+                        "dev.waitroom.gateway.guard..")
                 .check(CLASSES);
     }
 
@@ -56,7 +57,7 @@ class ArchitectureTests {
     void onlyTheAdmissionFeatureReadsTheSessionRegistry() {
         noClasses()
                 .that()
-                .resideOutsideOfPackage("dev.waitroom.gateway.admission..")
+                .resideOutsideOfPackage("dev.waitroom.gateway.admissioncheck..")
                 .should()
                 .dependOnClassesThat()
                 .haveSimpleName("SessionRegistry")

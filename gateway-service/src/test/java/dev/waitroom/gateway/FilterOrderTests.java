@@ -38,7 +38,8 @@ class FilterOrderTests {
                         "PathSafetyWebFilter",
                         "BodyLimitWebFilter",
                         "VisitorIdentityWebFilter",
-                        "AccountWebFilter");
+                        "AccountWebFilter",
+                        "ClaimAccountWebFilter");
     }
 
     @Test

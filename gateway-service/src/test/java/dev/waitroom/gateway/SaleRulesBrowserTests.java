@@ -3,10 +3,7 @@ package dev.waitroom.gateway;
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.deque.html.axecore.playwright.AxeBuilder;
-import com.deque.html.axecore.results.Rule;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
@@ -14,7 +11,8 @@ import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.PresaleOrdering;
-import dev.waitroom.gateway.testing.Chromium;
+import dev.waitroom.gateway.testing.Axe;
+import dev.waitroom.gateway.testing.BrowserTestChromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubCoordinator.ClaimRefusal;
 import dev.waitroom.gateway.testing.StubQueueService;
@@ -26,10 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -62,29 +58,13 @@ class SaleRulesBrowserTests {
             IdentityScope.BROWSER, "Your place belongs to this browser",
             IdentityScope.ACCOUNT, "Your place belongs to your account");
 
-    static Chromium chromium;
+    @RegisterExtension
+    static final BrowserTestChromium chromium = new BrowserTestChromium();
 
     @LocalServerPort
     int port;
 
     final StubUpstreams upstreams = StubUpstreams.get();
-
-    @BeforeAll
-    static void launchChromium() {
-        chromium = Chromium.launchOrNull();
-    }
-
-    @BeforeEach
-    void requireChromium() {
-        assumeTrue(chromium != null, Chromium.SKIP_REASON);
-    }
-
-    @AfterAll
-    static void closeChromium() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     static Stream<Arguments> everyPolicy() {
         List<Arguments> all = new ArrayList<>();
@@ -147,7 +127,7 @@ class SaleRulesBrowserTests {
         } else {
             assertThat(shown).contains("HMAC-SHA256").contains("Draw seed");
         }
-        assertAccessible(page);
+        Axe.assertClean(page);
         page.context().close();
     }
 
@@ -242,7 +222,7 @@ class SaleRulesBrowserTests {
                             .as("the claim is tried again after Retry-After")
                             .isGreaterThanOrEqualTo(3));
             assertThat(page.locator("#detail")).containsText("Your offer is held");
-            assertAccessible(page);
+            Axe.assertClean(page);
 
             upstreams.coordinator.refuseClaims(event, null);
             page.waitForURL("**/events/" + event + "/shop-ui", new Page.WaitForURLOptions().setTimeout(20_000));
@@ -281,7 +261,7 @@ class SaleRulesBrowserTests {
                     .as("a withdrawn offer is not claimed again")
                     .isEqualTo(claimed);
             assertThat(page).hasURL(java.util.regex.Pattern.compile(".*/events/" + event + "$"));
-            assertAccessible(page);
+            Axe.assertClean(page);
 
             upstreams.coordinator.refuseClaims(event, null);
             model.saleGeneration(2).mode("QUEUEING");
@@ -323,7 +303,7 @@ class SaleRulesBrowserTests {
         model.soldOutCategories(List.of("Floor", "Balcony"));
         page.reload();
         assertThat(page.locator("#categories")).containsText("Sold out: Floor, Balcony.", WAIT);
-        assertAccessible(page);
+        Axe.assertClean(page);
         assertThat(upstreams.booking.received(r -> r.path().contains(event)))
                 .as("no status poll touches inventory")
                 .isEmpty();
@@ -345,7 +325,7 @@ class SaleRulesBrowserTests {
         assertThat(page.locator("#round")).containsText("Your place in the queue is kept");
         assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
         assertThat(page.locator("#receipt")).hasText(receipt);
-        assertAccessible(page);
+        Axe.assertClean(page);
         page.context().close();
 
         String later = newEvent();
@@ -358,17 +338,6 @@ class SaleRulesBrowserTests {
     private static void assertRule(Page page, String rule, Enum<?> value) {
         assertThat(page.locator("#rules li[data-rule=" + rule + "]").first()).containsText(PHRASES.get(value), WAIT);
         assertThat(page.locator("#rules li[data-rule=" + rule + "]").first()).hasAttribute("data-value", value.name());
-    }
-
-    private static void assertAccessible(Page page) {
-        List<Rule> violations = new AxeBuilder(page).analyze().getViolations();
-        assertThat(violations)
-                .as(() -> violations.stream()
-                        .map(v -> v.getId() + ": " + v.getHelp() + " "
-                                + v.getNodes().stream().map(n -> n.getHtml()).toList())
-                        .toList()
-                        .toString())
-                .isEmpty();
     }
 
     private String newEvent() {

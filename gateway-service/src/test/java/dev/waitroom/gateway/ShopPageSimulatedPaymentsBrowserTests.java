@@ -2,20 +2,17 @@ package dev.waitroom.gateway;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.deque.html.axecore.playwright.AxeBuilder;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Route;
 import com.microsoft.playwright.assertions.LocatorAssertions;
-import dev.waitroom.gateway.testing.Chromium;
+import dev.waitroom.gateway.testing.Axe;
+import dev.waitroom.gateway.testing.BrowserTestChromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
@@ -29,27 +26,11 @@ class ShopPageSimulatedPaymentsBrowserTests {
     private static final LocatorAssertions.ContainsTextOptions WAIT =
             new LocatorAssertions.ContainsTextOptions().setTimeout(15_000);
 
-    static Chromium chromium;
+    @RegisterExtension
+    static final BrowserTestChromium chromium = new BrowserTestChromium();
 
     @LocalServerPort
     int port;
-
-    @BeforeAll
-    static void launchChromium() {
-        chromium = Chromium.launchOrNull();
-    }
-
-    @BeforeEach
-    void requireChromium() {
-        assumeTrue(chromium != null, Chromium.SKIP_REASON);
-    }
-
-    @AfterAll
-    static void closeChromium() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     /** The shop page of a new event, with booking's seat listing answered as booking would. */
     Page shopPage(boolean paymentsSimulated) {
@@ -74,7 +55,7 @@ class ShopPageSimulatedPaymentsBrowserTests {
         assertThat(page.locator("#simulated")).isVisible();
         assertThat(page.locator("#simulated")).containsText("Payments are simulated");
         assertThat(page.locator("#simulated")).containsText("No card is charged and no money moves");
-        assertThat(new AxeBuilder(page).analyze().getViolations()).isEmpty();
+        Axe.assertClean(page);
         page.context().close();
     }
 

@@ -2,27 +2,21 @@ package dev.waitroom.gateway;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.deque.html.axecore.playwright.AxeBuilder;
-import com.deque.html.axecore.results.AxeResults;
-import com.deque.html.axecore.results.Rule;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.options.AriaRole;
-import dev.waitroom.gateway.testing.Chromium;
+import dev.waitroom.gateway.testing.Axe;
+import dev.waitroom.gateway.testing.BrowserTestChromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubQueueService;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
@@ -35,29 +29,13 @@ class WaitingPageBrowserTests {
     private static final LocatorAssertions.ContainsTextOptions WAIT =
             new LocatorAssertions.ContainsTextOptions().setTimeout(15_000);
 
-    static Chromium chromium;
+    @RegisterExtension
+    static final BrowserTestChromium chromium = new BrowserTestChromium();
 
     @LocalServerPort
     int port;
 
     final StubUpstreams upstreams = StubUpstreams.get();
-
-    @BeforeAll
-    static void launchChromium() {
-        chromium = Chromium.launchOrNull();
-    }
-
-    @BeforeEach
-    void requireChromium() {
-        assumeTrue(chromium != null, Chromium.SKIP_REASON);
-    }
-
-    @AfterAll
-    static void closeChromium() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     String newEvent() {
         return "page-" + UUID.randomUUID().toString().substring(0, 12);
@@ -84,15 +62,7 @@ class WaitingPageBrowserTests {
         page.screenshot(new Page.ScreenshotOptions()
                 .setPath(Path.of("target", "waiting-page.png"))
                 .setFullPage(true));
-        AxeResults results = new AxeBuilder(page).analyze();
-        List<Rule> violations = results.getViolations();
-        assertThat(violations)
-                .as(() -> violations.stream()
-                        .map(v -> v.getId() + ": " + v.getHelp() + " "
-                                + v.getNodes().stream().map(n -> n.getHtml()).toList())
-                        .toList()
-                        .toString())
-                .isEmpty();
+        Axe.assertClean(page);
         page.context().close();
     }
 
@@ -119,14 +89,7 @@ class WaitingPageBrowserTests {
         assertThat(page.locator("#code-result")).hasAttribute("role", "status");
         assertThat(page.url()).doesNotContainIgnoringCase("goodgo");
 
-        List<Rule> violations = new AxeBuilder(page).analyze().getViolations();
-        assertThat(violations)
-                .as(() -> violations.stream()
-                        .map(v -> v.getId() + ": " + v.getHelp() + " "
-                                + v.getNodes().stream().map(n -> n.getHtml()).toList())
-                        .toList()
-                        .toString())
-                .isEmpty();
+        Axe.assertClean(page);
         page.context().close();
     }
 
@@ -147,7 +110,7 @@ class WaitingPageBrowserTests {
         assertThat(page.locator("#commitment")).containsText("3f1c0e8a", WAIT);
         assertThat(page.locator("#seed")).containsText("Revealed after the draw");
         assertThat(page.locator("#countdown")).hasAttribute("aria-live", "off");
-        assertThat(new AxeBuilder(page).analyze().getViolations()).isEmpty();
+        Axe.assertClean(page);
         page.context().close();
     }
 
@@ -162,8 +125,7 @@ class WaitingPageBrowserTests {
         assertThat(page.locator("#headline"))
                 .containsText("The shop is busy; admission is paused to protect it. Your place is kept.", WAIT);
         assertThat(page.locator("#wait")).containsText("Not while admission is paused", WAIT);
-        AxeResults results = new AxeBuilder(page).analyze();
-        assertThat(results.getViolations()).isEmpty();
+        Axe.assertClean(page);
         page.context().close();
     }
 
@@ -193,8 +155,7 @@ class WaitingPageBrowserTests {
         assertThat(page.locator("#headline")).containsText("Admission is paused", WAIT);
         assertThat(page.locator("#wait")).containsText("Not while admission is paused", WAIT);
         assertThat(page.locator("#announcement")).containsText("Payments are slow", WAIT);
-        AxeResults results = new AxeBuilder(page).analyze();
-        assertThat(results.getViolations()).isEmpty();
+        Axe.assertClean(page);
         page.context().close();
     }
 
@@ -244,7 +205,7 @@ class WaitingPageBrowserTests {
         page.screenshot(new Page.ScreenshotOptions()
                 .setPath(Path.of("target", "shop-page.png"))
                 .setFullPage(true));
-        assertThat(new AxeBuilder(page).analyze().getViolations()).isEmpty();
+        Axe.assertClean(page);
         page.context().close();
     }
 }

@@ -3,7 +3,7 @@ package dev.waitroom.gateway.protect;
 import dev.waitroom.contract.routes.Protection;
 import dev.waitroom.contract.routes.RouteTable;
 import dev.waitroom.gateway.FilterOrder;
-import dev.waitroom.gateway.admission.AdmissionTokenGatewayFilterFactory;
+import dev.waitroom.gateway.admissioncheck.AdmissionTokenGatewayFilterFactory;
 import dev.waitroom.gateway.client.ClientRateLimitGatewayFilterFactory;
 import dev.waitroom.gateway.routes.ProtectedRoutes;
 import java.net.URI;

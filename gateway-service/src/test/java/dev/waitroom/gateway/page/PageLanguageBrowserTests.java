@@ -2,10 +2,7 @@ package dev.waitroom.gateway.page;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.deque.html.axecore.playwright.AxeBuilder;
-import com.deque.html.axecore.results.Rule;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
@@ -14,7 +11,8 @@ import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.Cookie;
 import com.microsoft.playwright.options.SameSiteAttribute;
-import dev.waitroom.gateway.testing.Chromium;
+import dev.waitroom.gateway.testing.Axe;
+import dev.waitroom.gateway.testing.BrowserTestChromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import dev.waitroom.testsupport.SyntheticClients;
@@ -27,10 +25,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -54,29 +50,13 @@ class PageLanguageBrowserTests {
 
     static final MessageBundles BUNDLES = MessageBundles.load(MessageBundles.LOCATION);
 
-    static Chromium chromium;
+    @RegisterExtension
+    static final BrowserTestChromium chromium = new BrowserTestChromium();
 
     @LocalServerPort
     int port;
 
     final StubUpstreams upstreams = StubUpstreams.get();
-
-    @BeforeAll
-    static void launchChromium() {
-        chromium = Chromium.launchOrNull();
-    }
-
-    @BeforeEach
-    void requireChromium() {
-        assumeTrue(chromium != null, Chromium.SKIP_REASON);
-    }
-
-    @AfterAll
-    static void closeChromium() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({"en-US, en, 40 people", "de-DE, de, 40 Personen", "es-ES, es, 40 personas"})
@@ -97,12 +77,12 @@ class PageLanguageBrowserTests {
         page.screenshot(new Page.ScreenshotOptions()
                 .setPath(java.nio.file.Path.of("target", "waiting-page-" + tag + ".png"))
                 .setFullPage(true));
-        assertAxeClean(page);
+        Axe.assertClean(page);
 
         Page shop = page.context().newPage();
         shop.navigate(url(event) + "/shop-ui");
         assertThat(shop.locator("h1")).hasText(bundle.text("shop.heading"));
-        assertAxeClean(shop);
+        Axe.assertClean(shop);
         page.context().close();
     }
 
@@ -227,7 +207,7 @@ class PageLanguageBrowserTests {
         assertThat(page.locator("#wait"))
                 .containsText(Map.of("en", "30 minutes", "de", "30 Minuten", "es", "30 minutos")
                         .get(tag));
-        assertAxeClean(page);
+        Axe.assertClean(page);
         context.close();
     }
 
@@ -266,7 +246,7 @@ class PageLanguageBrowserTests {
                         com.microsoft.playwright.options.AriaRole.LINK,
                         new Page.GetByRoleOptions().setName(bundle.text("signIn.link"))))
                 .hasAttribute("href", "https://id.example/sign-in?to=gig");
-        assertAxeClean(page);
+        Axe.assertClean(page);
         page.context().close();
     }
 
@@ -353,16 +333,5 @@ class PageLanguageBrowserTests {
 
     private static LocatorAssertions.HasTextOptions hasText() {
         return new LocatorAssertions.HasTextOptions().setTimeout(15_000);
-    }
-
-    private static void assertAxeClean(Page page) {
-        List<Rule> violations = new AxeBuilder(page).analyze().getViolations();
-        assertThat(violations)
-                .as(() -> violations.stream()
-                        .map(v -> v.getId() + ": " + v.getHelp() + " "
-                                + v.getNodes().stream().map(n -> n.getHtml()).toList())
-                        .toList()
-                        .toString())
-                .isEmpty();
     }
 }

@@ -2,29 +2,25 @@ package dev.waitroom.gateway.page;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.deque.html.axecore.playwright.AxeBuilder;
-import com.deque.html.axecore.results.Rule;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Route;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import dev.waitroom.contract.page.PageDesign;
-import dev.waitroom.gateway.testing.Chromium;
+import dev.waitroom.gateway.testing.Axe;
+import dev.waitroom.gateway.testing.BrowserTestChromium;
+import dev.waitroom.gateway.testing.CoordinatorPushes;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.PageWriter;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
@@ -40,37 +36,21 @@ class SellerPageBrowserTests {
     static final byte[] PNG = Base64.getDecoder()
             .decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==");
 
-    static final PageWriter PAGES = new PageWriter();
+    static final CoordinatorPushes PAGES = new CoordinatorPushes();
 
-    static Chromium chromium;
+    @RegisterExtension
+    static final BrowserTestChromium chromium = new BrowserTestChromium();
 
     @LocalServerPort
     int port;
 
     final StubUpstreams upstreams = StubUpstreams.get();
 
-    @BeforeAll
-    static void launchChromium() {
-        chromium = Chromium.launchOrNull();
-    }
-
-    @BeforeEach
-    void requireChromium() {
-        assumeTrue(chromium != null, Chromium.SKIP_REASON);
-    }
-
-    @AfterAll
-    static void closeChromium() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
-
     @Test
     void aBrandedPageIsAxeCleanAndKeepsThePlace() {
         String event = newEvent();
         upstreams.queue.event(event).admissionRate(2).addWaiting(12);
-        PAGES.write(
+        PAGES.page(
                 event,
                 new PageDesign(
                         0,
@@ -106,14 +86,7 @@ class SellerPageBrowserTests {
         assertThat((String) page.evaluate("() => getComputedStyle(document.body).backgroundColor"))
                 .as("the colours' style element is allowed by its hash")
                 .isEqualTo("rgb(255, 253, 247)");
-        List<Rule> violations = new AxeBuilder(page).analyze().getViolations();
-        assertThat(violations)
-                .as(() -> violations.stream()
-                        .map(v -> v.getId() + ": " + v.getHelp() + " "
-                                + v.getNodes().stream().map(n -> n.getHtml()).toList())
-                        .toList()
-                        .toString())
-                .isEmpty();
+        Axe.assertClean(page);
         context.close();
     }
 
@@ -121,7 +94,7 @@ class SellerPageBrowserTests {
     void aTemplateTryingToInjectScriptRunsNone() {
         String event = newEvent();
         upstreams.queue.event(event).addWaiting(3);
-        PAGES.write(
+        PAGES.page(
                 event,
                 new PageDesign(
                         0,

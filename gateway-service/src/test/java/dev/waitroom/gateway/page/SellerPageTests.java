@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.contract.page.PageDesign;
 import dev.waitroom.gateway.testing.Browser;
+import dev.waitroom.gateway.testing.CoordinatorPushes;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.PageWriter;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -30,7 +30,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @GatewayIntegrationTest
 class SellerPageTests {
 
-    static final PageWriter PAGES = new PageWriter();
+    static final CoordinatorPushes PAGES = new CoordinatorPushes();
 
     @LocalServerPort
     int port;
@@ -71,7 +71,7 @@ class SellerPageTests {
         assertThat(before.header("Content-Security-Policy")).contains(WaitingPageRoutes.CONTENT_SECURITY_POLICY);
         assertThat(before.body()).contains("<p class=\"brand\">Waitroom</p>");
 
-        PAGES.write(event, branded(null));
+        PAGES.page(event, branded(null));
         Browser.Reply page = awaitPage(event, "en", "Tour Co&#39;s queue");
         assertThat(page.body())
                 .contains("<img class=\"logo\" src=\"https://cdn.example.com/logo.png\" alt=\"Tour Co logo\">Tour Co")
@@ -111,10 +111,10 @@ class SellerPageTests {
     @Test
     void aNewVersionReplacesThePage() {
         String event = newEvent();
-        PAGES.write(event, branded(null));
+        PAGES.page(event, branded(null));
         awaitPage(event, "en", "Tour Co&#39;s queue");
         PageDesign renamed = new PageDesign(0, "Tour Co Live", null, null, null, null, null, null);
-        PAGES.write(event, renamed);
+        PAGES.page(event, renamed);
         Browser.Reply page = awaitPage(event, "en", "<p class=\"brand\">Tour Co Live</p>");
         assertThat(page.body()).doesNotContain("logo.png").doesNotContain("<style>");
         assertThat(page.header("Content-Security-Policy")).contains(WaitingPageRoutes.CONTENT_SECURITY_POLICY);
@@ -133,7 +133,7 @@ class SellerPageTests {
                 """;
         PageDesign design =
                 new PageDesign(0, "<b>Tour</b> & Co", null, null, null, null, template, List.of("cdn.example.com"));
-        PAGES.write(event, design);
+        PAGES.page(event, design);
         Browser.Reply page = awaitPage(event, "en", "<header class=\"top\">");
         String body = page.body();
         assertThat(body)
@@ -164,7 +164,7 @@ class SellerPageTests {
     @Test
     void thePreviewNeedsTheOpsCredentialRunsNoScriptAndIsNeverCached() {
         String event = newEvent();
-        PAGES.write(event, branded(null));
+        PAGES.page(event, branded(null));
         Browser browser = new Browser(port);
         browser.get("/admin/events/" + event + "/page/preview").assertProblem(401, "ops-credential-required");
         browser.get("/admin/events/" + event + "/page/preview", "Authorization", "Bearer wrong")

@@ -2,23 +2,20 @@ package dev.waitroom.gateway.proofofwork;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.deque.html.axecore.playwright.AxeBuilder;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import dev.waitroom.contract.queue.JoinGate;
-import dev.waitroom.gateway.testing.Chromium;
+import dev.waitroom.gateway.testing.Axe;
+import dev.waitroom.gateway.testing.BrowserTestChromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -46,7 +43,8 @@ class ProofOfWorkBrowserTests {
 
     private static final AtomicInteger ADDRESSES = new AtomicInteger();
 
-    static Chromium chromium;
+    @RegisterExtension
+    static final BrowserTestChromium chromium = new BrowserTestChromium();
 
     @LocalServerPort
     int port;
@@ -55,23 +53,6 @@ class ProofOfWorkBrowserTests {
     MeterRegistry meters;
 
     final StubUpstreams upstreams = StubUpstreams.get();
-
-    @BeforeAll
-    static void launch() {
-        chromium = Chromium.launchOrNull();
-    }
-
-    @AfterAll
-    static void close() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
-
-    @BeforeEach
-    void requireChromium() {
-        assumeTrue(chromium != null, Chromium.SKIP_REASON);
-    }
 
     @Test
     void thePageSolvesTheChallengeItselfAndGetsItsPlace() {
@@ -117,7 +98,7 @@ class ProofOfWorkBrowserTests {
         assertThat(page.locator("#connection")).containsText("Many people are joining at this moment", WAIT);
         assertThat(page.locator("#connection")).containsText("You have not lost anything");
         assertThat(page.locator("#connection")).containsText("tries again by itself");
-        assertThat(new AxeBuilder(page).analyze().getViolations()).isEmpty();
+        Axe.assertClean(page);
         assertThat(page.locator("#headline")).containsText("Your place is kept", WAIT);
         assertThat(page.locator("#ahead")).containsText("2 people", WAIT);
         assertThat(page.locator("#connection")).isHidden();

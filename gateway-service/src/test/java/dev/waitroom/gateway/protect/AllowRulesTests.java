@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.waitroom.contract.routes.ProtectedPath;
 import dev.waitroom.contract.routes.Protection;
 import dev.waitroom.gateway.testing.Browser;
+import dev.waitroom.gateway.testing.CoordinatorPushes;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.RouteTableWriter;
 import dev.waitroom.gateway.testing.ShopOrigin;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import io.micrometer.core.instrument.Counter;
@@ -40,11 +40,11 @@ class AllowRulesTests {
 
     final StubUpstreams upstreams = StubUpstreams.get();
 
-    final RouteTableWriter table = new RouteTableWriter();
+    final CoordinatorPushes table = new CoordinatorPushes();
 
     @AfterEach
     void clearTable() {
-        table.clear();
+        table.clearRoutes();
     }
 
     @AfterAll

@@ -7,8 +7,8 @@ import dev.waitroom.contract.routes.ProtectedPath;
 import dev.waitroom.contract.routes.Protection;
 import dev.waitroom.gateway.routes.WaitingRoomRedirects;
 import dev.waitroom.gateway.testing.Browser;
+import dev.waitroom.gateway.testing.CoordinatorPushes;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.RouteTableWriter;
 import dev.waitroom.gateway.testing.ShopOrigin;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import dev.waitroom.testsupport.RealStores;
@@ -45,11 +45,11 @@ class ProtectedRoutesTests {
 
     final StubUpstreams upstreams = StubUpstreams.get();
 
-    final RouteTableWriter table = new RouteTableWriter();
+    final CoordinatorPushes table = new CoordinatorPushes();
 
     @AfterEach
     void clearTable() {
-        table.clear();
+        table.clearRoutes();
     }
 
     @AfterAll
