@@ -125,6 +125,9 @@ abstract class QueueDirectoryContractScenarios {
                                 null,
                                 null,
                                 null,
+                                null,
+                                null,
+                                null,
                                 null)));
         assertRefused(() -> queue().putEventState(
                         event,
@@ -140,6 +143,9 @@ abstract class QueueDirectoryContractScenarios {
                                 "RANDOM",
                                 1.0,
                                 60L,
+                                null,
+                                null,
+                                null,
                                 null,
                                 null,
                                 null,
