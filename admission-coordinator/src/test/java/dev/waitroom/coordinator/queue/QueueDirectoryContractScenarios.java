@@ -212,6 +212,7 @@ abstract class QueueDirectoryContractScenarios {
                                 new JoinGate(100, 5000),
                                 null,
                                 AfterPurchase.DEFAULT,
+                                null,
                                 null));
         assertCounts(event, 7, 0, 0, 0, 0, 0);
         assertThat(queue().counts(event).joins()).isEqualTo(7);
@@ -677,6 +678,7 @@ abstract class QueueDirectoryContractScenarios {
                                 JoinGate.OPEN,
                                 null,
                                 AfterPurchase.DEFAULT,
+                                null,
                                 null));
     }
 

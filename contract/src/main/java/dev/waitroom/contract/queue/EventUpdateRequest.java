@@ -71,45 +71,7 @@ public record EventUpdateRequest(
 
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]{2,256}");
 
-    /** The body the coordinator sends, from its typed state, with no pace measured. */
-    public static EventUpdateRequest of(
-            EventPhase phase,
-            OperatingMode mode,
-            String announcement,
-            long saleGeneration,
-            String commitment,
-            String seed,
-            IdentityScope identityScope,
-            ExpiredOfferPolicy expiredOfferPolicy,
-            PresaleOrdering presaleOrdering,
-            double admissionRatePerSecond,
-            long offerTtlSeconds,
-            Instant opensAt,
-            JoinGate joinGate,
-            String name,
-            AfterPurchase afterPurchase,
-            List<String> soldOutCategories) {
-        return of(
-                phase,
-                mode,
-                announcement,
-                saleGeneration,
-                commitment,
-                seed,
-                identityScope,
-                expiredOfferPolicy,
-                presaleOrdering,
-                admissionRatePerSecond,
-                offerTtlSeconds,
-                opensAt,
-                joinGate,
-                name,
-                afterPurchase,
-                soldOutCategories,
-                null);
-    }
-
-    /** The body the coordinator sends, from its typed state and the pace it measured. */
+    /** The body the coordinator sends, from its typed state and the pace it measured (null: none measured). */
     public static EventUpdateRequest of(
             EventPhase phase,
             OperatingMode mode,
