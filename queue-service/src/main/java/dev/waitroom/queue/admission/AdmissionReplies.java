@@ -4,9 +4,9 @@ import static dev.waitroom.queue.redis.ScriptReplies.number;
 
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.queue.Candidate;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.contract.queue.TransitionTarget;
-import dev.waitroom.queue.join.EntryId;
 import dev.waitroom.queue.join.EntryState;
 import dev.waitroom.queue.redis.ScriptReplies;
 import dev.waitroom.web.ProblemException;
