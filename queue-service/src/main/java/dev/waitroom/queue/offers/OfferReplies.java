@@ -1,4 +1,4 @@
-package dev.waitroom.queue.admission;
+package dev.waitroom.queue.offers;
 
 import static dev.waitroom.queue.redis.ScriptReplies.number;
 
@@ -15,14 +15,14 @@ import java.util.List;
 import java.util.Map;
 
 /** Decoders of the replies of candidates.lua, offers.lua, transition.lua and counts.lua. */
-final class AdmissionReplies {
+final class OfferReplies {
 
     /** offers.lua's state of an entry that does not exist. */
     private static final String NO_STATE = "-";
 
     private static final String HOLDS_GRANT = "1";
 
-    private AdmissionReplies() {}
+    private OfferReplies() {}
 
     /** candidates.lua: OK, then triples of entry sequence, visitor, order key. */
     static List<Candidate> candidates(List<String> r) {

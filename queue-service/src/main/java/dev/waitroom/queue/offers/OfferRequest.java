@@ -1,4 +1,4 @@
-package dev.waitroom.queue.admission;
+package dev.waitroom.queue.offers;
 
 import dev.waitroom.contract.queue.EntryId;
 import java.time.Instant;

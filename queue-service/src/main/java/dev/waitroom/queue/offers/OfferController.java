@@ -1,4 +1,4 @@
-package dev.waitroom.queue.admission;
+package dev.waitroom.queue.offers;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.LaneName;
@@ -34,17 +34,16 @@ import org.springframework.web.bind.annotation.RestController;
 /** What the coordinator asks of the queue: who is next, offer them, move them along, how many of each. */
 @RestController
 @Tag(name = "admission", description = "Candidates, offers, transitions and counts (internal, coordinator)")
-class AdmissionController {
+class OfferController {
 
     private static final Pattern GRANT = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
-    private final AdmissionStore store;
+    private final OfferStore store;
     private final QueueMetrics metrics;
     private final EstimateScores estimates;
     private final int maxBatch;
 
-    AdmissionController(
-            AdmissionStore store, QueueMetrics metrics, EstimateScores estimates, QueueProperties properties) {
+    OfferController(OfferStore store, QueueMetrics metrics, EstimateScores estimates, QueueProperties properties) {
         this.store = store;
         this.metrics = metrics;
         this.estimates = estimates;
@@ -90,8 +89,7 @@ class AdmissionController {
                         .filter(r -> r.state() == EntryState.OFFERED && r.holdsGrant())
                         .map(OfferOutcome::entryId)
                         .toList());
-        return new OfferResults(
-                outcomes.stream().map(AdmissionController::result).toList());
+        return new OfferResults(outcomes.stream().map(OfferController::result).toList());
     }
 
     @PostMapping(QueuePaths.TRANSITION)
