@@ -7,7 +7,7 @@
 -- withdrawn, the event sold out: WAITING again under the same order key, the requeue count unchanged), ARGV[4] grant id.
 -- Generated from the Java EntryState when the script is loaded: the state letters (WAITING, OFFERED, ...), COUNTER
 -- (letter -> counter field), NEXT (letter -> the letters it may move to); OFFER_EXPIRED and OFFER_WITHDRAWN come from
--- AdmissionStore.
+-- OfferStore.
 local policy = redis.call('HGET', KEYS[1], 'policy')
 if not redis.call('HGET', KEYS[1], 'phase') then return {'NO_EVENT'} end
 local seq = tonumber(ARGV[2])

@@ -16,7 +16,7 @@ class ArchitectureTests {
     private static final String[] FEATURES = {
         "..queue.join..",
         "..queue.status..",
-        "..queue.admission..",
+        "..queue.offers..",
         "..queue.draw..",
         "..queue.event..",
         "..queue.liveness..",
@@ -81,7 +81,7 @@ class ArchitectureTests {
             .dependOnClassesThat()
             .resideInAnyPackage(
                     "..queue.status..",
-                    "..queue.admission..",
+                    "..queue.offers..",
                     "..queue.draw..",
                     "..queue.event..",
                     "..queue.liveness..",
@@ -91,11 +91,7 @@ class ArchitectureTests {
     static final ArchRule onlyTheDrawReadsTheEventState = noClasses()
             .that()
             .resideInAnyPackage(
-                    "..queue.join..",
-                    "..queue.status..",
-                    "..queue.admission..",
-                    "..queue.liveness..",
-                    "..queue.visitor..")
+                    "..queue.join..", "..queue.status..", "..queue.offers..", "..queue.liveness..", "..queue.visitor..")
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage("..queue.event..");

@@ -87,6 +87,22 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
     }
 
     /**
+     * A path or query value bound to a type that validates itself (an {@code EventId} in the path) and refused by it
+     * answers with the problem it carries, exactly as when the controller parsed the text itself; any other mismatch
+     * is the generic problem.
+     */
+    @Override
+    protected ResponseEntity<Object> handleTypeMismatch(
+            TypeMismatchException e, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        if (e.getMostSpecificCause() instanceof MalformedValueException malformed) {
+            return ProblemResponses.builder(malformed.problem())
+                    .body(ProblemResponses.detail(
+                            malformed.problem(), malformed.getMessage(), servletRequestOf(request)));
+        }
+        return super.handleTypeMismatch(e, headers, status, request);
+    }
+
+    /**
      * Every Spring MVC error ends here: the generic problem of the catalogue for its status, with a detail of the kit's
      * own that repeats nothing of the request, and the headers Spring chose (such as {@code Allow} on 405).
      */

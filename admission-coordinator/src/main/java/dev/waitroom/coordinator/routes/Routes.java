@@ -88,7 +88,8 @@ public class Routes {
             return new Protection(
                     Protection.origin(origin),
                     host,
-                    paths.stream().map(ProtectedPath::of).toList());
+                    paths.stream().map(ProtectedPath::of).toList(),
+                    List.of());
         } catch (MalformedValueException ex) {
             throw new CoordinatorException(ex.problem(), "protect: " + ex.getMessage());
         }
@@ -134,7 +135,10 @@ public class Routes {
         return this.defaultOrigin == null
                 ? null
                 : new Protection(
-                        this.defaultOrigin, null, List.of(ProtectedPath.of("/events/" + id.value() + "/shop/**")));
+                        this.defaultOrigin,
+                        null,
+                        List.of(ProtectedPath.of("/events/" + id.value() + "/shop/**")),
+                        List.of());
     }
 
     /**

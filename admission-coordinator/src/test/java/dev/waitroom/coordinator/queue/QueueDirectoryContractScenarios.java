@@ -125,6 +125,9 @@ abstract class QueueDirectoryContractScenarios {
                                 null,
                                 null,
                                 null,
+                                null,
+                                null,
+                                null,
                                 null)));
         assertRefused(() -> queue().putEventState(
                         event,
@@ -140,6 +143,9 @@ abstract class QueueDirectoryContractScenarios {
                                 "RANDOM",
                                 1.0,
                                 60L,
+                                null,
+                                null,
+                                null,
                                 null,
                                 null,
                                 null,
@@ -206,6 +212,7 @@ abstract class QueueDirectoryContractScenarios {
                                 new JoinGate(100, 5000),
                                 null,
                                 AfterPurchase.DEFAULT,
+                                null,
                                 null));
         assertCounts(event, 7, 0, 0, 0, 0, 0);
         assertThat(queue().counts(event).joins()).isEqualTo(7);
@@ -671,6 +678,7 @@ abstract class QueueDirectoryContractScenarios {
                                 JoinGate.OPEN,
                                 null,
                                 AfterPurchase.DEFAULT,
+                                null,
                                 null));
     }
 

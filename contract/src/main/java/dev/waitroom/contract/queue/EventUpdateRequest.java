@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
 
 /**
  * Body of {@code PUT /internal/events/{eventId}} ({@link QueuePaths#EVENT}): the event state the coordinator pushes on
- * every change and at least every 5 s. Only {@code phase} is required: a missing {@code mode} is QUEUEING, missing
+ * every change and at least every 5 s, and the one record of it in the system: the coordinator sends it, the
+ * queue-service keeps it as received (validated, normalised) in its stored event, and the gateway's {@link QueueSnapshot}
+ * carries the part the edge needs. Only {@code phase} is required: a missing {@code mode} is QUEUEING, missing
  * policies are their defaults, missing numbers are 0 (for {@code maxJoinsPerSecond} and {@code proofOfWorkDifficulty}:
  * no join ceiling, no proof of work; {@link JoinGate}). {@code name}, {@code afterPurchase} and {@code soldOutCategories}
  * are what the page publishes (issue 17): missing is no name, {@link AfterPurchase#DEFAULT} and none sold out.
@@ -69,174 +71,7 @@ public record EventUpdateRequest(
 
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]{2,256}");
 
-    /** A body without a measured pace. */
-    public EventUpdateRequest(
-            String phase,
-            String mode,
-            String announcement,
-            Long saleGeneration,
-            String commitment,
-            String seed,
-            String identityScope,
-            String expiredOfferPolicy,
-            String presaleOrdering,
-            Double admissionRatePerSecond,
-            Long offerTtlSeconds,
-            Instant opensAt,
-            Double maxJoinsPerSecond,
-            Long proofOfWorkDifficulty,
-            String name,
-            String afterPurchase,
-            List<String> soldOutCategories) {
-        this(
-                phase,
-                mode,
-                announcement,
-                saleGeneration,
-                commitment,
-                seed,
-                identityScope,
-                expiredOfferPolicy,
-                presaleOrdering,
-                admissionRatePerSecond,
-                offerTtlSeconds,
-                opensAt,
-                maxJoinsPerSecond,
-                proofOfWorkDifficulty,
-                name,
-                afterPurchase,
-                soldOutCategories,
-                null,
-                null,
-                null);
-    }
-
-    /** A body without a mode statement. */
-    public EventUpdateRequest(
-            String phase,
-            String mode,
-            String announcement,
-            Long saleGeneration,
-            String commitment,
-            String seed,
-            String identityScope,
-            String expiredOfferPolicy,
-            String presaleOrdering,
-            Double admissionRatePerSecond,
-            Long offerTtlSeconds,
-            Instant opensAt,
-            Double maxJoinsPerSecond,
-            Long proofOfWorkDifficulty,
-            String name,
-            String afterPurchase,
-            List<String> soldOutCategories,
-            Pace pace) {
-        this(
-                phase,
-                mode,
-                announcement,
-                saleGeneration,
-                commitment,
-                seed,
-                identityScope,
-                expiredOfferPolicy,
-                presaleOrdering,
-                admissionRatePerSecond,
-                offerTtlSeconds,
-                opensAt,
-                maxJoinsPerSecond,
-                proofOfWorkDifficulty,
-                name,
-                afterPurchase,
-                soldOutCategories,
-                pace,
-                null,
-                null);
-    }
-
-    /** A body without an admission hold. */
-    public EventUpdateRequest(
-            String phase,
-            String mode,
-            String announcement,
-            Long saleGeneration,
-            String commitment,
-            String seed,
-            String identityScope,
-            String expiredOfferPolicy,
-            String presaleOrdering,
-            Double admissionRatePerSecond,
-            Long offerTtlSeconds,
-            Instant opensAt,
-            Double maxJoinsPerSecond,
-            Long proofOfWorkDifficulty,
-            String name,
-            String afterPurchase,
-            List<String> soldOutCategories,
-            Pace pace,
-            String modeStatement) {
-        this(
-                phase,
-                mode,
-                announcement,
-                saleGeneration,
-                commitment,
-                seed,
-                identityScope,
-                expiredOfferPolicy,
-                presaleOrdering,
-                admissionRatePerSecond,
-                offerTtlSeconds,
-                opensAt,
-                maxJoinsPerSecond,
-                proofOfWorkDifficulty,
-                name,
-                afterPurchase,
-                soldOutCategories,
-                pace,
-                modeStatement,
-                null);
-    }
-
-    /** The body the coordinator sends, from its typed state, with no pace measured. */
-    public static EventUpdateRequest of(
-            EventPhase phase,
-            OperatingMode mode,
-            String announcement,
-            long saleGeneration,
-            String commitment,
-            String seed,
-            IdentityScope identityScope,
-            ExpiredOfferPolicy expiredOfferPolicy,
-            PresaleOrdering presaleOrdering,
-            double admissionRatePerSecond,
-            long offerTtlSeconds,
-            Instant opensAt,
-            JoinGate joinGate,
-            String name,
-            AfterPurchase afterPurchase,
-            List<String> soldOutCategories) {
-        return of(
-                phase,
-                mode,
-                announcement,
-                saleGeneration,
-                commitment,
-                seed,
-                identityScope,
-                expiredOfferPolicy,
-                presaleOrdering,
-                admissionRatePerSecond,
-                offerTtlSeconds,
-                opensAt,
-                joinGate,
-                name,
-                afterPurchase,
-                soldOutCategories,
-                null);
-    }
-
-    /** The body the coordinator sends, from its typed state and the pace it measured. */
+    /** The body the coordinator sends, from its typed state and the pace it measured (null: none measured). */
     public static EventUpdateRequest of(
             EventPhase phase,
             OperatingMode mode,
@@ -352,7 +187,7 @@ public record EventUpdateRequest(
         if (seed != null && !seed.isEmpty() && !HEX.matcher(seed).matches()) {
             throw new MalformedValueException("seed is hex");
         }
-        double rate = admissionRatePerSecond == null ? 0 : admissionRatePerSecond;
+        double rate = admissionRatePerSecondValue();
         if (!(rate >= 0) || Double.isInfinite(rate)) {
             throw new MalformedValueException("admissionRatePerSecond is a finite number >= 0");
         }
@@ -413,6 +248,21 @@ public record EventUpdateRequest(
     /** After a purchase, {@link AfterPurchase#DEFAULT} when missing; unknown is a {@link MalformedValueException}. */
     public AfterPurchase afterPurchaseValue() {
         return AfterPurchase.parse(afterPurchase);
+    }
+
+    /** The sale round, 0 when missing (a push that named no generation: only tests send one). */
+    public long saleGenerationValue() {
+        return saleGeneration == null ? 0 : saleGeneration;
+    }
+
+    /** The admission rate, 0 when missing. */
+    public double admissionRatePerSecondValue() {
+        return admissionRatePerSecond == null ? 0 : admissionRatePerSecond;
+    }
+
+    /** The offer TTL, 0 when missing. */
+    public long offerTtlSecondsValue() {
+        return offerTtlSeconds == null ? 0 : offerTtlSeconds;
     }
 
     /** The sold-out seat categories, empty when missing. */

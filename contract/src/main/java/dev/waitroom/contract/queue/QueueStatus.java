@@ -35,83 +35,6 @@ public record QueueStatus(
         }
     }
 
-    /** A status in the general lane without an admission hold. */
-    public QueueStatus(
-            String state,
-            EventPhase phase,
-            OperatingMode mode,
-            Position position,
-            EstimatedWait estimatedWaitSeconds,
-            Offer offer,
-            int pollAfterSeconds,
-            String announcement,
-            String receipt) {
-        this(
-                state,
-                phase,
-                mode,
-                position,
-                estimatedWaitSeconds,
-                offer,
-                pollAfterSeconds,
-                announcement,
-                receipt,
-                null,
-                LaneName.GENERAL.value());
-    }
-
-    /** A status in the general lane (the only lane the edge answers for: a lane member holds no queue ticket). */
-    public QueueStatus(
-            String state,
-            EventPhase phase,
-            OperatingMode mode,
-            Position position,
-            EstimatedWait estimatedWaitSeconds,
-            Offer offer,
-            int pollAfterSeconds,
-            String announcement,
-            String receipt,
-            AdmissionHold admissionHold) {
-        this(
-                state,
-                phase,
-                mode,
-                position,
-                estimatedWaitSeconds,
-                offer,
-                pollAfterSeconds,
-                announcement,
-                receipt,
-                admissionHold,
-                LaneName.GENERAL.value());
-    }
-
-    /** A status without an admission hold, in the given lane. */
-    public QueueStatus(
-            String state,
-            EventPhase phase,
-            OperatingMode mode,
-            Position position,
-            EstimatedWait estimatedWaitSeconds,
-            Offer offer,
-            int pollAfterSeconds,
-            String announcement,
-            String receipt,
-            String lane) {
-        this(
-                state,
-                phase,
-                mode,
-                position,
-                estimatedWaitSeconds,
-                offer,
-                pollAfterSeconds,
-                announcement,
-                receipt,
-                null,
-                lane);
-    }
-
     /**
      * How many waiting visitors are ahead: a band, never an exact count. Exact below 100, otherwise rounded to two
      * significant digits, always containing the truth: 12,345 ahead reads as 12,000..12,999.
@@ -169,11 +92,6 @@ public record QueueStatus(
          */
         public static boolean meaningful(long min, long max) {
             return max <= MOST_TIMES_THE_LOWER_END * min + MOST_SECONDS_BEYOND;
-        }
-
-        /** A range without a caveat. */
-        public EstimatedWait(long min, long max) {
-            this(min, max, null);
         }
 
         /**

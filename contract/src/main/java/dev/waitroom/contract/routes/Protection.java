@@ -48,11 +48,6 @@ public record Protection(URI origin, String host, List<ProtectedPath> paths, Lis
         checkAllow(paths, allow);
     }
 
-    /** A protection without allow rules. */
-    public Protection(URI origin, String host, List<ProtectedPath> paths) {
-        this(origin, host, paths, List.of());
-    }
-
     /** This protection with {@code allow} as its allow rules in place of its own. */
     public Protection withAllow(List<ProtectedPath> allow) {
         return new Protection(origin, host, paths, allow);

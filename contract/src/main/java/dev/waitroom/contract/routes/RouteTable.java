@@ -37,11 +37,6 @@ public record RouteTable(long version, List<Entry> entries) {
             kind = kind == null ? Kind.PROTECT : kind;
         }
 
-        /** A protected path. */
-        public Entry(EventId eventId, URI origin, String host, ProtectedPath path) {
-            this(eventId, origin, host, path, Kind.PROTECT);
-        }
-
         /** A request matching this entry passes without admission. */
         public boolean allowed() {
             return kind == Kind.ALLOW;

@@ -149,6 +149,7 @@ class QueueRecordsTests {
                         JoinGate.OPEN,
                         null,
                         null,
+                        null,
                         null));
     }
 
@@ -275,7 +276,9 @@ class QueueRecordsTests {
                 Instant.parse("2026-06-01T10:00:05Z"),
                 null,
                 null,
-                new Pace(2.4, 3.1, 2.2, 12, 1.5, true));
+                new Pace(2.4, 3.1, 2.2, 12, 1.5, true),
+                null,
+                null);
         roundTrips(served, snapshot);
         assertThat(snapshot.orderFinalFor(Instant.parse("2026-06-01T09:00:00Z")))
                 .isTrue();
@@ -308,6 +311,9 @@ class QueueRecordsTests {
                 null,
                 drawn,
                 null,
+                null,
+                null,
+                null,
                 null);
         assertThat(afterDraw.orderFinalFor(drawn.minusSeconds(1))).isFalse();
         assertThat(afterDraw.orderFinalFor(drawn.plusSeconds(1))).isTrue();
@@ -325,6 +331,9 @@ class QueueRecordsTests {
                 0L,
                 List.of(),
                 drawn,
+                null,
+                null,
+                null,
                 null,
                 null);
         assertThat(scheduled.orderFinalFor(drawn)).isFalse();
@@ -344,7 +353,9 @@ class QueueRecordsTests {
                 null,
                 8,
                 null,
-                "4gfk");
+                "4gfk",
+                null,
+                null);
         roundTrips(
                 json("{'state':'WAITING','phase':'OPEN','mode':'QUEUEING','position':{'aheadMin':150,'aheadMax':159},"
                         + "'estimatedWaitSeconds':{'min':50,'max':88,'caveat':null},'offer':null,'pollAfterSeconds':8,'announcement':null,"
@@ -368,7 +379,8 @@ class QueueRecordsTests {
                         AdmissionHold.of(
                                 AdmissionHold.Cause.PLANNED_PAUSE,
                                 "Seat map update",
-                                Instant.parse("2026-06-01T14:00:00Z"))));
+                                Instant.parse("2026-06-01T14:00:00Z")),
+                        null));
         roundTrips(
                 json("{'state':'OFFERED','phase':'OPEN','mode':'QUEUEING','position':null,'estimatedWaitSeconds':null,"
                         + "'offer':{'expiresAt':'2026-06-01T10:00:30Z'},'pollAfterSeconds':2,'announcement':'Hurry',"
@@ -382,7 +394,9 @@ class QueueRecordsTests {
                         new QueueStatus.Offer(Instant.parse("2026-06-01T10:00:30Z")),
                         2,
                         "Hurry",
-                        "4gfk"));
+                        "4gfk",
+                        null,
+                        null));
     }
 
     @Test

@@ -18,7 +18,8 @@ class RouteTableTests {
         return new Protection(
                 Protection.origin(origin),
                 null,
-                List.of(paths).stream().map(ProtectedPath::of).toList());
+                List.of(paths).stream().map(ProtectedPath::of).toList(),
+                List.of());
     }
 
     @Test
@@ -85,7 +86,8 @@ class RouteTableTests {
                 new Protection(
                         Protection.origin("HTTPS://Shop.Example:8443/"),
                         "shop.example",
-                        List.of(ProtectedPath.of("/c/1/**"), ProtectedPath.of("/checkout/1"))));
+                        List.of(ProtectedPath.of("/c/1/**"), ProtectedPath.of("/checkout/1")),
+                        List.of()));
         RouteTable table = RouteTable.of(42, events);
         RouteTable decoded = RouteTable.decode(table.encode());
         assertThat(decoded).isEqualTo(table);

@@ -1,6 +1,7 @@
 package dev.waitroom.gateway.status;
 
 import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.LaneName;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.queue.QueueSnapshot;
 import dev.waitroom.contract.queue.QueueStatus;
@@ -94,7 +95,8 @@ final class EdgeStatusPolicy {
                     PRESALE_POLL_SECONDS,
                     snapshot.announcement(),
                     ticket.entryId(),
-                    snapshot.admissionHold()));
+                    snapshot.admissionHold(),
+                    LaneName.GENERAL.value()));
         }
         if (snapshot.phase() != EventPhase.OPEN) {
             return new Forward("not-open");
@@ -155,7 +157,8 @@ final class EdgeStatusPolicy {
                 nearFront && !paused ? NEAR_FRONT_POLL_SECONDS : pollAfter(paused, band.aheadMin(), rate),
                 snapshot.announcement(),
                 ticket.entryId(),
-                snapshot.admissionHold());
+                snapshot.admissionHold(),
+                LaneName.GENERAL.value());
         return new Answer(status);
     }
 

@@ -112,7 +112,10 @@ class EdgeStatusWarmup implements WarmupStep {
                         waiting,
                         now,
                         JoinGate.OPEN,
-                        List.of()),
+                        List.of(),
+                        null,
+                        null,
+                        null),
                 now);
     }
 }

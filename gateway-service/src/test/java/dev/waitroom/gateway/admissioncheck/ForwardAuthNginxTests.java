@@ -213,7 +213,8 @@ class ForwardAuthNginxTests {
                                 Protection.origin("http://127.0.0.1:"
                                         + origin.getAddress().getPort()),
                                 null,
-                                List.of(ProtectedPath.of("/concerts/" + event + "/**"))));
+                                List.of(ProtectedPath.of("/concerts/" + event + "/**")),
+                                List.of()));
         await().atMost(Duration.ofSeconds(5))
                 .untilAsserted(() -> assertThat(atGateway
                                 .get("/forward-auth", "X-Original-URI", seats, "X-Original-Method", "GET")

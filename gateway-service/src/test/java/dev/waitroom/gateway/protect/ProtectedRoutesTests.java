@@ -66,7 +66,8 @@ class ProtectedRoutesTests {
         return new Protection(
                 Protection.origin(origin.uri().toString()),
                 host,
-                List.of(paths).stream().map(ProtectedPath::of).toList());
+                List.of(paths).stream().map(ProtectedPath::of).toList(),
+                List.of());
     }
 
     /** Writes the table and waits until the gateway routes by it (a protected path is refused without admission). */

@@ -46,7 +46,9 @@ class EdgeEstimateTests {
                 NOW.minusMillis(500),
                 null,
                 null,
-                pace);
+                pace,
+                null,
+                null);
     }
 
     private QueueStatus answer(QueueSnapshot snapshot, long ahead) {

@@ -58,9 +58,8 @@ class EdgeStatusJsonTests {
                                                     dev.waitroom.contract.queue.AdmissionHold.Cause.values().length)]
                                             .name(),
                                     texts.get(random.nextInt(texts.size())),
-                                    random.nextBoolean()
-                                            ? null
-                                            : Instant.ofEpochSecond(random.nextInt(2_000_000_000))));
+                                    random.nextBoolean() ? null : Instant.ofEpochSecond(random.nextInt(2_000_000_000))),
+                    null);
             byte[] ours = EdgeStatusJson.write(status);
             assertThat(JSON.readTree(ours))
                     .as("seed %d: %s", seed, new String(ours, StandardCharsets.UTF_8))
@@ -79,7 +78,9 @@ class EdgeStatusJsonTests {
                 new QueueStatus.Offer(Instant.now()),
                 2,
                 null,
-                "r");
+                "r",
+                null,
+                null);
         assertThatThrownBy(() -> EdgeStatusJson.write(offered)).isInstanceOf(IllegalArgumentException.class);
     }
 

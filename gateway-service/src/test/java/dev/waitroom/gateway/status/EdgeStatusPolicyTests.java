@@ -39,6 +39,9 @@ class EdgeStatusPolicyTests {
                 buckets,
                 NOW.minusMillis(500),
                 null,
+                null,
+                null,
+                null,
                 null);
     }
 
@@ -173,6 +176,9 @@ class EdgeStatusPolicyTests {
                 buckets(100, 90),
                 NOW.minusMillis(100),
                 null,
+                null,
+                null,
+                null,
                 null);
         assertThat(reason(ticket(50), fresh(drawnLater)))
                 .as("ticket issued before the draw")
@@ -192,6 +198,9 @@ class EdgeStatusPolicyTests {
                 buckets(100, 90),
                 NOW.minusSeconds(20),
                 null,
+                null,
+                null,
+                null,
                 null);
         assertThat(reason(ticket(50), fresh(olderThanTicket))).isEqualTo("snapshot-older-than-ticket");
         QueueSnapshot aLittleOlder = new QueueSnapshot(
@@ -208,6 +217,9 @@ class EdgeStatusPolicyTests {
                 80L,
                 buckets(30, 20, 100, 60),
                 NOW.minusSeconds(11),
+                null,
+                null,
+                null,
                 null,
                 null);
         assertThat(decide(ticket(50), fresh(aLittleOlder)))
@@ -255,6 +267,9 @@ class EdgeStatusPolicyTests {
                 buckets(30, 20, 60, 30, 100, 40),
                 NOW.minusMillis(100),
                 null,
+                null,
+                null,
+                null,
                 null);
         assertThat(policy.decide("e", ticket(60), fresh(fifo), NOW)).isInstanceOf(EdgeStatusPolicy.Answer.class);
         QueueSnapshot unknown = new QueueSnapshot(
@@ -271,6 +286,9 @@ class EdgeStatusPolicyTests {
                 90L,
                 buckets(30, 20, 60, 30, 100, 40),
                 NOW.minusMillis(100),
+                null,
+                null,
+                null,
                 null,
                 null);
         assertThat(reason(ticket(60), fresh(unknown))).isEqualTo("before-draw");
@@ -292,6 +310,9 @@ class EdgeStatusPolicyTests {
                 3L,
                 List.of(),
                 NOW.minusMillis(100),
+                null,
+                null,
+                null,
                 null,
                 null);
         var answer = (EdgeStatusPolicy.Answer)

@@ -321,7 +321,8 @@ abstract class QueueContractScenarios {
                                 JoinGate.OPEN,
                                 null,
                                 AfterPurchase.RELEASE,
-                                List.of())
+                                List.of(),
+                                null)
                         .withModeStatement(statement));
         assertThat(stored.status()).as(stored.toString()).isEqualTo(200);
         assertThat(snapshot(event).mode()).isEqualTo(OperatingMode.BYPASS);
@@ -354,7 +355,8 @@ abstract class QueueContractScenarios {
                         JoinGate.OPEN,
                         "Spring tour, Hall A",
                         AfterPurchase.KEEP,
-                        List.of("Floor", "Balcony", "Floor")));
+                        List.of("Floor", "Balcony", "Floor"),
+                        null));
         assertThat(stored.status()).as(stored.toString()).isEqualTo(200);
         EventStateView view = stored.as(EventStateView.class);
         assertThat(view.name()).isEqualTo("Spring tour, Hall A");
@@ -689,6 +691,7 @@ abstract class QueueContractScenarios {
                         JoinGate.OPEN,
                         null,
                         AfterPurchase.DEFAULT,
+                        null,
                         null));
     }
 

@@ -818,7 +818,17 @@ public final class StubQueueService extends StubHttpServer {
                             ? new QueueStatus.Offer(entry.offerExpiresAt)
                             : null;
             return new QueueStatus(
-                    entry.state, phase, mode, position, estimate, offer, 2, announcement, entry.entryId, admissionHold);
+                    entry.state,
+                    phase,
+                    mode,
+                    position,
+                    estimate,
+                    offer,
+                    2,
+                    announcement,
+                    entry.entryId,
+                    admissionHold,
+                    null);
         }
 
         synchronized PublicEventStatus publicStatus() {
@@ -906,7 +916,8 @@ public final class StubQueueService extends StubHttpServer {
                     joinGate,
                     name,
                     afterPurchase,
-                    soldOutCategories);
+                    soldOutCategories,
+                    null);
         }
     }
 }

@@ -26,8 +26,7 @@ class DrawController {
     @Operation(
             summary =
                     "Order the pre-sale group by HMAC-SHA256(seed, entryId); a repeat is a no-op with the same result")
-    DrawResult draw(@PathVariable String eventId, @RequestBody(required = false) DrawRequest body) {
-        EventId event = new EventId(eventId);
+    DrawResult draw(@PathVariable("eventId") EventId event, @RequestBody(required = false) DrawRequest body) {
         if (body == null) {
             throw new MalformedValueException("a body with the seed is required");
         }

@@ -52,7 +52,7 @@ class DrawService {
             throw new MalformedValueException("seed is hex of 16..128 bytes");
         }
         EventState state = events.readEvent(event);
-        if (state.pushed().phase() == EventPhase.SCHEDULED) {
+        if (state.pushed().phaseValue() == EventPhase.SCHEDULED) {
             throw new ProblemException(
                     ProblemType.DRAW_NOT_ALLOWED, "The draw runs at opening; the event is still SCHEDULED.");
         }
@@ -69,7 +69,7 @@ class DrawService {
         if (commitment != null && !matchesCommitment(seedBytes, seed, commitment)) {
             throw new ProblemException(ProblemType.SEED_MISMATCH, "The seed does not match the published commitment.");
         }
-        long[] keys = state.pushed().presaleOrdering() == PresaleOrdering.FIFO
+        long[] keys = state.pushed().presaleOrderingValue() == PresaleOrdering.FIFO
                 ? PresaleDraw.joinOrder((int) presale)
                 : PresaleDraw.orderKeys(seedBytes, (int) presale);
         int chunks = 0;

@@ -1,6 +1,6 @@
 package dev.waitroom.queue.draw;
 
-import dev.waitroom.queue.join.EntryId;
+import dev.waitroom.contract.queue.EntryId;
 import java.nio.charset.StandardCharsets;
 import java.security.InvalidKeyException;
 import java.security.NoSuchAlgorithmException;

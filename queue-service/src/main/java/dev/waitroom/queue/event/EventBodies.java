@@ -1,5 +1,6 @@
 package dev.waitroom.queue.event;
 
+import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.MalformedValueException;
 import dev.waitroom.contract.TextFields;
 import dev.waitroom.contract.queue.EventStateView;
@@ -24,59 +25,60 @@ final class EventBodies {
      * The pushed state, once its shape is sound; commitment and seed are kept in lower case, empty ones as none. The
      * announcement is shown on every waiting page: one line of plain text (contract {@link TextFields}).
      */
-    static EventUpdate update(EventUpdateRequest body) {
+    static EventUpdateRequest update(EventUpdateRequest body) {
         EventUpdateRequest b = body.validated();
         TextFields.optional("announcement", b.announcement(), EventUpdateRequest.MAX_ANNOUNCEMENT);
-        if (b.admissionRatePerSecond() != null && b.admissionRatePerSecond() > MAX_ADMISSION_RATE) {
+        if (b.admissionRatePerSecondValue() > MAX_ADMISSION_RATE) {
             throw new MalformedValueException("admissionRatePerSecond is at most " + (long) MAX_ADMISSION_RATE);
         }
-        return new EventUpdate(
-                b.phaseValue(),
-                b.modeValue(),
-                b.announcement(),
-                b.saleGeneration() == null ? 0 : b.saleGeneration(),
-                lowerHexOrNull(b.commitment()),
-                lowerHexOrNull(b.seed()),
-                b.identityScopeValue(),
-                b.expiredOfferPolicyValue(),
-                b.presaleOrderingValue(),
-                b.admissionRatePerSecond() == null ? 0 : b.admissionRatePerSecond(),
-                b.offerTtlSeconds() == null ? 0 : b.offerTtlSeconds(),
-                b.opensAt(),
-                b.joinGateValue(),
-                TextFields.optional("name", b.name(), EventUpdateRequest.MAX_NAME),
-                b.afterPurchaseValue(),
-                b.soldOutCategoriesValue().stream().distinct().toList(),
-                b.pace(),
-                b.modeStatement() == null || b.modeStatement().isEmpty() ? null : b.modeStatement(),
-                b.admissionHold());
+        return EventUpdateRequest.of(
+                        b.phaseValue(),
+                        b.modeValue(),
+                        b.announcement(),
+                        b.saleGenerationValue(),
+                        lowerHexOrNull(b.commitment()),
+                        lowerHexOrNull(b.seed()),
+                        b.identityScopeValue(),
+                        b.expiredOfferPolicyValue(),
+                        b.presaleOrderingValue(),
+                        b.admissionRatePerSecondValue(),
+                        b.offerTtlSecondsValue(),
+                        b.opensAt(),
+                        b.joinGateValue(),
+                        TextFields.optional("name", b.name(), EventUpdateRequest.MAX_NAME),
+                        b.afterPurchaseValue(),
+                        b.soldOutCategoriesValue().stream().distinct().toList(),
+                        b.pace())
+                .withModeStatement(
+                        b.modeStatement() == null || b.modeStatement().isEmpty() ? null : b.modeStatement())
+                .withAdmissionHold(b.admissionHold());
     }
 
     /** The stored state, answered to the coordinator's push. */
     static EventStateView stateView(EventState e) {
-        EventUpdate p = e.pushed();
+        EventUpdateRequest p = e.pushed();
         return new EventStateView(
                 e.eventId().value(),
-                p.phase(),
-                p.mode(),
+                p.phaseValue(),
+                p.modeValue(),
                 p.announcement(),
-                p.saleGeneration(),
+                p.saleGenerationValue(),
                 p.commitment(),
                 e.revealedSeed(),
-                p.identityScope(),
-                p.expiredOfferPolicy(),
-                p.presaleOrdering(),
-                p.admissionRatePerSecond(),
-                p.offerTtlSeconds(),
+                p.identityScopeValue(),
+                p.expiredOfferPolicyValue(),
+                p.presaleOrderingValue(),
+                p.admissionRatePerSecondValue(),
+                p.offerTtlSecondsValue(),
                 p.opensAt(),
                 e.presaleCount(),
                 e.drawCompletedAt(),
                 e.offerWatermark(),
                 e.waiting(),
-                p.joinGate(),
+                p.joinGateValue(),
                 p.name(),
-                p.afterPurchase(),
-                p.soldOutCategories(),
+                p.afterPurchaseValue(),
+                p.soldOutCategoriesValue(),
                 p.pace());
     }
 
@@ -86,14 +88,15 @@ final class EventBodies {
      * counter alone (event_read.lua): nothing about inventory or any visitor.
      */
     static PublicEventStatus publicStatus(EventState e, GateSilence silence) {
-        EventUpdate p = e.pushed();
+        EventUpdateRequest p = e.pushed();
+        EventPhase phase = p.phaseValue();
         QueueStatus.Position band = QueueStatus.Position.around(e.waiting());
         return new PublicEventStatus(
                 e.eventId().value(),
-                p.phase(),
-                silence.presented(p.phase(), p.mode(), e.pushedAt()),
+                phase,
+                silence.presented(phase, p.modeValue(), e.pushedAt()),
                 p.announcement(),
-                p.admissionRatePerSecond(),
+                p.admissionRatePerSecondValue(),
                 new PublicEventStatus.QueueLength(band.aheadMin(), band.aheadMax()),
                 p.commitment(),
                 e.revealedSeed(),
@@ -102,23 +105,27 @@ final class EventBodies {
                 p.opensAt(),
                 p.name(),
                 new PublicEventStatus.Policy(
-                        p.presaleOrdering(), p.expiredOfferPolicy(), p.afterPurchase(), p.identityScope()),
+                        p.presaleOrderingValue(),
+                        p.expiredOfferPolicyValue(),
+                        p.afterPurchaseValue(),
+                        p.identityScopeValue()),
                 // 0 is a push that named no generation (only tests do): the first round
-                p.saleGeneration() > 0 ? p.saleGeneration() : null,
-                p.soldOutCategories());
+                p.saleGenerationValue() > 0 ? p.saleGenerationValue() : null,
+                p.soldOutCategoriesValue());
     }
 
     /** The gateway's edge snapshot (docs/ARCHITECTURE.md#the-edge-snapshot). */
     static QueueSnapshot snapshot(Snapshot s, GateSilence silence) {
         EventState e = s.event();
-        EventUpdate p = e.pushed();
+        EventUpdateRequest p = e.pushed();
+        EventPhase phase = p.phaseValue();
         return new QueueSnapshot(
                 e.eventId().value(),
-                p.phase(),
-                silence.presented(p.phase(), p.mode(), e.pushedAt()),
+                phase,
+                silence.presented(phase, p.modeValue(), e.pushedAt()),
                 p.announcement(),
-                p.saleGeneration(),
-                p.admissionRatePerSecond(),
+                p.saleGenerationValue(),
+                p.admissionRatePerSecondValue(),
                 e.offerWatermark(),
                 e.drawCompletedAt(),
                 e.drawComplete(),
@@ -126,8 +133,8 @@ final class EventBodies {
                 e.waiting(),
                 s.waitingBuckets(),
                 s.generatedAt(),
-                p.joinGate(),
-                p.soldOutCategories(),
+                p.joinGateValue(),
+                p.soldOutCategoriesValue(),
                 p.pace(),
                 p.modeStatement(),
                 p.admissionHold());

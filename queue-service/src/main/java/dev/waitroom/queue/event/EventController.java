@@ -47,8 +47,7 @@ class EventController {
 
     @PutMapping(QueuePaths.EVENT)
     @Operation(summary = "Store the event state the coordinator pushes (on every change and at least every 5 s)")
-    EventStateView put(@PathVariable String eventId, @RequestBody(required = false) EventUpdateRequest body) {
-        EventId event = new EventId(eventId);
+    EventStateView put(@PathVariable("eventId") EventId event, @RequestBody(required = false) EventUpdateRequest body) {
         if (body == null) {
             throw new MalformedValueException("a body is required");
         }
@@ -62,16 +61,15 @@ class EventController {
             summary = "Drop the keys of an event the coordinator archived or deleted; with ifEmpty=true only if nobody"
                     + " joined it (409 state-conflict)")
     ResponseEntity<Void> drop(
-            @PathVariable String eventId,
+            @PathVariable("eventId") EventId event,
             @RequestParam(name = QueuePaths.DROP_IF_EMPTY, defaultValue = "false") boolean ifEmpty) {
-        this.drop.drop(new EventId(eventId), ifEmpty);
+        this.drop.drop(event, ifEmpty);
         return ResponseEntity.noContent().build();
     }
 
     @GetMapping("/events/{eventId}/status")
     @Operation(summary = "Public event status, identical for every visitor, cacheable for 1 s")
-    ResponseEntity<PublicEventStatus> publicStatus(@PathVariable String eventId) {
-        EventId event = new EventId(eventId);
+    ResponseEntity<PublicEventStatus> publicStatus(@PathVariable("eventId") EventId event) {
         EventState state = store.readEvent(event);
         metrics.watch(event);
         return ResponseEntity.ok()
@@ -82,8 +80,7 @@ class EventController {
     @GetMapping(QueuePaths.SNAPSHOT)
     @Operation(
             summary = "Edge snapshot: phase, mode, announcement, offer watermark, rate, buckets of the waiting order")
-    ResponseEntity<QueueSnapshot> snapshot(@PathVariable String eventId) {
-        EventId event = new EventId(eventId);
+    ResponseEntity<QueueSnapshot> snapshot(@PathVariable("eventId") EventId event) {
         QueueSnapshot body = EventBodies.snapshot(store.snapshot(event, properties.snapshotBuckets()), this.silence);
         metrics.watch(event);
         return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(body);

@@ -12,6 +12,7 @@ import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.queue.AdmissionHold;
+import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.contract.queue.WaitingBucket;
@@ -90,26 +91,26 @@ final class EventReplies {
     private static EventState eventState(EventId event, List<String> flat) {
         Map<String, String> m = ScriptReplies.pairs(flat);
         String mode = m.get("mode");
-        EventUpdate pushed = new EventUpdate(
-                EventPhase.valueOf(m.get("phase")),
-                mode == null || mode.isEmpty() ? OperatingMode.QUEUEING : OperatingMode.valueOf(mode),
-                m.get("ann"),
-                number(m, "gen"),
-                m.get("commit"),
-                m.get("seed"),
-                IdentityScope.parse(m.get("scope")),
-                ExpiredOfferPolicy.parse(m.get("policy")),
-                PresaleOrdering.parse(m.get("ordering")),
-                m.containsKey("rate") ? Double.parseDouble(m.get("rate")) : 0,
-                number(m, "ttl"),
-                instant(m.get("opensAt")),
-                joinGate(m),
-                m.get(EventStore.NAME_FIELD),
-                AfterPurchase.parse(m.get(EventStore.AFTER_PURCHASE_FIELD)),
-                categories(m.get(EventStore.SOLD_OUT_FIELD)),
-                Pace.decode(m.get(EventStore.PACE_FIELD)),
-                m.get(EventStore.MODE_STATEMENT_FIELD),
-                AdmissionHold.decode(m.get(EventStore.HOLD_FIELD)));
+        EventUpdateRequest pushed = EventUpdateRequest.of(
+                        EventPhase.valueOf(m.get("phase")),
+                        mode == null || mode.isEmpty() ? OperatingMode.QUEUEING : OperatingMode.valueOf(mode),
+                        m.get("ann"),
+                        number(m, "gen"),
+                        m.get("commit"),
+                        m.get("seed"),
+                        IdentityScope.parse(m.get("scope")),
+                        ExpiredOfferPolicy.parse(m.get("policy")),
+                        PresaleOrdering.parse(m.get("ordering")),
+                        m.containsKey("rate") ? Double.parseDouble(m.get("rate")) : 0,
+                        number(m, "ttl"),
+                        instant(m.get("opensAt")),
+                        joinGate(m),
+                        m.get(EventStore.NAME_FIELD),
+                        AfterPurchase.parse(m.get(EventStore.AFTER_PURCHASE_FIELD)),
+                        categories(m.get(EventStore.SOLD_OUT_FIELD)),
+                        Pace.decode(m.get(EventStore.PACE_FIELD)))
+                .withModeStatement(m.get(EventStore.MODE_STATEMENT_FIELD))
+                .withAdmissionHold(AdmissionHold.decode(m.get(EventStore.HOLD_FIELD)));
         return new EventState(
                 event,
                 pushed,

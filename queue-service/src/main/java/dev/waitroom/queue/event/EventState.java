@@ -2,15 +2,16 @@ package dev.waitroom.queue.event;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.queue.EventUpdateRequest;
 import java.time.Instant;
 
 /**
- * An event as the queue stores it: what the coordinator pushed, plus what the queue itself recorded (the pre-sale
+ * An event as the queue stores it: what the coordinator pushed (validated and normalised by {@code EventBodies}), plus what the queue itself recorded (the pre-sale
  * group frozen at opening, the draw, the offer watermark), the number waiting and when the state was last pushed.
  */
 public record EventState(
         EventId eventId,
-        EventUpdate pushed,
+        EventUpdateRequest pushed,
         Long presaleCount,
         Instant drawCompletedAt,
         String drawSeed,
@@ -20,7 +21,7 @@ public record EventState(
 
     /** True once offers may be made: the event is open and any pre-sale group has been drawn. */
     public boolean drawComplete() {
-        return pushed.phase() != EventPhase.SCHEDULED
+        return pushed.phaseValue() != EventPhase.SCHEDULED
                 && (presaleCount == null || presaleCount == 0 || drawCompletedAt != null);
     }
 

@@ -2,6 +2,8 @@ package dev.waitroom.queue.event;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
+import dev.waitroom.contract.queue.EventUpdateRequest;
+import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.LuaScript;
 import dev.waitroom.queue.redis.QueueScripts;
@@ -59,21 +61,23 @@ public class EventStore {
         this.snapshot = scripts.load("snapshot", LuaScript.Kind.READ);
     }
 
-    public EventState putEvent(EventId event, EventUpdate u) {
-        String allowed = mayFollow(u.phase()).stream().map(EventPhase::name).collect(Collectors.joining(",", ",", ","));
+    public EventState putEvent(EventId event, EventUpdateRequest u) {
+        EventPhase phase = u.phaseValue();
+        JoinGate gate = u.joinGateValue();
+        String allowed = mayFollow(phase).stream().map(EventPhase::name).collect(Collectors.joining(",", ",", ","));
         EventKeys k = EventKeys.of(event);
-        java.util.Optional<JoinWindow> window = JoinWindow.of(u.joinGate());
+        java.util.Optional<JoinWindow> window = JoinWindow.of(gate);
         List<String> r = scripts.call(
                 put,
                 k,
                 List.of(k.event(), k.sequence(), k.counters(), k.named(EventDrop.TOMBSTONE)),
                 k.prefix(),
-                u.phase().name(),
+                phase.name(),
                 allowed,
                 Long.toString(clock.millis()),
-                Long.toString(u.saleGeneration()),
+                Long.toString(u.saleGenerationValue()),
                 "mode",
-                u.mode().name(),
+                u.modeValue().name(),
                 "ann",
                 nullToEmpty(u.announcement()),
                 "commit",
@@ -81,21 +85,21 @@ public class EventStore {
                 "seed",
                 nullToEmpty(u.seed()),
                 "scope",
-                u.identityScope().name(),
+                u.identityScopeValue().name(),
                 "policy",
-                u.expiredOfferPolicy().name(),
+                u.expiredOfferPolicyValue().name(),
                 "ordering",
-                u.presaleOrdering().name(),
+                u.presaleOrderingValue().name(),
                 "rate",
-                Double.toString(u.admissionRatePerSecond()),
+                Double.toString(u.admissionRatePerSecondValue()),
                 "ttl",
-                Long.toString(u.offerTtlSeconds()),
+                Long.toString(u.offerTtlSecondsValue()),
                 "opensAt",
                 u.opensAt() == null ? "" : Long.toString(u.opensAt().toEpochMilli()),
                 JoinWindow.RATE_FIELD,
-                Double.toString(u.joinGate().maxJoinsPerSecond()),
+                Double.toString(gate.maxJoinsPerSecond()),
                 JoinWindow.DIFFICULTY_FIELD,
-                Long.toString(u.joinGate().proofOfWorkDifficulty()),
+                Long.toString(gate.proofOfWorkDifficulty()),
                 // what join.lua counts against: an empty value removes the field, so no ceiling is no field
                 JoinWindow.SECONDS_FIELD,
                 window.map(w -> Long.toString(w.seconds())).orElse(""),
@@ -104,16 +108,16 @@ public class EventStore {
                 NAME_FIELD,
                 nullToEmpty(u.name()),
                 AFTER_PURCHASE_FIELD,
-                u.afterPurchase().name(),
+                u.afterPurchaseValue().name(),
                 SOLD_OUT_FIELD,
-                String.join(CATEGORY_SEPARATOR, u.soldOutCategories()),
+                String.join(CATEGORY_SEPARATOR, u.soldOutCategoriesValue()),
                 PACE_FIELD,
                 u.pace() == null ? "" : u.pace().encode(),
                 MODE_STATEMENT_FIELD,
                 nullToEmpty(u.modeStatement()),
                 HOLD_FIELD,
                 u.admissionHold() == null ? "" : u.admissionHold().encode());
-        return EventReplies.put(event, u.phase(), r);
+        return EventReplies.put(event, phase, r);
     }
 
     public EventState readEvent(EventId event) {

@@ -1,5 +1,6 @@
 package dev.waitroom.queue.join;
 
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.KeyHints;
 import java.util.ArrayList;

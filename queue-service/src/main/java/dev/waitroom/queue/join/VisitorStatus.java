@@ -4,6 +4,7 @@ import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.LaneName;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.queue.AdmissionHold;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.contract.queue.Pace;
 import java.time.Instant;
 
@@ -32,101 +33,6 @@ public record VisitorStatus(
         Instant pushedAt,
         AdmissionHold admissionHold,
         LaneName lane) {
-
-    /** A status in the general lane without an admission hold. */
-    public VisitorStatus(
-            EventPhase phase,
-            OperatingMode mode,
-            String announcement,
-            double admissionRatePerSecond,
-            long waiting,
-            EntryId entryId,
-            EntryState state,
-            long orderKey,
-            long ahead,
-            Instant offerExpiresAt,
-            Pace pace,
-            Instant pushedAt) {
-        this(
-                phase,
-                mode,
-                announcement,
-                admissionRatePerSecond,
-                waiting,
-                entryId,
-                state,
-                orderKey,
-                ahead,
-                offerExpiresAt,
-                pace,
-                pushedAt,
-                null,
-                LaneName.GENERAL);
-    }
-
-    /** A status in the general lane. */
-    public VisitorStatus(
-            EventPhase phase,
-            OperatingMode mode,
-            String announcement,
-            double admissionRatePerSecond,
-            long waiting,
-            EntryId entryId,
-            EntryState state,
-            long orderKey,
-            long ahead,
-            Instant offerExpiresAt,
-            Pace pace,
-            Instant pushedAt,
-            AdmissionHold admissionHold) {
-        this(
-                phase,
-                mode,
-                announcement,
-                admissionRatePerSecond,
-                waiting,
-                entryId,
-                state,
-                orderKey,
-                ahead,
-                offerExpiresAt,
-                pace,
-                pushedAt,
-                admissionHold,
-                LaneName.GENERAL);
-    }
-
-    /** A status without an admission hold, in {@code lane}. */
-    public VisitorStatus(
-            EventPhase phase,
-            OperatingMode mode,
-            String announcement,
-            double admissionRatePerSecond,
-            long waiting,
-            EntryId entryId,
-            EntryState state,
-            long orderKey,
-            long ahead,
-            Instant offerExpiresAt,
-            Pace pace,
-            Instant pushedAt,
-            LaneName lane) {
-        this(
-                phase,
-                mode,
-                announcement,
-                admissionRatePerSecond,
-                waiting,
-                entryId,
-                state,
-                orderKey,
-                ahead,
-                offerExpiresAt,
-                pace,
-                pushedAt,
-                null,
-                lane);
-    }
 
     /** This status shown with {@code shown} as the event's mode (a silent gate shows PAUSED). */
     public VisitorStatus withMode(OperatingMode shown) {

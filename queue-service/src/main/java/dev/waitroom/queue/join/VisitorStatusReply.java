@@ -4,6 +4,7 @@ import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.LaneName;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.queue.AdmissionHold;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.queue.redis.LuaConstants;
 import dev.waitroom.queue.redis.QueueScripts;

@@ -30,8 +30,7 @@ class LaneController {
 
     @PostMapping(QueuePaths.LANE)
     @Operation(summary = "Place the visitor's WAITING entry in a lane, keeping its order key; idempotent")
-    LaneMoveResult move(@PathVariable String eventId, @RequestBody(required = false) LaneMove body) {
-        EventId event = new EventId(eventId);
+    LaneMoveResult move(@PathVariable("eventId") EventId event, @RequestBody(required = false) LaneMove body) {
         if (body == null || body.lane() == null) {
             throw new MalformedValueException("a body with 'visitor' and 'lane' is required");
         }

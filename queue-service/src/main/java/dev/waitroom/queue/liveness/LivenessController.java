@@ -2,10 +2,10 @@ package dev.waitroom.queue.liveness;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.MalformedValueException;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.contract.queue.LivenessBatch;
 import dev.waitroom.contract.queue.LivenessResult;
 import dev.waitroom.contract.queue.QueuePaths;
-import dev.waitroom.queue.join.EntryId;
 import dev.waitroom.tokens.VisitorId;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -31,8 +31,7 @@ class LivenessController {
 
     @PostMapping(QueuePaths.LIVENESS)
     @Operation(summary = "Record last-seen for entries the edge answered; answers those that are not waiting")
-    LivenessResult seen(@PathVariable String eventId, @RequestBody(required = false) LivenessBatch batch) {
-        EventId event = new EventId(eventId);
+    LivenessResult seen(@PathVariable("eventId") EventId event, @RequestBody(required = false) LivenessBatch batch) {
         if (batch == null) {
             throw new MalformedValueException("a body {\"seen\":[[entryId, visitorId], ...]} is required");
         }

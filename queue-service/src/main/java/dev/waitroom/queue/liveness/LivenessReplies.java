@@ -1,6 +1,6 @@
 package dev.waitroom.queue.liveness;
 
-import dev.waitroom.queue.join.EntryId;
+import dev.waitroom.contract.queue.EntryId;
 import java.util.List;
 
 /** Decoder of the reply of liveness.lua. */

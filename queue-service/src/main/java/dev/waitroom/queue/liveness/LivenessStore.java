@@ -1,7 +1,7 @@
 package dev.waitroom.queue.liveness;
 
 import dev.waitroom.contract.EventId;
-import dev.waitroom.queue.join.EntryId;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.queue.join.EntryStateLua;
 import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.LuaScript;

@@ -1,10 +1,10 @@
 package dev.waitroom.queue.status;
 
 import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.contract.queue.EstimateCaveat;
 import dev.waitroom.contract.queue.Pace;
 import dev.waitroom.contract.queue.QueueStatus;
-import dev.waitroom.queue.join.EntryId;
 import dev.waitroom.queue.join.VisitorStatusReply;
 import dev.waitroom.queue.redis.EventKeys;
 import dev.waitroom.queue.redis.HashFields;

@@ -62,8 +62,7 @@ class JoinBatchController {
 
     @PostMapping(QueuePaths.JOINS)
     @Operation(summary = "Joins in arrival order, one script call; one result per join, in order")
-    JoinResults join(@PathVariable String eventId, @RequestBody(required = false) JoinBatch batch) {
-        EventId event = new EventId(eventId);
+    JoinResults join(@PathVariable("eventId") EventId event, @RequestBody(required = false) JoinBatch batch) {
         List<JoinBatch.Join> given = validated(batch);
         String instance = "/events/" + event.value() + "/queue";
         JoinResult[] results = new JoinResult[given.size()];

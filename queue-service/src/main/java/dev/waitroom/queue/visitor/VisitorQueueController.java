@@ -57,12 +57,11 @@ class VisitorQueueController {
     @PostMapping
     @Operation(summary = "Join: 201 with a new entry, 200 with the existing one; body = status")
     ResponseEntity<QueueStatus> join(
-            @PathVariable String eventId,
+            @PathVariable("eventId") EventId event,
             @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
             @RequestHeader(value = Headers.ACCOUNT, required = false) String account,
             @RequestHeader(value = Headers.ACCOUNT_PROBLEM, required = false) String accountProblem,
             @RequestBody(required = false) String body) {
-        EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
         Optional<ResponseEntity<QueueStatus>> early = visits.beforeJoin(event, who, accountProblem, body);
         if (early.isPresent()) {
@@ -81,11 +80,10 @@ class VisitorQueueController {
     @GetMapping("/status")
     @Operation(summary = "This visitor's status; refreshes liveness, never order")
     ResponseEntity<QueueStatus> status(
-            @PathVariable String eventId,
+            @PathVariable("eventId") EventId event,
             @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
             @RequestHeader(value = Headers.ACCOUNT, required = false) String account,
             @RequestHeader(value = Headers.ACCOUNT_PROBLEM, required = false) String accountProblem) {
-        EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
         signIn.check(event, who, accountProblem);
         VisitorStatus status = visits.currentStatus(event, who);
@@ -97,11 +95,10 @@ class VisitorQueueController {
     @DeleteMapping
     @Operation(summary = "Leave: WAITING -> LEFT; idempotent; body = status")
     ResponseEntity<QueueStatus> leave(
-            @PathVariable String eventId,
+            @PathVariable("eventId") EventId event,
             @RequestHeader(value = Headers.VISITOR, required = false) String visitor,
             @RequestHeader(value = Headers.ACCOUNT, required = false) String account,
             @RequestHeader(value = Headers.ACCOUNT_PROBLEM, required = false) String accountProblem) {
-        EventId event = new EventId(eventId);
         Visitor who = Visitor.fromHeaders(visitor, account);
         signIn.check(event, who, accountProblem);
         joins.leave(event, who);

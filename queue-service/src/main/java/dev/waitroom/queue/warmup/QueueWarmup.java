@@ -7,10 +7,10 @@ import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
+import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.queue.config.QueueProperties;
 import dev.waitroom.queue.event.EventStore;
-import dev.waitroom.queue.event.EventUpdate;
 import dev.waitroom.queue.join.EntryState;
 import dev.waitroom.queue.join.JoinStore;
 import dev.waitroom.queue.join.Visitor;
@@ -120,8 +120,8 @@ class QueueWarmup implements WarmupStep {
         }
     }
 
-    private static EventUpdate openEvent() {
-        return new EventUpdate(
+    private static EventUpdateRequest openEvent() {
+        return EventUpdateRequest.of(
                 EventPhase.OPEN,
                 OperatingMode.QUEUEING,
                 null,
@@ -138,8 +138,6 @@ class QueueWarmup implements WarmupStep {
                 "warm-up",
                 AfterPurchase.RELEASE,
                 List.of(),
-                null,
-                null,
                 null);
     }
 }

@@ -164,6 +164,7 @@ class RestClientQueueDirectoryTests {
                         JoinGate.OPEN,
                         null,
                         AfterPurchase.DEFAULT,
+                        null,
                         null));
 
         assertThat(candidates)

@@ -1,12 +1,12 @@
-package dev.waitroom.queue.admission;
+package dev.waitroom.queue.offers;
 
 import static dev.waitroom.queue.redis.ScriptReplies.number;
 
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.queue.Candidate;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.contract.queue.TransitionTarget;
-import dev.waitroom.queue.join.EntryId;
 import dev.waitroom.queue.join.EntryState;
 import dev.waitroom.queue.redis.ScriptReplies;
 import dev.waitroom.web.ProblemException;
@@ -15,14 +15,14 @@ import java.util.List;
 import java.util.Map;
 
 /** Decoders of the replies of candidates.lua, offers.lua, transition.lua and counts.lua. */
-final class AdmissionReplies {
+final class OfferReplies {
 
     /** offers.lua's state of an entry that does not exist. */
     private static final String NO_STATE = "-";
 
     private static final String HOLDS_GRANT = "1";
 
-    private AdmissionReplies() {}
+    private OfferReplies() {}
 
     /** candidates.lua: OK, then triples of entry sequence, visitor, order key. */
     static List<Candidate> candidates(List<String> r) {

@@ -1,6 +1,6 @@
-package dev.waitroom.queue.admission;
+package dev.waitroom.queue.offers;
 
-import dev.waitroom.queue.join.EntryId;
+import dev.waitroom.contract.queue.EntryId;
 import java.time.Instant;
 
 /** Offer this entry under this grant until the deadline. */

@@ -1,6 +1,6 @@
-package dev.waitroom.queue.admission;
+package dev.waitroom.queue.offers;
 
-import dev.waitroom.queue.join.EntryId;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.queue.join.EntryState;
 
 /**

@@ -1,11 +1,11 @@
-package dev.waitroom.queue.admission;
+package dev.waitroom.queue.offers;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.LaneName;
 import dev.waitroom.contract.queue.Candidate;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.contract.queue.TransitionTarget;
-import dev.waitroom.queue.join.EntryId;
 import dev.waitroom.queue.join.EntryState;
 import dev.waitroom.queue.join.EntryStateLua;
 import dev.waitroom.queue.redis.EventKeys;
@@ -27,7 +27,7 @@ import org.springframework.stereotype.Component;
  * transition.lua, counts.lua.
  */
 @Component
-class AdmissionStore {
+class OfferStore {
 
     /**
      * How transition.lua names the target OFFER_EXPIRED, which is no state: a letter no {@link EntryState} is stored
@@ -59,7 +59,7 @@ class AdmissionStore {
     private final LuaScript counts;
     private final LuaScript laneCandidates;
 
-    AdmissionStore(QueueScripts scripts, KeyHints hints, Clock clock) {
+    OfferStore(QueueScripts scripts, KeyHints hints, Clock clock) {
         this.scripts = scripts;
         this.hints = hints;
         this.clock = clock;
@@ -78,7 +78,7 @@ class AdmissionStore {
 
     List<Candidate> candidates(EventId event, int limit) {
         EventKeys k = EventKeys.of(event);
-        return AdmissionReplies.candidates(
+        return OfferReplies.candidates(
                 scripts.call(candidates, k, List.of(k.event(), k.waiting()), k.prefix(), Integer.toString(limit)));
     }
 
@@ -88,7 +88,7 @@ class AdmissionStore {
             return candidates(event, limit);
         }
         EventKeys k = EventKeys.of(event);
-        return AdmissionReplies.candidates(scripts.call(
+        return OfferReplies.candidates(scripts.call(
                 laneCandidates,
                 k,
                 List.of(k.event(), k.laneQueue()),
@@ -109,7 +109,7 @@ class AdmissionStore {
             args.add(o.grantId());
             args.add(Long.toString(o.expiresAt().toEpochMilli()));
         }
-        return AdmissionReplies.offers(scripts.call(offers, k, new ArrayList<>(keys), args.toArray()));
+        return OfferReplies.offers(scripts.call(offers, k, new ArrayList<>(keys), args.toArray()));
     }
 
     EntryState transition(EventId event, EntryId entry, TransitionTarget target, String grantId) {
@@ -135,7 +135,7 @@ class AdmissionStore {
                 keys.add(k.order(last + 1));
             }
         }
-        return AdmissionReplies.transition(
+        return OfferReplies.transition(
                 target, scripts.call(transition, k, keys, k.prefix(), Long.toString(entry.sequence()), to, grantId));
     }
 
@@ -152,7 +152,7 @@ class AdmissionStore {
 
     QueueCounts counts(EventId event) {
         EventKeys k = EventKeys.of(event);
-        return AdmissionReplies.counts(
+        return OfferReplies.counts(
                 scripts.call(counts, k, List.of(k.event(), k.counters(), k.waiting()), k.prefix()),
                 clock.instant().getEpochSecond());
     }

@@ -1,9 +1,10 @@
-package dev.waitroom.queue.admission;
+package dev.waitroom.queue.offers;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.LaneName;
 import dev.waitroom.contract.MalformedValueException;
 import dev.waitroom.contract.queue.Candidates;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.contract.queue.EntryTransition;
 import dev.waitroom.contract.queue.EntryTransitionResult;
 import dev.waitroom.contract.queue.Offer;
@@ -14,7 +15,6 @@ import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.contract.queue.QueuePaths;
 import dev.waitroom.contract.queue.TransitionTarget;
 import dev.waitroom.queue.config.QueueProperties;
-import dev.waitroom.queue.join.EntryId;
 import dev.waitroom.queue.join.EntryState;
 import dev.waitroom.queue.metrics.QueueMetrics;
 import dev.waitroom.queue.status.EstimateScores;
@@ -34,17 +34,16 @@ import org.springframework.web.bind.annotation.RestController;
 /** What the coordinator asks of the queue: who is next, offer them, move them along, how many of each. */
 @RestController
 @Tag(name = "admission", description = "Candidates, offers, transitions and counts (internal, coordinator)")
-class AdmissionController {
+class OfferController {
 
     private static final Pattern GRANT = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
-    private final AdmissionStore store;
+    private final OfferStore store;
     private final QueueMetrics metrics;
     private final EstimateScores estimates;
     private final int maxBatch;
 
-    AdmissionController(
-            AdmissionStore store, QueueMetrics metrics, EstimateScores estimates, QueueProperties properties) {
+    OfferController(OfferStore store, QueueMetrics metrics, EstimateScores estimates, QueueProperties properties) {
         this.store = store;
         this.metrics = metrics;
         this.estimates = estimates;
@@ -54,10 +53,9 @@ class AdmissionController {
     @GetMapping(QueuePaths.CANDIDATES)
     @Operation(summary = "The next N WAITING entries in policy order, not removed; empty before the draw completes")
     Candidates candidates(
-            @PathVariable String eventId,
+            @PathVariable("eventId") EventId event,
             @RequestParam(name = QueuePaths.CANDIDATES_LIMIT, defaultValue = "100") int limit,
             @RequestParam(name = QueuePaths.CANDIDATES_LANE, required = false) String lane) {
-        EventId event = new EventId(eventId);
         if (limit < 1 || limit > maxBatch) {
             throw new MalformedValueException("limit is 1.." + maxBatch);
         }
@@ -68,8 +66,7 @@ class AdmissionController {
     @Operation(
             summary =
                     "WAITING -> OFFERED with a grant and deadline; an entry already OFFERED with that grant is unchanged")
-    OfferResults offers(@PathVariable String eventId, @RequestBody(required = false) OfferBatch body) {
-        EventId event = new EventId(eventId);
+    OfferResults offers(@PathVariable("eventId") EventId event, @RequestBody(required = false) OfferBatch body) {
         if (body == null
                 || body.offers() == null
                 || body.offers().isEmpty()
@@ -92,8 +89,7 @@ class AdmissionController {
                         .filter(r -> r.state() == EntryState.OFFERED && r.holdsGrant())
                         .map(OfferOutcome::entryId)
                         .toList());
-        return new OfferResults(
-                outcomes.stream().map(AdmissionController::result).toList());
+        return new OfferResults(outcomes.stream().map(OfferController::result).toList());
     }
 
     @PostMapping(QueuePaths.TRANSITION)
@@ -102,11 +98,9 @@ class AdmissionController {
                     "Move an entry to ACTIVE, COMPLETED, EXPIRED, OFFER_EXPIRED (the expired-offer policy decides), or"
                             + " OFFER_WITHDRAWN (back to WAITING in its place)")
     EntryTransitionResult transition(
-            @PathVariable String eventId,
-            @PathVariable String entryId,
+            @PathVariable("eventId") EventId event,
+            @PathVariable("entryId") EntryId entry,
             @RequestBody(required = false) EntryTransition body) {
-        EventId event = new EventId(eventId);
-        EntryId entry = new EntryId(entryId);
         if (body == null) {
             throw new MalformedValueException("a body with 'to' and 'grantId' is required");
         }
@@ -118,8 +112,7 @@ class AdmissionController {
 
     @GetMapping(QueuePaths.COUNTS)
     @Operation(summary = "waiting, offered, active, completed, left, expired, joins, oldestWaitSeconds, abandoned")
-    QueueCounts counts(@PathVariable String eventId) {
-        EventId event = new EventId(eventId);
+    QueueCounts counts(@PathVariable("eventId") EventId event) {
         QueueCounts counts = store.counts(event);
         metrics.watch(event);
         return counts;

@@ -1,4 +1,4 @@
-package dev.waitroom.queue.join;
+package dev.waitroom.contract.queue;
 
 import dev.waitroom.contract.MalformedValueException;
 import java.util.regex.Pattern;
