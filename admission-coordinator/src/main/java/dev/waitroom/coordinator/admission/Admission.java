@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.admission;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.tokens.VisitorId;
 import java.time.Instant;
@@ -11,7 +12,7 @@ import java.time.Instant;
 public record Admission(
         SessionId sessionId,
         VisitorId visitor,
-        String eventId,
+        EventId eventId,
         GrantState state,
         Instant expiresAt,
         Instant absoluteExpiresAt,

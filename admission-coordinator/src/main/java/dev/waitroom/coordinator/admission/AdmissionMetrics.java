@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.admission;
 
+import dev.waitroom.contract.EventId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
@@ -33,32 +34,32 @@ public class AdmissionMetrics {
         this.registry = registry;
     }
 
-    void offered(String eventId, int count) {
+    void offered(EventId eventId, int count) {
         if (count > 0) {
-            if (this.failuresShown.add(eventId)) {
+            if (this.failuresShown.add(eventId.value())) {
                 // every reason a series at 0 from the first offer on, so a panel or rule on one reason has a series
                 for (String reason : CLAIM_FAILURES) {
-                    counter("waitroom.coordinator.claim.failures", "event", eventId, "reason", reason);
+                    counter("waitroom.coordinator.claim.failures", "event", eventId.value(), "reason", reason);
                 }
                 // and the checkouts a series at 0, so the dashboard's checkouts panel reads 0, not nothing
-                counter("waitroom.coordinator.checkouts", "event", eventId);
+                counter("waitroom.coordinator.checkouts", "event", eventId.value());
             }
-            counter("waitroom.coordinator.offers", "event", eventId).increment(count);
+            counter("waitroom.coordinator.offers", "event", eventId.value()).increment(count);
         }
     }
 
-    void claimed(String eventId, String outcome) {
-        counter("waitroom.coordinator.claims", "event", eventId, "outcome", outcome)
+    void claimed(EventId eventId, String outcome) {
+        counter("waitroom.coordinator.claims", "event", eventId.value(), "outcome", outcome)
                 .increment();
     }
 
-    void claimFailed(String eventId, String reason) {
-        counter("waitroom.coordinator.claim.failures", "event", eventId, "reason", reason)
+    void claimFailed(EventId eventId, String reason) {
+        counter("waitroom.coordinator.claim.failures", "event", eventId.value(), "reason", reason)
                 .increment();
     }
 
-    void released(String eventId, ReleaseReason reason) {
-        counter("waitroom.coordinator.releases", "event", eventId, "reason", reason.name())
+    void released(EventId eventId, ReleaseReason reason) {
+        counter("waitroom.coordinator.releases", "event", eventId.value(), "reason", reason.name())
                 .increment();
     }
 
@@ -66,12 +67,13 @@ public class AdmissionMetrics {
      * A purchase booking reported, counted once per grant: the checkout count. A session ended any other way (a new
      * round, a leave, an expiry) is a release, never a checkout.
      */
-    void checkedOut(String eventId) {
-        counter("waitroom.coordinator.checkouts", "event", eventId).increment();
+    void checkedOut(EventId eventId) {
+        counter("waitroom.coordinator.checkouts", "event", eventId.value()).increment();
     }
 
-    void queueSyncRejected(String eventId) {
-        counter("waitroom.coordinator.queue.sync.rejected", "event", eventId).increment();
+    void queueSyncRejected(EventId eventId) {
+        counter("waitroom.coordinator.queue.sync.rejected", "event", eventId.value())
+                .increment();
     }
 
     private Counter counter(String name, String... tags) {

@@ -100,7 +100,7 @@ class AdmissionWarmup implements WarmupStep {
                 .param("phase", EventPhase.OPEN.name())
                 .param("mode", OperatingMode.QUEUEING.name())
                 .update();
-        FencingGeneration generation = leases.acquireOrRenew(e, owner, Leases.MAX_LEASE)
+        FencingGeneration generation = leases.acquireOrRenew(event, owner, Leases.MAX_LEASE)
                 .orElseThrow(() -> new IllegalStateException("the warm-up event's lease was not taken"));
         List<Candidate> batch = new ArrayList<>(BATCH);
         for (int i = 0; i < BATCH; i++) {
@@ -108,13 +108,13 @@ class AdmissionWarmup implements WarmupStep {
         }
         Instant now = clock.instant();
         List<Grant> offered =
-                grants.allocate(region, e, owner, generation, batch, now, now.plus(Duration.ofMinutes(1)));
+                grants.allocate(region, event, owner, generation, batch, now, now.plus(Duration.ofMinutes(1)));
         if (offered.size() != BATCH) {
             throw new IllegalStateException("the warm-up allocation offered " + offered.size() + " of " + BATCH);
         }
         for (Candidate candidate : batch) {
             Grant session = grants.activate(
-                            e,
+                            event,
                             candidate.visitor(),
                             candidate.visitor(),
                             SessionId.random(),
@@ -138,7 +138,7 @@ class AdmissionWarmup implements WarmupStep {
             } catch (TokenRejectedException rejected) {
                 throw new IllegalStateException("the warm-up token was refused: " + rejected.reason(), rejected);
             }
-            grants.findLive(e, candidate.visitor());
+            grants.findLive(event, candidate.visitor());
         }
     }
 }

@@ -103,76 +103,75 @@ public class Admissions {
     public Admission claim(EventId eventId, VisitorId visitor, VisitorId claiming, ClaimProof proof) {
         Event event = event(eventId);
         EventConfig config = event.config();
-        String e = eventId.value();
         refuseUnlessClaimable(event);
         String keyDigest = proof.key().map(ClaimKey::digest).orElse(null);
         for (int attempt = 0; attempt < 3; attempt++) {
             Instant now = this.clock.instant();
             Instant absolute = now.plus(config.sessionMax());
             Instant expires = min(now.plus(config.sessionTtl()), absolute);
-            Optional<Grant> activated =
-                    this.grants.activate(e, visitor, claiming, SessionId.random(), now, expires, absolute, keyDigest);
+            Optional<Grant> activated = this.grants.activate(
+                    eventId, visitor, claiming, SessionId.random(), now, expires, absolute, keyDigest);
             if (activated.isPresent()) {
                 Admission admission = admit(event, activated.get(), now);
-                this.metrics.claimed(e, "activated");
+                this.metrics.claimed(eventId, "activated");
                 this.sync.pushQuietly(activated.get());
                 return admission;
             }
             // The statement refuses claims while PAUSED or SOLD_OUT: the mode may have changed since it was read.
             event = event(eventId);
             refuseUnlessClaimable(event);
-            Optional<Grant> session = this.grants.findSessionOf(e, claiming);
+            Optional<Grant> session = this.grants.findSessionOf(eventId, claiming);
             if (session.isPresent()) {
                 Grant own = session.get();
-                refuseClaimUnlessThisRegions(e, own);
+                refuseClaimUnlessThisRegions(eventId, own);
                 if (own.saleGeneration() != event.saleGeneration()) {
                     release(own, ReleaseReason.NEW_ROUND);
-                    this.metrics.claimFailed(e, "old-generation");
+                    this.metrics.claimFailed(eventId, "old-generation");
                     throw AdmissionProblems.oldGeneration();
                 }
                 if (!own.sessionExpiresAt().isAfter(now)) {
                     release(own, ReleaseReason.SESSION_EXPIRED);
-                    this.metrics.claimFailed(e, "session-ended");
+                    this.metrics.claimFailed(eventId, "session-ended");
                     throw AdmissionProblems.sessionEnded();
                 }
                 if (!heldBy(event, own, claiming, proof, now)) {
                     // the visitor id alone: the browser that claimed has the session, a copied cookie gets nothing
-                    this.metrics.claimFailed(e, "offer-claimed");
+                    this.metrics.claimFailed(eventId, "offer-claimed");
                     throw AdmissionProblems.offerClaimed();
                 }
-                this.metrics.claimed(e, "repeat");
+                this.metrics.claimed(eventId, "repeat");
                 return admit(event, own, now);
             }
-            Grant latest = this.grants.findLatest(e, visitor).orElse(null);
+            Grant latest = this.grants.findLatest(eventId, visitor).orElse(null);
             if (latest == null) {
-                this.metrics.claimFailed(e, "no-offer");
+                this.metrics.claimFailed(eventId, "no-offer");
                 throw AdmissionProblems.noOffer();
             }
             switch (latest.state()) {
                 case ACTIVE -> {
                     // claimed, and the session bound to another browser (of the same account, docs/accounts.md)
-                    this.metrics.claimFailed(e, "offer-claimed");
+                    this.metrics.claimFailed(eventId, "offer-claimed");
                     throw AdmissionProblems.offerClaimed();
                 }
                 case OFFERED -> {
-                    refuseClaimUnlessThisRegions(e, latest);
+                    refuseClaimUnlessThisRegions(eventId, latest);
                     if (!latest.offerExpiresAt().isAfter(now)) {
                         expireOffer(latest, now);
-                        this.metrics.claimFailed(e, "offer-expired");
+                        this.metrics.claimFailed(eventId, "offer-expired");
                         throw AdmissionProblems.offerExpired();
                     }
                     // A concurrent change between the two statements: look again.
                 }
                 case OFFER_EXPIRED -> {
                     if (latest.releaseReason() == ReleaseReason.SOLD_OUT) {
-                        this.metrics.claimFailed(e, "sold-out");
+                        this.metrics.claimFailed(event.id(), "sold-out");
                         throw AdmissionProblems.soldOut();
                     }
-                    this.metrics.claimFailed(e, "offer-expired");
+                    this.metrics.claimFailed(eventId, "offer-expired");
                     throw AdmissionProblems.offerExpired();
                 }
                 default -> {
-                    this.metrics.claimFailed(e, "session-ended");
+                    this.metrics.claimFailed(eventId, "session-ended");
                     throw AdmissionProblems.sessionEnded();
                 }
             }
@@ -211,7 +210,7 @@ public class Admissions {
      */
     public Admission admitPass(Event event, Grant session) {
         Admission admission = admit(event, session, this.clock.instant());
-        this.metrics.claimed(event.id().value(), "pass");
+        this.metrics.claimed(event.id(), "pass");
         return admission;
     }
 
@@ -231,8 +230,7 @@ public class Admissions {
     /** Renews the session bound to {@code visitor}, for in-process callers that need no token (tests, drills). */
     public Admission renew(EventId eventId, VisitorId visitor) {
         Event event = event(eventId);
-        Grant session =
-                this.grants.findSessionOf(eventId.value(), visitor).orElseThrow(AdmissionProblems::noLiveSession);
+        Grant session = this.grants.findSessionOf(eventId, visitor).orElseThrow(AdmissionProblems::noLiveSession);
         return renew(event, session);
     }
 
@@ -263,7 +261,7 @@ public class Admissions {
     public boolean leave(EventId eventId, VisitorId visitor) {
         event(eventId);
         return this.grants
-                .findSessionOf(eventId.value(), visitor)
+                .findSessionOf(eventId, visitor)
                 .map(g -> release(g, ReleaseReason.LEFT))
                 .orElse(false);
     }
@@ -271,10 +269,9 @@ public class Admissions {
     /** Booking reports a completed purchase; releases the session when the event's policy says so. */
     public GrantState purchaseCompleted(EventId eventId, SessionId sessionId, String orderId) {
         Event event = event(eventId);
-        Grant grant =
-                this.grants.findBySession(eventId.value(), sessionId).orElseThrow(AdmissionProblems::sessionNotFound);
+        Grant grant = this.grants.findBySession(eventId, sessionId).orElseThrow(AdmissionProblems::sessionNotFound);
         if (this.grants.recordPurchase(grant.id(), orderId, this.clock.instant())) {
-            this.metrics.checkedOut(eventId.value());
+            this.metrics.checkedOut(eventId);
         }
         if (event.config().afterPurchase() == AfterPurchase.RELEASE && grant.state() == GrantState.ACTIVE) {
             release(grant, ReleaseReason.PURCHASED);
@@ -289,8 +286,7 @@ public class Admissions {
      */
     public GrantState releaseSession(EventId eventId, SessionId sessionId) {
         event(eventId);
-        Grant grant =
-                this.grants.findBySession(eventId.value(), sessionId).orElseThrow(AdmissionProblems::sessionNotFound);
+        Grant grant = this.grants.findBySession(eventId, sessionId).orElseThrow(AdmissionProblems::sessionNotFound);
         release(grant, ReleaseReason.LEFT);
         return this.grants.find(grant.id()).orElseThrow().state();
     }
@@ -311,7 +307,7 @@ public class Admissions {
         }
         Instant now = this.clock.instant();
         Instant keepUntil = max(grant.absoluteExpiresAt(), now).plus(TOMBSTONE_MARGIN);
-        this.registry.remove(EventId.of(grant.eventId()), grant.sessionId(), keepUntil);
+        this.registry.remove(grant.eventId(), grant.sessionId(), keepUntil);
         boolean released = this.grants.release(grant.id(), GrantState.ACTIVE, reason, now);
         if (released) {
             this.metrics.released(grant.eventId(), reason);
@@ -321,7 +317,7 @@ public class Admissions {
     }
 
     /** Expires overdue offers and sessions of one event; returns how many grants this call released. */
-    public int expireOverdue(String eventId, int limit) {
+    public int expireOverdue(EventId eventId, int limit) {
         Instant now = this.clock.instant();
         int released = 0;
         for (Grant expired : this.grants.expireOffers(eventId, now)) {
@@ -341,7 +337,7 @@ public class Admissions {
      * Releases this region's sessions whose purchase another region's coordinator recorded (booking reports to any
      * one) under {@code afterPurchase: RELEASE}: registry first, then the capacity. Returns how many.
      */
-    public int releasePurchased(String eventId, int limit) {
+    public int releasePurchased(EventId eventId, int limit) {
         int released = 0;
         for (Grant grant : this.grants.purchasedToRelease(eventId, limit)) {
             if (release(grant, ReleaseReason.PURCHASED)) {
@@ -356,7 +352,7 @@ public class Admissions {
      * capacity returns as its grants end. Its session registry lives in that region's Redis and lapses there at the same
      * deadline. Returns how many grants this call released.
      */
-    public int expireFrozenRegion(String eventId, String region) {
+    public int expireFrozenRegion(EventId eventId, Region region) {
         int released = 0;
         for (Grant grant : this.grants.expireOfFrozenRegion(eventId, region, this.clock.instant())) {
             this.metrics.released(eventId, grant.releaseReason());
@@ -369,7 +365,7 @@ public class Admissions {
      * Ends the sessions of sale generations before the event's current one (a new round has opened): registry first,
      * then the capacity returns. Returns how many this call released.
      */
-    public int endEarlierRounds(String eventId, int limit) {
+    public int endEarlierRounds(EventId eventId, int limit) {
         int released = 0;
         for (Grant old : this.grants.earlierRoundSessions(eventId, limit)) {
             if (release(old, ReleaseReason.NEW_ROUND)) {
@@ -387,12 +383,11 @@ public class Admissions {
         if (Grants.CLAIMABLE.contains(event.mode())) {
             return;
         }
-        String e = event.id().value();
         if (event.mode() == OperatingMode.PAUSED) {
-            this.metrics.claimFailed(e, "paused");
+            this.metrics.claimFailed(event.id(), "paused");
             throw AdmissionProblems.paused();
         }
-        this.metrics.claimFailed(e, "sold-out");
+        this.metrics.claimFailed(event.id(), "sold-out");
         throw AdmissionProblems.soldOut();
     }
 
@@ -402,10 +397,10 @@ public class Admissions {
      * it, and the ceiling would not hold (issue #28, docs/regions.md).
      */
     private boolean isThisRegions(Grant grant) {
-        return this.region.name().equals(grant.region());
+        return this.region.equals(grant.region());
     }
 
-    private void refuseClaimUnlessThisRegions(String eventId, Grant grant) {
+    private void refuseClaimUnlessThisRegions(EventId eventId, Grant grant) {
         if (!isThisRegions(grant)) {
             this.metrics.claimFailed(eventId, "other-region");
             throw AdmissionProblems.otherRegion();
@@ -425,7 +420,7 @@ public class Admissions {
             throw AdmissionProblems.sessionEnded();
         }
         AdmissionClaims claims = new AdmissionClaims(
-                grant.eventId(),
+                grant.eventId().value(),
                 grant.saleGeneration(),
                 grant.id().toString(),
                 grant.sessionId().toString(),

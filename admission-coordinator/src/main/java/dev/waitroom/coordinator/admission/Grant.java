@@ -1,5 +1,7 @@
 package dev.waitroom.coordinator.admission;
 
+import dev.waitroom.contract.EventId;
+import dev.waitroom.contract.Region;
 import dev.waitroom.coordinator.ids.GrantId;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.lease.FencingGeneration;
@@ -16,7 +18,7 @@ import java.time.Instant;
  */
 public record Grant(
         GrantId id,
-        String eventId,
+        EventId eventId,
         VisitorId visitor,
         String entryId,
         long orderKey,
@@ -34,7 +36,7 @@ public record Grant(
         ReleaseReason releaseReason,
         GrantState queueSyncedState,
         long saleGeneration,
-        String region) {
+        Region region) {
 
     @Override
     public String toString() {

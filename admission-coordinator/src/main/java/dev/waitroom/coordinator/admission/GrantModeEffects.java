@@ -41,25 +41,25 @@ class GrantModeEffects implements ModeEffects {
 
     @Override
     public long liveGrants(EventId id) {
-        return this.grants.liveInEveryRegion(id.value());
+        return this.grants.liveInEveryRegion(id);
     }
 
     @Override
     public int withdrawOffers(EventId id, Instant now) {
-        List<Grant> withdrawn = this.grants.withdrawAll(id.value(), now);
+        List<Grant> withdrawn = this.grants.withdrawAll(id, now);
         withdrawn.forEach(g -> this.metrics.released(g.eventId(), ReleaseReason.SOLD_OUT));
         return withdrawn.size();
     }
 
     @Override
     public int extendOffers(EventId id, Duration pause) {
-        return this.grants.extendOffers(id.value(), pause);
+        return this.grants.extendOffers(id, pause);
     }
 
     @Override
     public void tellQueue(EventId id) {
         try {
-            this.sync.reconcile(id.value(), BATCH);
+            this.sync.reconcile(id, BATCH);
         } catch (CoordinatorException | DataAccessException ex) {
             log.debug("Queue sync of event {} after a mode change deferred to the ticker: {}", id, ex.getMessage());
         }
@@ -68,7 +68,7 @@ class GrantModeEffects implements ModeEffects {
     @Override
     public void endEarlierRounds(EventId id) {
         try {
-            int ended = this.admissions.endEarlierRounds(id.value(), BATCH);
+            int ended = this.admissions.endEarlierRounds(id, BATCH);
             log.info("Event {}: {} sessions of earlier rounds ended", id, ended);
         } catch (CoordinatorException | DataAccessException ex) {
             log.warn("Sessions of earlier rounds of event {} left to the ticker: {}", id, ex.getMessage());

@@ -1,6 +1,7 @@
 package dev.waitroom.coordinator.admission;
 
 import dev.waitroom.contract.AfterPurchase;
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.Region;
@@ -282,7 +283,7 @@ public class Grants {
      */
     public List<Grant> allocate(
             Region region,
-            String eventId,
+            EventId eventId,
             String owner,
             FencingGeneration generation,
             List<Candidate> batch,
@@ -298,9 +299,9 @@ public class Grants {
      * Locks the event row until the transaction ends: every allocation and every budget change of one event takes this
      * lock first, so each statement after it sees the others' committed rows (docs/regions.md).
      */
-    public static void lockEvent(JdbcClient jdbc, String eventId) {
+    public static void lockEvent(JdbcClient jdbc, EventId eventId) {
         jdbc.sql("select event_id from events where event_id = :e for update")
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .query()
                 .rowSet();
     }
@@ -308,7 +309,7 @@ public class Grants {
     /** Must run inside a transaction that has called {@link #lockEvent}. Returns the rows actually inserted. */
     private List<Grant> insertOffers(
             Region region,
-            String eventId,
+            EventId eventId,
             String owner,
             FencingGeneration generation,
             List<Candidate> batch,
@@ -333,7 +334,7 @@ public class Grants {
                     }
                     Array idArray = con.createArrayOf("uuid", ids);
                     int p = 1;
-                    ps.setString(p++, eventId);
+                    ps.setString(p++, eventId.value());
                     ps.setString(p++, region.name());
                     ps.setInt(p++, n);
                     ps.setLong(p++, generation.value());
@@ -354,7 +355,7 @@ public class Grants {
      * {@code bound} and {@code keyDigest} (or null) recorded in the same statement.
      */
     Optional<Grant> activate(
-            String eventId,
+            EventId eventId,
             VisitorId visitor,
             VisitorId bound,
             SessionId sessionId,
@@ -370,7 +371,7 @@ public class Grants {
                 .param("now", ts(now))
                 .param("sessionExpires", ts(sessionExpiresAt))
                 .param("absolute", ts(absoluteExpiresAt))
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .param("v", visitor.value())
                 .param("region", this.region.name())
                 .query(Grants::map)
@@ -409,10 +410,10 @@ public class Grants {
     }
 
     /** The ACTIVE session bound to {@code visitor} (its identity since the claim), if any. */
-    Optional<Grant> findSessionOf(String eventId, VisitorId visitor) {
+    Optional<Grant> findSessionOf(EventId eventId, VisitorId visitor) {
         return this.jdbc
                 .sql(FIND_SESSION_OF)
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .param("v", visitor.value())
                 .query(Grants::map)
                 .optional();
@@ -438,12 +439,12 @@ public class Grants {
     }
 
     /** Expires every overdue offer of an event in one statement; returns the grants it changed. */
-    List<Grant> expireOffers(String eventId, Instant now) {
+    List<Grant> expireOffers(EventId eventId, Instant now) {
         return this.jdbc
                 .sql(EXPIRE_OFFERS)
                 .param("region", this.region.name())
                 .param("now", ts(now))
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .query(Grants::map)
                 .list();
     }
@@ -453,32 +454,32 @@ public class Grants {
      * its queue hears of them through the outbox (queue_synced_state left as it was) when the gate is back. Offers are
      * held while the event is paused, as for every gate.
      */
-    List<Grant> expireOfFrozenRegion(String eventId, String region, Instant now) {
+    List<Grant> expireOfFrozenRegion(EventId eventId, Region region, Instant now) {
         return this.jdbc
                 .sql(EXPIRE_OF_REGION)
                 .param("now", ts(now))
-                .param("e", eventId)
-                .param("r", region)
+                .param("e", eventId.value())
+                .param("r", region.name())
                 .query(Grants::map)
                 .list();
     }
 
     /** Withdraws every outstanding offer of a sold-out event; returns the grants it changed. */
-    List<Grant> withdrawAll(String eventId, Instant now) {
+    List<Grant> withdrawAll(EventId eventId, Instant now) {
         return this.jdbc
                 .sql(WITHDRAW_ALL)
                 .param("now", ts(now))
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .query(Grants::map)
                 .list();
     }
 
     /** Moves every outstanding offer's deadline on by {@code pause}; returns how many. */
-    int extendOffers(String eventId, Duration pause) {
+    int extendOffers(EventId eventId, Duration pause) {
         return this.jdbc
                 .sql(EXTEND_OFFERS)
                 .param("seconds", pause.toNanos() / 1e9)
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .update();
     }
 
@@ -486,22 +487,22 @@ public class Grants {
      * This region's ACTIVE sessions with a recorded purchase, in an event whose sessions end at purchase: another
      * region's coordinator recorded it and left the release to this region's gate.
      */
-    List<Grant> purchasedToRelease(String eventId, int limit) {
+    List<Grant> purchasedToRelease(EventId eventId, int limit) {
         return this.jdbc
                 .sql(PURCHASED_TO_RELEASE)
                 .param("region", this.region.name())
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .param("limit", limit)
                 .query(Grants::map)
                 .list();
     }
 
     /** ACTIVE sessions of an earlier sale generation than the event's current one. */
-    List<Grant> earlierRoundSessions(String eventId, int limit) {
+    List<Grant> earlierRoundSessions(EventId eventId, int limit) {
         return this.jdbc
                 .sql(EARLIER_ROUND_SESSIONS)
                 .param("region", this.region.name())
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .param("limit", limit)
                 .query(Grants::map)
                 .list();
@@ -530,32 +531,32 @@ public class Grants {
                 == 1;
     }
 
-    List<Grant> overdueSessions(String eventId, Instant now, int limit) {
+    List<Grant> overdueSessions(EventId eventId, Instant now, int limit) {
         return this.jdbc
                 .sql(OVERDUE_SESSIONS)
                 .param("region", this.region.name())
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .param("now", ts(now))
                 .param("limit", limit)
                 .query(Grants::map)
                 .list();
     }
 
-    public Optional<Grant> findLive(String eventId, VisitorId visitor) {
+    public Optional<Grant> findLive(EventId eventId, VisitorId visitor) {
         return this.jdbc
                 .sql(FIND_LIVE)
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .param("v", visitor.value())
                 .query(Grants::map)
                 .optional();
     }
 
-    Optional<Grant> findLatest(String eventId, VisitorId visitor) {
+    Optional<Grant> findLatest(EventId eventId, VisitorId visitor) {
         return this.jdbc
                 .sql("select " + COLUMNS + """
                  from grants where event_id = :e and visitor = :v order by offered_at desc, id limit 1
                 """)
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .param("v", visitor.value())
                 .query(Grants::map)
                 .optional();
@@ -567,7 +568,7 @@ public class Grants {
      * transaction that has called {@link #lockEvent}.
      */
     public Optional<Grant> insertPassSession(
-            String eventId,
+            EventId eventId,
             String passId,
             VisitorId visitor,
             SessionId sessionId,
@@ -576,7 +577,7 @@ public class Grants {
             Instant absoluteExpiresAt) {
         return this.jdbc
                 .sql(INSERT_PASS_SESSION)
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .param("region", this.region.name())
                 .param("id", GrantId.random().value())
                 .param("v", visitor.value())
@@ -601,11 +602,11 @@ public class Grants {
     }
 
     /** The live sessions opened with a pass. */
-    public List<Grant> liveOfPass(String eventId, String passId) {
+    public List<Grant> liveOfPass(EventId eventId, String passId) {
         return this.jdbc
                 .sql("select " + COLUMNS + " from grants where event_id = :e and pass_id = :pass and state in (" + LIVE
                         + ")")
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .param("pass", passId)
                 .query(Grants::map)
                 .list();
@@ -619,34 +620,34 @@ public class Grants {
                 .optional();
     }
 
-    Optional<Grant> findBySession(String eventId, SessionId sessionId) {
+    Optional<Grant> findBySession(EventId eventId, SessionId sessionId) {
         return this.jdbc
                 .sql("select " + COLUMNS + " from grants where event_id = :e and session_id = :sid")
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .param("sid", sessionId.value())
                 .query(Grants::map)
                 .optional();
     }
 
     /** Grants whose latest state the queue has not acknowledged (the outbox). */
-    List<Grant> unsynced(String eventId, int limit) {
+    List<Grant> unsynced(EventId eventId, int limit) {
         return this.jdbc
                 .sql("select " + COLUMNS + """
                  from grants where event_id = :e and region = :region and queue_synced_state is distinct from state
                 order by offered_at limit :limit
                 """)
                 .param("region", this.region.name())
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .param("limit", limit)
                 .query(Grants::map)
                 .list();
     }
 
-    List<Grant> offered(String eventId) {
+    List<Grant> offered(EventId eventId) {
         return this.jdbc
                 .sql(FIND_OFFERED)
                 .param("region", this.region.name())
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .query(Grants::map)
                 .list();
     }
@@ -660,20 +661,20 @@ public class Grants {
     }
 
     /** Live grants (OFFERED or ACTIVE) of the event in every region. */
-    public long liveInEveryRegion(String eventId) {
+    public long liveInEveryRegion(EventId eventId) {
         return this.jdbc
                 .sql("select count(*) from grants where event_id = :e and state in ("
                         + dev.waitroom.coordinator.SqlLiterals.list(GrantState.LIVE) + ")")
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .query(Long.class)
                 .single();
     }
 
-    public LiveCounts count(String eventId) {
+    public LiveCounts count(EventId eventId) {
         return this.jdbc
                 .sql(COUNT_LIVE)
                 .param("region", this.region.name())
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .query((rs, n) -> new LiveCounts(rs.getLong("offered"), rs.getLong("active")))
                 .single();
     }
@@ -682,11 +683,11 @@ public class Grants {
      * {@link #count} without the sessions passes opened, which the queue never hears of: what the queue's own counters
      * are compared with (drift).
      */
-    public LiveCounts countQueued(String eventId) {
+    public LiveCounts countQueued(EventId eventId) {
         return this.jdbc
                 .sql(COUNT_LIVE + " and pass_id is null")
                 .param("region", this.region.name())
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .query((rs, n) -> new LiveCounts(rs.getLong("offered"), rs.getLong("active")))
                 .single();
     }
@@ -696,20 +697,20 @@ public class Grants {
      * The event's checkouts: grants whose purchase booking reported (once each, whatever the after-purchase policy).
      * Sessions ended by a new round, a leave or an expiry are not among them.
      */
-    public long checkouts(String eventId) {
+    public long checkouts(EventId eventId) {
         return this.jdbc
                 .sql("select count(*) from grants where event_id = :e and purchased_at is not null")
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .query(Long.class)
                 .single();
     }
 
-    public java.util.Map<String, Long> releasedByReason(String eventId) {
+    public java.util.Map<String, Long> releasedByReason(EventId eventId) {
         java.util.Map<String, Long> result = new java.util.TreeMap<>();
         this.jdbc.sql("""
                 select release_reason, count(*) as n from grants
                 where event_id = :e and release_reason is not null group by release_reason
-                """).param("e", eventId).query(rs -> {
+                """).param("e", eventId.value()).query(rs -> {
             result.put(rs.getString("release_reason"), rs.getLong("n"));
         });
         return result;
@@ -731,7 +732,7 @@ public class Grants {
         String sessionVisitor = rs.getString("session_visitor");
         return new Grant(
                 new GrantId(rs.getObject("id", UUID.class)),
-                rs.getString("event_id"),
+                EventId.of(rs.getString("event_id")),
                 new VisitorId(rs.getString("visitor")),
                 rs.getString("entry_id"),
                 rs.getLong("order_key"),
@@ -749,6 +750,6 @@ public class Grants {
                 reason == null ? null : ReleaseReason.valueOf(reason),
                 synced == null ? null : GrantState.valueOf(synced),
                 rs.getLong("sale_generation"),
-                rs.getString("region"));
+                new Region(rs.getString("region")));
     }
 }

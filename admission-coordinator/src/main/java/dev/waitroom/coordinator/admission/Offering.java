@@ -36,12 +36,11 @@ public class Offering {
 
     /** Offers to {@code batch}, all or nothing; returns the offers made (empty if fenced off or over the ceiling). */
     public List<Grant> offer(Event event, String owner, FencingGeneration generation, List<Candidate> batch) {
-        String e = event.id().value();
         Instant now = this.clock.instant();
         Instant deadline = now.plus(event.config().offerTtl());
-        List<Grant> offered = this.grants.allocate(this.region, e, owner, generation, batch, now, deadline);
-        this.metrics.offered(e, offered.size());
-        this.sync.pushOffers(e, offered);
+        List<Grant> offered = this.grants.allocate(this.region, event.id(), owner, generation, batch, now, deadline);
+        this.metrics.offered(event.id(), offered.size());
+        this.sync.pushOffers(event.id(), offered);
         return offered;
     }
 }

@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.admission;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Region;
 import dev.waitroom.contract.queue.OfferBatch;
 import dev.waitroom.contract.queue.OfferResult;
@@ -49,11 +50,11 @@ public class QueueSync {
      * reached this gate) stay unacknowledged for that region's gate to send (docs/regions.md).
      */
     private boolean ours(Grant grant) {
-        return this.region.name().equals(grant.region());
+        return this.region.equals(grant.region());
     }
 
     /** New offers of one event in one call. */
-    void pushOffers(String eventId, List<Grant> offers) {
+    void pushOffers(EventId eventId, List<Grant> offers) {
         offers = offers.stream().filter(this::ours).toList();
         if (offers.isEmpty()) {
             return;
@@ -85,7 +86,7 @@ public class QueueSync {
      * the queue has not acknowledged (new, or a deadline moved on by a pause) go in offer calls of up to
      * {@link OfferBatch#MAX_OFFERS}, the rest grant by grant.
      */
-    public int reconcile(String eventId, int limit) {
+    public int reconcile(EventId eventId, int limit) {
         int done = 0;
         List<Grant> offers = new ArrayList<>();
         for (Grant grant : this.grants.unsynced(eventId, limit)) {
@@ -109,7 +110,7 @@ public class QueueSync {
     }
 
     /** After a takeover: the queue hears every outstanding offer again (idempotent). */
-    public void resendOffers(String eventId) {
+    public void resendOffers(EventId eventId) {
         List<Grant> offered = this.grants.offered(eventId);
         // The queue takes at most OfferBatch.MAX_OFFERS per call; an event with a larger ceiling has more outstanding.
         for (int from = 0; from < offered.size(); from += OfferBatch.MAX_OFFERS) {
@@ -121,7 +122,7 @@ public class QueueSync {
      * Tells the queue about offers and reads its answer: an entry that is no longer waiting (the visitor left the
      * queue between candidates and offer) cannot be offered, so its grant is withdrawn and the capacity returns.
      */
-    private void offer(String eventId, List<Grant> offers) {
+    private void offer(EventId eventId, List<Grant> offers) {
         List<OfferResult> results = this.queue.offer(
                 eventId,
                 offers.stream()

@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.admission;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.ids.SessionId;
@@ -78,7 +79,8 @@ class SessionTokens {
         } catch (IllegalArgumentException ex) {
             throw invalid();
         }
-        Optional<Grant> grant = this.grants.findBySession(claims.eventId(), sessionId);
+        EventId eventId = EventId.parse(claims.eventId()).orElseThrow(() -> invalid());
+        Optional<Grant> grant = this.grants.findBySession(eventId, sessionId);
         if (grant.isEmpty()
                 || !grant.get().id().toString().equals(claims.grantId())
                 || !visitor.equals(grant.get().sessionVisitor())) {

@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.ops;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.admission.LiveCounts;
@@ -54,7 +55,7 @@ class LiveView {
     }
 
     Live of(Event event) {
-        String id = event.id().value();
+        EventId id = event.id();
         LiveCounts live = this.grants.count(id);
         QueueCounts counts = null;
         try {

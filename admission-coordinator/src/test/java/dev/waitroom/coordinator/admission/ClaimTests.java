@@ -132,7 +132,7 @@ class ClaimTests {
         pool.shutdown();
 
         assertThat(sessions).hasSize(1);
-        LiveCounts counts = this.scenario.grants.count(this.eventId);
+        LiveCounts counts = this.scenario.grants.count(EventId.of(this.eventId));
         assertThat(counts.active()).isEqualTo(1);
         assertThat(counts.offered()).isZero();
     }
@@ -157,7 +157,8 @@ class ClaimTests {
     void lateClaimIsAProblemAndRequeueOnceThenDrop() {
         String visitor = offered(1, 1, ExpiredOfferPolicy.REQUEUE_ONCE, AfterPurchase.RELEASE)
                 .get(0);
-        assertThat(this.scenario.grants.count(this.eventId).offered()).isEqualTo(1);
+        assertThat(this.scenario.grants.count(EventId.of(this.eventId)).offered())
+                .isEqualTo(1);
 
         this.scenario.clock.advance(Duration.ofSeconds(31));
         Http.Response late = claim(visitor);
@@ -165,19 +166,20 @@ class ClaimTests {
         assertThat(late.status()).isEqualTo(410);
         assertThat(late.contentType()).startsWith("application/problem+json");
         assertThat(late.problemType()).isEqualTo("https://waitroom.dev/problems/offer-expired");
-        assertThat(this.scenario.grants.count(this.eventId).live()).isZero();
+        assertThat(this.scenario.grants.count(EventId.of(this.eventId)).live()).isZero();
         InMemoryQueueDirectory.Entry entry = this.scenario.queue.entry(this.eventId, visitor);
         assertThat(entry.state()).isEqualTo(InMemoryQueueDirectory.State.WAITING);
         assertThat(entry.requeues()).isEqualTo(1);
 
         // Back of the queue once: offered again, left unclaimed, released by the ticker this time, then dropped.
         this.scenario.tickUntilLive(this.eventId, 1);
-        assertThat(this.scenario.grants.count(this.eventId).offered()).isEqualTo(1);
+        assertThat(this.scenario.grants.count(EventId.of(this.eventId)).offered())
+                .isEqualTo(1);
         this.scenario.tick(this.eventId, Duration.ofSeconds(31));
-        assertThat(this.scenario.grants.count(this.eventId).live()).isZero();
+        assertThat(this.scenario.grants.count(EventId.of(this.eventId)).live()).isZero();
         assertThat(entry.state()).isEqualTo(InMemoryQueueDirectory.State.EXPIRED);
         this.scenario.tick(this.eventId, Duration.ofSeconds(1));
-        assertThat(this.scenario.grants.count(this.eventId).live()).isZero();
+        assertThat(this.scenario.grants.count(EventId.of(this.eventId)).live()).isZero();
         assertThat(claim(visitor).problemType()).isEqualTo("https://waitroom.dev/problems/offer-expired");
     }
 
@@ -186,7 +188,7 @@ class ClaimTests {
         String visitor =
                 offered(1, 1, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE).get(0);
         this.scenario.tick(this.eventId, Duration.ofSeconds(31));
-        assertThat(this.scenario.grants.count(this.eventId).live()).isZero();
+        assertThat(this.scenario.grants.count(EventId.of(this.eventId)).live()).isZero();
         assertThat(this.scenario.queue.entry(this.eventId, visitor).state())
                 .isEqualTo(InMemoryQueueDirectory.State.EXPIRED);
     }
@@ -266,8 +268,9 @@ class ClaimTests {
 
         assertThat(this.redisson.getBucket(key, StringCodec.INSTANCE).isExists())
                 .isFalse();
-        assertThat(this.scenario.grants.count(this.eventId).live()).isZero();
-        assertThat(this.scenario.grants.releasedByReason(this.eventId)).containsEntry("LEFT", 1L);
+        assertThat(this.scenario.grants.count(EventId.of(this.eventId)).live()).isZero();
+        assertThat(this.scenario.grants.releasedByReason(EventId.of(this.eventId)))
+                .containsEntry("LEFT", 1L);
         // A claim after leaving cannot revive the session.
         Http.Response again = claim(visitor);
         assertThat(again.status()).isEqualTo(409);
@@ -307,7 +310,7 @@ class ClaimTests {
         assertThat(answers.get("oversized body").status()).isEqualTo(413);
         answers.forEach((what, r) -> assertThat(r.contentType()).as(what).startsWith("application/problem+json"));
 
-        LiveCounts counts = this.scenario.grants.count(this.eventId);
+        LiveCounts counts = this.scenario.grants.count(EventId.of(this.eventId));
         assertThat(counts.offered()).isEqualTo(1);
         assertThat(counts.active()).isZero();
     }

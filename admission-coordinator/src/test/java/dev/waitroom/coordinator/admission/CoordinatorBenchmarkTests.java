@@ -3,6 +3,7 @@ package dev.waitroom.coordinator.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.contract.AfterPurchase;
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.Region;
@@ -49,11 +50,11 @@ class CoordinatorBenchmarkTests {
                         Scenario.config(
                                 100_000, 1000, 1000, 30, 60, 120, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE));
                 FencingGeneration gen = this.leases
-                        .acquireOrRenew(eventId, "bench", Duration.ofSeconds(5))
+                        .acquireOrRenew(EventId.of(eventId), "bench", Duration.ofSeconds(5))
                         .orElseThrow();
                 int transactionsPerThread = threads == 1 ? 2000 : 600;
                 allocate(eventId, gen, 1, 200, batch); // warm-up
-                this.leases.acquireOrRenew(eventId, "bench", Duration.ofSeconds(5));
+                this.leases.acquireOrRenew(EventId.of(eventId), "bench", Duration.ofSeconds(5));
                 long start = System.nanoTime();
                 int made = allocate(eventId, gen, threads, transactionsPerThread, batch);
                 double seconds = (System.nanoTime() - start) / 1e9;
@@ -75,9 +76,9 @@ class CoordinatorBenchmarkTests {
                 for (int i = 0; i < perThread; i++) {
                     if (i % 200 == 199) {
                         // Keep the lease, and keep live grants near a realistic ceiling (about 1000): offers expire.
-                        this.leases.acquireOrRenew(eventId, "bench", Duration.ofSeconds(5));
+                        this.leases.acquireOrRenew(EventId.of(eventId), "bench", Duration.ofSeconds(5));
                         this.scenario.grants.expireOffers(
-                                eventId, this.scenario.now().plusSeconds(31));
+                                EventId.of(eventId), this.scenario.now().plusSeconds(31));
                     }
                     List<Candidate> candidates = new ArrayList<>();
                     for (int b = 0; b < batch; b++) {
@@ -85,7 +86,7 @@ class CoordinatorBenchmarkTests {
                     }
                     List<Grant> inserted = this.scenario.grants.allocate(
                             Region.CENTRAL,
-                            eventId,
+                            EventId.of(eventId),
                             "bench",
                             gen,
                             candidates,
@@ -111,10 +112,10 @@ class CoordinatorBenchmarkTests {
                 "bench-claim",
                 Scenario.config(visitors, 1000, 1000, 600, 600, 1200, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE));
         List<String> ids = scenario.join(eventId, visitors);
-        for (int i = 0; i < 10 && scenario.grants.count(eventId).offered() < visitors; i++) {
+        for (int i = 0; i < 10 && scenario.grants.count(EventId.of(eventId)).offered() < visitors; i++) {
             scenario.tick(eventId, Duration.ofSeconds(2));
         }
-        assertThat(scenario.grants.count(eventId).offered()).isEqualTo(visitors);
+        assertThat(scenario.grants.count(EventId.of(eventId)).offered()).isEqualTo(visitors);
         Http http = scenario.http();
         for (int i = 0; i < 100; i++) { // warm-up: repeat claims
             http.post("/events/" + eventId + "/admission/claim", null, Headers.VISITOR, ids.get(i));
@@ -153,6 +154,6 @@ class CoordinatorBenchmarkTests {
                 sorted.get((int) (sorted.size() * 0.99)) / 1e6,
                 sorted.get(sorted.size() - 1) / 1e6,
                 sorted.size());
-        assertThat(scenario.grants.count(eventId).active()).isEqualTo(visitors);
+        assertThat(scenario.grants.count(EventId.of(eventId)).active()).isEqualTo(visitors);
     }
 }

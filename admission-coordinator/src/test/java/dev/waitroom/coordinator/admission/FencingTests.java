@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.contract.AfterPurchase;
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Region;
 import dev.waitroom.coordinator.lease.FencingGeneration;
@@ -43,33 +44,35 @@ class FencingTests {
     @Test
     void leaseIsExclusiveRenewableAndTakeoverIncrementsTheGeneration() {
         FencingGeneration first = this.leases
-                .acquireOrRenew(this.eventId, "a", Duration.ofMillis(300))
+                .acquireOrRenew(EventId.of(this.eventId), "a", Duration.ofMillis(300))
                 .orElseThrow();
-        assertThat(this.leases.acquireOrRenew(this.eventId, "b", Duration.ofSeconds(5)))
+        assertThat(this.leases.acquireOrRenew(EventId.of(this.eventId), "b", Duration.ofSeconds(5)))
                 .isEmpty();
-        assertThat(this.leases.acquireOrRenew(this.eventId, "a", Duration.ofMillis(300)))
+        assertThat(this.leases.acquireOrRenew(EventId.of(this.eventId), "a", Duration.ofMillis(300)))
                 .contains(first);
 
         FencingGeneration second = await().atMost(Duration.ofSeconds(5))
-                .until(() -> this.leases.acquireOrRenew(this.eventId, "b", Duration.ofSeconds(5)), Optional::isPresent)
+                .until(
+                        () -> this.leases.acquireOrRenew(EventId.of(this.eventId), "b", Duration.ofSeconds(5)),
+                        Optional::isPresent)
                 .orElseThrow();
 
         assertThat(second.value()).isEqualTo(first.value() + 1);
-        assertThat(this.leases.acquireOrRenew(this.eventId, "a", Duration.ofSeconds(5)))
+        assertThat(this.leases.acquireOrRenew(EventId.of(this.eventId), "a", Duration.ofSeconds(5)))
                 .isEmpty();
     }
 
     @Test
     void leaseLongerThanFiveSecondsIsRefused() {
         org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> this.leases.acquireOrRenew(this.eventId, "a", Duration.ofSeconds(6)))
+                        () -> this.leases.acquireOrRenew(EventId.of(this.eventId), "a", Duration.ofSeconds(6)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void aFormerLeadersWriteWithAnOldGenerationChangesZeroRows() {
         FencingGeneration old = this.leases
-                .acquireOrRenew(this.eventId, "old", Duration.ofMillis(200))
+                .acquireOrRenew(EventId.of(this.eventId), "old", Duration.ofMillis(200))
                 .orElseThrow();
         List<String> visitors = this.scenario.join(this.eventId, 3);
         List<Candidate> batch = List.of(
@@ -77,7 +80,7 @@ class FencingTests {
                 new Candidate("entry-2", new VisitorId(visitors.get(1)), 2));
         FencingGeneration current = await().atMost(Duration.ofSeconds(5))
                 .until(
-                        () -> this.leases.acquireOrRenew(this.eventId, "new", Duration.ofSeconds(5)),
+                        () -> this.leases.acquireOrRenew(EventId.of(this.eventId), "new", Duration.ofSeconds(5)),
                         Optional::isPresent)
                 .orElseThrow();
 
@@ -88,7 +91,7 @@ class FencingTests {
         assertThat(stale).isEmpty();
         assertThat(wrongOwner).isEmpty();
         assertThat(oldGenerationRightOwner).isEmpty();
-        assertThat(this.grants.count(this.eventId).live()).isZero();
+        assertThat(this.grants.count(EventId.of(this.eventId)).live()).isZero();
 
         List<Grant> fresh = insert("new", current, batch);
         assertThat(fresh).hasSize(2).allSatisfy(g -> assertThat(g.generation()).isEqualTo(current));
@@ -97,7 +100,7 @@ class FencingTests {
     @Test
     void anAllocationThatWouldPassTheCeilingInsertsNothing() {
         FencingGeneration gen = this.leases
-                .acquireOrRenew(this.eventId, "leader", Duration.ofSeconds(5))
+                .acquireOrRenew(EventId.of(this.eventId), "leader", Duration.ofSeconds(5))
                 .orElseThrow();
         List<String> visitors = this.scenario.join(this.eventId, 11);
         List<Candidate> eleven = new java.util.ArrayList<>();
@@ -107,13 +110,13 @@ class FencingTests {
         assertThat(insert("leader", gen, eleven)).isEmpty();
         assertThat(insert("leader", gen, eleven.subList(0, 10))).hasSize(10);
         assertThat(insert("leader", gen, eleven.subList(10, 11))).isEmpty();
-        assertThat(this.grants.count(this.eventId).live()).isEqualTo(10);
+        assertThat(this.grants.count(EventId.of(this.eventId)).live()).isEqualTo(10);
     }
 
     @Test
     void aVisitorNeverHoldsTwoLiveGrants() {
         FencingGeneration gen = this.leases
-                .acquireOrRenew(this.eventId, "leader", Duration.ofSeconds(5))
+                .acquireOrRenew(EventId.of(this.eventId), "leader", Duration.ofSeconds(5))
                 .orElseThrow();
         VisitorId visitor = new VisitorId(this.scenario.join(this.eventId, 1).get(0));
         assertThat(insert("leader", gen, List.of(new Candidate("x-1", visitor, 1))))
@@ -122,13 +125,13 @@ class FencingTests {
                 .isEmpty();
         assertThat(insert("leader", gen, List.of(new Candidate("x-1", new VisitorId("AAAAAAAAAAAAAAAAAAAAAA"), 1))))
                 .isEmpty();
-        assertThat(this.grants.count(this.eventId).live()).isEqualTo(1);
+        assertThat(this.grants.count(EventId.of(this.eventId)).live()).isEqualTo(1);
     }
 
     private List<Grant> insert(String owner, FencingGeneration generation, List<Candidate> batch) {
         return this.grants.allocate(
                 Region.CENTRAL,
-                this.eventId,
+                EventId.of(this.eventId),
                 owner,
                 generation,
                 batch,

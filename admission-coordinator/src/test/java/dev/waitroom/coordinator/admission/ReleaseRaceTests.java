@@ -52,7 +52,7 @@ class ReleaseRaceTests {
         for (String visitor : visitors) {
             admitted.add(this.admissions.claim(EventId.of(eventId), new VisitorId(visitor)));
         }
-        assertThat(this.scenario.grants.count(eventId).active()).isEqualTo(sessions);
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).active()).isEqualTo(sessions);
         this.scenario.clock.advance(Duration.ofSeconds(61)); // every session is now overdue as well
 
         ExecutorService pool = Executors.newFixedThreadPool(3);
@@ -76,7 +76,7 @@ class ReleaseRaceTests {
             start.await();
             int won = 0;
             for (int i = 0; i < 5; i++) {
-                won += this.admissions.expireOverdue(eventId, 7);
+                won += this.admissions.expireOverdue(EventId.of(eventId), 7);
             }
             return won;
         });
@@ -86,7 +86,7 @@ class ReleaseRaceTests {
         int expiryWins = expiries.get();
         pool.shutdown();
 
-        Map<String, Long> byReason = this.scenario.grants.releasedByReason(eventId);
+        Map<String, Long> byReason = this.scenario.grants.releasedByReason(EventId.of(eventId));
         long purchaseWins = byReason.getOrDefault("PURCHASED", 0L);
         System.out.printf("release race: leave %d, purchase %d, expiry %d%n", leaveWins, purchaseWins, expiryWins);
         long expired = byReason.getOrDefault("SESSION_EXPIRED", 0L);
@@ -100,7 +100,7 @@ class ReleaseRaceTests {
                 .mapToDouble(c -> c.count())
                 .sum();
         assertThat(counted).isEqualTo(sessions);
-        assertThat(this.scenario.grants.count(eventId).live()).isZero();
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).live()).isZero();
         for (Admission a : admitted) {
             assertThat(this.redisson
                             .getBucket(key(eventId, a.sessionId()), StringCodec.INSTANCE)
@@ -127,8 +127,8 @@ class ReleaseRaceTests {
                 .isTrue();
 
         this.scenario.clock.advance(Duration.ofSeconds(61));
-        assertThat(this.admissions.expireOverdue(eventId, 10)).isEqualTo(1);
-        assertThat(this.scenario.grants.count(eventId).live()).isZero();
+        assertThat(this.admissions.expireOverdue(EventId.of(eventId), 10)).isEqualTo(1);
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).live()).isZero();
         // the queue entry ends COMPLETED, not EXPIRED: the shopper bought something
         assertThat(this.scenario.queue.entry(eventId, visitor).state().name()).isEqualTo("COMPLETED");
     }

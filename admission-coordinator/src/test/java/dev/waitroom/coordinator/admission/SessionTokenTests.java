@@ -79,7 +79,8 @@ class SessionTokenTests {
             assertThat(r.body()).doesNotContain("\"token\"");
         }
         assertThat(live(sessionId)).isTrue();
-        assertThat(this.scenario.grants.count(this.eventId).active()).isEqualTo(1);
+        assertThat(this.scenario.grants.count(EventId.of(this.eventId)).active())
+                .isEqualTo(1);
     }
 
     @Test
@@ -112,7 +113,8 @@ class SessionTokenTests {
                     .isEqualTo(200);
             assertThat(withToken.json().path("sessionId").asString()).isEqualTo(sessionId);
         }
-        assertThat(this.scenario.grants.count(this.eventId).active()).isEqualTo(1);
+        assertThat(this.scenario.grants.count(EventId.of(this.eventId)).active())
+                .isEqualTo(1);
     }
 
     @Test
@@ -142,7 +144,8 @@ class SessionTokenTests {
                 .contains("Max-Age=0")
                 .contains("Path=/events/" + this.eventId);
         assertThat(live(sessionId)).isFalse();
-        assertThat(this.scenario.grants.releasedByReason(this.eventId)).containsEntry("LEFT", 1L);
+        assertThat(this.scenario.grants.releasedByReason(EventId.of(this.eventId)))
+                .containsEntry("LEFT", 1L);
     }
 
     @Test
@@ -240,8 +243,10 @@ class SessionTokenTests {
         assertThat(claim(waiting.get(1), Headers.IDEMPOTENCY_KEY, newKey()).status())
                 .as("once the session is live, another key proves nothing")
                 .isEqualTo(409);
-        assertThat(this.scenario.grants.count(this.eventId).active()).isEqualTo(2);
-        assertThat(this.scenario.grants.count(this.eventId).offered()).isZero();
+        assertThat(this.scenario.grants.count(EventId.of(this.eventId)).active())
+                .isEqualTo(2);
+        assertThat(this.scenario.grants.count(EventId.of(this.eventId)).offered())
+                .isZero();
     }
 
     @Test
@@ -269,7 +274,8 @@ class SessionTokenTests {
         Http.Response malformed = claim(laptop, Headers.CLAIMING_VISITOR, "not a visitor id");
         assertThat(malformed.status()).isEqualTo(400);
         assertThat(malformed.problemType()).endsWith("/invalid-visitor");
-        assertThat(this.scenario.grants.count(this.eventId).active()).isEqualTo(1);
+        assertThat(this.scenario.grants.count(EventId.of(this.eventId)).active())
+                .isEqualTo(1);
     }
 
     @Test
@@ -298,7 +304,8 @@ class SessionTokenTests {
             assertThat(r.status()).as(bad).isEqualTo(400);
             assertThat(r.problemType()).endsWith("/malformed-request");
         }
-        assertThat(this.scenario.grants.count(this.eventId).offered()).isEqualTo(1);
+        assertThat(this.scenario.grants.count(EventId.of(this.eventId)).offered())
+                .isEqualTo(1);
     }
 
     /** The session id of each 200 answer to {@code claims} concurrent claims of one visitor, each with its key. */

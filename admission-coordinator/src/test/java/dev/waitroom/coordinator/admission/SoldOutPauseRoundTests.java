@@ -118,7 +118,10 @@ class SoldOutPauseRoundTests {
     }
 
     private Grant latest(String event, String visitor) {
-        return this.scenario.grants.findLatest(event, new VisitorId(visitor)).orElseThrow();
+        return this.scenario
+                .grants
+                .findLatest(EventId.of(event), new VisitorId(visitor))
+                .orElseThrow();
     }
 
     private InMemoryQueueDirectory.State queueState(String event, String visitor) {
@@ -131,7 +134,7 @@ class SoldOutPauseRoundTests {
         List<String> holders = visitors.stream()
                 .filter(v -> this.scenario
                         .grants
-                        .findLive(this.eventId, new VisitorId(v))
+                        .findLive(EventId.of(this.eventId), new VisitorId(v))
                         .isPresent())
                 .toList();
         String shopper = holders.get(0);
@@ -147,7 +150,7 @@ class SoldOutPauseRoundTests {
         assertThat(soldOut.json().path("mode").asString()).isEqualTo("SOLD_OUT");
         assertThat(grants(this.eventId, GrantState.OFFERED)).isZero();
         assertThat(released(this.eventId, ReleaseReason.SOLD_OUT)).isEqualTo(3);
-        LiveCounts live = this.scenario.grants.count(this.eventId);
+        LiveCounts live = this.scenario.grants.count(EventId.of(this.eventId));
         assertThat(live.offered()).isZero();
         assertThat(live.active()).as("the shopper inside was counted and stays").isEqualTo(1);
         assertThat(this.scenario.queue.lastState(this.eventId).mode()).isEqualTo("SOLD_OUT");
@@ -198,7 +201,7 @@ class SoldOutPauseRoundTests {
             assertThat(grants(event, GrantState.ACTIVE)).isEqualTo(admitted);
             assertThat(grants(event, GrantState.OFFERED)).isZero();
             assertThat(released(event, ReleaseReason.SOLD_OUT)).isEqualTo(refused);
-            LiveCounts live = this.scenario.grants.count(event);
+            LiveCounts live = this.scenario.grants.count(EventId.of(event));
             assertThat(live.active()).isEqualTo(admitted);
             assertThat(live.offered()).isZero();
             for (String holder : holders) {
@@ -275,7 +278,7 @@ class SoldOutPauseRoundTests {
             assertThat(grants(event, GrantState.OFFERED))
                     .as("no held offer is lost to the pause")
                     .isEqualTo(held);
-            LiveCounts live = this.scenario.grants.count(event);
+            LiveCounts live = this.scenario.grants.count(EventId.of(event));
             assertThat(live.active() + live.offered()).isEqualTo(ceiling);
             for (String holder : holders) {
                 if (latest(event, holder).state() == GrantState.OFFERED) {
@@ -390,7 +393,7 @@ class SoldOutPauseRoundTests {
         List<String> holders = visitors.stream()
                 .filter(v -> this.scenario
                         .grants
-                        .findLive(this.eventId, new VisitorId(v))
+                        .findLive(EventId.of(this.eventId), new VisitorId(v))
                         .isPresent())
                 .toList();
         assertThat(holders).hasSize(3);
@@ -416,7 +419,7 @@ class SoldOutPauseRoundTests {
             }
         }
         for (String v : later) {
-            assertThat(this.scenario.grants.findLatest(this.eventId, new VisitorId(v)))
+            assertThat(this.scenario.grants.findLatest(EventId.of(this.eventId), new VisitorId(v)))
                     .isEmpty();
         }
         Http.Response admitted = claim(holders.get(1));
@@ -453,7 +456,7 @@ class SoldOutPauseRoundTests {
         List<String> holders = visitors.stream()
                 .filter(v -> this.scenario
                         .grants
-                        .findLive(this.eventId, new VisitorId(v))
+                        .findLive(EventId.of(this.eventId), new VisitorId(v))
                         .isPresent())
                 .toList();
         List<String> waiting =
@@ -541,7 +544,7 @@ class SoldOutPauseRoundTests {
         String first = visitors.stream()
                 .filter(v -> this.scenario
                         .grants
-                        .findLive(this.eventId, new VisitorId(v))
+                        .findLive(EventId.of(this.eventId), new VisitorId(v))
                         .isPresent())
                 .findFirst()
                 .orElseThrow();
@@ -565,7 +568,7 @@ class SoldOutPauseRoundTests {
         String buyer = visitors.stream()
                 .filter(v -> this.scenario
                         .grants
-                        .findLive(this.eventId, new VisitorId(v))
+                        .findLive(EventId.of(this.eventId), new VisitorId(v))
                         .isPresent())
                 .findFirst()
                 .orElseThrow();

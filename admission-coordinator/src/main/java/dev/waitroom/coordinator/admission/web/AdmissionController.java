@@ -120,7 +120,7 @@ class AdmissionController {
 
     private static ResponseEntity<SessionBody> withToken(Admission admission) {
         ResponseCookie cookie = ResponseCookie.from(TOKEN_COOKIE, admission.token())
-                .path(cookiePath(admission.eventId()))
+                .path(cookiePath(admission.eventId().value()))
                 .httpOnly(true)
                 .sameSite("Lax")
                 .build();
@@ -129,7 +129,7 @@ class AdmissionController {
                 .header(HttpHeaders.SET_COOKIE, cookie.toString())
                 .body(new SessionBody(
                         admission.sessionId().value(),
-                        admission.eventId(),
+                        admission.eventId().value(),
                         admission.state().name(),
                         admission.expiresAt(),
                         admission.absoluteExpiresAt(),

@@ -62,7 +62,7 @@ class PassExchangeController {
                 .header(HttpHeaders.SET_COOKIE, cookie.toString())
                 .body(new SessionBody(
                         admission.sessionId().value(),
-                        admission.eventId(),
+                        admission.eventId().value(),
                         admission.state().name(),
                         admission.expiresAt(),
                         admission.absoluteExpiresAt(),
