@@ -2,9 +2,9 @@ package dev.waitroom.coordinator.region;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Region;
-import dev.waitroom.coordinator.admission.Admissions;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventManagement;
+import dev.waitroom.coordinator.grants.Admissions;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.queue.QueueDirectory;

@@ -1,14 +1,14 @@
 package dev.waitroom.coordinator.tick;
 
-import dev.waitroom.coordinator.admission.Admissions;
-import dev.waitroom.coordinator.admission.Grants;
-import dev.waitroom.coordinator.admission.Offering;
-import dev.waitroom.coordinator.admission.QueueSync;
-import dev.waitroom.coordinator.admission.SessionRegistry;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.event.EventSchedules;
 import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
+import dev.waitroom.coordinator.grants.Admissions;
+import dev.waitroom.coordinator.grants.Grants;
+import dev.waitroom.coordinator.grants.Offering;
+import dev.waitroom.coordinator.grants.QueueSync;
+import dev.waitroom.coordinator.grants.SessionRegistry;
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.lanes.LaneCandidates;
 import dev.waitroom.coordinator.lease.Leases;
