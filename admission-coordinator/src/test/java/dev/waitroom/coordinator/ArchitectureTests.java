@@ -21,7 +21,7 @@ class ArchitectureTests {
             .resideInAnyPackage(
                     "..coordinator.event",
                     "..coordinator.lease",
-                    "..coordinator.admission",
+                    "..coordinator.grants",
                     "..coordinator.rate",
                     "..coordinator.problems",
                     "..coordinator.queue",
@@ -34,10 +34,10 @@ class ArchitectureTests {
     @ArchTest
     static final ArchRule domainDoesNotReachIntoAdapters = noClasses()
             .that()
-            .resideOutsideOfPackages("..queue.http..", "..admission.redis..")
+            .resideOutsideOfPackages("..queue.http..", "..grants.redis..")
             .should()
             .dependOnClassesThat()
-            .resideInAnyPackage("..queue.http..", "..admission.redis..");
+            .resideInAnyPackage("..queue.http..", "..grants.redis..");
 
     @ArchTest
     static final ArchRule rateControllerCoreIsFrameworkFree = noClasses()
@@ -54,7 +54,7 @@ class ArchitectureTests {
     @ArchTest
     static final ArchRule redisOnlyInTheRegistryAdapter = noClasses()
             .that()
-            .resideOutsideOfPackage("..admission.redis..")
+            .resideOutsideOfPackage("..grants.redis..")
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage("org.redisson..");

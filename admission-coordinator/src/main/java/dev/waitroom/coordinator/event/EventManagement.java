@@ -5,6 +5,7 @@ import dev.waitroom.contract.EventLifecycle;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.contract.Region;
 import dev.waitroom.contract.TextFields;
 import dev.waitroom.contract.queue.DrawResult;
 import dev.waitroom.contract.routes.ProtectedPath;
@@ -220,7 +221,7 @@ public class EventManagement {
             this.events.audit(
                     id, ChangeKind.CONFIG, current.lifecycle().name(), EventLifecycle.ARCHIVED.name(), actor, reason);
             if (current.live()) {
-                this.queue.dropEvent(id.value(), false);
+                this.queue.dropEvent(id, false);
             }
             changed[0] = true;
             return this.events.find(id).orElseThrow();
@@ -253,7 +254,7 @@ public class EventManagement {
             }
             if (current.live()) {
                 try {
-                    this.queue.dropEvent(id.value(), true);
+                    this.queue.dropEvent(id, true);
                 } catch (dev.waitroom.coordinator.queue.QueueRejectedException ex) {
                     throw invalid("visitors have joined the queue of event " + id
                             + ": it is kept; end and archive it instead");
@@ -350,8 +351,8 @@ public class EventManagement {
     }
 
     /** Records a region drained or resumed in the event's audit (docs/regions.md). */
-    public void auditRegion(EventId id, String region, boolean draining, String actor, String reason) {
-        this.events.audit(id, ChangeKind.REGION, region, draining ? "DRAINING" : "RESUMED", actor, reason);
+    public void auditRegion(EventId id, Region region, boolean draining, String actor, String reason) {
+        this.events.audit(id, ChangeKind.REGION, region.name(), draining ? "DRAINING" : "RESUMED", actor, reason);
     }
 
     /**
@@ -556,7 +557,7 @@ public class EventManagement {
      */
     public DrawResult drawQueue(Event event) {
         this.publisher.publish(event);
-        return this.queue.draw(event.id().value(), event.seed());
+        return this.queue.draw(event.id(), event.seed());
     }
 
     /**

@@ -193,7 +193,7 @@ public class EventStatePublisher {
         Pace pace = pace(event);
         java.util.List<String> soldOutCategories = this.soldOut.of(event.id());
         this.queue.putEventState(
-                event.id().value(),
+                event.id(),
                 EventUpdateRequest.of(
                                 event.phase(),
                                 event.mode(),

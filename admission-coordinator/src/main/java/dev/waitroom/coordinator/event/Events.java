@@ -164,16 +164,16 @@ public class Events implements InitializingBean {
                                 update events set sealed_seed = :sealed, seed = null
                                 where event_id = :id and seed = :seed and sealed_seed is null
                                 """)
-                        .param("sealed", this.seeds.seal(id, plain))
+                        .param("sealed", this.seeds.seal(EventId.of(id), plain))
                         .param("id", id)
                         .param("seed", plain)
                         .update();
             } else {
-                SeedSeal.Opened opened = this.seeds.open(id, stored);
+                SeedSeal.Opened opened = this.seeds.open(EventId.of(id), stored);
                 if (!opened.sealedWithCurrentKey()) {
                     sealed += this.jdbc
                             .sql("update events set sealed_seed = :sealed where event_id = :id and sealed_seed = :was")
-                            .param("sealed", this.seeds.seal(id, opened.seedHex()))
+                            .param("sealed", this.seeds.seal(EventId.of(id), opened.seedHex()))
                             .param("id", id)
                             .param("was", stored)
                             .update();
@@ -191,7 +191,7 @@ public class Events implements InitializingBean {
                 .sql(INSERT)
                 .param("id", id.value())
                 .params(configParams(c))
-                .param("sealedSeed", this.seeds.seal(id.value(), seed))
+                .param("sealedSeed", this.seeds.seal(id, seed))
                 .param("commitment", commitment)
                 .param("lifecycle", lifecycle.name())
                 .update();
@@ -544,7 +544,7 @@ public class Events implements InitializingBean {
         String eventId = rs.getString("event_id");
         return sealed == null
                 ? rs.getString("seed")
-                : this.seeds.open(eventId, sealed).seedHex();
+                : this.seeds.open(EventId.of(eventId), sealed).seedHex();
     }
 
     /*

@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.integration;
 
+import dev.waitroom.contract.EventId;
 import java.time.Instant;
 
 /**
@@ -11,7 +12,7 @@ import java.time.Instant;
  */
 public record IntegrationCredential(
         String credentialId,
-        String eventId,
+        EventId eventId,
         String label,
         Instant createdAt,
         String createdBy,

@@ -131,7 +131,7 @@ public class IntegrationCredentials {
                 .param("e", event.value())
                 .update();
         IntegrationCredential credential = find(credentialId)
-                .filter(c -> c.eventId().equals(event.value()))
+                .filter(c -> c.eventId().equals(event))
                 .orElseThrow(() -> new CoordinatorException(
                         ProblemType.INTEGRATION_CREDENTIAL_NOT_FOUND,
                         "Event " + event + " has no integration credential with that id."));
@@ -243,7 +243,7 @@ public class IntegrationCredentials {
     private static IntegrationCredential map(ResultSet rs, int row) throws SQLException {
         return new IntegrationCredential(
                 rs.getString("credential_id"),
-                rs.getString("event_id"),
+                EventId.of(rs.getString("event_id")),
                 rs.getString("label"),
                 instant(rs, "created_at"),
                 rs.getString("created_by"),

@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.keys;
 
+import dev.waitroom.contract.EventId;
 import org.springframework.stereotype.Component;
 
 /**
@@ -17,7 +18,7 @@ public class SeedSeal {
         this.encryption = new KeyEncryption(properties);
     }
 
-    public String seal(String eventId, String seedHex) {
+    public String seal(EventId eventId, String seedHex) {
         return this.encryption.seal(seedHex, context(eventId));
     }
 
@@ -27,12 +28,12 @@ public class SeedSeal {
      * @throws IllegalStateException when no configured key-encryption key sealed it, or it does not authenticate (altered,
      *                               or sealed for another event)
      */
-    public Opened open(String eventId, String sealed) {
+    public Opened open(EventId eventId, String sealed) {
         KeyEncryption.Opened opened = this.encryption.open(sealed, context(eventId), "draw seeds");
         return new Opened(opened.plaintext(), opened.sealedWithCurrentKey());
     }
 
-    private static String context(String eventId) {
+    private static String context(EventId eventId) {
         return "seed:" + eventId;
     }
 

@@ -255,7 +255,7 @@ public class AccessCodes {
                         .param("visitor", visitor.value())
                         .update();
             }
-            LaneMoveResult moved = this.queue.moveToLane(id.value(), visitor, account, row.lane());
+            LaneMoveResult moved = this.queue.moveToLane(id, visitor, account, row.lane());
             return new Redeemed(LaneName.of(row.lane()), moved.state(), !again);
         });
         count(redeemed.lane().value(), redeemed.usedNow() ? "redeemed" : "repeated");

@@ -35,7 +35,7 @@ public class LaneCandidates {
         EventId id = event.id();
         LaneSet set = this.lanes.frozen(id);
         if (set.isEmpty()) {
-            return this.queue.candidates(id.value(), n);
+            return this.queue.candidates(id, n);
         }
         List<Lane> all = set.all();
         double[] shares = new double[all.size()];
@@ -44,8 +44,8 @@ public class LaneCandidates {
         for (int i = 0; i < all.size(); i++) {
             Lane lane = all.get(i);
             List<Candidate> front = lane.name().isGeneral()
-                    ? this.queue.candidates(id.value(), n)
-                    : this.queue.candidates(id.value(), lane.name().value(), n);
+                    ? this.queue.candidates(id, n)
+                    : this.queue.candidates(id, lane.name().value(), n);
             fronts.add(front);
             shares[i] = lane.share();
             available[i] = front.size();

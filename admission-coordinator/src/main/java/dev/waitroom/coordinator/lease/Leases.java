@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.lease;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Region;
 import java.time.Duration;
 import java.util.Optional;
@@ -30,12 +31,12 @@ public class Leases {
     /**
      * Takes or renews the lease of {@code eventId} for {@code owner}. Empty when another owner holds a live lease.
      */
-    public Optional<FencingGeneration> acquireOrRenew(String eventId, String owner, Duration duration) {
+    public Optional<FencingGeneration> acquireOrRenew(EventId eventId, String owner, Duration duration) {
         return acquireOrRenew(this.region, eventId, owner, duration);
     }
 
     /** Takes or renews the lease of {@code eventId} in {@code region} for {@code owner}. */
-    public Optional<FencingGeneration> acquireOrRenew(Region region, String eventId, String owner, Duration duration) {
+    public Optional<FencingGeneration> acquireOrRenew(Region region, EventId eventId, String owner, Duration duration) {
         if (duration.compareTo(MAX_LEASE) > 0 || duration.isNegative() || duration.isZero()) {
             throw new IllegalArgumentException("lease duration must be within (0, 5 s]");
         }
@@ -51,7 +52,7 @@ public class Leases {
                 where leases.owner = excluded.owner or leases.expires_at <= clock_timestamp()
                 returning generation
                 """)
-                .param("event", eventId)
+                .param("event", eventId.value())
                 .param("region", region.name())
                 .param("owner", owner)
                 .param("seconds", duration.toNanos() / 1e9)
@@ -60,26 +61,26 @@ public class Leases {
     }
 
     /** Gives the lease up (shutdown): the next leader need not wait for it to expire. */
-    public void release(String eventId, String owner) {
+    public void release(EventId eventId, String owner) {
         this.jdbc
                 .sql("""
                 update leases set expires_at = clock_timestamp()
                 where event_id = :event and region = :region and owner = :owner
                 """)
-                .param("event", eventId)
+                .param("event", eventId.value())
                 .param("region", this.region.name())
                 .param("owner", owner)
                 .update();
     }
 
     /** The lease of {@code eventId} in this coordinator's region. */
-    public Optional<LeaseView> current(String eventId) {
+    public Optional<LeaseView> current(EventId eventId) {
         return this.jdbc
                 .sql("""
                 select owner, generation, expires_at > clock_timestamp() as live from leases
                 where event_id = :event and region = :region
                 """)
-                .param("event", eventId)
+                .param("event", eventId.value())
                 .param("region", this.region.name())
                 .query((rs, n) -> new LeaseView(
                         rs.getString("owner"), new FencingGeneration(rs.getLong("generation")), rs.getBoolean("live")))

@@ -1,13 +1,14 @@
 package dev.waitroom.coordinator.ops;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.queue.QueueCounts;
-import dev.waitroom.coordinator.admission.Grants;
-import dev.waitroom.coordinator.admission.LiveCounts;
-import dev.waitroom.coordinator.admission.ReleaseReason;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
 import dev.waitroom.coordinator.event.ModeChange;
+import dev.waitroom.coordinator.grants.Grants;
+import dev.waitroom.coordinator.grants.LiveCounts;
+import dev.waitroom.coordinator.grants.ReleaseReason;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.queue.QueueDirectory;
@@ -54,7 +55,7 @@ class LiveView {
     }
 
     Live of(Event event) {
-        String id = event.id().value();
+        EventId id = event.id();
         LiveCounts live = this.grants.count(id);
         QueueCounts counts = null;
         try {

@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.passes;
 
+import dev.waitroom.contract.EventId;
 import java.time.Instant;
 
 /**
@@ -8,7 +9,7 @@ import java.time.Instant;
  */
 public record Pass(
         String passId,
-        String eventId,
+        EventId eventId,
         String holder,
         int maxUses,
         int uses,

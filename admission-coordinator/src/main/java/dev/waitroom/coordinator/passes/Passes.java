@@ -5,16 +5,16 @@ import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.TextFields;
-import dev.waitroom.coordinator.admission.Admission;
-import dev.waitroom.coordinator.admission.Admissions;
-import dev.waitroom.coordinator.admission.Grant;
-import dev.waitroom.coordinator.admission.GrantState;
-import dev.waitroom.coordinator.admission.Grants;
-import dev.waitroom.coordinator.admission.ReleaseReason;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.event.EventNotFoundException;
 import dev.waitroom.coordinator.event.Events;
+import dev.waitroom.coordinator.grants.Admission;
+import dev.waitroom.coordinator.grants.Admissions;
+import dev.waitroom.coordinator.grants.Grant;
+import dev.waitroom.coordinator.grants.GrantState;
+import dev.waitroom.coordinator.grants.Grants;
+import dev.waitroom.coordinator.grants.ReleaseReason;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.tokens.VisitorId;
@@ -180,7 +180,7 @@ public class Passes {
                     .param("e", event.value())
                     .update();
             Pass found = find(passId)
-                    .filter(p -> p.eventId().equals(event.value()))
+                    .filter(p -> p.eventId().equals(event))
                     .orElseThrow(() -> new CoordinatorException(
                             ProblemType.PASS_NOT_FOUND, "Event " + event + " has no pass with that id."));
             if (changed == 1) {
@@ -189,7 +189,7 @@ public class Passes {
             return found;
         });
         int ended = 0;
-        for (Grant session : this.grants.liveOfPass(event.value(), passId)) {
+        for (Grant session : this.grants.liveOfPass(event, passId)) {
             if (this.admissions.release(session, ReleaseReason.LEFT)) {
                 ended++;
             }
@@ -212,21 +212,20 @@ public class Passes {
                         ProblemType.PASS_INVALID, "A pass is " + PassSecret.PREFIX + "<16 hex>_<43 base64url>."));
         Event event = event(eventId);
         refuseUnlessAdmitting(event);
-        String e = eventId.value();
         Optional<Admission> repeat = repeat(event, visitor, secret);
         if (repeat.isPresent()) {
             return repeat.get();
         }
         Grant session = this.transactions.execute(status -> {
-            Grants.lockEvent(this.jdbc, e);
+            Grants.lockEvent(this.jdbc, eventId);
             Instant now = this.clock.instant();
             Pass pass = check(eventId, secret, now, true);
             Instant absolute = min(now.plus(event.config().sessionMax()), pass.expiresAt());
             Instant expires = min(now.plus(event.config().sessionTtl()), absolute);
             Optional<Grant> inserted = this.grants.insertPassSession(
-                    e, pass.passId(), visitor, SessionId.random(), now, expires, absolute);
+                    eventId, pass.passId(), visitor, SessionId.random(), now, expires, absolute);
             if (inserted.isEmpty()) {
-                Optional<Grant> live = this.grants.findLive(e, visitor);
+                Optional<Grant> live = this.grants.findLive(eventId, visitor);
                 if (live.isPresent()) {
                     // the same browser's concurrent exchange won: its session, without another use
                     return ofThisPass(live.get(), secret).orElseThrow(Passes::notNeeded);
@@ -250,7 +249,7 @@ public class Passes {
      * {@code pass-not-needed} refusal when it holds an offer or another session.
      */
     private Optional<Admission> repeat(Event event, VisitorId visitor, PassSecret secret) {
-        Optional<Grant> live = this.grants.findLive(event.id().value(), visitor);
+        Optional<Grant> live = this.grants.findLive(event.id(), visitor);
         if (live.isEmpty()) {
             return Optional.empty();
         }
@@ -278,7 +277,7 @@ public class Passes {
             throw new CoordinatorException(ProblemType.PASS_INVALID, "This pass is not one Waitroom issued.");
         }
         Pass pass = stored.get().pass();
-        if (!pass.eventId().equals(eventId.value())) {
+        if (!pass.eventId().equals(eventId)) {
             throw new CoordinatorException(ProblemType.PASS_OTHER_EVENT, "This pass is for another event.");
         }
         switch (pass.stateAt(now)) {
@@ -341,7 +340,7 @@ public class Passes {
     private static Pass map(ResultSet rs, int n) throws SQLException {
         return new Pass(
                 rs.getString("pass_id"),
-                rs.getString("event_id"),
+                EventId.of(rs.getString("event_id")),
                 rs.getString("holder"),
                 rs.getInt("max_uses"),
                 rs.getInt("uses"),

@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.queue;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.queue.DrawResult;
 import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.contract.queue.LaneMoveResult;
@@ -20,41 +21,41 @@ import java.util.List;
 public interface QueueDirectory {
 
     /** PUT /internal/events/{e}. */
-    void putEventState(String eventId, EventUpdateRequest state);
+    void putEventState(EventId eventId, EventUpdateRequest state);
 
     /**
      * DELETE /internal/events/{e}: drops an archived or deleted event's keys; with {@code onlyIfEmpty}, only if nobody
      * has joined it ({@link QueueRejectedException} otherwise, nothing changed). Dropping an unknown event succeeds.
      */
-    void dropEvent(String eventId, boolean onlyIfEmpty);
+    void dropEvent(EventId eventId, boolean onlyIfEmpty);
 
     /** POST /internal/events/{e}/draw: orders the pre-sale group; repeating it is a no-op. */
-    DrawResult draw(String eventId, String seedHex);
+    DrawResult draw(EventId eventId, String seedHex);
 
     /** GET /internal/events/{e}/candidates?limit=N: the next WAITING entries in policy order, not removed. */
-    List<Candidate> candidates(String eventId, int limit);
+    List<Candidate> candidates(EventId eventId, int limit);
 
     /**
      * GET /internal/events/{e}/candidates?limit=N&amp;lane=L: the front of one declared lane
      * (docs/operating/lanes-and-access-codes.md); the general lane is {@link #candidates(String, int)}.
      */
-    List<Candidate> candidates(String eventId, String lane, int limit);
+    List<Candidate> candidates(EventId eventId, String lane, int limit);
 
     /**
      * POST /internal/events/{e}/lane: places the visitor's waiting entry in {@code lane}, keeping its order key;
      * idempotent. A visitor without a place is refused {@code not-in-queue}, a place not waiting
      * {@code state-conflict} (both as {@link dev.waitroom.coordinator.problems.CoordinatorException}).
      */
-    LaneMoveResult moveToLane(String eventId, VisitorId visitor, String account, String lane);
+    LaneMoveResult moveToLane(EventId eventId, VisitorId visitor, String account, String lane);
 
     /** POST /internal/events/{e}/offers: WAITING -> OFFERED; an entry already OFFERED with that grant is unchanged. */
-    List<OfferResult> offer(String eventId, List<Offer> offers);
+    List<OfferResult> offer(EventId eventId, List<Offer> offers);
 
     /** POST /internal/events/{e}/entries/{entryId}/transition; returns the entry's state afterwards. */
-    String transition(String eventId, String entryId, TransitionTarget to, GrantId grantId);
+    String transition(EventId eventId, String entryId, TransitionTarget to, GrantId grantId);
 
     /** GET /internal/events/{e}/counts. */
-    QueueCounts counts(String eventId);
+    QueueCounts counts(EventId eventId);
 
     /** A WAITING entry the coordinator may offer next (the contract's {@code Candidate}, its visitor typed). */
     record Candidate(String entryId, VisitorId visitor, long orderKey) {}

@@ -1,9 +1,10 @@
 package dev.waitroom.coordinator.region;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Region;
 import dev.waitroom.coordinator.SqlLiterals;
-import dev.waitroom.coordinator.admission.GrantState;
-import dev.waitroom.coordinator.admission.Grants;
+import dev.waitroom.coordinator.grants.GrantState;
+import dev.waitroom.coordinator.grants.Grants;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,7 +87,7 @@ public class RegionBudgets {
 
     /** A region's row of the ledger, with its live grants and its lease's state, for the rule and the ops view. */
     public record Budget(
-            String region,
+            Region region,
             int slots,
             long live,
             long waiting,
@@ -98,14 +99,15 @@ public class RegionBudgets {
             boolean frozen) {
 
         BudgetRule.Row row() {
-            return new BudgetRule.Row(this.region, this.slots, this.live, this.waiting, this.frozen, this.draining);
+            return new BudgetRule.Row(
+                    this.region.name(), this.slots, this.live, this.waiting, this.frozen, this.draining);
         }
     }
 
     /** The whole ledger of one event. */
     public record Ledger(int ceiling, long centralLive, List<Budget> budgets) {
 
-        public Optional<Budget> of(String region) {
+        public Optional<Budget> of(Region region) {
             return this.budgets.stream().filter(b -> b.region().equals(region)).findFirst();
         }
 
@@ -126,14 +128,14 @@ public class RegionBudgets {
      * region's lease with {@code generation}.
      */
     public Optional<Renewal> renew(
-            Region region, String eventId, String owner, FencingGeneration generation, long waiting, Duration grace) {
+            Region region, EventId eventId, String owner, FencingGeneration generation, long waiting, Duration grace) {
         if (!region.regional()) {
             throw new IllegalArgumentException("the central gate holds no budget");
         }
         return this.transactions.execute(status -> {
             Grants.lockEvent(this.jdbc, eventId);
             Ledger ledger = read(eventId, grace);
-            boolean draining = ledger.of(region.name()).map(Budget::draining).orElse(false);
+            boolean draining = ledger.of(region).map(Budget::draining).orElse(false);
             BudgetRule.Decision decision = BudgetRule.decide(
                     ledger.ceiling(),
                     ledger.centralLive(),
@@ -143,7 +145,7 @@ public class RegionBudgets {
                     draining);
             Optional<Integer> slots = this.jdbc
                     .sql(RENEW)
-                    .param("e", eventId)
+                    .param("e", eventId.value())
                     .param("r", region.name())
                     .param("slots", decision.slots())
                     .param("gen", generation.value())
@@ -151,21 +153,21 @@ public class RegionBudgets {
                     .param("waiting", Math.max(0, waiting))
                     .query(Integer.class)
                     .optional();
-            long live = ledger.of(region.name()).map(Budget::live).orElse(0L);
+            long live = ledger.of(region).map(Budget::live).orElse(0L);
             return slots.map(s -> new Renewal(s, live, decision.share()));
         });
     }
 
     /** Shrinks every frozen budget of the event (other than {@code me}'s) to its live grants; returns the regions. */
-    public List<String> reconcileFrozen(Region me, String eventId, Duration grace) {
+    public List<Region> reconcileFrozen(Region me, EventId eventId, Duration grace) {
         return this.transactions.execute(status -> {
             Grants.lockEvent(this.jdbc, eventId);
             return this.jdbc
                     .sql(SHRINK_FROZEN)
-                    .param("e", eventId)
+                    .param("e", eventId.value())
                     .param("me", me.name())
                     .param("grace", grace.toNanos() / 1e9)
-                    .query(String.class)
+                    .query((rs, n) -> new Region(rs.getString(1)))
                     .list();
         });
     }
@@ -174,13 +176,13 @@ public class RegionBudgets {
      * Marks a region draining (no new budget: it shrinks to its live grants at its next renewal) or not. A region with
      * no row yet gets an empty one. Returns the previous state.
      */
-    public boolean setDraining(String eventId, String region, boolean draining) {
+    public boolean setDraining(EventId eventId, Region region, boolean draining) {
         return this.transactions.execute(status -> {
             Grants.lockEvent(this.jdbc, eventId);
             Boolean before = this.jdbc
                     .sql("select draining from region_budgets where event_id = :e and region = :r")
-                    .param("e", eventId)
-                    .param("r", region)
+                    .param("e", eventId.value())
+                    .param("r", region.name())
                     .query(Boolean.class)
                     .optional()
                     .orElse(false);
@@ -190,8 +192,8 @@ public class RegionBudgets {
                     values (:e, :r, 0, 0, '', clock_timestamp(), :d)
                     on conflict (event_id, region) do update set draining = excluded.draining, updated_at = now()
                     """)
-                    .param("e", eventId)
-                    .param("r", region)
+                    .param("e", eventId.value())
+                    .param("r", region.name())
                     .param("d", draining)
                     .update();
             return before;
@@ -199,13 +201,13 @@ public class RegionBudgets {
     }
 
     /** The event's ledger: ceiling, central live grants and every region's row. */
-    public Ledger read(String eventId, Duration grace) {
+    public Ledger read(EventId eventId, Duration grace) {
         List<Budget> budgets = this.jdbc
                 .sql(ROWS)
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .param("grace", grace.toNanos() / 1e9)
                 .query((rs, n) -> new Budget(
-                        rs.getString("region"),
+                        new Region(rs.getString("region")),
                         rs.getInt("slots"),
                         rs.getLong("live"),
                         rs.getLong("waiting"),
@@ -224,7 +226,7 @@ public class RegionBudgets {
                         as central
                 from events e where e.event_id = :e
                 """.formatted(LIVE))
-                .param("e", eventId)
+                .param("e", eventId.value())
                 .query((rs, n) -> new Head(rs.getInt("ceiling"), rs.getLong("central")))
                 .single();
         return new Ledger(head.ceiling(), head.centralLive(), budgets);

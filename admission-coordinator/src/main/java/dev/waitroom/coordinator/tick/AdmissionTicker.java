@@ -1,20 +1,20 @@
 package dev.waitroom.coordinator.tick;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
-import dev.waitroom.contract.Region;
 import dev.waitroom.contract.queue.AdmissionHold;
 import dev.waitroom.contract.queue.QueueCounts;
-import dev.waitroom.coordinator.admission.Admissions;
-import dev.waitroom.coordinator.admission.Grants;
-import dev.waitroom.coordinator.admission.LiveCounts;
-import dev.waitroom.coordinator.admission.Offering;
-import dev.waitroom.coordinator.admission.QueueSync;
-import dev.waitroom.coordinator.admission.SessionRegistry;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.event.EventSchedules;
 import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
+import dev.waitroom.coordinator.grants.Admissions;
+import dev.waitroom.coordinator.grants.Grants;
+import dev.waitroom.coordinator.grants.LiveCounts;
+import dev.waitroom.coordinator.grants.Offering;
+import dev.waitroom.coordinator.grants.QueueSync;
+import dev.waitroom.coordinator.grants.SessionRegistry;
 import dev.waitroom.coordinator.lanes.LaneCandidates;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
@@ -22,10 +22,10 @@ import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
 import dev.waitroom.coordinator.rate.RateBudget;
-import dev.waitroom.coordinator.region.RegionBudgets;
-import dev.waitroom.coordinator.region.RegionGauges;
+import dev.waitroom.coordinator.region.Allowance;
+import dev.waitroom.coordinator.region.QueueDraw;
+import dev.waitroom.coordinator.region.RegionalGate;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -49,23 +49,44 @@ public final class AdmissionTicker {
 
     private final CoordinatorProperties properties;
 
-    private final Parts parts;
-
     private final Clock clock;
 
     private final LongSupplier nanoTime;
 
-    private final Map<String, Leadership> led = new HashMap<>();
+    private final Events events;
 
-    public AdmissionTicker(CoordinatorProperties properties, Parts parts, Clock clock, LongSupplier nanoTime) {
-        this.properties = properties;
-        this.parts = parts;
-        this.clock = clock;
-        this.nanoTime = nanoTime;
-    }
+    private final Leases leases;
 
-    /** What a ticker works with; shared by every ticker of a process. */
-    public record Parts(
+    private final Grants grants;
+
+    private final Offering offering;
+
+    private final Admissions admissions;
+
+    private final QueueSync sync;
+
+    private final QueueDirectory queue;
+
+    private final EventManagement management;
+
+    private final EventStatePublisher publisher;
+
+    private final SessionRegistry registry;
+
+    private final EventGauges gauges;
+
+    private final RegionalGate gate;
+
+    private final EventSchedules schedules;
+
+    private final LaneCandidates lanes;
+
+    private final Map<EventId, Leadership> led = new HashMap<>();
+
+    AdmissionTicker(
+            CoordinatorProperties properties,
+            Clock clock,
+            LongSupplier nanoTime,
             Events events,
             Leases leases,
             Grants grants,
@@ -77,15 +98,52 @@ public final class AdmissionTicker {
             EventStatePublisher publisher,
             SessionRegistry registry,
             EventGauges gauges,
-            Regions regions,
+            RegionalGate gate,
             EventSchedules schedules,
-            LaneCandidates lanes) {}
+            LaneCandidates lanes) {
+        this.properties = properties;
+        this.clock = clock;
+        this.nanoTime = nanoTime;
+        this.events = events;
+        this.leases = leases;
+        this.grants = grants;
+        this.offering = offering;
+        this.admissions = admissions;
+        this.sync = sync;
+        this.queue = queue;
+        this.management = management;
+        this.publisher = publisher;
+        this.registry = registry;
+        this.gauges = gauges;
+        this.gate = gate;
+        this.schedules = schedules;
+        this.lanes = lanes;
+    }
 
     /**
-     * The region this ticker is the gate of, its budgets in the ledger and how long a stopped region's budget stays
-     * frozen before this gate reconciles it (docs/regions.md).
+     * Another coordinator instance over the same collaborators: its own lease owner, lease timing and monotonic clock,
+     * and no leadership yet (tests play several instances in one process).
      */
-    public record Regions(Region region, RegionBudgets budgets, RegionGauges gauges, Duration grace) {}
+    public AdmissionTicker asInstance(CoordinatorProperties instance, LongSupplier instanceNanoTime) {
+        return new AdmissionTicker(
+                instance,
+                this.clock,
+                instanceNanoTime,
+                this.events,
+                this.leases,
+                this.grants,
+                this.offering,
+                this.admissions,
+                this.sync,
+                this.queue,
+                this.management,
+                this.publisher,
+                this.registry,
+                this.gauges,
+                this.gate,
+                this.schedules,
+                this.lanes);
+    }
 
     public String owner() {
         return this.properties.instanceId();
@@ -96,7 +154,7 @@ public final class AdmissionTicker {
         int offered = 0;
         List<Event> events;
         try {
-            events = this.parts.events().unfinished();
+            events = this.events.unfinished();
         } catch (DataAccessException ex) {
             log.warn(
                     "Tick skipped: Postgres unavailable ({})",
@@ -116,7 +174,7 @@ public final class AdmissionTicker {
 
     /** One tick of one event; returns the number of offers made. */
     public int tick(Event event) {
-        String id = event.id().value();
+        EventId id = event.id();
         Optional<Leadership> leadership = lead(id);
         if (leadership.isEmpty()) {
             return 0;
@@ -126,179 +184,97 @@ public final class AdmissionTicker {
         if (event.phase() == EventPhase.SCHEDULED
                 && (event.config().opensAt() == null
                         || !event.config().opensAt().isAfter(now))) {
-            event = this.parts.management().open(event.id(), "coordinator", "opening time reached");
+            event = this.management.open(event.id(), "coordinator", "opening time reached");
         } else if (event.phase() == EventPhase.OPEN && !event.drawn()) {
-            event = this.parts.management().completeDraw(event);
-            lead.drawnHere = event.drawn();
+            event = this.management.completeDraw(event);
+            lead.draw = event.drawn() ? QueueDraw.DRAWN : QueueDraw.PENDING;
         }
-        event = this.parts.schedules().apply(event, now);
+        event = this.schedules.apply(event, now);
         if (event.phase() == EventPhase.ENDED) {
             return 0;
         }
-        if (regional() && event.phase() == EventPhase.OPEN && event.drawn() && !lead.drawnHere) {
-            lead.drawnHere = drawHere(event);
-        } else if (regional() && event.drawn() && lead.drawnHere && event.revealedSeed() == null) {
+        if (this.gate.regional() && event.phase() == EventPhase.OPEN && event.drawn() && !lead.draw.done()) {
+            lead.draw = this.gate.drawHere(event);
+        } else if (this.gate.regional() && event.drawn() && lead.draw.done() && event.revealedSeed() == null) {
             // another region's queue had not drawn when this one did: reveal once it has (docs/regions.md#the-draw)
-            event = this.parts.management().queueDrawn(event);
+            event = this.management.queueDrawn(event);
         }
-        this.parts.admissions().expireOverdue(id, this.properties.expiryBatch());
+        this.admissions.expireOverdue(id, this.properties.expiryBatch());
         syncQueue(id);
         int offered = 0;
-        LiveCounts live = this.parts.grants().count(id);
-        double rate = this.parts.publisher().admissionRate(event);
-        if (regional() && lead.renewedBudget) {
-            lead.renewedBudget = false;
-            renewBudget(id, lead);
+        LiveCounts live = this.grants.count(id);
+        double rate = this.publisher.admissionRate(event);
+        if (this.gate.regional() && lead.renewal == Renewal.DUE) {
+            lead.renewal = Renewal.CURRENT;
+            lead.allowance = this.gate.renew(id, owner(), lead.generation);
         }
-        boolean planned = this.parts.schedules().holdAt(event, now).isPresent();
-        if (event.offering() && !planned && (lead.drawnHere || !regional())) {
-            offered = offer(event, lead, live, regional() ? rate * lead.share : rate, now);
+        boolean planned = this.schedules.holdAt(event, now).isPresent();
+        if (event.offering() && !planned && (lead.draw.done() || !this.gate.regional())) {
+            offered = offer(event, lead, live, this.gate.regional() ? rate * lead.allowance.share() : rate, now);
             if (offered > 0) {
-                live = this.parts.grants().count(id);
+                live = this.grants.count(id);
             }
         }
-        this.parts
-                .gauges()
-                .update(id, live.offered(), live.active(), event.config().maxActiveSessions(), rate, event.mode());
-        this.parts
-                .gauges()
-                .heldByHealth(
-                        id,
-                        this.parts
-                                .publisher()
-                                .healthHold(event)
-                                .map(AdmissionHold::causeValue)
-                                .orElse(null));
+        this.gauges.update(id, live.offered(), live.active(), event.config().maxActiveSessions(), rate, event.mode());
+        this.gauges.heldByHealth(
+                id,
+                this.publisher.healthHold(event).map(AdmissionHold::causeValue).orElse(null));
         long nowNanos = this.nanoTime.getAsLong();
         if (lead.lastPush == null
                 || nowNanos - lead.lastPush >= this.properties.pushEvery().toNanos()) {
             lead.lastPush = nowNanos;
-            this.parts.publisher().publishQuietly(event);
+            this.publisher.publishQuietly(event);
             measureDrift(id);
         }
         return offered;
     }
 
-    /**
-     * A regional gate runs the pre-sale draw of its own queue ({@link EventManagement#drawQueue}) even when another
-     * region's gate has already drawn its queue, and records it: the seed is revealed once every region's queue has
-     * drawn ({@link EventManagement#queueDrawn}, docs/regions.md#the-draw). Nothing is offered in the region before.
-     */
-    private boolean drawHere(Event event) {
-        try {
-            this.parts.management().drawQueue(event);
-            this.parts.management().queueDrawn(event);
-            log.info(
-                    "Event {}: pre-sale draw of region {}'s queue completed",
-                    event.id(),
-                    this.parts.regions().region());
-            return true;
-        } catch (CoordinatorException ex) {
-            log.warn(
-                    "Event {}: draw of region {}'s queue pending: {}",
-                    event.id(),
-                    this.parts.regions().region(),
-                    ex.getMessage());
-            return false;
-        }
-    }
-
-    private boolean regional() {
-        return this.parts.regions().region().regional();
-    }
-
-    /**
-     * A regional gate, each time it renews its lease: ends the overdue grants of frozen regions and shrinks their
-     * budgets (reconciliation), then renews its own budget by the rule, reporting its queue's waiting count.
-     */
-    private void renewBudget(String id, Leadership lead) {
-        Regions regions = this.parts.regions();
-        RegionBudgets.Ledger ledger = regions.budgets().read(id, regions.grace());
-        boolean shrink = false;
-        for (RegionBudgets.Budget budget : ledger.budgets()) {
-            if (budget.frozen() && !budget.region().equals(regions.region().name())) {
-                if (budget.live() > 0) {
-                    this.parts.admissions().expireFrozenRegion(id, budget.region());
-                }
-                shrink |= budget.slots() > 0;
-            }
-        }
-        if (shrink) {
-            List<String> reconciled = regions.budgets().reconcileFrozen(regions.region(), id, regions.grace());
-            if (!reconciled.isEmpty()) {
-                log.info("Event {}: budgets of stopped regions {} reconciled to their live grants", id, reconciled);
-            }
-            ledger = regions.budgets().read(id, regions.grace());
-        }
-        regions.gauges().update(id, ledger);
-        long waiting;
-        try {
-            waiting = this.parts.queue().counts(id).waiting();
-        } catch (CoordinatorException ex) {
-            waiting = ledger.of(regions.region().name())
-                    .map(RegionBudgets.Budget::waiting)
-                    .orElse(0L);
-        }
-        Optional<RegionBudgets.Renewal> renewal =
-                regions.budgets().renew(regions.region(), id, owner(), lead.generation, waiting, regions.grace());
-        if (renewal.isEmpty()) {
-            log.info("Event {}: budget of region {} not renewed (fenced off)", id, regions.region());
-            lead.slots = 0;
-            lead.share = 0;
-            return;
-        }
-        lead.slots = renewal.get().slots();
-        lead.share = renewal.get().share();
-    }
-
     private int offer(Event event, Leadership lead, LiveCounts live, double rate, Instant now) {
-        int ceiling = regional() ? lead.slots : event.config().maxActiveSessions();
+        int ceiling =
+                this.gate.regional() ? lead.allowance.slots() : event.config().maxActiveSessions();
         int free = (int) Math.max(0, ceiling - live.live());
         int byRate = lead.budget.available(rate, now);
         int n = Math.min(free, Math.min(byRate, event.config().batchMax()));
         if (n <= 0) {
             return 0;
         }
-        if (!this.parts.registry().available()) {
+        if (!this.registry.available()) {
             // Fail closed: no new admission while the session registry cannot be written.
             log.warn("No offers for event {}: the session registry is unavailable", event.id());
             return 0;
         }
         // the tick's n offers split among the event's lanes by their shares (docs/operating/lanes-and-access-codes.md)
-        List<Candidate> candidates = this.parts.lanes().candidates(event, n);
+        List<Candidate> candidates = this.lanes.candidates(event, n);
         if (candidates.isEmpty()) {
             return 0;
         }
-        int made = this.parts
-                .offering()
-                .offer(event, owner(), lead.generation, candidates)
-                .size();
+        int made =
+                this.offering.offer(event, owner(), lead.generation, candidates).size();
         lead.budget.spend(made);
         return made;
     }
 
-    private void syncQueue(String id) {
+    private void syncQueue(EventId id) {
         try {
-            this.parts.sync().reconcile(id, 200);
+            this.sync.reconcile(id, 200);
         } catch (CoordinatorException ex) {
             log.debug("Queue reconciliation for {} deferred: {}", id, ex.getMessage());
         }
     }
 
-    private void measureDrift(String id) {
+    private void measureDrift(EventId id) {
         try {
-            QueueCounts counts = this.parts.queue().counts(id);
-            LiveCounts live = this.parts.grants().countQueued(id);
-            this.parts
-                    .gauges()
-                    .drift(id, Math.abs(counts.offered() - live.offered()) + Math.abs(counts.active() - live.active()));
+            QueueCounts counts = this.queue.counts(id);
+            LiveCounts live = this.grants.countQueued(id);
+            this.gauges.drift(
+                    id, Math.abs(counts.offered() - live.offered()) + Math.abs(counts.active() - live.active()));
         } catch (CoordinatorException ex) {
             log.debug("Drift of {} not measured: {}", id, ex.getMessage());
         }
     }
 
     /** Takes or renews the lease when due; on a new generation (takeover) reconciles with the queue. */
-    private Optional<Leadership> lead(String id) {
+    private Optional<Leadership> lead(EventId id) {
         Leadership current = this.led.get(id);
         long now = this.nanoTime.getAsLong();
         if (current != null
@@ -306,7 +282,7 @@ public final class AdmissionTicker {
             return Optional.of(current);
         }
         Optional<FencingGeneration> generation =
-                this.parts.leases().acquireOrRenew(id, owner(), this.properties.leaseDuration());
+                this.leases.acquireOrRenew(id, owner(), this.properties.leaseDuration());
         if (generation.isEmpty()) {
             if (current != null) {
                 log.info("Lost the lease of event {} (generation {})", id, current.generation.value());
@@ -321,14 +297,14 @@ public final class AdmissionTicker {
             reconcileOnTakeover(id);
         }
         current.renewedAt = now;
-        current.renewedBudget = true;
+        current.renewal = Renewal.DUE;
         return Optional.of(current);
     }
 
     /** Counts come from the grants table, never from zero; the queue hears every outstanding offer again. */
-    private void reconcileOnTakeover(String id) {
+    private void reconcileOnTakeover(EventId id) {
         try {
-            this.parts.sync().resendOffers(id);
+            this.sync.resendOffers(id);
         } catch (CoordinatorException ex) {
             log.debug("Offer resend for {} deferred: {}", id, ex.getMessage());
         }
@@ -336,13 +312,19 @@ public final class AdmissionTicker {
 
     /** Gives up every lease (shutdown), so another instance takes over at once. */
     public void resign() {
-        this.led.keySet().forEach(id -> this.parts.leases().release(id, owner()));
+        this.led.keySet().forEach(id -> this.leases.release(id, owner()));
         this.led.clear();
     }
 
     /** Generation this ticker leads {@code eventId} with, if it does (for tests and the live view). */
-    public Optional<FencingGeneration> generation(String eventId) {
+    public Optional<FencingGeneration> generation(EventId eventId) {
         return Optional.ofNullable(this.led.get(eventId)).map(l -> l.generation);
+    }
+
+    /** Whether a regional gate's budget is due for renewal (its lease was renewed since) or current. */
+    private enum Renewal {
+        DUE,
+        CURRENT
     }
 
     private static final class Leadership {
@@ -354,15 +336,13 @@ public final class AdmissionTicker {
         long renewedAt;
 
         /** Whether this gate has seen its own queue's pre-sale draw complete (a regional gate runs it itself). */
-        boolean drawnHere;
+        QueueDraw draw = QueueDraw.PENDING;
 
-        /** Set at each lease renewal: a regional gate renews its budget then. */
-        boolean renewedBudget;
+        /** A regional gate renews its budget at the first tick after each renewal of its lease. */
+        Renewal renewal = Renewal.DUE;
 
         /** A regional gate's budget of slots and share of the event's admission rate, as last renewed. */
-        int slots;
-
-        double share;
+        Allowance allowance = Allowance.NONE;
 
         Long lastPush;
 

@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.tick;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.queue.AdmissionHold;
 import io.micrometer.core.instrument.Gauge;
@@ -17,13 +18,13 @@ public class EventGauges {
 
     private final MeterRegistry meters;
 
-    private final Map<String, Figures> figures = new ConcurrentHashMap<>();
+    private final Map<EventId, Figures> figures = new ConcurrentHashMap<>();
 
     EventGauges(MeterRegistry meters) {
         this.meters = meters;
     }
 
-    void update(String eventId, long offered, long active, long ceiling, double rate, OperatingMode mode) {
+    void update(EventId eventId, long offered, long active, long ceiling, double rate, OperatingMode mode) {
         Figures f = this.figures.computeIfAbsent(eventId, this::register);
         f.offered = offered;
         f.active = active;
@@ -36,42 +37,42 @@ public class EventGauges {
      * Whether the shop's health holds the event's admission back ({@code waitroom_admission_held_by_health}, one series
      * per reason, 1 while it applies); registered with the event's other gauges, so the series exists from the start.
      */
-    void heldByHealth(String eventId, AdmissionHold.Cause cause) {
+    void heldByHealth(EventId eventId, AdmissionHold.Cause cause) {
         this.figures.computeIfAbsent(eventId, this::register).heldByHealth = cause;
     }
 
-    void drift(String eventId, long drift) {
+    void drift(EventId eventId, long drift) {
         this.figures.computeIfAbsent(eventId, this::register).drift = drift;
     }
 
-    private Figures register(String eventId) {
+    private Figures register(EventId eventId) {
         Figures f = new Figures();
         Gauge.builder("waitroom.coordinator.offered", f, x -> x.offered)
-                .tag("event", eventId)
+                .tag("event", eventId.value())
                 .register(this.meters);
         Gauge.builder("waitroom.coordinator.active", f, x -> x.active)
-                .tag("event", eventId)
+                .tag("event", eventId.value())
                 .register(this.meters);
         Gauge.builder("waitroom.coordinator.ceiling", f, x -> x.ceiling)
                 .description("The event's configured ceiling: most sessions offered or active at once")
-                .tag("event", eventId)
+                .tag("event", eventId.value())
                 .register(this.meters);
         Gauge.builder("waitroom.coordinator.admission.rate", f, x -> x.rate)
-                .tag("event", eventId)
+                .tag("event", eventId.value())
                 .register(this.meters);
         Gauge.builder("waitroom.coordinator.drift", f, x -> x.drift)
-                .tag("event", eventId)
+                .tag("event", eventId.value())
                 .register(this.meters);
         for (OperatingMode mode : OperatingMode.values()) {
             Gauge.builder("waitroom.coordinator.mode", f, x -> x.mode == mode ? 1 : 0)
-                    .tag("event", eventId)
+                    .tag("event", eventId.value())
                     .tag("mode", mode.name())
                     .register(this.meters);
         }
         for (AdmissionHold.Cause cause : HEALTH_CAUSES) {
             Gauge.builder("waitroom.admission.held.by.health", f, x -> x.heldByHealth == cause ? 1 : 0)
                     .description("1 while the shop's health pauses or slows the event's admission (reason label)")
-                    .tag("event", eventId)
+                    .tag("event", eventId.value())
                     .tag("reason", cause == AdmissionHold.Cause.SHOP_PAUSED ? "paused" : "slowed")
                     .register(this.meters);
         }

@@ -1,22 +1,19 @@
 package dev.waitroom.coordinator.tick;
 
-import dev.waitroom.contract.Region;
-import dev.waitroom.coordinator.admission.Admissions;
-import dev.waitroom.coordinator.admission.Grants;
-import dev.waitroom.coordinator.admission.Offering;
-import dev.waitroom.coordinator.admission.QueueSync;
-import dev.waitroom.coordinator.admission.SessionRegistry;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.event.EventSchedules;
 import dev.waitroom.coordinator.event.EventStatePublisher;
 import dev.waitroom.coordinator.event.Events;
+import dev.waitroom.coordinator.grants.Admissions;
+import dev.waitroom.coordinator.grants.Grants;
+import dev.waitroom.coordinator.grants.Offering;
+import dev.waitroom.coordinator.grants.QueueSync;
+import dev.waitroom.coordinator.grants.SessionRegistry;
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.lanes.LaneCandidates;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.queue.QueueDirectory;
-import dev.waitroom.coordinator.region.RegionBudgets;
-import dev.waitroom.coordinator.region.RegionGauges;
-import dev.waitroom.coordinator.region.RegionProperties;
+import dev.waitroom.coordinator.region.RegionalGate;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
@@ -35,7 +32,10 @@ class TickerConfiguration {
     private static final Logger log = LoggerFactory.getLogger(TickerConfiguration.class);
 
     @Bean
-    AdmissionTicker.Parts tickerParts(
+    AdmissionTicker admissionTicker(
+            CoordinatorProperties properties,
+            Clock clock,
+            Environment environment,
             Events events,
             Leases leases,
             Grants grants,
@@ -47,16 +47,22 @@ class TickerConfiguration {
             EventStatePublisher publisher,
             SessionRegistry registry,
             EventGauges gauges,
-            Region region,
-            RegionBudgets budgets,
-            RegionGauges regionGauges,
-            RegionProperties regionProperties,
+            RegionalGate gate,
             EventSchedules schedules,
             LaneCandidates lanes) {
-        if (region.regional()) {
-            log.info("Admission gate of region {}: offers within the budget it leases from the ledger", region);
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException ex) {
+            host = "localhost";
         }
-        return new AdmissionTicker.Parts(
+        CoordinatorProperties effective =
+                properties.withDefaultInstance(host, environment.getProperty("server.port", "8082"));
+        log.info("Coordinator instance {}", effective.instanceId());
+        return new AdmissionTicker(
+                effective,
+                clock,
+                System::nanoTime,
                 events,
                 leases,
                 grants,
@@ -68,24 +74,9 @@ class TickerConfiguration {
                 publisher,
                 registry,
                 gauges,
-                new AdmissionTicker.Regions(region, budgets, regionGauges, regionProperties.grace()),
+                gate,
                 schedules,
                 lanes);
-    }
-
-    @Bean
-    AdmissionTicker admissionTicker(
-            CoordinatorProperties properties, AdmissionTicker.Parts parts, Clock clock, Environment environment) {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException ex) {
-            host = "localhost";
-        }
-        CoordinatorProperties effective =
-                properties.withDefaultInstance(host, environment.getProperty("server.port", "8082"));
-        log.info("Coordinator instance {}", effective.instanceId());
-        return new AdmissionTicker(effective, parts, clock, System::nanoTime);
     }
 
     /** Runs the ticker on a schedule; off in tests, which tick by hand. */

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
-import dev.waitroom.coordinator.admission.Admission;
-import dev.waitroom.coordinator.admission.Admissions;
+import dev.waitroom.coordinator.grants.Admission;
+import dev.waitroom.coordinator.grants.Admissions;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
 import dev.waitroom.coordinator.support.RandomSecretsInitializer;
@@ -78,7 +78,7 @@ class ShopSignalsTests {
         String visitor = this.scenario.join(eventId, 1).get(0);
         this.scenario.tickUntilLive(eventId, 1);
         Admission admission = this.admissions.claim(EventId.of(eventId), new VisitorId(visitor));
-        assertThat(this.scenario.grants.count(eventId).active()).isEqualTo(1);
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).active()).isEqualTo(1);
         return admission.sessionId().value().toString();
     }
 
@@ -264,13 +264,13 @@ class ShopSignalsTests {
         assertThat(done.json().path("state").asString()).isEqualTo("COMPLETED");
         assertThat(done.json().path("live").asBoolean()).isFalse();
         assertThat(done.json().path("sessionId").asString()).isEqualTo(session);
-        assertThat(this.scenario.grants.count(eventId).active()).isZero();
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).active()).isZero();
 
         Http.Response again = signal(eventId, "purchase-completed", body, credential);
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.json().path("state").asString()).isEqualTo("COMPLETED");
         assertThat(releases(eventId, "PURCHASED")).isEqualTo(1.0);
-        assertThat(this.scenario.grants.checkouts(eventId)).isEqualTo(1);
+        assertThat(this.scenario.grants.checkouts(EventId.of(eventId))).isEqualTo(1);
         assertThat(this.jdbc
                         .sql("select last_used_at is not null from integration_credentials where credential_id = :id")
                         .param("id", credential.substring(5, 21))
@@ -294,8 +294,8 @@ class ShopSignalsTests {
         assertThat(done.status()).as(done.body()).isEqualTo(200);
         assertThat(done.json().path("state").asString()).isEqualTo("ACTIVE");
         assertThat(done.json().path("live").asBoolean()).isTrue();
-        assertThat(this.scenario.grants.count(eventId).active()).isEqualTo(1);
-        assertThat(this.scenario.grants.checkouts(eventId)).isEqualTo(1);
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).active()).isEqualTo(1);
+        assertThat(this.scenario.grants.checkouts(EventId.of(eventId))).isEqualTo(1);
     }
 
     @Test
@@ -336,7 +336,7 @@ class ShopSignalsTests {
         assertThat(releases(eventId, "PURCHASED") + releases(eventId, "LEFT"))
                 .as("exactly one release")
                 .isEqualTo(1.0);
-        assertThat(this.scenario.grants.count(eventId).live()).isZero();
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).live()).isZero();
     }
 
     @Test
@@ -348,7 +348,7 @@ class ShopSignalsTests {
         Http.Response released = signal(eventId, "session-release", "{\"sessionId\":\"" + session + "\"}", credential);
         assertThat(released.status()).as(released.body()).isEqualTo(200);
         assertThat(released.json().path("state").asString()).isEqualTo("RELEASED");
-        assertThat(this.scenario.grants.count(eventId).live()).isZero();
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).live()).isZero();
         assertThat(signal(eventId, "session-release", "{\"sessionId\":\"" + session + "\"}", credential)
                         .json()
                         .path("state")

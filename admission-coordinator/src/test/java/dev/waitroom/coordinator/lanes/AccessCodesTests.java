@@ -2,6 +2,7 @@ package dev.waitroom.coordinator.lanes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
@@ -352,7 +353,7 @@ class AccessCodesTests {
         InMemoryQueueDirectory queue = this.scenario.queue;
         for (int i = 0; i < 90; i++) {
             queue.moveToLane(
-                    id,
+                    EventId.of(id),
                     new VisitorId(visitors.get(i)),
                     null,
                     i % 3 == 0 ? "presale" : i % 3 == 1 ? "members" : "general");
@@ -383,7 +384,7 @@ class AccessCodesTests {
         open(empty);
         List<String> others = this.scenario.join(empty, 60);
         for (int i = 0; i < 60; i++) {
-            queue.moveToLane(empty, new VisitorId(others.get(i)), null, i % 2 == 0 ? "members" : "general");
+            queue.moveToLane(EventId.of(empty), new VisitorId(others.get(i)), null, i % 2 == 0 ? "members" : "general");
         }
         int made = 0;
         for (int t = 0; t < 5 && made == 0; t++) {

@@ -2,6 +2,7 @@ package dev.waitroom.coordinator.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Region;
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.lease.Leases;
@@ -112,26 +113,30 @@ class CoordinatorGaugesTests {
         String forgotten = this.scenario.openNewEvent("lease-old", config());
         Duration lease = Duration.ofSeconds(5);
 
-        assertThat(this.leases.acquireOrRenew(moving, "gauge-test-a", lease)).isPresent();
+        assertThat(this.leases.acquireOrRenew(EventId.of(moving), "gauge-test-a", lease))
+                .isPresent();
         for (int i = 0; i < 3; i++) {
-            this.leases.acquireOrRenew(moving, "gauge-test-a", lease); // renewals keep the generation
+            this.leases.acquireOrRenew(EventId.of(moving), "gauge-test-a", lease); // renewals keep the generation
         }
-        this.leases.release(moving, "gauge-test-a");
-        assertThat(this.leases.acquireOrRenew(moving, "gauge-test-b", lease)).isPresent();
-        assertThat(this.leases.acquireOrRenew(moving, "gauge-test-a", lease))
+        this.leases.release(EventId.of(moving), "gauge-test-a");
+        assertThat(this.leases.acquireOrRenew(EventId.of(moving), "gauge-test-b", lease))
+                .isPresent();
+        assertThat(this.leases.acquireOrRenew(EventId.of(moving), "gauge-test-a", lease))
                 .as("b holds a live lease")
                 .isEmpty();
-        this.leases.release(moving, "gauge-test-b");
+        this.leases.release(EventId.of(moving), "gauge-test-b");
         long movingGeneration = this.leases
-                .acquireOrRenew(moving, "gauge-test-a", lease)
+                .acquireOrRenew(EventId.of(moving), "gauge-test-a", lease)
                 .orElseThrow()
                 .value();
-        assertThat(this.leases.acquireOrRenew(steady, "gauge-test-a", lease)).isPresent();
+        assertThat(this.leases.acquireOrRenew(EventId.of(steady), "gauge-test-a", lease))
+                .isPresent();
         // the same event in a region: its lease has a generation of its own
         Region west = new Region("west");
-        assertThat(this.leases.acquireOrRenew(west, moving, "gauge-test-west", lease))
+        assertThat(this.leases.acquireOrRenew(west, EventId.of(moving), "gauge-test-west", lease))
                 .isPresent();
-        assertThat(this.leases.acquireOrRenew(forgotten, "gauge-test-a", lease)).isPresent();
+        assertThat(this.leases.acquireOrRenew(EventId.of(forgotten), "gauge-test-a", lease))
+                .isPresent();
         // a lease that lapsed long ago: an event nobody leads any more
         this.jdbc
                 .sql(
@@ -168,8 +173,8 @@ class CoordinatorGaugesTests {
                 .isEmpty();
 
         // one more change of hands shows at the next refresh
-        this.leases.release(moving, "gauge-test-a");
-        this.leases.acquireOrRenew(moving, "gauge-test-b", lease);
+        this.leases.release(EventId.of(moving), "gauge-test-a");
+        this.leases.acquireOrRenew(EventId.of(moving), "gauge-test-b", lease);
         this.gauges.refresh();
         assertThat(value(
                         scrape(),

@@ -140,8 +140,8 @@ class OpsApiTests {
         this.ops.post(path("/open"), null);
         this.scenario.join(this.eventId, 10);
         this.scenario.tickUntilLive(this.eventId, 2);
-        long before = this.scenario.grants.count(this.eventId).offered()
-                + this.scenario.grants.count(this.eventId).active();
+        long before = this.scenario.grants.count(EventId.of(this.eventId)).offered()
+                + this.scenario.grants.count(EventId.of(this.eventId)).active();
 
         Http.Response ended = this.ops.post(path("/end"), "{\"reason\":\"show cancelled\"}");
         assertThat(ended.status()).as(ended.body()).isEqualTo(200);
@@ -152,8 +152,8 @@ class OpsApiTests {
                     .as("no offer after the end")
                     .isZero();
         }
-        assertThat(this.scenario.grants.count(this.eventId).offered()
-                        + this.scenario.grants.count(this.eventId).active())
+        assertThat(this.scenario.grants.count(EventId.of(this.eventId)).offered()
+                        + this.scenario.grants.count(EventId.of(this.eventId)).active())
                 .isLessThanOrEqualTo(before);
 
         Http.Response again = this.ops.post(path("/end"), "{\"reason\":\"twice\"}");

@@ -191,7 +191,7 @@ class PassesTests {
         AdmissionClaims claims = verifier().verify(token, eventId, 1);
         assertThat(claims.visitor()).isEqualTo(visitor);
         assertThat(live(eventId, sessionId)).isTrue();
-        assertThat(this.scenario.grants.count(eventId).active()).isEqualTo(1);
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).active()).isEqualTo(1);
         assertThat(this.scenario.queue.entry(eventId, visitor))
                 .as("no queue entry")
                 .isNull();
@@ -209,7 +209,7 @@ class PassesTests {
         Http.Response other = exchange(eventId, VisitorId.random().value(), pass);
         assertThat(other.status()).as(other.body()).isEqualTo(409);
         assertThat(other.problemType()).endsWith("/pass-used-up");
-        assertThat(this.scenario.grants.count(eventId).active()).isEqualTo(1);
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).active()).isEqualTo(1);
 
         // the session renews as a claimed one does
         this.scenario.clock.advance(Duration.ofSeconds(20));
@@ -260,8 +260,8 @@ class PassesTests {
         assertThat(revoked.status()).isEqualTo(401);
         assertThat(revoked.problemType()).endsWith("/pass-revoked");
 
-        assertThat(this.scenario.grants.count(eventId).live()).isZero();
-        assertThat(this.scenario.grants.count(otherEvent).live()).isZero();
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).live()).isZero();
+        assertThat(this.scenario.grants.count(EventId.of(otherEvent)).live()).isZero();
     }
 
     @Test
@@ -300,7 +300,7 @@ class PassesTests {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(this.scenario.grants.count(eventId).live()).isEqualTo(3);
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).live()).isEqualTo(3);
         assertThat(this.ops
                         .get("/admin/events/" + eventId + "/passes")
                         .json()
@@ -340,7 +340,7 @@ class PassesTests {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(this.scenario.grants.count(eventId).live()).isEqualTo(1);
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).live()).isEqualTo(1);
         assertThat(this.ops
                         .get("/admin/events/" + eventId + "/passes")
                         .json()
@@ -365,7 +365,7 @@ class PassesTests {
         assertThat(live(eventId, sessionId))
                 .as("out of the registry the gateways read")
                 .isFalse();
-        assertThat(this.scenario.grants.count(eventId).live()).isZero();
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).live()).isZero();
 
         Http.Response renewed = this.http.post(
                 "/events/" + eventId + "/shopping-session/renew",

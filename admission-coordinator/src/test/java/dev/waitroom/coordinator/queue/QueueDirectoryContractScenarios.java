@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.waitroom.contract.AfterPurchase;
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
@@ -107,7 +108,7 @@ abstract class QueueDirectoryContractScenarios {
     void aMalformedPushIsRefused() {
         String event = newEvent();
         assertRefused(() -> queue().putEventState(
-                        event,
+                        EventId.of(event),
                         new EventUpdateRequest(
                                 "HALF_OPEN",
                                 "QUEUEING",
@@ -130,7 +131,7 @@ abstract class QueueDirectoryContractScenarios {
                                 null,
                                 null)));
         assertRefused(() -> queue().putEventState(
-                        event,
+                        EventId.of(event),
                         new EventUpdateRequest(
                                 "OPEN",
                                 "QUEUEING",
@@ -162,39 +163,40 @@ abstract class QueueDirectoryContractScenarios {
         String event = newEvent();
         push(event, EventPhase.SCHEDULED, 1);
         List<String> group = joinMany(event, 6);
-        assertThat(queue().candidates(event, 10))
+        assertThat(queue().candidates(EventId.of(event), 10))
                 .as("no candidates before opening")
                 .isEmpty();
         assertCounts(event, 6, 0, 0, 0, 0, 0);
-        assertThat(queue().counts(event).oldestWaitSeconds())
+        assertThat(queue().counts(EventId.of(event)).oldestWaitSeconds())
                 .as("the pre-sale group has no front yet")
                 .isZero();
-        assertRefused(() -> queue().draw(event, SEED));
+        assertRefused(() -> queue().draw(EventId.of(event), SEED));
 
         push(event, EventPhase.OPEN, 1);
         String late = join(event, VisitorId.random());
-        assertThat(queue().candidates(event, 10))
+        assertThat(queue().candidates(EventId.of(event), 10))
                 .as("no candidates before the draw")
                 .isEmpty();
-        assertRefused(() -> queue().offer(event, List.of(new Offer(group.get(0), GrantId.random(), deadline()))));
-        assertRefused(() -> queue().draw(event, OTHER_SEED));
+        assertRefused(
+                () -> queue().offer(EventId.of(event), List.of(new Offer(group.get(0), GrantId.random(), deadline()))));
+        assertRefused(() -> queue().draw(EventId.of(event), OTHER_SEED));
 
-        assertThat(queue().draw(event, SEED)).isEqualTo(new DrawResult(6, true));
-        List<Candidate> drawn = queue().candidates(event, 10);
+        assertThat(queue().draw(EventId.of(event), SEED)).isEqualTo(new DrawResult(6, true));
+        List<Candidate> drawn = queue().candidates(EventId.of(event), 10);
         List<String> expected = new ArrayList<>(group);
         expected.sort(Comparator.comparing(entry -> hmac(SEED, entry), Arrays::compareUnsigned));
         expected.add(late);
         assertThat(drawn).extracting(Candidate::entryId).containsExactlyElementsOf(expected);
         assertThat(drawn).extracting(Candidate::orderKey).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
 
-        assertThat(queue().draw(event, SEED)).as("a repeat").isEqualTo(new DrawResult(6, true));
-        assertThat(queue().draw(event, SEED.toUpperCase()))
+        assertThat(queue().draw(EventId.of(event), SEED)).as("a repeat").isEqualTo(new DrawResult(6, true));
+        assertThat(queue().draw(EventId.of(event), SEED.toUpperCase()))
                 .as("hex in either case")
                 .isEqualTo(new DrawResult(6, true));
-        assertThat(queue().candidates(event, 10)).isEqualTo(drawn);
-        assertRefused(() -> queue().draw(event, OTHER_SEED));
+        assertThat(queue().candidates(EventId.of(event), 10)).isEqualTo(drawn);
+        assertRefused(() -> queue().draw(EventId.of(event), OTHER_SEED));
         queue().putEventState(
-                        event,
+                        EventId.of(event),
                         EventUpdateRequest.of(
                                 EventPhase.OPEN,
                                 OperatingMode.QUEUEING,
@@ -215,7 +217,7 @@ abstract class QueueDirectoryContractScenarios {
                                 null,
                                 null));
         assertCounts(event, 7, 0, 0, 0, 0, 0);
-        assertThat(queue().counts(event).joins()).isEqualTo(7);
+        assertThat(queue().counts(EventId.of(event)).joins()).isEqualTo(7);
     }
 
     @Test
@@ -230,8 +232,8 @@ abstract class QueueDirectoryContractScenarios {
                 PresaleOrdering.FIFO);
         List<String> group = joinMany(event, 4);
         push(event, EventPhase.OPEN, OperatingMode.QUEUEING, 1, ExpiredOfferPolicy.REQUEUE_ONCE, PresaleOrdering.FIFO);
-        assertThat(queue().draw(event, SEED)).isEqualTo(new DrawResult(4, true));
-        assertThat(queue().candidates(event, 10))
+        assertThat(queue().draw(EventId.of(event), SEED)).isEqualTo(new DrawResult(4, true));
+        assertThat(queue().candidates(EventId.of(event), 10))
                 .extracting(Candidate::entryId, Candidate::orderKey)
                 .containsExactly(IntStream.range(0, 4)
                         .mapToObj(i -> org.assertj.core.groups.Tuple.tuple(group.get(i), i + 1L))
@@ -242,12 +244,14 @@ abstract class QueueDirectoryContractScenarios {
     void withoutAPreSaleGroupNothingWaitsForTheDraw() {
         String event = open(ExpiredOfferPolicy.REQUEUE_ONCE);
         List<String> entries = joinMany(event, 3);
-        assertThat(queue().candidates(event, 10)).extracting(Candidate::entryId).containsExactlyElementsOf(entries);
+        assertThat(queue().candidates(EventId.of(event), 10))
+                .extracting(Candidate::entryId)
+                .containsExactlyElementsOf(entries);
         assertThat(offer(event, entries.get(0), GrantId.random()))
                 .extracting(OfferResult::state, OfferResult::applied)
                 .containsExactly("OFFERED", true);
-        assertThat(queue().draw(event, SEED)).isEqualTo(new DrawResult(0, true));
-        assertThat(queue().candidates(event, 10))
+        assertThat(queue().draw(EventId.of(event), SEED)).isEqualTo(new DrawResult(0, true));
+        assertThat(queue().candidates(EventId.of(event), 10))
                 .extracting(Candidate::entryId)
                 .containsExactlyElementsOf(entries.subList(1, 3));
     }
@@ -263,9 +267,9 @@ abstract class QueueDirectoryContractScenarios {
         assertCounts(event, 1, 0, 0, 0, 1, 0);
         assertThat(join(event, visitor)).as("no second ticket for the draw").isEqualTo(entry);
         assertCounts(event, 2, 0, 0, 0, 0, 0);
-        assertThat(queue().counts(event).joins()).isEqualTo(2);
+        assertThat(queue().counts(EventId.of(event)).joins()).isEqualTo(2);
         push(event, EventPhase.OPEN, 1);
-        assertThat(queue().draw(event, SEED)).isEqualTo(new DrawResult(2, true));
+        assertThat(queue().draw(EventId.of(event), SEED)).isEqualTo(new DrawResult(2, true));
     }
 
     // candidates and offers
@@ -277,22 +281,24 @@ abstract class QueueDirectoryContractScenarios {
                 IntStream.range(0, 5).mapToObj(i -> VisitorId.random()).toList();
         List<String> entries = visitors.stream().map(v -> join(event, v)).toList();
 
-        List<Candidate> first = queue().candidates(event, 3);
+        List<Candidate> first = queue().candidates(EventId.of(event), 3);
         assertThat(first).extracting(Candidate::entryId).containsExactlyElementsOf(entries.subList(0, 3));
         assertThat(first).extracting(Candidate::visitor).containsExactlyElementsOf(visitors.subList(0, 3));
         assertThat(first).extracting(Candidate::orderKey).isSorted().doesNotHaveDuplicates();
-        assertThat(queue().candidates(event, 3)).as("not removed").isEqualTo(first);
-        assertThat(queue().candidates(event, 100))
+        assertThat(queue().candidates(EventId.of(event), 3)).as("not removed").isEqualTo(first);
+        assertThat(queue().candidates(EventId.of(event), 100))
                 .extracting(Candidate::entryId)
                 .containsExactlyElementsOf(entries);
-        assertThat(queue().counts(event).oldestWaitSeconds()).isNotNull().isBetween(0L, 60L);
+        assertThat(queue().counts(EventId.of(event)).oldestWaitSeconds())
+                .isNotNull()
+                .isBetween(0L, 60L);
 
         leave(event, visitors.get(1));
-        assertThat(queue().candidates(event, 3))
+        assertThat(queue().candidates(EventId.of(event), 3))
                 .extracting(Candidate::entryId)
                 .containsExactly(entries.get(0), entries.get(2), entries.get(3));
         offer(event, entries.get(0), GrantId.random());
-        assertThat(queue().candidates(event, 3))
+        assertThat(queue().candidates(EventId.of(event), 3))
                 .extracting(Candidate::entryId)
                 .containsExactly(entries.get(2), entries.get(3), entries.get(4));
         assertCounts(event, 3, 1, 0, 0, 1, 0);
@@ -306,33 +312,34 @@ abstract class QueueDirectoryContractScenarios {
         List<String> entries = visitors.stream().map(v -> join(event, v)).toList();
 
         // the fourth redeems first, the second later: the second stands ahead in the lane
-        LaneMoveResult moved = queue().moveToLane(event, visitors.get(3), null, "presale");
+        LaneMoveResult moved = queue().moveToLane(EventId.of(event), visitors.get(3), null, "presale");
         assertThat(moved.entryId()).isEqualTo(entries.get(3));
         assertThat(moved.lane()).isEqualTo("presale");
         assertThat(moved.moved()).isTrue();
-        queue().moveToLane(event, visitors.get(1), null, "presale");
-        assertThat(queue().moveToLane(event, visitors.get(1), null, "presale").moved())
+        queue().moveToLane(EventId.of(event), visitors.get(1), null, "presale");
+        assertThat(queue().moveToLane(EventId.of(event), visitors.get(1), null, "presale")
+                        .moved())
                 .as("a repeat changes nothing")
                 .isFalse();
 
-        assertThat(queue().candidates(event, "presale", 10))
+        assertThat(queue().candidates(EventId.of(event), "presale", 10))
                 .extracting(Candidate::entryId)
                 .containsExactly(entries.get(1), entries.get(3));
-        assertThat(queue().candidates(event, 10))
+        assertThat(queue().candidates(EventId.of(event), 10))
                 .extracting(Candidate::entryId)
                 .containsExactly(entries.get(0), entries.get(2), entries.get(4));
-        assertThat(queue().candidates(event, "members", 10)).isEmpty();
+        assertThat(queue().candidates(EventId.of(event), "members", 10)).isEmpty();
 
         offer(event, entries.get(1), GrantId.random());
-        assertThat(queue().candidates(event, "presale", 10))
+        assertThat(queue().candidates(EventId.of(event), "presale", 10))
                 .extracting(Candidate::entryId)
                 .containsExactly(entries.get(3));
-        assertThatThrownBy(() -> queue().moveToLane(event, visitors.get(1), null, "members"))
+        assertThatThrownBy(() -> queue().moveToLane(EventId.of(event), visitors.get(1), null, "members"))
                 .as("an offered place moves nowhere")
                 .isInstanceOfSatisfying(
                         dev.waitroom.web.ProblemException.class,
                         e -> assertThat(e.problem()).isEqualTo(dev.waitroom.contract.ProblemType.STATE_CONFLICT));
-        assertThatThrownBy(() -> queue().moveToLane(event, VisitorId.random(), null, "members"))
+        assertThatThrownBy(() -> queue().moveToLane(EventId.of(event), VisitorId.random(), null, "members"))
                 .isInstanceOfSatisfying(
                         dev.waitroom.web.ProblemException.class,
                         e -> assertThat(e.problem()).isEqualTo(dev.waitroom.contract.ProblemType.NOT_IN_QUEUE));
@@ -343,13 +350,14 @@ abstract class QueueDirectoryContractScenarios {
     void aCallAsksForOneToAThousandEntries() {
         String event = open(ExpiredOfferPolicy.REQUEUE_ONCE);
         String entry = join(event, VisitorId.random());
-        assertRefused(() -> queue().candidates(event, 0));
-        assertRefused(() -> queue().candidates(event, 1001));
-        assertThat(queue().candidates(event, 1000)).hasSize(1);
-        assertRefused(() -> queue().offer(event, List.of()));
+        assertRefused(() -> queue().candidates(EventId.of(event), 0));
+        assertRefused(() -> queue().candidates(EventId.of(event), 1001));
+        assertThat(queue().candidates(EventId.of(event), 1000)).hasSize(1);
+        assertRefused(() -> queue().offer(EventId.of(event), List.of()));
         GrantId grant = GrantId.random();
         assertRefused(() -> queue().offer(
-                        event, List.of(new Offer(entry, grant, deadline()), new Offer(entry, grant, deadline()))));
+                        EventId.of(event),
+                        List.of(new Offer(entry, grant, deadline()), new Offer(entry, grant, deadline()))));
         assertCounts(event, 1, 0, 0, 0, 0, 0);
     }
 
@@ -366,7 +374,7 @@ abstract class QueueDirectoryContractScenarios {
         GrantId g3 = GrantId.random();
 
         List<OfferResult> results = queue().offer(
-                        event,
+                        EventId.of(event),
                         List.of(
                                 new Offer(first, g1, deadline()),
                                 new Offer(second, g2, deadline()),
@@ -386,7 +394,7 @@ abstract class QueueDirectoryContractScenarios {
                 .isEqualTo(new OfferResult(first, "OFFERED", false));
         assertCounts(event, 0, 2, 0, 0, 1, 0);
 
-        queue().transition(event, first, TransitionTarget.ACTIVE, g1);
+        queue().transition(EventId.of(event), first, TransitionTarget.ACTIVE, g1);
         assertThat(offer(event, first, g1))
                 .as("the offer again once claimed")
                 .isEqualTo(new OfferResult(first, "ACTIVE", true));
@@ -401,19 +409,19 @@ abstract class QueueDirectoryContractScenarios {
         String event = open(ExpiredOfferPolicy.REQUEUE_ONCE);
         String entry = join(event, VisitorId.random());
         GrantId grant = GrantId.random();
-        assertRefused(() -> queue().transition(event, entry, TransitionTarget.ACTIVE, grant));
+        assertRefused(() -> queue().transition(EventId.of(event), entry, TransitionTarget.ACTIVE, grant));
         offer(event, entry, grant);
 
-        assertRefused(() -> queue().transition(event, entry, TransitionTarget.ACTIVE, GrantId.random()));
-        assertRefused(() -> queue().transition(event, entry, TransitionTarget.COMPLETED, grant));
+        assertRefused(() -> queue().transition(EventId.of(event), entry, TransitionTarget.ACTIVE, GrantId.random()));
+        assertRefused(() -> queue().transition(EventId.of(event), entry, TransitionTarget.COMPLETED, grant));
         assertCounts(event, 0, 1, 0, 0, 0, 0);
         assertMovesAndRepeats(event, entry, TransitionTarget.ACTIVE, grant, "ACTIVE");
         assertCounts(event, 0, 0, 1, 0, 0, 0);
-        assertRefused(() -> queue().transition(event, entry, TransitionTarget.OFFER_EXPIRED, grant));
+        assertRefused(() -> queue().transition(EventId.of(event), entry, TransitionTarget.OFFER_EXPIRED, grant));
         assertMovesAndRepeats(event, entry, TransitionTarget.COMPLETED, grant, "COMPLETED");
         assertCounts(event, 0, 0, 0, 1, 0, 0);
-        assertRefused(() -> queue().transition(event, entry, TransitionTarget.EXPIRED, grant));
-        assertRefused(() -> queue().transition(event, entry, TransitionTarget.ACTIVE, grant));
+        assertRefused(() -> queue().transition(EventId.of(event), entry, TransitionTarget.EXPIRED, grant));
+        assertRefused(() -> queue().transition(EventId.of(event), entry, TransitionTarget.ACTIVE, grant));
         assertCounts(event, 0, 0, 0, 1, 0, 0);
     }
 
@@ -426,10 +434,10 @@ abstract class QueueDirectoryContractScenarios {
         String offered = offered(event, g2);
 
         assertMovesAndRepeats(event, shopping, TransitionTarget.EXPIRED, g1, "EXPIRED");
-        assertThat(queue().transition(event, offered, TransitionTarget.EXPIRED, g2))
+        assertThat(queue().transition(EventId.of(event), offered, TransitionTarget.EXPIRED, g2))
                 .isEqualTo("EXPIRED");
         assertCounts(event, 0, 0, 0, 0, 0, 2);
-        assertRefused(() -> queue().transition(event, shopping, TransitionTarget.COMPLETED, g1));
+        assertRefused(() -> queue().transition(EventId.of(event), shopping, TransitionTarget.COMPLETED, g1));
         assertExpiries(event, 0, 0, 0);
     }
 
@@ -441,9 +449,9 @@ abstract class QueueDirectoryContractScenarios {
         String second = join(event, VisitorId.random());
 
         assertMovesAndRepeats(event, first, TransitionTarget.OFFER_EXPIRED, g1, "WAITING");
-        assertRefused(() -> queue().transition(event, first, TransitionTarget.ACTIVE, g1));
+        assertRefused(() -> queue().transition(EventId.of(event), first, TransitionTarget.ACTIVE, g1));
         String third = join(event, VisitorId.random());
-        List<Candidate> order = queue().candidates(event, 10);
+        List<Candidate> order = queue().candidates(EventId.of(event), 10);
         assertThat(order).extracting(Candidate::entryId).containsExactly(second, first, third);
         assertThat(order).extracting(Candidate::orderKey).isSorted().doesNotHaveDuplicates();
         assertCounts(event, 3, 0, 0, 0, 0, 0);
@@ -451,9 +459,11 @@ abstract class QueueDirectoryContractScenarios {
 
         GrantId g2 = GrantId.random();
         assertThat(offer(event, first, g2)).isEqualTo(new OfferResult(first, "OFFERED", true));
-        assertRefused(() -> queue().transition(event, first, TransitionTarget.OFFER_EXPIRED, g1));
+        assertRefused(() -> queue().transition(EventId.of(event), first, TransitionTarget.OFFER_EXPIRED, g1));
         assertMovesAndRepeats(event, first, TransitionTarget.OFFER_EXPIRED, g2, "EXPIRED");
-        assertThat(queue().candidates(event, 10)).extracting(Candidate::entryId).containsExactly(second, third);
+        assertThat(queue().candidates(EventId.of(event), 10))
+                .extracting(Candidate::entryId)
+                .containsExactly(second, third);
         assertCounts(event, 2, 0, 0, 0, 0, 1);
         assertExpiries(event, 2, 1, 2);
     }
@@ -467,10 +477,10 @@ abstract class QueueDirectoryContractScenarios {
         String shopping = claimed(event, g2);
         String later = join(event, VisitorId.random());
 
-        assertRefused(() -> queue().transition(event, first, TransitionTarget.OFFER_WITHDRAWN, g2));
+        assertRefused(() -> queue().transition(EventId.of(event), first, TransitionTarget.OFFER_WITHDRAWN, g2));
         assertMovesAndRepeats(event, first, TransitionTarget.OFFER_WITHDRAWN, g1, "WAITING");
-        assertRefused(() -> queue().transition(event, shopping, TransitionTarget.OFFER_WITHDRAWN, g2));
-        List<Candidate> order = queue().candidates(event, 10);
+        assertRefused(() -> queue().transition(EventId.of(event), shopping, TransitionTarget.OFFER_WITHDRAWN, g2));
+        List<Candidate> order = queue().candidates(EventId.of(event), 10);
         assertThat(order).extracting(Candidate::entryId).containsExactly(first, later);
         assertThat(order.get(0).orderKey())
                 .as("its own place")
@@ -480,11 +490,13 @@ abstract class QueueDirectoryContractScenarios {
 
         GrantId g3 = GrantId.random();
         assertThat(offer(event, first, g3)).isEqualTo(new OfferResult(first, "OFFERED", true));
-        assertRefused(() -> queue().transition(event, first, TransitionTarget.OFFER_WITHDRAWN, g1));
-        assertThat(queue().transition(event, first, TransitionTarget.OFFER_EXPIRED, g3))
+        assertRefused(() -> queue().transition(EventId.of(event), first, TransitionTarget.OFFER_WITHDRAWN, g1));
+        assertThat(queue().transition(EventId.of(event), first, TransitionTarget.OFFER_EXPIRED, g3))
                 .as("no requeue was spent")
                 .isEqualTo("WAITING");
-        assertThat(queue().candidates(event, 10)).extracting(Candidate::entryId).containsExactly(later, first);
+        assertThat(queue().candidates(EventId.of(event), 10))
+                .extracting(Candidate::entryId)
+                .containsExactly(later, first);
     }
 
     @Test
@@ -502,11 +514,11 @@ abstract class QueueDirectoryContractScenarios {
         assertThat(offer(event, unclaimed, g1))
                 .as("the queue keeps the grant it offered last")
                 .isEqualTo(new OfferResult(unclaimed, "EXPIRED", true));
-        assertRefused(() -> queue().transition(event, claimed, TransitionTarget.OFFER_EXPIRED, g2));
-        assertThat(queue().candidates(event, 10)).isEmpty();
+        assertRefused(() -> queue().transition(EventId.of(event), claimed, TransitionTarget.OFFER_EXPIRED, g2));
+        assertThat(queue().candidates(EventId.of(event), 10)).isEmpty();
         assertCounts(event, 0, 0, 1, 0, 1, 1);
         assertExpiries(event, 1, 0, 2);
-        QueueCounts counts = queue().counts(event);
+        QueueCounts counts = queue().counts(EventId.of(event));
         assertThat(counts.joins()).isEqualTo(3);
         assertThat(counts.oldestWaitSeconds()).as("nobody waits").isZero();
     }
@@ -521,16 +533,20 @@ abstract class QueueDirectoryContractScenarios {
         leave(event, visitor);
         leave(event, visitor);
         assertCounts(event, 1, 0, 0, 0, 1, 0);
-        assertThat(queue().candidates(event, 10)).extracting(Candidate::entryId).containsExactly(other);
+        assertThat(queue().candidates(EventId.of(event), 10))
+                .extracting(Candidate::entryId)
+                .containsExactly(other);
         GrantId grant = GrantId.random();
         assertThat(offer(event, entry, grant)).isEqualTo(new OfferResult(entry, "LEFT", false));
-        assertRefused(() -> queue().transition(event, entry, TransitionTarget.ACTIVE, grant));
+        assertRefused(() -> queue().transition(EventId.of(event), entry, TransitionTarget.ACTIVE, grant));
 
         String again = join(event, visitor);
         assertThat(again).as("a new entry").isNotEqualTo(entry);
-        assertThat(queue().candidates(event, 10)).extracting(Candidate::entryId).containsExactly(other, again);
+        assertThat(queue().candidates(EventId.of(event), 10))
+                .extracting(Candidate::entryId)
+                .containsExactly(other, again);
         assertCounts(event, 2, 0, 0, 0, 1, 0);
-        QueueCounts counts = queue().counts(event);
+        QueueCounts counts = queue().counts(EventId.of(event));
         assertThat(counts.joins()).isEqualTo(3);
         assertThat(counts.abandoned()).isEqualTo(1);
     }
@@ -541,13 +557,13 @@ abstract class QueueDirectoryContractScenarios {
     void aDroppedEventIsUnknownTakesNoJoinAndRefusesAPushForAWhile() {
         String event = newEvent();
         push(event, EventPhase.SCHEDULED, 1);
-        queue().dropEvent(event, true);
+        queue().dropEvent(EventId.of(event), true);
 
         assertUnknown(event);
         assertThatThrownBy(() -> join(event, VisitorId.random())).as("a join finds no event");
         assertRefused(() -> push(event, EventPhase.SCHEDULED, 1));
         assertUnknown(event);
-        queue().dropEvent(event, true);
+        queue().dropEvent(EventId.of(event), true);
     }
 
     @Test
@@ -556,17 +572,17 @@ abstract class QueueDirectoryContractScenarios {
         push(event, EventPhase.SCHEDULED, 1);
         join(event, VisitorId.random());
 
-        assertRefused(() -> queue().dropEvent(event, true));
+        assertRefused(() -> queue().dropEvent(EventId.of(event), true));
         assertCounts(event, 1, 0, 0, 0, 0, 0);
 
-        queue().dropEvent(event, false);
+        queue().dropEvent(EventId.of(event), false);
         assertUnknown(event);
     }
 
     @Test
     void aDropOfAnEventNeverPushedSucceeds() {
         String event = newEvent();
-        queue().dropEvent(event, true);
+        queue().dropEvent(EventId.of(event), true);
         assertUnknown(event);
     }
 
@@ -590,7 +606,7 @@ abstract class QueueDirectoryContractScenarios {
                     java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                         awaitBarrier(start);
                         try {
-                            queue().dropEvent(event, true);
+                            queue().dropEvent(EventId.of(event), true);
                             return true;
                         } catch (QueueRejectedException refused) {
                             return false;
@@ -626,19 +642,21 @@ abstract class QueueDirectoryContractScenarios {
     void anUnknownEntryIsRefusedOrNamedWithoutAState() {
         String event = open(ExpiredOfferPolicy.REQUEUE_ONCE);
         join(event, VisitorId.random());
-        assertRefused(() -> queue().transition(event, "zzzzzz", TransitionTarget.ACTIVE, GrantId.random()));
-        assertRefused(() -> queue().transition(event, "not an entry", TransitionTarget.ACTIVE, GrantId.random()));
+        assertRefused(() -> queue().transition(EventId.of(event), "zzzzzz", TransitionTarget.ACTIVE, GrantId.random()));
+        assertRefused(
+                () -> queue().transition(EventId.of(event), "not an entry", TransitionTarget.ACTIVE, GrantId.random()));
         assertThat(offer(event, "zzzzzz", GrantId.random())).isEqualTo(new OfferResult("zzzzzz", null, false));
-        assertRefused(() -> queue().offer(event, List.of(new Offer("not an entry", GrantId.random(), deadline()))));
+        assertRefused(() ->
+                queue().offer(EventId.of(event), List.of(new Offer("not an entry", GrantId.random(), deadline()))));
         assertCounts(event, 1, 0, 0, 0, 0, 0);
     }
 
     private void assertUnknown(String event) {
-        assertRefused(() -> queue().candidates(event, 1));
-        assertRefused(() -> queue().counts(event));
-        assertRefused(() -> queue().draw(event, SEED));
-        assertRefused(() -> queue().offer(event, List.of(new Offer("1", GrantId.random(), deadline()))));
-        assertRefused(() -> queue().transition(event, "1", TransitionTarget.ACTIVE, GrantId.random()));
+        assertRefused(() -> queue().candidates(EventId.of(event), 1));
+        assertRefused(() -> queue().counts(EventId.of(event)));
+        assertRefused(() -> queue().draw(EventId.of(event), SEED));
+        assertRefused(() -> queue().offer(EventId.of(event), List.of(new Offer("1", GrantId.random(), deadline()))));
+        assertRefused(() -> queue().transition(EventId.of(event), "1", TransitionTarget.ACTIVE, GrantId.random()));
     }
 
     // helpers
@@ -661,7 +679,7 @@ abstract class QueueDirectoryContractScenarios {
             ExpiredOfferPolicy policy,
             PresaleOrdering ordering) {
         queue().putEventState(
-                        event,
+                        EventId.of(event),
                         EventUpdateRequest.of(
                                 phase,
                                 mode,
@@ -690,8 +708,10 @@ abstract class QueueDirectoryContractScenarios {
 
     /** The transition answers {@code state}, and its repeat answers the same and changes nothing. */
     private void assertMovesAndRepeats(String event, String entry, TransitionTarget to, GrantId grant, String state) {
-        assertThat(queue().transition(event, entry, to, grant)).isEqualTo(state);
-        assertThat(queue().transition(event, entry, to, grant)).as("a repeat").isEqualTo(state);
+        assertThat(queue().transition(EventId.of(event), entry, to, grant)).isEqualTo(state);
+        assertThat(queue().transition(EventId.of(event), entry, to, grant))
+                .as("a repeat")
+                .isEqualTo(state);
     }
 
     /** A new visitor's entry, offered with {@code grant}. */
@@ -704,20 +724,20 @@ abstract class QueueDirectoryContractScenarios {
     /** A new visitor's entry, offered with {@code grant} and claimed. */
     private String claimed(String event, GrantId grant) {
         String entry = offered(event, grant);
-        assertThat(queue().transition(event, entry, TransitionTarget.ACTIVE, grant))
+        assertThat(queue().transition(EventId.of(event), entry, TransitionTarget.ACTIVE, grant))
                 .isEqualTo("ACTIVE");
         return entry;
     }
 
     private OfferResult offer(String event, String entry, GrantId grant) {
-        List<OfferResult> results = queue().offer(event, List.of(new Offer(entry, grant, deadline())));
+        List<OfferResult> results = queue().offer(EventId.of(event), List.of(new Offer(entry, grant, deadline())));
         assertThat(results).hasSize(1);
         return results.get(0);
     }
 
     private void assertCounts(
             String event, long waiting, long offered, long active, long completed, long left, long expired) {
-        QueueCounts counts = queue().counts(event);
+        QueueCounts counts = queue().counts(EventId.of(event));
         assertThat(List.of(
                         counts.waiting(),
                         counts.offered(),
@@ -734,7 +754,7 @@ abstract class QueueDirectoryContractScenarios {
 
     /** Offers that expired unclaimed, requeues, and the abandoned: visitors who left plus offers expired. */
     private void assertExpiries(String event, long offersExpired, long requeued, long abandoned) {
-        QueueCounts counts = queue().counts(event);
+        QueueCounts counts = queue().counts(EventId.of(event));
         assertThat(List.of(counts.offersExpired(), counts.requeued(), counts.abandoned()))
                 .as("offersExpired, requeued, abandoned of %s", counts)
                 .containsExactly(offersExpired, requeued, abandoned);

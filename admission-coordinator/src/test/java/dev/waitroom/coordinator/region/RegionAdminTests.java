@@ -3,9 +3,10 @@ package dev.waitroom.coordinator.region;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.contract.AfterPurchase;
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Region;
-import dev.waitroom.coordinator.admission.Grants;
+import dev.waitroom.coordinator.grants.Grants;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
@@ -121,13 +122,13 @@ class RegionAdminTests {
 
     private FencingGeneration lease(Region region, String eventId) {
         return this.leases
-                .acquireOrRenew(region, eventId, region + "-gate", Duration.ofSeconds(5))
+                .acquireOrRenew(region, EventId.of(eventId), region + "-gate", Duration.ofSeconds(5))
                 .orElseThrow();
     }
 
     private RegionBudgets.Renewal renew(Region region, String eventId, FencingGeneration gen, long waiting) {
         return this.budgets
-                .renew(region, eventId, region + "-gate", gen, waiting, GRACE)
+                .renew(region, EventId.of(eventId), region + "-gate", gen, waiting, GRACE)
                 .orElseThrow();
     }
 
@@ -138,7 +139,7 @@ class RegionAdminTests {
         return this.grants
                 .allocate(
                         region,
-                        eventId,
+                        EventId.of(eventId),
                         region + "-gate",
                         gen,
                         batch,

@@ -3,11 +3,12 @@ package dev.waitroom.coordinator.region;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.contract.AfterPurchase;
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Region;
-import dev.waitroom.coordinator.admission.Admissions;
-import dev.waitroom.coordinator.admission.Grant;
-import dev.waitroom.coordinator.admission.Grants;
+import dev.waitroom.coordinator.grants.Admissions;
+import dev.waitroom.coordinator.grants.Grant;
+import dev.waitroom.coordinator.grants.Grants;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
@@ -125,7 +126,8 @@ class RegionLedgerTests {
                 }
             } else if (action < 30) {
                 Duration lease = Duration.ofMillis(150 + random.nextInt(250));
-                Optional<FencingGeneration> got = this.leases.acquireOrRenew(region, eventId, owners[current], lease);
+                Optional<FencingGeneration> got =
+                        this.leases.acquireOrRenew(region, EventId.of(eventId), owners[current], lease);
                 if (got.isEmpty()) {
                     // the other owner holds it: the replacement waits for its expiry, as a new gate does
                     current = 1 - current;
@@ -137,7 +139,7 @@ class RegionLedgerTests {
                     generation = got.get();
                     if (region.regional()) {
                         Optional<RegionBudgets.Renewal> renewed = this.budgets.renew(
-                                region, eventId, owners[current], generation, random.nextInt(500), GRACE);
+                                region, EventId.of(eventId), owners[current], generation, random.nextInt(500), GRACE);
                         bump(renewed.isPresent() ? "renewed" : "renew-fenced");
                     }
                 }
@@ -174,19 +176,22 @@ class RegionLedgerTests {
                 bump("stalled");
             } else if (action < 94 && region.regional()) {
                 String other = "r" + (1 + random.nextInt(3));
-                this.budgets.setDraining(eventId, other, random.nextBoolean());
+                this.budgets.setDraining(EventId.of(eventId), new Region(other), random.nextBoolean());
                 bump("drain-toggled");
             } else {
                 // the coordinators' clock moves on past the offers' deadlines (100 ms)
                 this.scenario.clock.advance(Duration.ofMillis(200));
-                for (RegionBudgets.Budget b : this.budgets.read(eventId, GRACE).budgets()) {
-                    if (b.frozen() && !b.region().equals(region.name()) && b.live() > 0) {
-                        bump("frozen-expired", this.admissions.expireFrozenRegion(eventId, b.region()));
+                for (RegionBudgets.Budget b :
+                        this.budgets.read(EventId.of(eventId), GRACE).budgets()) {
+                    if (b.frozen() && !b.region().equals(region) && b.live() > 0) {
+                        bump("frozen-expired", this.admissions.expireFrozenRegion(EventId.of(eventId), b.region()));
                     }
                 }
                 bump(
                         "reconciled",
-                        this.budgets.reconcileFrozen(region, eventId, GRACE).size());
+                        this.budgets
+                                .reconcileFrozen(region, EventId.of(eventId), GRACE)
+                                .size());
             }
             check(eventId);
         }
@@ -206,7 +211,8 @@ class RegionLedgerTests {
         }
         Instant now = this.scenario.now();
         // offers expire at once, so frozen regions' grants can be ended by the others
-        List<Grant> made = this.grants.allocate(region, eventId, owner, generation, batch, now, now.plusMillis(100));
+        List<Grant> made =
+                this.grants.allocate(region, EventId.of(eventId), owner, generation, batch, now, now.plusMillis(100));
         if (count) {
             bump(made.isEmpty() ? "offer-refused" : "offered", Math.max(1, made.size()));
         }

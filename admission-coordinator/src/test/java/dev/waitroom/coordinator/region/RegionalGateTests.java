@@ -11,13 +11,13 @@ import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.Region;
-import dev.waitroom.coordinator.admission.Admission;
-import dev.waitroom.coordinator.admission.Admissions;
-import dev.waitroom.coordinator.admission.GrantState;
-import dev.waitroom.coordinator.admission.Grants;
-import dev.waitroom.coordinator.admission.SessionRegistry;
 import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventManagement;
+import dev.waitroom.coordinator.grants.Admission;
+import dev.waitroom.coordinator.grants.Admissions;
+import dev.waitroom.coordinator.grants.GrantState;
+import dev.waitroom.coordinator.grants.Grants;
+import dev.waitroom.coordinator.grants.SessionRegistry;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
@@ -82,9 +82,9 @@ class RegionalGateTests {
         // east's gate leases 20 slots first, reporting nobody waiting (so west's share is everything)
         Region east = new Region("east");
         FencingGeneration eastGen = this.leases
-                .acquireOrRenew(east, eventId, "east-gate", Duration.ofMillis(400))
+                .acquireOrRenew(east, EventId.of(eventId), "east-gate", Duration.ofMillis(400))
                 .orElseThrow();
-        assertThat(this.budgets.renew(east, eventId, "east-gate", eastGen, 0, Duration.ofMillis(300)))
+        assertThat(this.budgets.renew(east, EventId.of(eventId), "east-gate", eastGen, 0, Duration.ofMillis(300)))
                 .isPresent();
         this.jdbc
                 .sql("update region_budgets set slots = 20 where event_id = :e and region = 'east'")
@@ -98,7 +98,7 @@ class RegionalGateTests {
             nanos.addAndGet(Duration.ofSeconds(2).toNanos());
             this.scenario.tick(west, eventId, Duration.ofSeconds(1));
         }
-        assertThat(this.grants.count(eventId).live())
+        assertThat(this.grants.count(EventId.of(eventId)).live())
                 .as("west's offers: the 10 slots east does not hold")
                 .isEqualTo(10);
         assertThat(slots(eventId, "west")).isEqualTo(10);
@@ -107,7 +107,7 @@ class RegionalGateTests {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             nanos.addAndGet(Duration.ofSeconds(2).toNanos());
             this.scenario.tick(west, eventId, Duration.ofSeconds(1));
-            assertThat(this.grants.count(eventId).live()).isEqualTo(30);
+            assertThat(this.grants.count(EventId.of(eventId)).live()).isEqualTo(30);
         });
         assertThat(slots(eventId, "east"))
                 .as("east's frozen budget, reconciled to its live grants")
@@ -116,14 +116,14 @@ class RegionalGateTests {
 
         // east's gate wakes up: its old generation is fenced off, and a new lease finds nothing free
         FencingGeneration again = this.leases
-                .acquireOrRenew(east, eventId, "east-gate", Duration.ofSeconds(5))
+                .acquireOrRenew(east, EventId.of(eventId), "east-gate", Duration.ofSeconds(5))
                 .orElseThrow();
         assertThat(again.value()).isGreaterThan(eastGen.value());
-        assertThat(this.budgets.renew(east, eventId, "east-gate", eastGen, 50, Duration.ofMillis(300)))
+        assertThat(this.budgets.renew(east, EventId.of(eventId), "east-gate", eastGen, 50, Duration.ofMillis(300)))
                 .as("a renewal under the old generation")
                 .isEmpty();
         assertThat(this.budgets
-                        .renew(east, eventId, "east-gate", again, 50, Duration.ofMillis(300))
+                        .renew(east, EventId.of(eventId), "east-gate", again, 50, Duration.ofMillis(300))
                         .orElseThrow()
                         .slots())
                 .isZero();
@@ -168,7 +168,7 @@ class RegionalGateTests {
         assertThat(this.scenario.queue.drawn(eventId))
                 .as("west's own queue was drawn")
                 .isTrue();
-        assertThat(this.grants.count(eventId).live())
+        assertThat(this.grants.count(EventId.of(eventId)).live())
                 .as("and its pre-sale group offered")
                 .isEqualTo(5);
     }
@@ -185,7 +185,8 @@ class RegionalGateTests {
         this.management.create(id, scheduledConfig(), "test");
         this.scenario.join(eventId, 5);
         // east's gate leads the event in its region too: its queue is still SCHEDULED
-        assertThat(this.leases.acquireOrRenew(new Region("east"), eventId, "east-gate", Duration.ofSeconds(5)))
+        assertThat(this.leases.acquireOrRenew(
+                        new Region("east"), EventId.of(eventId), "east-gate", Duration.ofSeconds(5)))
                 .isPresent();
         String seed = this.management.get(id).seed();
 
@@ -199,7 +200,9 @@ class RegionalGateTests {
         }
 
         assertThat(this.management.get(id).drawn()).as("west's queue drew").isTrue();
-        assertThat(this.grants.count(eventId).live()).as("and west offers").isEqualTo(5);
+        assertThat(this.grants.count(EventId.of(eventId)).live())
+                .as("and west offers")
+                .isEqualTo(5);
         assertThat(this.management.get(id).revealedSeed())
                 .as("but east's queue has not drawn: the seed stays secret")
                 .isNull();
@@ -335,7 +338,7 @@ class RegionalGateTests {
         AtomicLong nanos = new AtomicLong();
         AdmissionTicker west =
                 this.scenario.coordinator("west-gate", Duration.ofSeconds(5), Duration.ofSeconds(1), nanos::get);
-        for (int i = 0; i < 5 && this.grants.count(eventId).live() < 2; i++) {
+        for (int i = 0; i < 5 && this.grants.count(EventId.of(eventId)).live() < 2; i++) {
             nanos.addAndGet(Duration.ofSeconds(2).toNanos());
             this.scenario.tick(west, eventId, Duration.ofSeconds(1));
         }

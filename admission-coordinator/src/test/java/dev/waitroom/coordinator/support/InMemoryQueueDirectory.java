@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.support;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.MalformedValueException;
@@ -290,7 +291,8 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public synchronized void putEventState(String eventId, EventUpdateRequest state) {
+    public synchronized void putEventState(EventId event, EventUpdateRequest state) {
+        String eventId = event.value();
         check();
         try {
             state.validated();
@@ -321,7 +323,8 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public synchronized void dropEvent(String eventId, boolean onlyIfEmpty) {
+    public synchronized void dropEvent(EventId event, boolean onlyIfEmpty) {
+        String eventId = event.value();
         check();
         EventQueue q = this.events.get(eventId);
         if (q != null && onlyIfEmpty && q.sequence > 0) {
@@ -338,7 +341,8 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public synchronized DrawResult draw(String eventId, String seedHex) {
+    public synchronized DrawResult draw(EventId event, String seedHex) {
+        String eventId = event.value();
         check();
         String seed = seedHex == null ? "" : seedHex.toLowerCase(Locale.ROOT);
         if (!SEED.matcher(seed).matches()) {
@@ -381,7 +385,8 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public List<Candidate> candidates(String eventId, int limit) {
+    public List<Candidate> candidates(EventId event, int limit) {
+        String eventId = event.value();
         check();
         if (this.stallProbability > 0 && ThreadLocalRandom.current().nextDouble() < this.stallProbability) {
             LockSupport.parkNanos(this.stallNanos);
@@ -403,7 +408,8 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public List<Candidate> candidates(String eventId, String lane, int limit) {
+    public List<Candidate> candidates(EventId event, String lane, int limit) {
+        String eventId = event.value();
         check();
         if (limit < 1 || limit > MAX_BATCH) {
             throw refused("malformed-request", "limit is 1.." + MAX_BATCH);
@@ -422,7 +428,8 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public synchronized LaneMoveResult moveToLane(String eventId, VisitorId visitor, String account, String lane) {
+    public synchronized LaneMoveResult moveToLane(EventId event, VisitorId visitor, String account, String lane) {
+        String eventId = event.value();
         check();
         EventQueue q = known(eventId);
         Entry e = q.byVisitor.get(visitor.value());
@@ -443,7 +450,8 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public synchronized List<OfferResult> offer(String eventId, List<Offer> offers) {
+    public synchronized List<OfferResult> offer(EventId event, List<Offer> offers) {
+        String eventId = event.value();
         check();
         if (this.failOffers) {
             throw new QueueUnavailableException("offer call lost (test)", null);
@@ -487,7 +495,8 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public synchronized String transition(String eventId, String entryId, TransitionTarget to, GrantId grantId) {
+    public synchronized String transition(EventId event, String entryId, TransitionTarget to, GrantId grantId) {
+        String eventId = event.value();
         check();
         requireEntryId(entryId);
         requireGrantId(grantId);
@@ -548,7 +557,8 @@ public final class InMemoryQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public synchronized QueueCounts counts(String eventId) {
+    public synchronized QueueCounts counts(EventId event) {
+        String eventId = event.value();
         check();
         EventQueue q = known(eventId);
         Map<State, Long> n = new EnumMap<>(State.class);

@@ -6,11 +6,11 @@ import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.PresaleOrdering;
-import dev.waitroom.coordinator.admission.Grants;
-import dev.waitroom.coordinator.admission.LiveCounts;
 import dev.waitroom.coordinator.event.Event;
 import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventManagement;
+import dev.waitroom.coordinator.grants.Grants;
+import dev.waitroom.coordinator.grants.LiveCounts;
 import dev.waitroom.coordinator.rate.EventRates;
 import dev.waitroom.coordinator.rate.HealthSample;
 import dev.waitroom.coordinator.tick.AdmissionTicker;
@@ -60,11 +60,7 @@ public final class Scenario {
     /** Another coordinator instance (lease owner {@code owner}) over the same beans, ticked by hand. */
     public AdmissionTicker coordinator(String owner, Duration lease, Duration renewEvery, LongSupplier nanoTime) {
         CoordinatorProperties properties = this.context.getBean(CoordinatorProperties.class);
-        return new AdmissionTicker(
-                properties.withInstance(owner, lease, renewEvery),
-                this.context.getBean(AdmissionTicker.Parts.class),
-                this.clock,
-                nanoTime);
+        return this.ticker.asInstance(properties.withInstance(owner, lease, renewEvery), nanoTime);
     }
 
     /**
@@ -178,10 +174,10 @@ public final class Scenario {
 
     /** Ticks (one second apart) until {@code expected} live grants exist or 20 ticks passed. */
     public LiveCounts tickUntilLive(String eventId, long expected) {
-        for (int i = 0; i < 20 && this.grants.count(eventId).live() < expected; i++) {
+        for (int i = 0; i < 20 && this.grants.count(EventId.of(eventId)).live() < expected; i++) {
             tick(eventId, Duration.ofSeconds(1));
         }
-        return this.grants.count(eventId);
+        return this.grants.count(EventId.of(eventId));
     }
 
     public Instant now() {

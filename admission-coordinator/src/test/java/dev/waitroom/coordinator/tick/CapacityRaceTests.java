@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
-import dev.waitroom.coordinator.admission.Admissions;
-import dev.waitroom.coordinator.admission.GrantState;
+import dev.waitroom.coordinator.grants.Admissions;
+import dev.waitroom.coordinator.grants.GrantState;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Scenario;
@@ -84,7 +84,8 @@ class CapacityRaceTests {
         Thread monitor = new Thread(
                 () -> {
                     while (running.get()) {
-                        long live = this.scenario.grants.count(eventId).live();
+                        long live =
+                                this.scenario.grants.count(EventId.of(eventId)).live();
                         maxLive.accumulateAndGet(live, Math::max);
                         samples.incrementAndGet();
                     }
@@ -127,7 +128,7 @@ class CapacityRaceTests {
                 "race: %d grants over %d generations, max live %d (ceiling %d), %d samples%n",
                 total, generations, maxLive.get(), CEILING, samples.get());
         assertThat(maxLive.get()).isLessThanOrEqualTo(CEILING);
-        assertThat(this.scenario.grants.count(eventId).live()).isLessThanOrEqualTo(CEILING);
+        assertThat(this.scenario.grants.count(EventId.of(eventId)).live()).isLessThanOrEqualTo(CEILING);
         assertThat(total).as("capacity was recycled many times").isGreaterThan(CEILING * 5L);
         assertThat(generations).as("leadership changed hands during the race").isGreaterThan(1);
     }

@@ -65,7 +65,7 @@ class HealthHoldTests {
         this.scenario.rates.record(new HealthSample(this.scenario.now(), 1, 100, 9_000, 12_000, 0, 1, 0, 20, 0));
         this.scenario.join(id, 2);
         this.scenario.ticker.tick(event(id));
-        assertThat(this.scenario.grants.count(id).offered()).isZero();
+        assertThat(this.scenario.grants.count(EventId.of(id)).offered()).isZero();
         assertThat(this.publisher.hold(event(id)))
                 .contains(AdmissionHold.of(AdmissionHold.Cause.SHOP_PAUSED, null, null));
         assertThat(held(id, "paused")).isEqualTo(1.0);

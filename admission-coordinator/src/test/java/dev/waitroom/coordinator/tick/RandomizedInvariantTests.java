@@ -8,9 +8,9 @@ import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.RedisKeys;
 import dev.waitroom.contract.queue.QueueCounts;
 import dev.waitroom.coordinator.SqlLiterals;
-import dev.waitroom.coordinator.admission.Admissions;
-import dev.waitroom.coordinator.admission.GrantState;
-import dev.waitroom.coordinator.admission.QueueSync;
+import dev.waitroom.coordinator.grants.Admissions;
+import dev.waitroom.coordinator.grants.GrantState;
+import dev.waitroom.coordinator.grants.QueueSync;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.support.CoordinatorTest;
@@ -121,7 +121,7 @@ class RandomizedInvariantTests {
                     } else if (action < 95) {
                         queue.unavailable(!random.nextBoolean());
                     } else {
-                        this.admissions.expireOverdue(eventId, 100);
+                        this.admissions.expireOverdue(EventId.of(eventId), 100);
                     }
                 } catch (CoordinatorException expected) {
                     // no offer, expired offer, queue down...: the invariants below still have to hold
@@ -129,7 +129,7 @@ class RandomizedInvariantTests {
                 check(eventId, ceiling, step, action);
             }
             queue.unavailable(false);
-            this.sync.reconcile(eventId, 1000);
+            this.sync.reconcile(EventId.of(eventId), 1000);
             System.out.printf(
                     "sequence %d: %d grants, %d generations, %d sessions, released %s%n",
                     seed,
@@ -148,9 +148,9 @@ class RandomizedInvariantTests {
                             .param("e", eventId)
                             .query(Long.class)
                             .single(),
-                    this.scenario.grants.releasedByReason(eventId));
-            QueueCounts counts = queue.counts(eventId);
-            var live = this.scenario.grants.count(eventId);
+                    this.scenario.grants.releasedByReason(EventId.of(eventId)));
+            QueueCounts counts = queue.counts(EventId.of(eventId));
+            var live = this.scenario.grants.count(EventId.of(eventId));
             assertThat(counts.offered())
                     .as("queue offered vs grants after reconciliation")
                     .isEqualTo(live.offered());

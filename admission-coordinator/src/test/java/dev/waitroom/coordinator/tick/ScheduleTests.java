@@ -78,7 +78,7 @@ class ScheduleTests {
     }
 
     private long offered() {
-        return this.scenario.grants.count(this.eventId).offered();
+        return this.scenario.grants.count(EventId.of(this.eventId)).offered();
     }
 
     private List<String> changes() {

@@ -8,10 +8,10 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.queue.OfferBatch;
-import dev.waitroom.coordinator.admission.Grant;
-import dev.waitroom.coordinator.admission.GrantState;
-import dev.waitroom.coordinator.admission.Grants;
 import dev.waitroom.coordinator.event.EventConfig;
+import dev.waitroom.coordinator.grants.Grant;
+import dev.waitroom.coordinator.grants.GrantState;
+import dev.waitroom.coordinator.grants.Grants;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
 import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
@@ -61,7 +61,7 @@ class TakeoverAndFaultTests {
         for (int i = 0; i < 3; i++) {
             this.scenario.tick(first, eventId, Duration.ofSeconds(1));
         }
-        assertThat(this.grants.count(eventId).offered()).isEqualTo(3);
+        assertThat(this.grants.count(EventId.of(eventId)).offered()).isEqualTo(3);
         assertThat(second.tick(this.scenario.management.get(EventId.of(eventId))))
                 .as("not the leader")
                 .isZero();
@@ -72,10 +72,10 @@ class TakeoverAndFaultTests {
                     .isZero();
         }
 
-        assertThat(second.generation(eventId))
+        assertThat(second.generation(EventId.of(eventId)))
                 .hasValueSatisfying(g -> assertThat(g.value()).isEqualTo(2));
-        assertThat(this.grants.count(eventId).live()).isEqualTo(3);
-        assertThat(this.scenario.queue.counts(eventId).offered()).isEqualTo(3);
+        assertThat(this.grants.count(EventId.of(eventId)).live()).isEqualTo(3);
+        assertThat(this.scenario.queue.counts(EventId.of(eventId)).offered()).isEqualTo(3);
     }
 
     @Test
@@ -88,17 +88,17 @@ class TakeoverAndFaultTests {
         this.scenario.join(eventId, outstanding);
         AdmissionTicker first = coordinator("first");
         AdmissionTicker second = coordinator("second");
-        for (int i = 0; i < 30 && this.grants.count(eventId).offered() < outstanding; i++) {
+        for (int i = 0; i < 30 && this.grants.count(EventId.of(eventId)).offered() < outstanding; i++) {
             this.scenario.tick(first, eventId, Duration.ofSeconds(1));
         }
-        assertThat(this.grants.count(eventId).offered()).isEqualTo(outstanding);
+        assertThat(this.grants.count(EventId.of(eventId)).offered()).isEqualTo(outstanding);
 
         first.resign();
         this.scenario.tick(second, eventId, Duration.ofSeconds(1));
 
         // The queue refuses a call of more than MAX_OFFERS; the new leader's resend is split, so nothing is withdrawn.
-        assertThat(this.grants.count(eventId).live()).isEqualTo(outstanding);
-        assertThat(this.scenario.queue.counts(eventId).offered()).isEqualTo(outstanding);
+        assertThat(this.grants.count(EventId.of(eventId)).live()).isEqualTo(outstanding);
+        assertThat(this.scenario.queue.counts(EventId.of(eventId)).offered()).isEqualTo(outstanding);
     }
 
     @Test
@@ -108,19 +108,19 @@ class TakeoverAndFaultTests {
         this.scenario.queue.failOffers(true);
 
         this.scenario.tickUntilLive(eventId, 4);
-        assertThat(this.grants.count(eventId).offered()).isEqualTo(4);
-        assertThat(this.scenario.queue.counts(eventId).offered())
+        assertThat(this.grants.count(EventId.of(eventId)).offered()).isEqualTo(4);
+        assertThat(this.scenario.queue.counts(EventId.of(eventId)).offered())
                 .as("the queue never heard")
                 .isZero();
         this.scenario.tick(eventId, Duration.ofSeconds(1));
-        assertThat(this.grants.count(eventId).offered())
+        assertThat(this.grants.count(EventId.of(eventId)).offered())
                 .as("no second wave while the queue is behind")
                 .isEqualTo(4);
 
         this.scenario.queue.failOffers(false);
         this.scenario.tick(eventId, Duration.ofSeconds(1));
 
-        assertThat(this.scenario.queue.counts(eventId).offered()).isEqualTo(4);
+        assertThat(this.scenario.queue.counts(EventId.of(eventId)).offered()).isEqualTo(4);
         long unsynced = this.jdbc
                 .sql("select count(*) from grants where event_id = :e and queue_synced_state is distinct from state")
                 .param("e", eventId)
@@ -128,7 +128,9 @@ class TakeoverAndFaultTests {
                 .single();
         assertThat(unsynced).isZero();
         for (String visitor : visitors.subList(0, 4)) {
-            Grant grant = this.grants.findLive(eventId, new VisitorId(visitor)).orElseThrow();
+            Grant grant = this.grants
+                    .findLive(EventId.of(eventId), new VisitorId(visitor))
+                    .orElseThrow();
             assertThat(this.scenario.queue.entry(eventId, visitor).state())
                     .isEqualTo(InMemoryQueueDirectory.State.OFFERED);
             assertThat(grant.queueSyncedState()).isEqualTo(GrantState.OFFERED);
@@ -146,13 +148,13 @@ class TakeoverAndFaultTests {
 
         this.scenario.tick(eventId, Duration.ofSeconds(1));
 
-        assertThat(this.grants.findLive(eventId, new VisitorId(visitors.get(0))))
+        assertThat(this.grants.findLive(EventId.of(eventId), new VisitorId(visitors.get(0))))
                 .isEmpty();
-        assertThat(this.scenario.grants.releasedByReason(eventId)).containsEntry("WITHDRAWN", 1L);
+        assertThat(this.scenario.grants.releasedByReason(EventId.of(eventId))).containsEntry("WITHDRAWN", 1L);
         this.scenario.tickUntilLive(eventId, 2);
-        assertThat(this.grants.findLive(eventId, new VisitorId(visitors.get(2))))
+        assertThat(this.grants.findLive(EventId.of(eventId), new VisitorId(visitors.get(2))))
                 .isPresent();
-        assertThat(this.scenario.queue.counts(eventId).offered()).isEqualTo(2);
+        assertThat(this.scenario.queue.counts(EventId.of(eventId)).offered()).isEqualTo(2);
     }
 
     @Test
@@ -169,7 +171,7 @@ class TakeoverAndFaultTests {
                 .isInstanceOf(dev.waitroom.coordinator.queue.QueueUnavailableException.class);
         assertThat(this.scenario.management.get(EventId.of(eventId)).revealedSeed())
                 .isNull();
-        assertThat(this.grants.count(eventId).live()).isZero();
+        assertThat(this.grants.count(EventId.of(eventId)).live()).isZero();
 
         this.scenario.queue.unavailable(false);
         this.scenario.tick(eventId, Duration.ofSeconds(1));
@@ -185,7 +187,7 @@ class TakeoverAndFaultTests {
         String eventId = this.scenario.openNewEvent("redis-down", config(4));
         List<String> visitors = this.scenario.join(eventId, 6);
         this.scenario.tickUntilLive(eventId, 2);
-        long offeredBefore = this.grants.count(eventId).offered();
+        long offeredBefore = this.grants.count(EventId.of(eventId)).offered();
         Http http = this.scenario.http();
         String claimPath = "/events/" + eventId + "/admission/claim";
 
@@ -198,8 +200,8 @@ class TakeoverAndFaultTests {
             for (int i = 0; i < 3; i++) {
                 this.scenario.tick(eventId, Duration.ofSeconds(1));
             }
-            assertThat(this.grants.count(eventId).offered()
-                            + this.grants.count(eventId).active())
+            assertThat(this.grants.count(EventId.of(eventId)).offered()
+                            + this.grants.count(EventId.of(eventId)).active())
                     .as("no new offers while the registry is down")
                     .isEqualTo(offeredBefore);
         } finally {

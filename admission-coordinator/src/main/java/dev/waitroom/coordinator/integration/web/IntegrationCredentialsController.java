@@ -50,7 +50,7 @@ class IntegrationCredentialsController {
         static CredentialView of(IntegrationCredential c, String secret) {
             return new CredentialView(
                     c.credentialId(),
-                    c.eventId(),
+                    c.eventId().value(),
                     c.label(),
                     c.state().name(),
                     c.createdAt(),

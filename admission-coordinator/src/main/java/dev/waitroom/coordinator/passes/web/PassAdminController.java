@@ -59,7 +59,7 @@ class PassAdminController {
         static PassView of(Pass p, Instant now, String secret) {
             return new PassView(
                     p.passId(),
-                    p.eventId(),
+                    p.eventId().value(),
                     p.holder(),
                     p.stateAt(now).name(),
                     p.maxUses(),

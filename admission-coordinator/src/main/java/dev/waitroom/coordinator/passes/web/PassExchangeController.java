@@ -3,7 +3,7 @@ package dev.waitroom.coordinator.passes.web;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
-import dev.waitroom.coordinator.admission.Admission;
+import dev.waitroom.coordinator.grants.Admission;
 import dev.waitroom.coordinator.passes.Passes;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.tokens.VisitorId;
@@ -62,7 +62,7 @@ class PassExchangeController {
                 .header(HttpHeaders.SET_COOKIE, cookie.toString())
                 .body(new SessionBody(
                         admission.sessionId().value(),
-                        admission.eventId(),
+                        admission.eventId().value(),
                         admission.state().name(),
                         admission.expiresAt(),
                         admission.absoluteExpiresAt(),

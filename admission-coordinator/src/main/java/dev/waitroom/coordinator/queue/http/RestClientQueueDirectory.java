@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.queue.http;
 
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.queue.Candidates;
@@ -73,7 +74,7 @@ public final class RestClientQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public void putEventState(String eventId, EventUpdateRequest state) {
+    public void putEventState(EventId eventId, EventUpdateRequest state) {
         call(
                 "put event state",
                 () -> this.http
@@ -86,7 +87,7 @@ public final class RestClientQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public void dropEvent(String eventId, boolean onlyIfEmpty) {
+    public void dropEvent(EventId eventId, boolean onlyIfEmpty) {
         call(
                 "drop event",
                 () -> this.http
@@ -97,7 +98,7 @@ public final class RestClientQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public DrawResult draw(String eventId, String seedHex) {
+    public DrawResult draw(EventId eventId, String seedHex) {
         return call(
                 "draw",
                 () -> this.http
@@ -110,7 +111,7 @@ public final class RestClientQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public List<Candidate> candidates(String eventId, int limit) {
+    public List<Candidate> candidates(EventId eventId, int limit) {
         Candidates body = call(
                 "candidates",
                 () -> this.http.get().uri(CANDIDATES, eventId, limit).retrieve().body(Candidates.class));
@@ -122,7 +123,7 @@ public final class RestClientQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public List<Candidate> candidates(String eventId, String lane, int limit) {
+    public List<Candidate> candidates(EventId eventId, String lane, int limit) {
         Candidates body = call(
                 "candidates",
                 () -> this.http
@@ -138,7 +139,7 @@ public final class RestClientQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public LaneMoveResult moveToLane(String eventId, VisitorId visitor, String account, String lane) {
+    public LaneMoveResult moveToLane(EventId eventId, VisitorId visitor, String account, String lane) {
         try {
             return this.http
                     .post()
@@ -174,7 +175,7 @@ public final class RestClientQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public List<OfferResult> offer(String eventId, List<Offer> offers) {
+    public List<OfferResult> offer(EventId eventId, List<Offer> offers) {
         OfferBatch batch = new OfferBatch(offers.stream()
                 .map(o -> new dev.waitroom.contract.queue.Offer(
                         o.entryId(), o.grantId().toString(), o.expiresAt()))
@@ -192,7 +193,7 @@ public final class RestClientQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public String transition(String eventId, String entryId, TransitionTarget to, GrantId grantId) {
+    public String transition(EventId eventId, String entryId, TransitionTarget to, GrantId grantId) {
         EntryTransitionResult body = call(
                 "transition",
                 () -> this.http
@@ -206,7 +207,7 @@ public final class RestClientQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public QueueCounts counts(String eventId) {
+    public QueueCounts counts(EventId eventId) {
         return call(
                 "counts",
                 () -> this.http.get().uri(QueuePaths.COUNTS, eventId).retrieve().body(QueueCounts.class));

@@ -79,15 +79,16 @@ class RegionAdminController {
         }
         String reason = TextFields.required(
                 ProblemType.MALFORMED_REQUEST, "reason", body == null ? null : body.reason(), MAX_REASON);
-        boolean before = this.budgets.setDraining(id.value(), region, draining);
+        Region named = new Region(region);
+        boolean before = this.budgets.setDraining(id, named, draining);
         if (before != draining) {
-            this.management.auditRegion(id, region, draining, operator.name(), reason);
+            this.management.auditRegion(id, named, draining, operator.name(), reason);
         }
         return view(event);
     }
 
     private RegionsView view(Event event) {
-        RegionBudgets.Ledger ledger = this.budgets.read(event.id().value(), this.properties.grace());
+        RegionBudgets.Ledger ledger = this.budgets.read(event.id(), this.properties.grace());
         return new RegionsView(
                 event.id().value(),
                 ledger.ceiling(),
@@ -120,7 +121,7 @@ class RegionAdminController {
 
         static RegionView of(RegionBudgets.Budget b) {
             return new RegionView(
-                    b.region(),
+                    b.region().name(),
                     b.slots(),
                     b.live(),
                     b.waiting(),

@@ -3,6 +3,7 @@ package dev.waitroom.coordinator.queue.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.waitroom.contract.EventId;
 import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.support.RandomSecretsInitializer;
 import dev.waitroom.testsupport.RealStoresInitializer;
@@ -97,7 +98,7 @@ class QueueCallTracingTests {
     void aQueueCallCarriesTheCallersTraceAsTraceparent() {
         Span caller = tracer.nextSpan().name("test caller").start();
         try (Tracer.SpanInScope scope = tracer.withSpan(caller)) {
-            assertThat(queue.counts("traced-event").waiting()).isEqualTo(3);
+            assertThat(queue.counts(EventId.of("traced-event")).waiting()).isEqualTo(3);
         } finally {
             caller.end();
         }
@@ -119,8 +120,8 @@ class QueueCallTracingTests {
 
     @Test
     void aQueueCallOutsideAnyRequestStartsATraceOfItsOwn() {
-        queue.counts("untraced-event");
-        queue.counts("untraced-event");
+        queue.counts(EventId.of("untraced-event"));
+        queue.counts(EventId.of("untraced-event"));
 
         List<String> traces = RECEIVED.stream()
                 .filter(headers -> header(headers, ":path").equals("/internal/events/untraced-event/counts"))

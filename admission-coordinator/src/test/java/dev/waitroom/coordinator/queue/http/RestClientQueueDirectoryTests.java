@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.waitroom.contract.AfterPurchase;
+import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
@@ -141,13 +142,14 @@ class RestClientQueueDirectoryTests {
         GrantId grant = GrantId.random();
         Instant deadline = Instant.parse("2026-06-01T10:00:30Z");
 
-        List<QueueDirectory.Candidate> candidates = this.queue.candidates("e1", 25);
-        List<OfferResult> offers = this.queue.offer("e1", List.of(new QueueDirectory.Offer("en-1", grant, deadline)));
-        String state = this.queue.transition("e1", "en-1", TransitionTarget.OFFER_EXPIRED, grant);
-        DrawResult draw = this.queue.draw("e1", "ab".repeat(32));
-        QueueCounts counts = this.queue.counts("e1");
+        List<QueueDirectory.Candidate> candidates = this.queue.candidates(EventId.of("e1"), 25);
+        List<OfferResult> offers =
+                this.queue.offer(EventId.of("e1"), List.of(new QueueDirectory.Offer("en-1", grant, deadline)));
+        String state = this.queue.transition(EventId.of("e1"), "en-1", TransitionTarget.OFFER_EXPIRED, grant);
+        DrawResult draw = this.queue.draw(EventId.of("e1"), "ab".repeat(32));
+        QueueCounts counts = this.queue.counts(EventId.of("e1"));
         this.queue.putEventState(
-                "e1",
+                EventId.of("e1"),
                 EventUpdateRequest.of(
                         EventPhase.OPEN,
                         OperatingMode.QUEUEING,
@@ -209,10 +211,11 @@ class RestClientQueueDirectoryTests {
         this.replies.put("/internal/events/e2/counts", new Reply(503, "{}"));
         this.replies.put("/internal/events/e2/candidates", new Reply(403, "{}"));
 
-        assertThatThrownBy(() -> this.queue.transition("e2", "x", TransitionTarget.ACTIVE, GrantId.random()))
+        assertThatThrownBy(
+                        () -> this.queue.transition(EventId.of("e2"), "x", TransitionTarget.ACTIVE, GrantId.random()))
                 .isInstanceOf(QueueRejectedException.class);
-        assertThatThrownBy(() -> this.queue.counts("e2")).isInstanceOf(QueueUnavailableException.class);
-        assertThatThrownBy(() -> this.queue.candidates("e2", 1))
+        assertThatThrownBy(() -> this.queue.counts(EventId.of("e2"))).isInstanceOf(QueueUnavailableException.class);
+        assertThatThrownBy(() -> this.queue.candidates(EventId.of("e2"), 1))
                 .as("a credential problem is retried, not dropped")
                 .isInstanceOf(QueueUnavailableException.class);
     }
@@ -222,14 +225,16 @@ class RestClientQueueDirectoryTests {
         this.replies.put(
                 "/internal/events/e5/candidates",
                 new Reply(200, "{\"entries\":[{\"entryId\":\"en-1\",\"visitor\":\"not-a-visitor\",\"orderKey\":1}]}"));
-        assertThatThrownBy(() -> this.queue.candidates("e5", 1)).isInstanceOf(QueueUnavailableException.class);
+        assertThatThrownBy(() -> this.queue.candidates(EventId.of("e5"), 1))
+                .isInstanceOf(QueueUnavailableException.class);
     }
 
     @Test
     void aHangingQueueTimesOutQuickly() {
         this.replies.put("/internal/events/e3/candidates", new Reply(0, ""));
         long start = System.nanoTime();
-        assertThatThrownBy(() -> this.queue.candidates("e3", 1)).isInstanceOf(QueueUnavailableException.class);
+        assertThatThrownBy(() -> this.queue.candidates(EventId.of("e3"), 1))
+                .isInstanceOf(QueueUnavailableException.class);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
     }
 
@@ -243,6 +248,6 @@ class RestClientQueueDirectoryTests {
                 TOKEN,
                 Duration.ofMillis(300),
                 Duration.ofMillis(300));
-        assertThatThrownBy(() -> dead.counts("e4")).isInstanceOf(QueueUnavailableException.class);
+        assertThatThrownBy(() -> dead.counts(EventId.of("e4"))).isInstanceOf(QueueUnavailableException.class);
     }
 }

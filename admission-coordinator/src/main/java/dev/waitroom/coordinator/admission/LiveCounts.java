@@ -1,9 +1,0 @@
-package dev.waitroom.coordinator.admission;
-
-/** Live grants of one event, counted from the grants table (never from a counter). */
-public record LiveCounts(long offered, long active) {
-
-    public long live() {
-        return this.offered + this.active;
-    }
-}
