@@ -22,7 +22,7 @@ class RegionsPurchaseTests {
     private static LocalStack stack;
 
     @BeforeAll
-    static void useTheSharedStack(@SharedStack.TwoRegions LocalStack shared) {
+    static void useTheSharedStack(@SharedStack.TwoRegionStack LocalStack shared) {
         stack = shared;
     }
 

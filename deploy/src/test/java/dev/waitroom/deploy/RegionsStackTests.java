@@ -36,7 +36,7 @@ class RegionsStackTests {
     private static Path dataDir;
 
     @BeforeAll
-    static void useTheSharedStack(@SharedStack.TwoRegions LocalStack shared) {
+    static void useTheSharedStack(@SharedStack.TwoRegionStack LocalStack shared) {
         stack = shared;
         dataDir = shared.config().dataDir();
     }
