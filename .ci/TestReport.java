@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,12 +22,12 @@ import org.w3c.dom.NodeList;
  *
  * <pre>
  * java .ci/TestReport.java tests [ROOT] [--started EPOCH_SECONDS]
- *     every module's target/surefire-reports/TEST-*.xml under ROOT (default .): a line per module, the failing
- *     and skipped tests by name, the total; exits 1 when a test failed or erred, or (under CI=true) skipped, 2
- *     when no report was found
+ *     every module's target/surefire-reports/TEST-*.xml and target/failsafe-reports/TEST-*.xml (the whole-stack
+ *     tests) under ROOT (default .): a line per module, the failing and skipped tests by name, the total; exits 1
+ *     when a test failed or erred, or (under CI=true) skipped, 2 when no report was found
  * java .ci/TestReport.java verdict FILE
- *     the on-sale rehearsal's verdict.json (deploy/loadtest, Verdict.json()): the failed checks; exits 0 only when
- *     it says passed, has checks, and every check that is a must passed; 2 when it is missing or not JSON
+ *     the on-sale rehearsal's verdict.tsv (deploy/loadtest, Verdict.tsv()): the failed checks; exits 0 only when
+ *     it says passed, has checks, and every check that is a must passed; 2 when it is missing or unreadable
  * </pre>
  */
 public final class TestReport {
@@ -48,11 +47,11 @@ public final class TestReport {
 
     private static int usage() {
         System.err.println("usage: java .ci/TestReport.java tests [ROOT] [--started EPOCH_SECONDS]"
-                + " | verdict deploy/loadtest/target/onsale-verdict/verdict.json");
+                + " | verdict deploy/loadtest/target/onsale-verdict/verdict.tsv");
         return 64;
     }
 
-    // ---- surefire reports
+    // ---- surefire and failsafe reports
 
     record Counts(long tests, long failures, long errors, long skipped) {
         static final Counts NONE = new Counts(0, 0, 0, 0);
@@ -81,7 +80,7 @@ public final class TestReport {
         Map<String, Counts> modules = new TreeMap<>();
         List<Failure> failures = new ArrayList<>();
         List<Failure> skips = new ArrayList<>();
-        for (Path report : surefireReports(root)) {
+        for (Path report : reports(root)) {
             String module = moduleOf(root, report);
             Element suite = parse(report).getDocumentElement();
             if (!suite.getTagName().equals("testsuite")) {
@@ -150,8 +149,8 @@ public final class TestReport {
                 total.failures() + total.errors(),
                 total.skipped());
         if (modules.isEmpty()) {
-            System.err.println(
-                    "ci: no surefire report under " + root.toAbsolutePath().normalize());
+            System.err.println("ci: no surefire or failsafe report under "
+                    + root.toAbsolutePath().normalize());
             return 2;
         }
         if (total.failures() + total.errors() > 0) {
@@ -164,8 +163,14 @@ public final class TestReport {
         return 0;
     }
 
-    /** {@code <module>/target/surefire-reports/TEST-*.xml} at any depth (so {@code deploy/loadtest} too). */
-    static List<Path> surefireReports(Path root) throws IOException {
+    /** The folders in a {@code target} that hold test reports: Surefire's and Failsafe's. */
+    private static final Set<String> REPORT_DIRS = Set.of("surefire-reports", "failsafe-reports");
+
+    /**
+     * {@code <module>/target/surefire-reports/TEST-*.xml} and {@code <module>/target/failsafe-reports/TEST-*.xml} at
+     * any depth (so {@code deploy/loadtest} too).
+     */
+    static List<Path> reports(Path root) throws IOException {
         List<Path> reports = new ArrayList<>();
         Files.walkFileTree(root, new SimpleFileVisitor<>() {
             @Override
@@ -179,7 +184,7 @@ public final class TestReport {
                     boolean inTarget = parent != null
                             && parent.getFileName() != null
                             && parent.getFileName().toString().equals("target");
-                    if (inTarget && !name.toString().equals("surefire-reports")) {
+                    if (inTarget && !REPORT_DIRS.contains(name.toString())) {
                         return FileVisitResult.SKIP_SUBTREE;
                     }
                 }
@@ -192,7 +197,7 @@ public final class TestReport {
                 Path dir = file.getParent();
                 if (name.startsWith("TEST-")
                         && name.endsWith(".xml")
-                        && dir.getFileName().toString().equals("surefire-reports")) {
+                        && REPORT_DIRS.contains(dir.getFileName().toString())) {
                     reports.add(file);
                 }
                 return FileVisitResult.CONTINUE;
@@ -229,7 +234,7 @@ public final class TestReport {
         try {
             return factory.newDocumentBuilder().parse(file.toFile());
         } catch (Exception e) {
-            throw new IllegalStateException("not a readable surefire report: " + file + " (" + e.getMessage() + ")", e);
+            throw new IllegalStateException("not a readable test report: " + file + " (" + e.getMessage() + ")", e);
         }
     }
 
@@ -245,36 +250,47 @@ public final class TestReport {
 
     // ---- the on-sale verdict
 
+    /** A line of verdict.tsv after the first: {@code must<TAB>passed<TAB>name<TAB>detail}. */
+    record Check(boolean must, boolean passed, String name, String detail) {}
+
     private static int verdict(Path file) {
-        Object parsed;
+        List<String> lines;
         try {
-            parsed = Json.parse(Files.readString(file));
+            lines = Files.readAllLines(file);
         } catch (IOException | UncheckedIOException e) {
             System.err.println("ci: no on-sale verdict at " + file + " (" + e.getMessage() + ")");
             return 2;
-        } catch (IllegalArgumentException e) {
-            System.err.println("ci: the on-sale verdict at " + file + " is not JSON: " + e.getMessage());
+        }
+        String[] first = lines.isEmpty() ? new String[0] : lines.get(0).split("\t", -1);
+        if (first.length != 2 || !first[0].equals("passed")) {
+            System.err.println("ci: the on-sale verdict at " + file + " does not start with passed<TAB>true|false");
             return 2;
         }
-        if (!(parsed instanceof Map<?, ?> verdict)) {
-            System.err.println("ci: the on-sale verdict at " + file + " is not a JSON object");
-            return 2;
-        }
-        boolean said = Boolean.TRUE.equals(verdict.get("passed"));
-        List<?> checks = verdict.get("checks") instanceof List<?> list ? list : List.of();
-        List<String> failedMusts = new ArrayList<>();
-        int warnings = 0;
-        for (Object item : checks) {
-            Map<?, ?> check = item instanceof Map<?, ?> m ? m : Map.of();
-            boolean must = !Boolean.FALSE.equals(check.get("must"));
-            if (Boolean.TRUE.equals(check.get("passed"))) {
+        boolean said = first[1].equals("true");
+        List<Check> checks = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            if (line.isEmpty()) {
                 continue;
             }
-            if (must) {
-                failedMusts.add(check.get("name") + " — " + check.get("detail"));
+            String[] fields = line.split("\t", -1);
+            if (fields.length != 4) {
+                System.err.println(
+                        "ci: the on-sale verdict at " + file + " has a line that is not four fields: " + line);
+                return 2;
+            }
+            checks.add(new Check(fields[0].equals("true"), fields[1].equals("true"), fields[2], fields[3]));
+        }
+        List<String> failedMusts = new ArrayList<>();
+        int warnings = 0;
+        for (Check check : checks) {
+            if (check.passed()) {
+                continue;
+            }
+            if (check.must()) {
+                failedMusts.add(check.name() + " — " + check.detail());
             } else {
                 warnings++;
-                System.out.println("  [warn] " + check.get("name") + " — " + check.get("detail"));
+                System.out.println("  [warn] " + check.name() + " — " + check.detail());
             }
         }
         failedMusts.forEach(f -> System.out.println("  [FAIL] " + f));
@@ -292,178 +308,5 @@ public final class TestReport {
                                 ? "; the file says passed=true but holds no checks"
                                 : "; the file says passed=true, its checks disagree");
         return passed ? 0 : 1;
-    }
-
-    /**
-     * A small recursive-descent JSON reader (RFC 8259): objects to {@link LinkedHashMap}, arrays to {@link List},
-     * numbers to {@link Long} or {@link Double}, and {@code true}, {@code false}, {@code null}. Throws
-     * {@link IllegalArgumentException} with the offset of the first thing it cannot read.
-     */
-    static final class Json {
-
-        private final String text;
-        private int at;
-
-        private Json(String text) {
-            this.text = text;
-        }
-
-        static Object parse(String text) {
-            Json reader = new Json(text);
-            Object value = reader.value();
-            reader.space();
-            if (reader.at != text.length()) {
-                throw reader.error("text after the value");
-            }
-            return value;
-        }
-
-        private Object value() {
-            space();
-            if (at >= text.length()) {
-                throw error("a value expected");
-            }
-            char c = text.charAt(at);
-            return switch (c) {
-                case '{' -> object();
-                case '[' -> array();
-                case '"' -> string();
-                case 't' -> word("true", Boolean.TRUE);
-                case 'f' -> word("false", Boolean.FALSE);
-                case 'n' -> word("null", null);
-                default -> {
-                    if (c == '-' || (c >= '0' && c <= '9')) {
-                        yield number();
-                    }
-                    throw error("unexpected '" + c + "'");
-                }
-            };
-        }
-
-        private Map<String, Object> object() {
-            Map<String, Object> object = new LinkedHashMap<>();
-            members('}', () -> {
-                space();
-                if (!peek('"')) {
-                    throw error("a member name expected");
-                }
-                String name = string();
-                space();
-                expect(':');
-                object.put(name, value());
-            });
-            return object;
-        }
-
-        private List<Object> array() {
-            List<Object> array = new ArrayList<>();
-            members(']', () -> array.add(value()));
-            return array;
-        }
-
-        /** The comma-separated members after an opening bracket, up to and including {@code close}. */
-        private void members(char close, Runnable member) {
-            at++;
-            space();
-            if (peek(close)) {
-                at++;
-                return;
-            }
-            while (true) {
-                member.run();
-                space();
-                if (!peek(',')) {
-                    expect(close);
-                    return;
-                }
-                at++;
-            }
-        }
-
-        private String string() {
-            StringBuilder out = new StringBuilder();
-            at++;
-            while (at < text.length()) {
-                char c = text.charAt(at++);
-                if (c == '"') {
-                    return out.toString();
-                }
-                if (c != '\\') {
-                    out.append(c);
-                    continue;
-                }
-                if (at >= text.length()) {
-                    break;
-                }
-                char e = text.charAt(at++);
-                switch (e) {
-                    case '"', '\\', '/' -> out.append(e);
-                    case 'b' -> out.append('\b');
-                    case 'f' -> out.append('\f');
-                    case 'n' -> out.append('\n');
-                    case 'r' -> out.append('\r');
-                    case 't' -> out.append('\t');
-                    case 'u' -> {
-                        if (at + 4 > text.length()) {
-                            throw error("a short \\u escape");
-                        }
-                        try {
-                            out.append((char) Integer.parseInt(text.substring(at, at + 4), 16));
-                        } catch (NumberFormatException ex) {
-                            throw error("a bad \\u escape");
-                        }
-                        at += 4;
-                    }
-                    default -> throw error("a bad escape \\" + e);
-                }
-            }
-            throw error("an unterminated string");
-        }
-
-        private Number number() {
-            int start = at;
-            while (at < text.length() && "+-0123456789.eE".indexOf(text.charAt(at)) >= 0) {
-                at++;
-            }
-            String literal = text.substring(start, at);
-            try {
-                if (literal.matches("-?\\d+")) {
-                    return Long.parseLong(literal);
-                }
-                return Double.parseDouble(literal);
-            } catch (NumberFormatException e) {
-                at = start;
-                throw error("a bad number " + literal);
-            }
-        }
-
-        private Object word(String word, Object value) {
-            if (!text.startsWith(word, at)) {
-                throw error("unexpected '" + text.charAt(at) + "'");
-            }
-            at += word.length();
-            return value;
-        }
-
-        private void space() {
-            while (at < text.length() && " \t\r\n".indexOf(text.charAt(at)) >= 0) {
-                at++;
-            }
-        }
-
-        private boolean peek(char c) {
-            return at < text.length() && text.charAt(at) == c;
-        }
-
-        private void expect(char c) {
-            if (!peek(c)) {
-                throw error("'" + c + "' expected");
-            }
-            at++;
-        }
-
-        private IllegalArgumentException error(String what) {
-            return new IllegalArgumentException(what + " at offset " + at);
-        }
     }
 }

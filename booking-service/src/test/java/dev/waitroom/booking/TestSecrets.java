@@ -1,9 +1,9 @@
 package dev.waitroom.booking;
 
+import dev.waitroom.testsupport.RandomSecrets;
 import dev.waitroom.testsupport.ServiceCredentials;
 import dev.waitroom.tokens.AdmissionHeaderKey;
 import dev.waitroom.tokens.AdmissionHeaderSigner;
-import java.security.SecureRandom;
 import java.util.Base64;
 import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.context.ApplicationContextInitializer;
@@ -12,9 +12,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 /** Random secrets for this test JVM: nothing reusable is ever written down. */
 public final class TestSecrets implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
-    private static final SecureRandom RANDOM = new SecureRandom();
-
-    public static final String OPS_TOKEN = random(24);
+    public static final String OPS_TOKEN = RandomSecrets.base64Url(24);
     /** The gateway's credential, booking's only caller (its {@code /admin/**} routes), configured by its hash. */
     public static final ServiceCredentials GATEWAY = ServiceCredentials.generate("gateway");
     /** Booking's own, on its calls to the coordinator. */
@@ -22,7 +20,7 @@ public final class TestSecrets implements ApplicationContextInitializer<Configur
     /** The coordinator's, which calls booking for nothing: unknown here. */
     public static final ServiceCredentials COORDINATOR = ServiceCredentials.generate("coordinator");
 
-    public static final byte[] WEBHOOK_KEY = bytes(32);
+    public static final byte[] WEBHOOK_KEY = RandomSecrets.bytes(32);
     /**
      * The gateway's {@code Waitroom-Admission} key; tests sign as the gateway would, and booking verifies with its public
      * half, given as a fixed JWKS ({@code waitroom.verifier.jwks}) as an origin without a route to the gateway would.
@@ -40,15 +38,5 @@ public final class TestSecrets implements ApplicationContextInitializer<Configur
                                 + Base64.getEncoder().encodeToString(WEBHOOK_KEY),
                         "waitroom.verifier.jwks=" + ADMISSION_HEADERS.jwks())
                 .applyTo(context);
-    }
-
-    private static byte[] bytes(int n) {
-        byte[] bytes = new byte[n];
-        RANDOM.nextBytes(bytes);
-        return bytes;
-    }
-
-    private static String random(int n) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes(n));
     }
 }

@@ -37,6 +37,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * does not reach, each with why.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@StackTest
 class DashboardSelectorsTests {
 
     /**

@@ -34,6 +34,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * <p>{@code -Dfaults.profile=long} runs more kills and more visitors; the default short profile fits CI.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@StackTest
 class FaultSuiteTests {
 
     private static final boolean LONG = "long".equals(System.getProperty("faults.profile"));

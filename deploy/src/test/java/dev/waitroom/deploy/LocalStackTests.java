@@ -36,6 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
  * internal" (docs/security/internal.md), then stops it and checks nothing is left.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@StackTest
 class LocalStackTests {
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();

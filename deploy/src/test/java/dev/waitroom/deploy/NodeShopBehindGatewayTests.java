@@ -9,7 +9,6 @@ import java.io.InputStreamReader;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
@@ -18,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue 27, item 7 (second half): a tiny Node.js shop nobody here wrote the protection for ({@code
@@ -28,24 +28,22 @@ import org.junit.jupiter.api.Test;
  * which saw a valid {@code Waitroom-Admission} for this event. The shop's own direct address refuses the protected
  * page without that header (tampered, replayed and mis-addressed headers: the verifiers' shared vectors).
  */
+@StackTest
+@ExtendWith(SharedStack.class)
 class NodeShopBehindGatewayTests {
 
     private static final String EVENT = "node-" + UUID.randomUUID().toString().substring(0, 8);
 
     private static LocalStack stack;
 
-    private static Path dataDir;
-
     private static Process shop;
 
     private static int shopPort;
 
     @BeforeAll
-    static void start() throws Exception {
+    static void start(LocalStack shared) throws Exception {
         Path node = TestTools.require("node");
-        dataDir = Files.createTempDirectory("waitroom-node-shop-test");
-        int[] ports = TestPorts.free(6);
-        stack = LocalStack.start(TestStacks.config(dataDir, ports, StackConfig.ExternalStores.none()));
+        stack = shared;
         Path server = Path.of(System.getProperty("waitroom.root", ".."))
                 .toAbsolutePath()
                 .normalize()
@@ -75,10 +73,6 @@ class NodeShopBehindGatewayTests {
             shop.destroy();
             shop.waitFor(5, TimeUnit.SECONDS);
         }
-        if (stack != null) {
-            stack.close();
-        }
-        TestStacks.keepLogsAndDelete(dataDir, "node-shop-stack");
     }
 
     @Test

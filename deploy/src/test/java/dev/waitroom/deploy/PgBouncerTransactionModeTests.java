@@ -48,6 +48,7 @@ import tools.jackson.databind.json.JsonMapper;
  * session state (server-side prepared statements, session advisory locks, {@code SET} without {@code LOCAL}).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@StackTest
 class PgBouncerTransactionModeTests {
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();

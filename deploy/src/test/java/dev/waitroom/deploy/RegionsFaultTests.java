@@ -37,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * it is fenced (a new generation) and offers again. The measured times are printed and written to
  * {@code target/regions-fault-report.txt}.
  */
+@StackTest
 class RegionsFaultTests {
 
     private static final int CEILING = 20;

@@ -4,36 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A purchase under {@code afterPurchase: RELEASE} ends the shopper's session at the gateway of the region where it
  * shops, as it does in a single region: the old token gets 401 {@code admission-session-ended} once the grant is
  * released in the ledger. Booking reports every purchase to region r1's coordinator (docs/regions.md).
  */
+@StackTest
+@ExtendWith(SharedStack.class)
 class RegionsPurchaseTests {
 
     private static LocalStack stack;
-    private static Path dataDir;
 
     @BeforeAll
-    static void startStack() throws Exception {
-        dataDir = Files.createTempDirectory("waitroom-regions-purchase");
-        stack = LocalStack.start(TwoRegions.config(dataDir, true));
-    }
-
-    @AfterAll
-    static void stopStack() throws Exception {
-        if (stack != null) {
-            stack.close();
-        }
-        TestStacks.keepLogsAndDelete(dataDir, "regions-purchase-logs");
+    static void useTheSharedStack(@SharedStack.TwoRegionStack LocalStack shared) {
+        stack = shared;
     }
 
     @Test

@@ -8,17 +8,16 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code ./waitroom run --regions 2} as a test: two regions on free ports, each with its own gateway, queue-service,
@@ -27,6 +26,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * has a place in that region's queue only.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@StackTest
+@ExtendWith(SharedStack.class)
 class RegionsStackTests {
 
     private static final HttpClient HTTP =
@@ -35,17 +36,9 @@ class RegionsStackTests {
     private static Path dataDir;
 
     @BeforeAll
-    static void startStack() throws Exception {
-        dataDir = Files.createTempDirectory("waitroom-regions-stack");
-        stack = LocalStack.start(TwoRegions.config(dataDir, false));
-    }
-
-    @AfterAll
-    static void stopStack() throws IOException {
-        if (stack != null) {
-            stack.close();
-        }
-        TestStacks.keepLogsAndDelete(dataDir, "regions-stack-logs");
+    static void useTheSharedStack(@SharedStack.TwoRegionStack LocalStack shared) {
+        stack = shared;
+        dataDir = shared.config().dataDir();
     }
 
     @Test

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * proxies. A short on-sale rehearsal runs across them; the invariants are read from the durable stores, and each
  * instance's own metrics show that it served part of the sale.
  */
+@StackTest
 class ReplicasTests {
 
     private static final int CEILING = 15;

@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,6 +37,8 @@ import tools.jackson.databind.json.JsonMapper;
  * to zero, the next buyer is offered a place); a category and then the event are sold out; another event's credential
  * and a revoked one are refused by both clients.
  */
+@StackTest
+@ExtendWith(SharedStack.class)
 class ShopSignalsStackTests {
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
@@ -44,20 +47,18 @@ class ShopSignalsStackTests {
 
     private static LocalStack stack;
 
+    /** The Node client's output files. */
     private static Path dataDir;
 
     @BeforeAll
-    static void startStack() throws Exception {
+    static void useTheSharedStack(LocalStack shared) throws IOException {
+        stack = shared;
         dataDir = Files.createTempDirectory("waitroom-signals-test");
-        stack = LocalStack.start(TestStacks.config(dataDir, TestPorts.free(6), StackConfig.ExternalStores.none()));
     }
 
     @AfterAll
-    static void stopStack() throws IOException {
-        if (stack != null) {
-            stack.close();
-        }
-        TestStacks.keepLogsAndDelete(dataDir, "shop-signals-stack");
+    static void deleteOutputs() throws IOException {
+        TestStacks.deleteTree(dataDir);
     }
 
     @Test

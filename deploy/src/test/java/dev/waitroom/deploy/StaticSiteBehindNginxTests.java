@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Issue 27, item 7 (first half): a plain static site nobody here wrote the protection for, Debian's nginx serving
@@ -26,6 +27,8 @@ import org.junit.jupiter.api.Test;
  * buyer joins, is offered, claims; the waiting page's return target is accepted; the same deep link is then served by
  * nginx. Without an admission nginx refuses the protected files.
  */
+@StackTest
+@ExtendWith(SharedStack.class)
 class StaticSiteBehindNginxTests {
 
     private static LocalStack stack;
@@ -37,13 +40,11 @@ class StaticSiteBehindNginxTests {
     private static int nginxPort;
 
     @BeforeAll
-    static void start() throws Exception {
+    static void start(LocalStack shared) throws Exception {
         Path binary = TestTools.require("nginx");
         dataDir = Files.createTempDirectory("waitroom-static-site-test");
-        int[] ports = TestPorts.free(7);
-        nginxPort = ports[6];
-        stack = LocalStack.start(
-                TestStacks.config(dataDir, java.util.Arrays.copyOf(ports, 6), StackConfig.ExternalStores.none()));
+        nginxPort = TestPorts.free(1)[0];
+        stack = shared;
         Path site = Files.createDirectories(dataDir.resolve("nginx/site/concerts/123"));
         Files.writeString(site.resolve("seats.html"), "<!doctype html><title>Seats</title><p>Row A, seats 1-20");
         Files.writeString(dataDir.resolve("nginx/site/index.html"), "<!doctype html><title>Tickets</title>");
@@ -77,10 +78,7 @@ class StaticSiteBehindNginxTests {
             nginx.destroy();
             nginx.waitFor(5, TimeUnit.SECONDS);
         }
-        if (stack != null) {
-            stack.close();
-        }
-        TestStacks.keepLogsAndDelete(dataDir, "static-site-stack");
+        TestStacks.deleteTree(dataDir);
     }
 
     /** docs/integration/forward-auth.md's nginx configuration, with the test's ports and a private prefix. */

@@ -3,15 +3,12 @@ package dev.waitroom.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
 import java.net.CookieManager;
 import java.net.HttpCookie;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,9 +20,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -38,26 +35,17 @@ import tools.jackson.databind.json.JsonMapper;
  * lost answer; a copied visitor cookie alone yields no token; one live place per event and browser; one admission
  * cookie per event, so a buyer admitted to two events shops both.
  */
+@StackTest
+@ExtendWith(SharedStack.class)
 class VisitorIdentityTests {
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private static LocalStack stack;
 
-    private static Path dataDir;
-
     @BeforeAll
-    static void startStack() throws Exception {
-        dataDir = Files.createTempDirectory("waitroom-identity-test");
-        stack = LocalStack.start(TestStacks.config(dataDir, TestPorts.free(6), StackConfig.ExternalStores.none()));
-    }
-
-    @AfterAll
-    static void stopStack() throws IOException {
-        if (stack != null) {
-            stack.close();
-        }
-        TestStacks.keepLogsAndDelete(dataDir, "visitor-identity-stack");
+    static void useTheSharedStack(LocalStack shared) {
+        stack = shared;
     }
 
     @Test

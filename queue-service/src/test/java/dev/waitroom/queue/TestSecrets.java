@@ -1,10 +1,9 @@
 package dev.waitroom.queue;
 
+import dev.waitroom.testsupport.RandomSecrets;
 import dev.waitroom.testsupport.ServiceCredentials;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.QueueTicketCodec;
-import java.security.SecureRandom;
-import java.util.Base64;
 import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -16,11 +15,10 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 public final class TestSecrets implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
-    private static final SecureRandom RANDOM = new SecureRandom();
     public static final ServiceCredentials GATEWAY = ServiceCredentials.generate("gateway");
     public static final ServiceCredentials COORDINATOR = ServiceCredentials.generate("coordinator");
     public static final ServiceCredentials BOOKING = ServiceCredentials.generate("booking");
-    public static final String TICKET_KEY = random(32);
+    public static final String TICKET_KEY = RandomSecrets.base64(32);
 
     public static QueueTicketCodec ticketCodec() {
         return QueueTicketCodec.of(HmacKey.fromBase64(TICKET_KEY));
@@ -45,11 +43,5 @@ public final class TestSecrets implements ApplicationContextInitializer<Configur
                         COORDINATOR.callerProperty(),
                         "waitroom.security.ticket-key=" + TICKET_KEY)
                 .applyTo(context);
-    }
-
-    private static String random(int bytes) {
-        byte[] b = new byte[bytes];
-        RANDOM.nextBytes(b);
-        return Base64.getEncoder().encodeToString(b);
     }
 }

@@ -3,7 +3,7 @@ package dev.waitroom.coordinator.keys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.waitroom.coordinator.support.MutableClock;
+import dev.waitroom.testsupport.MutableClock;
 import dev.waitroom.testsupport.RealStores;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenVerifier;

@@ -2,7 +2,7 @@ package dev.waitroom.coordinator.rate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waitroom.coordinator.support.MutableClock;
+import dev.waitroom.testsupport.MutableClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -15,6 +15,7 @@ import dev.waitroom.coordinator.rate.EventRates;
 import dev.waitroom.coordinator.rate.HealthSample;
 import dev.waitroom.coordinator.tick.AdmissionTicker;
 import dev.waitroom.coordinator.tick.CoordinatorProperties;
+import dev.waitroom.testsupport.MutableClock;
 import dev.waitroom.testsupport.ServiceCredentials;
 import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.web.WebKitProperties;

@@ -1,5 +1,6 @@
 package dev.waitroom.coordinator.support;
 
+import dev.waitroom.testsupport.MutableClock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import org.springframework.boot.test.context.TestConfiguration;

@@ -455,10 +455,35 @@ final class Verdict {
         return out.append("]}").toString();
     }
 
+    /**
+     * The checks for CI ({@code .ci/TestReport.java verdict}), in a form the JDK reads without a parser: a first line
+     * {@code passed<TAB>true|false}, then a line per check, {@code must<TAB>passed<TAB>name<TAB>detail}; a tab or line
+     * break inside a name or detail becomes a space.
+     */
+    String tsv() {
+        StringBuilder out = new StringBuilder("passed\t").append(passed()).append('\n');
+        for (Check c : checks) {
+            out.append(c.must())
+                    .append('\t')
+                    .append(c.passed())
+                    .append('\t')
+                    .append(oneField(c.name()))
+                    .append('\t')
+                    .append(oneField(c.detail()))
+                    .append('\n');
+        }
+        return out.toString();
+    }
+
     void write(Path dir) throws IOException {
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("verdict.txt"), text());
         Files.writeString(dir.resolve("verdict.json"), json());
+        Files.writeString(dir.resolve("verdict.tsv"), tsv());
+    }
+
+    private static String oneField(String s) {
+        return s.replaceAll("[\t\r\n]+", " ");
     }
 
     /**

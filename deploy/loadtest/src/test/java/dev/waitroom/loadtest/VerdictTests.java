@@ -50,6 +50,20 @@ class VerdictTests {
         Verdict verdict = Verdict.of(healthyLedger(), params(3), Map.of("waiting", 1L, "completed", 1L, "joins", 2L));
         assertThat(verdict.passed()).as(verdict.text()).isTrue();
         assertThat(verdict.json()).startsWith("{\"passed\":true");
+        assertThat(verdict.tsv()).startsWith("passed\ttrue\n");
+    }
+
+    @Test
+    void theChecksForCiAreOneLineEachWithTheirMustAndOutcome() {
+        Ledger ledger = healthyLedger();
+        ledger.sold(List.of("s1"));
+        Verdict verdict = Verdict.of(ledger, params(3), Map.of("waiting", 2L, "joins", 2L));
+        List<String> lines = verdict.tsv().lines().toList();
+        assertThat(lines.get(0)).isEqualTo("passed\tfalse");
+        assertThat(lines).hasSizeGreaterThan(1);
+        assertThat(lines.subList(1, lines.size()))
+                .allSatisfy(line -> assertThat(line.split("\t", -1)).hasSize(4))
+                .anySatisfy(line -> assertThat(line).startsWith("true\tfalse\t"));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.waitroom.coordinator.support;
+package dev.waitroom.testsupport;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,7 +7,11 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock tests move by hand (never backwards). Thread-safe. */
+/**
+ * A clock a test moves by hand, in UTC: {@link #advance} only forward (a token's expiry, a lease's renewal, a sweep's
+ * cut-off are all read against it), {@link #set} to any instant where a test places a moment exactly. Thread-safe, so a
+ * service's scheduler may read it while the test moves it.
+ */
 public final class MutableClock extends Clock {
 
     private final AtomicReference<Instant> now;
@@ -16,16 +20,21 @@ public final class MutableClock extends Clock {
         this.now = new AtomicReference<>(start);
     }
 
+    /** Moves the clock forward by {@code by} and returns the new instant. */
     public Instant advance(Duration by) {
         if (by.isNegative()) {
             throw new IllegalArgumentException("time only moves forward");
         }
-        return this.now.updateAndGet(t -> t.plus(by));
+        return now.updateAndGet(t -> t.plus(by));
+    }
+
+    public void set(Instant instant) {
+        now.set(instant);
     }
 
     @Override
     public Instant instant() {
-        return this.now.get();
+        return now.get();
     }
 
     @Override
