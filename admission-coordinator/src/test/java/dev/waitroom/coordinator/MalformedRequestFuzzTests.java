@@ -10,13 +10,12 @@ import dev.waitroom.coordinator.support.Http;
 import dev.waitroom.coordinator.support.RandomSecretsInitializer;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.testsupport.BodyFuzzer;
-import dev.waitroom.testsupport.FuzzProbe;
 import dev.waitroom.testsupport.MvcRoutes;
 import dev.waitroom.testsupport.MvcRoutes.Route;
+import dev.waitroom.testsupport.RouteFuzz;
 import dev.waitroom.testsupport.UnchangedState;
 import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.web.WebKitProperties;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,8 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
@@ -101,6 +98,14 @@ class MalformedRequestFuzzTests {
         health.put("holdFailureRate", 0.0);
         SAMPLES.put("POST /internal/health", health);
         SAMPLES.put("POST /admin/events/{eventId}/integration-credentials", Map.of("label", "box office"));
+        // every field of a page is optional: without a sample, a body's only field would be one the route ignores
+        Map<String, Object> page = new LinkedHashMap<>();
+        page.put("brandName", "Tour Co");
+        page.put("logoAlt", "Tour Co");
+        page.put("colours", Map.of("accent", "#004d40", "bg", "#fffdf7"));
+        page.put("texts", Map.of("en", Map.of("page.lead", "Keep this page open.")));
+        page.put("reason", "brand for the tour");
+        SAMPLES.put("PUT /admin/events/{eventId}/page", page);
         String session = "8a6e0804-2bd0-4672-b79f-d97e8ca55f5f";
         SAMPLES.put(
                 "POST /events/{eventId}/signals/purchase-completed",
@@ -117,8 +122,6 @@ class MalformedRequestFuzzTests {
             Set.of("POST /internal/events/{eventId}/sold-out reason: long string");
 
     private static final String REDIS_KEYS = "redis keys";
-
-    private static final Pattern VARIABLE = Pattern.compile("\\{([^}/]+)}");
 
     @Autowired
     Scenario scenario;
@@ -179,65 +182,49 @@ class MalformedRequestFuzzTests {
                 .as("the routes read from the request mappings")
                 .extracting(Route::key)
                 .contains("POST /admin/events", "POST /events/{eventId}/admission/claim", "POST /internal/health");
-        List<String> faults = new ArrayList<>();
-        Map<Integer, Integer> answered = new TreeMap<>();
         UnchangedState<Map<String, String>> unchanged =
                 new UnchangedState<>(this::fingerprint, MalformedRequestFuzzTests::changed);
-        int sent = 0;
-        for (Route route : routes) {
-            Map<String, Object> sample = SAMPLES.get(route.key());
-            if (route.readsBody() && sample == null) {
-                System.out.println("FUZZ no sample body for " + route.key() + ": whole-body faults only");
-            }
-            List<FuzzProbe> guarded = new ArrayList<>();
-            for (BodyFuzzer.Case c : fuzzer.cases(route.key(), route.readsBody() ? sample : null)) {
-                if (c.absent() && route.readsBody() && !route.bodyRequired()) {
-                    continue; // no body where a body is optional is a valid request
-                }
-                if (!route.readsBody()
-                        && !route.method().equals("GET")
-                        && !c.name().equals(BodyFuzzer.OVER_THE_LIMIT)) {
-                    continue; // a body nobody reads: only its size matters, and the call itself may change state
-                }
-                boolean mustRefuse = route.readsBody() && !ACCEPTED_BY_CONTRACT.contains(route.key() + " " + c.name());
-                sent++;
-                FuzzProbe probe = new FuzzProbe(
-                        fuzzer, route, uri(route, Map.of()), c, mustRefuse, false, credentials(route), answered);
-                if (mustRefuse) {
-                    guarded.add(probe);
-                } else {
-                    probe.send(false, faults);
-                }
-            }
-            BodyFuzzer.Case valid = new BodyFuzzer.Case(
-                    "a valid body",
-                    sample == null ? null : "application/json",
-                    sample == null ? new byte[0] : BodyFuzzer.json(sample),
-                    sample == null);
-            for (String variable : route.variables()) {
-                for (String segment : fuzzer.pathSegments(route.key())) {
-                    sent++;
-                    BodyFuzzer.Case c = new BodyFuzzer.Case(
-                            "{" + variable + "} = " + MvcRoutes.abbreviated(segment),
-                            valid.contentType(),
-                            valid.body(),
-                            valid.absent());
-                    guarded.add(new FuzzProbe(
-                            fuzzer,
-                            route,
-                            uri(route, Map.of(variable, segment)),
-                            c,
-                            true,
-                            true,
-                            credentials(route),
-                            answered));
-                }
-            }
-            unchanged.check(route.key(), guarded, faults);
-        }
-        System.out.println("FUZZ admission-coordinator: " + sent + " requests to " + routes.size()
-                + " routes, answered " + answered);
+        List<String> faults = RouteFuzz.faults(fuzzer, routes, new Routes(), unchanged);
         assertThat(faults).as(fuzzer.report(faults)).isEmpty();
+    }
+
+    /** The coordinator's routes as the fuzz loop needs them. */
+    private final class Routes implements RouteFuzz.Service {
+
+        @Override
+        public String name() {
+            return "admission-coordinator";
+        }
+
+        @Override
+        public String baseUrl() {
+            return "http://127.0.0.1:" + scenario.port();
+        }
+
+        @Override
+        public Map<String, Object> sample(Route route) {
+            return SAMPLES.get(route.key());
+        }
+
+        @Override
+        public String pathValue(Route route, String variable) {
+            return valueOf(route, variable);
+        }
+
+        @Override
+        public String[] headers(Route route, String path, BodyFuzzer.Case c) {
+            return credentials(route);
+        }
+
+        @Override
+        public boolean mayAccept(Route route, BodyFuzzer.Case c) {
+            return ACCEPTED_BY_CONTRACT.contains(route.key() + " " + c.name());
+        }
+
+        @Override
+        public boolean mayChange(Route route, BodyFuzzer.Case c) {
+            return mayAccept(route, c);
+        }
     }
 
     @Test
@@ -286,18 +273,6 @@ class MalformedRequestFuzzTests {
             Headers.AUTHORIZATION, Headers.BEARER_PREFIX + bearer,
             Headers.VISITOR, VisitorId.random().value()
         };
-    }
-
-    private URI uri(Route route, Map<String, String> replaced) {
-        Matcher m = VARIABLE.matcher(route.pattern());
-        StringBuilder path = new StringBuilder();
-        while (m.find()) {
-            String name = m.group(1);
-            String value = replaced.containsKey(name) ? replaced.get(name) : valueOf(route, name);
-            m.appendReplacement(path, Matcher.quoteReplacement(value));
-        }
-        m.appendTail(path);
-        return URI.create("http://127.0.0.1:" + this.scenario.port() + path);
     }
 
     /** The event, or the live one with its session where a route names a session. */

@@ -7,15 +7,14 @@ import dev.waitroom.contract.Headers;
 import dev.waitroom.testsupport.BodyFuzzer;
 import dev.waitroom.testsupport.MvcRoutes;
 import dev.waitroom.testsupport.MvcRoutes.Route;
-import java.net.URI;
+import dev.waitroom.testsupport.RouteFuzz;
+import dev.waitroom.testsupport.UnchangedState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,8 +36,6 @@ class MalformedRequestFuzzTests extends ShopTestSupport {
     static final int MAX_BODY = 16 * 1024;
 
     private static final String OPS = "Bearer " + TestSecrets.OPS_TOKEN;
-
-    private static final Pattern VARIABLE = Pattern.compile("\\{([^}/]+)}");
 
     /**
      * The webhook body is the signed bytes whatever their declared type: the fixture's webhook, sent again, is a
@@ -105,83 +102,49 @@ class MalformedRequestFuzzTests extends ShopTestSupport {
         assertThat(routes)
                 .extracting(Route::key)
                 .contains("POST /events/{eventId}/shop/holds", "PUT /admin/events/{eventId}/inventory");
-        List<String> faults = new ArrayList<>();
-        Map<Integer, Integer> answered = new TreeMap<>();
-        int sent = 0;
-        for (Route route : routes) {
-            Map<String, Object> sample = samples.get(route.key());
-            if (route.readsBody() && sample == null) {
-                System.out.println("FUZZ no sample body for " + route.key() + ": whole-body faults only");
-            }
-            for (BodyFuzzer.Case c : fuzzer.cases(route.key(), route.readsBody() ? sample : null)) {
-                if (c.absent() && route.readsBody() && !route.bodyRequired()) {
-                    continue; // no body where a body is optional is a valid request
-                }
-                if (!route.readsBody()
-                        && !route.method().equals("GET")
-                        && !c.name().equals(BodyFuzzer.OVER_THE_LIMIT)) {
-                    continue; // a body nobody reads: only its size matters, and the call itself may change state
-                }
-                boolean accepted = route.key().equals("POST /webhooks/payments") && WEBHOOK_ACCEPTS.contains(c.name());
-                sent++;
-                check(
-                        fuzzer,
-                        route,
-                        Map.of(),
-                        c,
-                        route.readsBody() && !accepted,
-                        route.readsBody(),
-                        false,
-                        answered,
-                        faults);
-            }
-            BodyFuzzer.Case valid = new BodyFuzzer.Case(
-                    "a valid body",
-                    sample == null ? null : "application/json",
-                    sample == null ? new byte[0] : BodyFuzzer.json(sample),
-                    sample == null);
-            for (String variable : route.variables()) {
-                for (String segment : fuzzer.pathSegments(route.key())) {
-                    sent++;
-                    BodyFuzzer.Case c = new BodyFuzzer.Case(
-                            "{" + variable + "} = " + MvcRoutes.abbreviated(segment),
-                            valid.contentType(),
-                            valid.body(),
-                            valid.absent());
-                    check(fuzzer, route, Map.of(variable, segment), c, true, true, true, answered, faults);
-                }
-            }
-        }
-        System.out.println(
-                "FUZZ booking-service: " + sent + " requests to " + routes.size() + " routes, answered " + answered);
+        UnchangedState<Map<String, String>> unchanged = new UnchangedState<>(
+                this::fingerprint, (before, after) -> after.equals(before) ? "" : changed(before, after));
+        List<String> faults = RouteFuzz.faults(fuzzer, routes, new Routes(samples), unchanged);
         assertThat(faults).as(fuzzer.report(faults)).isEmpty();
     }
 
-    private void check(
-            BodyFuzzer fuzzer,
-            Route route,
-            Map<String, String> replaced,
-            BodyFuzzer.Case c,
-            boolean mustRefuse,
-            boolean unchanged,
-            boolean inPath,
-            Map<Integer, Integer> answered,
-            List<String> faults) {
-        String path = path(route, replaced);
-        Map<String, String> before = unchanged ? fingerprint() : Map.of();
-        BodyFuzzer.Answer answer =
-                fuzzer.send(route.method(), URI.create("http://127.0.0.1:" + port + path), c, headers(route, path, c));
-        answered.merge(answer.status(), 1, Integer::sum);
-        String what = route.key() + " " + c + ": ";
-        (inPath ? fuzzer.pathFault(answer) : fuzzer.fault(answer)).ifPresent(fault -> faults.add(what + fault));
-        if (mustRefuse && answer.status() < 400) {
-            faults.add(what + "accepted with " + answer.status() + " " + MvcRoutes.abbreviated(answer.body()));
+    /** Booking's routes as the fuzz loop needs them. */
+    private final class Routes implements RouteFuzz.Service {
+
+        private final Map<String, Map<String, Object>> samples;
+
+        Routes(Map<String, Map<String, Object>> samples) {
+            this.samples = samples;
         }
-        if (unchanged) {
-            Map<String, String> after = fingerprint();
-            if (!after.equals(before)) {
-                faults.add(what + "changed stored state: " + changed(before, after));
-            }
+
+        @Override
+        public String name() {
+            return "booking-service";
+        }
+
+        @Override
+        public String baseUrl() {
+            return "http://127.0.0.1:" + port;
+        }
+
+        @Override
+        public Map<String, Object> sample(Route route) {
+            return samples.get(route.key());
+        }
+
+        @Override
+        public String pathValue(Route route, String variable) {
+            return valueOf(variable);
+        }
+
+        @Override
+        public String[] headers(Route route, String path, BodyFuzzer.Case c) {
+            return MalformedRequestFuzzTests.this.headers(route, path, c);
+        }
+
+        @Override
+        public boolean mayAccept(Route route, BodyFuzzer.Case c) {
+            return route.key().equals("POST /webhooks/payments") && WEBHOOK_ACCEPTS.contains(c.name());
         }
     }
 
@@ -253,18 +216,6 @@ class MalformedRequestFuzzTests extends ShopTestSupport {
             }
         });
         return String.join(", ", names);
-    }
-
-    private String path(Route route, Map<String, String> replaced) {
-        Matcher m = VARIABLE.matcher(route.pattern());
-        StringBuilder path = new StringBuilder();
-        while (m.find()) {
-            String name = m.group(1);
-            String value = replaced.containsKey(name) ? replaced.get(name) : valueOf(name);
-            m.appendReplacement(path, Matcher.quoteReplacement(value));
-        }
-        m.appendTail(path);
-        return path.toString();
     }
 
     private String valueOf(String variable) {

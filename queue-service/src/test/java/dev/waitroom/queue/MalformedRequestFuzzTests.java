@@ -4,20 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.contract.Headers;
 import dev.waitroom.testsupport.BodyFuzzer;
-import dev.waitroom.testsupport.FuzzProbe;
 import dev.waitroom.testsupport.MvcRoutes;
 import dev.waitroom.testsupport.MvcRoutes.Route;
+import dev.waitroom.testsupport.RouteFuzz;
 import dev.waitroom.testsupport.UnchangedState;
 import dev.waitroom.tokens.VisitorId;
-import java.net.URI;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
@@ -41,8 +37,6 @@ class MalformedRequestFuzzTests {
     static final int MAX_BODY = 8 * 1024;
 
     static final String COMMITMENT = "5feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9";
-
-    private static final Pattern VARIABLE = Pattern.compile("\\{([^}/]+)}");
 
     private static final String KEY_COUNT = "redis keys";
 
@@ -137,73 +131,50 @@ class MalformedRequestFuzzTests {
         assertThat(routes)
                 .extracting(Route::key)
                 .contains("POST /events/{eventId}/queue", "PUT /internal/events/{eventId}");
-        List<String> faults = new ArrayList<>();
-        Map<Integer, Integer> answered = new TreeMap<>();
         UnchangedState<Map<String, String>> unchanged =
                 new UnchangedState<>(this::fingerprint, MalformedRequestFuzzTests::changed);
-        int sent = 0;
-        for (Route route : routes) {
-            Map<String, Object> sample = samples.get(route.key());
-            if (route.readsBody() && sample == null) {
-                System.out.println("FUZZ no sample body for " + route.key() + ": whole-body faults only");
-            }
-            List<FuzzProbe> guarded = new ArrayList<>();
-            for (BodyFuzzer.Case c : fuzzer.cases(route.key(), route.readsBody() ? sample : null)) {
-                if (c.absent() && route.readsBody() && !route.bodyRequired()) {
-                    continue; // no body where a body is optional is a valid request
-                }
-                if (!route.readsBody()
-                        && !route.method().equals("GET")
-                        && !c.name().equals(BodyFuzzer.OVER_THE_LIMIT)) {
-                    continue; // a body nobody reads: only its size matters, and the call itself may change state
-                }
-                boolean accepted =
-                        route.key().equals("POST /events/{eventId}/queue") && JOIN_ACCEPTS.contains(c.name());
-                sent++;
-                FuzzProbe probe = new FuzzProbe(
-                        fuzzer,
-                        route,
-                        uri(route, Map.of()),
-                        c,
-                        route.readsBody() && !accepted,
-                        false,
-                        credentials(route),
-                        answered);
-                if (route.readsBody()) {
-                    guarded.add(probe);
-                } else {
-                    probe.send(false, faults);
-                }
-            }
-            BodyFuzzer.Case valid = new BodyFuzzer.Case(
-                    "a valid body",
-                    sample == null ? null : "application/json",
-                    sample == null ? new byte[0] : BodyFuzzer.json(sample),
-                    sample == null);
-            for (String variable : route.variables()) {
-                for (String segment : fuzzer.pathSegments(route.key())) {
-                    sent++;
-                    BodyFuzzer.Case c = new BodyFuzzer.Case(
-                            "{" + variable + "} = " + MvcRoutes.abbreviated(segment),
-                            valid.contentType(),
-                            valid.body(),
-                            valid.absent());
-                    guarded.add(new FuzzProbe(
-                            fuzzer,
-                            route,
-                            uri(route, Map.of(variable, segment)),
-                            c,
-                            true,
-                            true,
-                            credentials(route),
-                            answered));
-                }
-            }
-            unchanged.check(route.key(), guarded, faults);
-        }
-        System.out.println(
-                "FUZZ queue-service: " + sent + " requests to " + routes.size() + " routes, answered " + answered);
+        List<String> faults = RouteFuzz.faults(fuzzer, routes, new Routes(samples), unchanged);
         assertThat(faults).as(fuzzer.report(faults)).isEmpty();
+    }
+
+    /** The queue-service's routes as the fuzz loop needs them. */
+    private final class Routes implements RouteFuzz.Service {
+
+        private final Map<String, Map<String, Object>> samples;
+
+        Routes(Map<String, Map<String, Object>> samples) {
+            this.samples = samples;
+        }
+
+        @Override
+        public String name() {
+            return "queue-service";
+        }
+
+        @Override
+        public String baseUrl() {
+            return "http://127.0.0.1:" + port;
+        }
+
+        @Override
+        public Map<String, Object> sample(Route route) {
+            return samples.get(route.key());
+        }
+
+        @Override
+        public String pathValue(Route route, String variable) {
+            return valueOf(variable);
+        }
+
+        @Override
+        public String[] headers(Route route, String path, BodyFuzzer.Case c) {
+            return credentials(route);
+        }
+
+        @Override
+        public boolean mayAccept(Route route, BodyFuzzer.Case c) {
+            return route.key().equals("POST /events/{eventId}/queue") && JOIN_ACCEPTS.contains(c.name());
+        }
     }
 
     /**
@@ -265,18 +236,6 @@ class MalformedRequestFuzzTests {
                 "status",
                 client.internal("GET", "/events/" + event + "/status", null).body());
         return state;
-    }
-
-    private URI uri(Route route, Map<String, String> replaced) {
-        Matcher m = VARIABLE.matcher(route.pattern());
-        StringBuilder path = new StringBuilder();
-        while (m.find()) {
-            String name = m.group(1);
-            String value = replaced.containsKey(name) ? replaced.get(name) : valueOf(name);
-            m.appendReplacement(path, Matcher.quoteReplacement(value));
-        }
-        m.appendTail(path);
-        return URI.create("http://127.0.0.1:" + port + path);
     }
 
     private String valueOf(String variable) {
