@@ -51,9 +51,11 @@ class ChaosTests {
                 + (regions > 1 ? regions + " regions" : replicas > 1 ? replicas + " replicas" : "one region")
                 + ", ceiling " + CEILING + ", " + RATE + " offers/s";
         System.out.println("chaos run: " + profile);
-        System.out.println("chaos run: reproduce with ./waitroom chaos --minutes " + run.toSeconds() / 60.0 + " --seed "
-                + seed + (regions > 1 ? " --regions " + regions : "")
-                + (replicas > 1 ? " --replicas " + replicas : ""));
+        String reproduce = "./waitroom chaos --minutes " + run.toSeconds() / 60.0 + " --seed " + seed
+                + (regions > 1 ? " --regions " + regions : "")
+                + (replicas > 1 ? " --replicas " + replicas : "")
+                + (System.getProperty("chaos.visitors") != null ? " --visitors " + visitors : "");
+        System.out.println("chaos run: reproduce with " + reproduce);
 
         Path dataDir = Files.createTempDirectory("waitroom-chaos");
         Path out = Path.of("target", "chaos");
@@ -114,10 +116,16 @@ class ChaosTests {
         try {
             verdict = HistoryChecker.check(History.read(historyFile), stores(stack, regions));
         } finally {
+            // the stores have been read: nothing is left to shut down gracefully, and a graceful stop of every JVM
+            // costs the run tens of seconds on a loaded machine
+            stack.processes().values().forEach(Process::destroyForcibly);
             stack.close();
             TestStacks.keepLogsAndDelete(dataDir, "chaos/logs-" + seed);
         }
         String text = "chaos run: " + profile + "\n"
+                + "reproduce: " + reproduce + "\n"
+                + "fault schedule (" + schedule.size() + " faults, times from the start of the sale)\n"
+                + schedule.stream().map(f -> f.line() + "\n").collect(java.util.stream.Collectors.joining())
                 + "workload " + counts + "\n"
                 + (nemesisErrors.isEmpty() ? "" : "nemesis errors " + nemesisErrors + "\n")
                 + (skipped.isEmpty() ? "" : "faults not played (their lane was late): " + skipped + "\n")
