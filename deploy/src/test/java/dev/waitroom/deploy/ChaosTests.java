@@ -69,6 +69,16 @@ class ChaosTests {
             TestStacks.keepLogsAndDelete(dataDir, "chaos/logs-" + seed);
             throw e;
         }
+        // a run stopped from outside (the script's time bound ends Maven, Surefire's fork exits) takes its stack with
+        // it
+        LocalStack started = stack;
+        Thread stopStack = new Thread(
+                () -> {
+                    started.processes().values().forEach(Process::destroyForcibly);
+                    started.close();
+                },
+                "chaos-stack-stop");
+        Runtime.getRuntime().addShutdownHook(stopStack);
         Verdict verdict;
         List<Nemesis.Fault> schedule;
         List<String> nemesisErrors;
@@ -120,6 +130,7 @@ class ChaosTests {
             // costs the run tens of seconds on a loaded machine
             stack.processes().values().forEach(Process::destroyForcibly);
             stack.close();
+            Runtime.getRuntime().removeShutdownHook(stopStack);
             TestStacks.keepLogsAndDelete(dataDir, "chaos/logs-" + seed);
         }
         String text = "chaos run: " + profile + "\n"

@@ -30,10 +30,11 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Stands in for a real payment provider: after the configured delay it calls {@code POST /webhooks/payments} over
  * HTTP with the configured outcome, signed with the webhook secret, as a provider would (so the webhook path is the
- * real one). A failed call is retried with the same webhook id, backing off from 1 s to a minute for as long as a
+ * real one). A failed call is retried with the same webhook id, backing off from 1 s to 5 s, for as long as a
  * provider keeps a webhook (ten minutes here; real ones retry for days): the route goes through the gateway, so a
- * gateway restarting for half a minute must delay the payment, not leave its order awaiting payment for good (chaos
- * run seed 31 lost three webhooks to a killed gateway after four calls in 6 s). Nothing else depends on it: without
+ * gateway restarting for a minute must delay the payment, not leave its order awaiting payment for good (chaos run
+ * seed 31 lost three webhooks to a killed gateway after four calls in 6 s). The backoff stays short because the order
+ * waits on it: once the route is back, the payment lands within seconds. Nothing else depends on it: without
  * it ({@code waitroom.payments.fake.enabled=false}) payment attempts wait for whatever posts the webhooks.
  */
 @Component
@@ -44,7 +45,7 @@ class FakePaymentProvider implements DisposableBean {
     /** How long a webhook is retried before it is given up, as a provider's retry window. */
     static final Duration GIVE_UP_AFTER = Duration.ofMinutes(10);
 
-    private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
     private final FakePaymentProviderProperties properties;
     private final WebhookSignature signature;
@@ -64,7 +65,7 @@ class FakePaymentProvider implements DisposableBean {
         this(properties, security, json, Duration.ofSeconds(1));
     }
 
-    /** {@code firstBackoff}: the wait before the first retry, doubled for each next one up to a minute. */
+    /** {@code firstBackoff}: the wait before the first retry, doubled for each next one up to 5 s. */
     FakePaymentProvider(
             FakePaymentProviderProperties properties,
             SecurityProperties security,
@@ -105,7 +106,7 @@ class FakePaymentProvider implements DisposableBean {
         scheduler.schedule(() -> call(webhook, call, firstCall), delay.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** The wait after failed call number {@code call}: {@code first}, doubled each time, at most a minute. */
+    /** The wait after failed call number {@code call}: {@code first}, doubled each time, at most 5 s. */
     static Duration backoff(Duration first, int call) {
         Duration wait = first.multipliedBy(1L << Math.min(call - 1, 16));
         return wait.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : wait;

@@ -178,11 +178,11 @@ class FakePaymentProviderTests extends ShopTestSupport {
     }
 
     @Test
-    void retriesBackOffToAMinuteWithinTheRetryWindow() {
+    void retriesBackOffToFiveSecondsWithinTheRetryWindow() {
         assertThat(FakePaymentProvider.backoff(Duration.ofSeconds(1), 1)).isEqualTo(Duration.ofSeconds(1));
-        assertThat(FakePaymentProvider.backoff(Duration.ofSeconds(1), 4)).isEqualTo(Duration.ofSeconds(8));
-        assertThat(FakePaymentProvider.backoff(Duration.ofSeconds(1), 7)).isEqualTo(Duration.ofMinutes(1));
-        assertThat(FakePaymentProvider.backoff(Duration.ofSeconds(1), 40)).isEqualTo(Duration.ofMinutes(1));
+        assertThat(FakePaymentProvider.backoff(Duration.ofSeconds(1), 3)).isEqualTo(Duration.ofSeconds(4));
+        assertThat(FakePaymentProvider.backoff(Duration.ofSeconds(1), 4)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(FakePaymentProvider.backoff(Duration.ofSeconds(1), 40)).isEqualTo(Duration.ofSeconds(5));
         assertThat(FakePaymentProvider.GIVE_UP_AFTER).isGreaterThan(Duration.ofMinutes(3));
     }
 }
