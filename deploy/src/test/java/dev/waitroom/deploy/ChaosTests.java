@@ -61,21 +61,31 @@ class ChaosTests {
         Path out = Path.of("target", "chaos");
         Files.createDirectories(out);
         Path historyFile = out.resolve("history-" + seed + ".jsonl");
-        LocalStack stack;
-        try {
-            stack = LocalStack.start(config(dataDir, regions, replicas));
-        } catch (RuntimeException | java.io.IOException e) {
-            // a stack that did not come up (on a loaded machine a service may take minutes) leaves its logs
-            TestStacks.keepLogsAndDelete(dataDir, "chaos/logs-" + seed);
-            throw e;
+        LocalStack starting = null;
+        for (int attempt = 1; starting == null; attempt++) {
+            try {
+                starting = LocalStack.start(config(dataDir, regions, replicas));
+            } catch (RuntimeException | java.io.IOException e) {
+                if (attempt < 3 && String.valueOf(e.getMessage()).contains("already in use")) {
+                    // a free port picked minutes before a slow JVM bound it was taken by another build meanwhile:
+                    // new ports, a new data directory, the same run
+                    System.out.println("chaos run: stack start lost a port to another process, starting again");
+                    TestStacks.keepLogsAndDelete(dataDir, "chaos/logs-" + seed + "-start-" + attempt);
+                    dataDir = Files.createTempDirectory("waitroom-chaos");
+                    continue;
+                }
+                // a stack that did not come up (on a loaded machine a service may take minutes) leaves its logs
+                TestStacks.keepLogsAndDelete(dataDir, "chaos/logs-" + seed);
+                throw e;
+            }
         }
         // a run stopped from outside (the script's time bound ends Maven, Surefire's fork exits) takes its stack with
         // it
-        LocalStack started = stack;
+        LocalStack stack = starting;
         Thread stopStack = new Thread(
                 () -> {
-                    started.processes().values().forEach(Process::destroyForcibly);
-                    started.close();
+                    stack.processes().values().forEach(Process::destroyForcibly);
+                    stack.close();
                 },
                 "chaos-stack-stop");
         Runtime.getRuntime().addShutdownHook(stopStack);
