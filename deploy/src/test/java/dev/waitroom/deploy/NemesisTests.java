@@ -32,6 +32,17 @@ class NemesisTests {
     }
 
     @Test
+    void theOrderTheStackListsItsProcessesInDoesNotChangeTheSchedule() {
+        List<String> processes = new java.util.ArrayList<>(PROCESSES);
+        java.util.Collections.reverse(processes);
+        List<String> proxies = new java.util.ArrayList<>(PROXIES);
+        java.util.Collections.reverse(proxies);
+
+        assertThat(Nemesis.plan(31, Duration.ofMinutes(2), processes, proxies))
+                .isEqualTo(Nemesis.plan(31, Duration.ofMinutes(2), PROCESSES, PROXIES));
+    }
+
+    @Test
     void anotherSeedGivesAnotherSchedule() {
         assertThat(Nemesis.plan(32, Duration.ofMinutes(2), PROCESSES, PROXIES))
                 .isNotEqualTo(Nemesis.plan(31, Duration.ofMinutes(2), PROCESSES, PROXIES));
