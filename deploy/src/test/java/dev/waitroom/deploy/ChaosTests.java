@@ -51,22 +51,44 @@ class ChaosTests {
                 + (regions > 1 ? regions + " regions" : replicas > 1 ? replicas + " replicas" : "one region")
                 + ", ceiling " + CEILING + ", " + RATE + " offers/s";
         System.out.println("chaos run: " + profile);
-        System.out.println("chaos run: reproduce with ./waitroom chaos --minutes " + run.toSeconds() / 60.0 + " --seed "
-                + seed + (regions > 1 ? " --regions " + regions : "")
-                + (replicas > 1 ? " --replicas " + replicas : ""));
+        String reproduce = "./waitroom chaos --minutes " + run.toSeconds() / 60.0 + " --seed " + seed
+                + (regions > 1 ? " --regions " + regions : "")
+                + (replicas > 1 ? " --replicas " + replicas : "")
+                + (System.getProperty("chaos.visitors") != null ? " --visitors " + visitors : "");
+        System.out.println("chaos run: reproduce with " + reproduce);
 
         Path dataDir = Files.createTempDirectory("waitroom-chaos");
         Path out = Path.of("target", "chaos");
         Files.createDirectories(out);
         Path historyFile = out.resolve("history-" + seed + ".jsonl");
-        LocalStack stack;
-        try {
-            stack = LocalStack.start(config(dataDir, regions, replicas));
-        } catch (RuntimeException | java.io.IOException e) {
-            // a stack that did not come up (on a loaded machine a service may take minutes) leaves its logs
-            TestStacks.keepLogsAndDelete(dataDir, "chaos/logs-" + seed);
-            throw e;
+        LocalStack starting = null;
+        for (int attempt = 1; starting == null; attempt++) {
+            try {
+                starting = LocalStack.start(config(dataDir, regions, replicas));
+            } catch (RuntimeException | java.io.IOException e) {
+                if (attempt < 3 && String.valueOf(e.getMessage()).contains("already in use")) {
+                    // a free port picked minutes before a slow JVM bound it was taken by another build meanwhile:
+                    // new ports, a new data directory, the same run
+                    System.out.println("chaos run: stack start lost a port to another process, starting again");
+                    TestStacks.keepLogsAndDelete(dataDir, "chaos/logs-" + seed + "-start-" + attempt);
+                    dataDir = Files.createTempDirectory("waitroom-chaos");
+                    continue;
+                }
+                // a stack that did not come up (on a loaded machine a service may take minutes) leaves its logs
+                TestStacks.keepLogsAndDelete(dataDir, "chaos/logs-" + seed);
+                throw e;
+            }
         }
+        // a run stopped from outside (the script's time bound ends Maven, Surefire's fork exits) takes its stack with
+        // it
+        LocalStack stack = starting;
+        Thread stopStack = new Thread(
+                () -> {
+                    stack.processes().values().forEach(Process::destroyForcibly);
+                    stack.close();
+                },
+                "chaos-stack-stop");
+        Runtime.getRuntime().addShutdownHook(stopStack);
         Verdict verdict;
         List<Nemesis.Fault> schedule;
         List<String> nemesisErrors;
@@ -114,10 +136,17 @@ class ChaosTests {
         try {
             verdict = HistoryChecker.check(History.read(historyFile), stores(stack, regions));
         } finally {
+            // the stores have been read: nothing is left to shut down gracefully, and a graceful stop of every JVM
+            // costs the run tens of seconds on a loaded machine
+            stack.processes().values().forEach(Process::destroyForcibly);
             stack.close();
+            Runtime.getRuntime().removeShutdownHook(stopStack);
             TestStacks.keepLogsAndDelete(dataDir, "chaos/logs-" + seed);
         }
         String text = "chaos run: " + profile + "\n"
+                + "reproduce: " + reproduce + "\n"
+                + "fault schedule (" + schedule.size() + " faults, times from the start of the sale)\n"
+                + schedule.stream().map(f -> f.line() + "\n").collect(java.util.stream.Collectors.joining())
                 + "workload " + counts + "\n"
                 + (nemesisErrors.isEmpty() ? "" : "nemesis errors " + nemesisErrors + "\n")
                 + (skipped.isEmpty() ? "" : "faults not played (their lane was late): " + skipped + "\n")

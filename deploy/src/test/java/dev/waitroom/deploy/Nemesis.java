@@ -73,9 +73,13 @@ final class Nemesis implements AutoCloseable {
 
     /**
      * The schedule for a run of {@code run} on this stack: faults from 10 s in until 25 s before the end, every 6 to
-     * 16 s on each lane. The same seed and stack shape give the same schedule.
+     * 16 s on each lane. The same seed and stack shape give the same schedule: the targets are drawn from the names
+     * sorted, since the stack lists its processes in the order they happened to start (seed 31 drew
+     * {@code gateway-service} on one run and {@code queue-service} on the next from the same index).
      */
-    static List<Fault> plan(long seed, Duration run, List<String> processes, List<String> proxies) {
+    static List<Fault> plan(long seed, Duration run, List<String> processNames, List<String> proxyNames) {
+        List<String> processes = processNames.stream().sorted().toList();
+        List<String> proxies = proxyNames.stream().sorted().toList();
         List<Fault> faults = new ArrayList<>();
         long end = run.toMillis() - 25_000;
         Random processLane = new Random(seed);

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -29,15 +30,22 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Stands in for a real payment provider: after the configured delay it calls {@code POST /webhooks/payments} over
  * HTTP with the configured outcome, signed with the webhook secret, as a provider would (so the webhook path is the
- * real one). A failed call is retried a few times with the same webhook id. Nothing else depends on it: without it
- * ({@code waitroom.payments.fake.enabled=false}) payment attempts wait for whatever posts the webhooks.
+ * real one). A failed call is retried with the same webhook id, backing off from 1 s to 5 s, for as long as a
+ * provider keeps a webhook (ten minutes here; real ones retry for days): the route goes through the gateway, so a
+ * gateway restarting for a minute must delay the payment, not leave its order awaiting payment for good (chaos run
+ * seed 31 lost three webhooks to a killed gateway after four calls in 6 s). The backoff stays short because the order
+ * waits on it: once the route is back, the payment lands within seconds. Nothing else depends on it: without
+ * it ({@code waitroom.payments.fake.enabled=false}) payment attempts wait for whatever posts the webhooks.
  */
 @Component
 @ConditionalOnFakePaymentProvider
 class FakePaymentProvider implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(FakePaymentProvider.class);
-    private static final int MAX_CALLS = 4;
+    /** How long a webhook is retried before it is given up, as a provider's retry window. */
+    static final Duration GIVE_UP_AFTER = Duration.ofMinutes(10);
+
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
     private final FakePaymentProviderProperties properties;
     private final WebhookSignature signature;
@@ -49,10 +57,22 @@ class FakePaymentProvider implements DisposableBean {
         thread.setDaemon(true);
         return thread;
     });
+    private final Duration firstBackoff;
     private volatile URI webhookUrl;
 
+    @Autowired
     FakePaymentProvider(FakePaymentProviderProperties properties, SecurityProperties security, JsonMapper json) {
+        this(properties, security, json, Duration.ofSeconds(1));
+    }
+
+    /** {@code firstBackoff}: the wait before the first retry, doubled for each next one up to 5 s. */
+    FakePaymentProvider(
+            FakePaymentProviderProperties properties,
+            SecurityProperties security,
+            JsonMapper json,
+            Duration firstBackoff) {
         this.properties = properties;
+        this.firstBackoff = firstBackoff;
         this.signature = WebhookSignature.of(security.webhookKey());
         this.json = json;
         this.webhookUrl = properties.webhookUrl();
@@ -79,14 +99,30 @@ class FakePaymentProvider implements DisposableBean {
         }
         PaymentWebhook webhook = new PaymentWebhook(
                 "fake-" + UUID.randomUUID(), payment.attemptId().toString(), outcome, payment.amountCents(), null);
-        schedule(webhook, properties.delay(), 1);
+        schedule(webhook, properties.delay(), 1, Instant.now().plus(properties.delay()));
     }
 
-    private void schedule(PaymentWebhook webhook, Duration delay, int call) {
-        scheduler.schedule(() -> call(webhook, call), delay.toMillis(), TimeUnit.MILLISECONDS);
+    private void schedule(PaymentWebhook webhook, Duration delay, int call, Instant firstCall) {
+        scheduler.schedule(() -> call(webhook, call, firstCall), delay.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private void call(PaymentWebhook pending, int call) {
+    /** The wait after failed call number {@code call}: {@code first}, doubled each time, at most 5 s. */
+    static Duration backoff(Duration first, int call) {
+        Duration wait = first.multipliedBy(1L << Math.min(call - 1, 16));
+        return wait.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : wait;
+    }
+
+    /** Retries call number {@code call + 1} after its backoff, unless the webhook is past its retry window. */
+    private boolean retry(PaymentWebhook pending, int call, Instant firstCall) {
+        Duration wait = backoff(firstBackoff, call);
+        if (Instant.now().plus(wait).isAfter(firstCall.plus(GIVE_UP_AFTER))) {
+            return false;
+        }
+        schedule(pending, wait, call + 1, firstCall);
+        return true;
+    }
+
+    private void call(PaymentWebhook pending, int call, Instant firstCall) {
         PaymentWebhook webhook = new PaymentWebhook(
                 pending.webhookId(),
                 pending.paymentAttemptId(),
@@ -103,15 +139,14 @@ class FakePaymentProvider implements DisposableBean {
                     .build();
             int status =
                     http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-            if (status >= 500 && call < MAX_CALLS) {
-                schedule(pending, Duration.ofSeconds(call), call + 1);
-            } else if (status != 200) {
+            if (status >= 500 && retry(pending, call, firstCall)) {
+                return;
+            }
+            if (status != 200) {
                 log.warn("payment webhook answered {}", status);
             }
         } catch (IOException e) {
-            if (call < MAX_CALLS) {
-                schedule(pending, Duration.ofSeconds(call), call + 1);
-            } else {
+            if (!retry(pending, call, firstCall)) {
                 log.warn(
                         "payment webhook undeliverable after {} calls: {}",
                         call,

@@ -3,13 +3,21 @@ package dev.waitroom.booking.payments.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.waitroom.booking.SecurityProperties;
 import dev.waitroom.booking.ShopTestSupport;
 import dev.waitroom.booking.orders.OrderId;
 import dev.waitroom.booking.orders.PaymentAttemptId;
 import dev.waitroom.booking.orders.PaymentRequested;
+import dev.waitroom.contract.Headers;
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -114,5 +122,67 @@ class FakePaymentProviderTests extends ShopTestSupport {
                             == 1);
             assertThat(seatState(event, "A-1")).isEqualTo("HELD");
         });
+    }
+
+    /**
+     * The route to the webhook goes through the gateway; a gateway down for longer than a few calls (killed and
+     * restarting: chaos run seed 31) delays the payment, and the order is paid once the route is back.
+     */
+    @Test
+    void aWebhookRouteDownForManyCallsStillPaysTheOrderOnceItIsBack() throws IOException {
+        String event = newEvent("fakeoutage", 1);
+        Checkout checkout = checkout(event, "A-1");
+        AtomicInteger calls = new AtomicInteger();
+        HttpClient relay = HttpClient.newHttpClient();
+        HttpServer route = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        route.createContext("/webhooks/payments", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            int status = 503;
+            if (calls.incrementAndGet() > 6) {
+                try {
+                    status = relay.send(
+                                    HttpRequest.newBuilder(
+                                                    URI.create("http://127.0.0.1:" + port + "/webhooks/payments"))
+                                            .header("Content-Type", "application/json")
+                                            .header(
+                                                    Headers.PAYMENT_SIGNATURE,
+                                                    exchange.getRequestHeaders().getFirst(Headers.PAYMENT_SIGNATURE))
+                                            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            exchange.sendResponseHeaders(status, -1);
+            exchange.close();
+        });
+        route.start();
+        FakePaymentProvider provider = new FakePaymentProvider(
+                new FakePaymentProviderProperties(
+                        FakePaymentProviderProperties.Behaviour.SUCCEED,
+                        Duration.ofMillis(100),
+                        URI.create("http://127.0.0.1:" + route.getAddress().getPort() + "/webhooks/payments")),
+                security,
+                json,
+                Duration.ofMillis(20));
+        try {
+            provider.onPaymentRequested(requested(checkout));
+            await().atMost(Duration.ofSeconds(20)).until(() -> "SOLD".equals(seatState(event, "A-1")));
+            assertThat(calls).hasValue(7);
+        } finally {
+            provider.destroy();
+            route.stop(0);
+        }
+    }
+
+    @Test
+    void retriesBackOffToFiveSecondsWithinTheRetryWindow() {
+        assertThat(FakePaymentProvider.backoff(Duration.ofSeconds(1), 1)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(FakePaymentProvider.backoff(Duration.ofSeconds(1), 3)).isEqualTo(Duration.ofSeconds(4));
+        assertThat(FakePaymentProvider.backoff(Duration.ofSeconds(1), 4)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(FakePaymentProvider.backoff(Duration.ofSeconds(1), 40)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(FakePaymentProvider.GIVE_UP_AFTER).isGreaterThan(Duration.ofMinutes(3));
     }
 }

@@ -3,7 +3,11 @@ package dev.waitroom.chaos.checker;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The checker's answer: one line per invariant, passed or not, with what was checked and its counter-examples. */
+/**
+ * The checker's answer: one line per invariant, passed or not, with what was checked and its counter-examples. An
+ * invariant the run gave no case to check (no order paid, no join answered) fails too: a property nothing tested is
+ * not a property that held, and a quiet run must not pass as a proof.
+ */
 public record Verdict(long seed, List<Invariant> invariants) {
 
     /** At most this many counter-examples are printed per invariant; the count says how many there were. */
@@ -12,7 +16,12 @@ public record Verdict(long seed, List<Invariant> invariants) {
     public record Invariant(String name, long checked, List<String> counterExamples, List<String> notes) {
 
         public boolean holds() {
-            return counterExamples.isEmpty();
+            return evaluated() && counterExamples.isEmpty();
+        }
+
+        /** False when the run gave this invariant nothing to check. */
+        public boolean evaluated() {
+            return checked > 0;
         }
     }
 
@@ -29,6 +38,9 @@ public record Verdict(long seed, List<Invariant> invariants) {
                 .append('\n');
         for (Invariant i : invariants) {
             s.append(String.format("  %-4s %-66s checked %d%n", i.holds() ? "ok" : "FAIL", i.name(), i.checked()));
+            if (!i.evaluated()) {
+                s.append("         not evaluated: the run gave this invariant nothing to check\n");
+            }
             for (String note : i.notes()) {
                 s.append("         ").append(note).append('\n');
             }

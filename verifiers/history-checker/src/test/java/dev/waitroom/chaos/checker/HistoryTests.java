@@ -54,4 +54,19 @@ class HistoryTests {
                 .doesNotContain("case 12\n")
                 .contains("... and 8 more");
     }
+
+    @Test
+    void anInvariantTheRunGaveNothingToCheckFailsTheVerdict() {
+        Verdict.Builder fine = new Verdict.Builder("fine");
+        fine.checked(3);
+        Verdict.Builder idle = new Verdict.Builder("idle");
+        Verdict v = new Verdict(7, List.of(fine.build(), idle.build()));
+        assertThat(v.invariants().get(1).evaluated()).isFalse();
+        assertThat(v.passed()).isFalse();
+        assertThat(v.text())
+                .contains("(seed 7): FAIL")
+                .contains("ok   fine")
+                .contains("FAIL idle")
+                .contains("not evaluated: the run gave this invariant nothing to check");
+    }
 }
