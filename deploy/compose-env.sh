@@ -32,7 +32,7 @@ add WAITROOM_SECURITY_WEBHOOKSECRET "$(rand)"
 # the gateway's Ed25519 seed (32 bytes) for the Waitroom-Admission header (docs/integration/admission-header.md)
 add WAITROOM_SECURITY_ADMISSIONHEADERKEY "$(rand)"
 add WAITROOM_SECURITY_KEYENCRYPTIONKEY "$(rand)"
-# used once an identity provider is configured (WAITROOM_ACCOUNTS_ISSUER, docs/accounts.md)
+# used once an identity provider is configured (WAITROOM_ACCOUNTS_ISSUER, docs/integration/accounts.md)
 add WAITROOM_ACCOUNTS_PSEUDONYMKEY "$(rand)"
 value() { grep "^$1=" .env | head -n1 | cut -d= -f2- || true; }
 for service in gateway queue coordinator booking; do

@@ -58,7 +58,7 @@ offset="${WAITROOM_PORT_OFFSET:-0}"
 [[ "$offset" =~ ^[0-9]+$ ]] && [ "$offset" -le 20000 ] || { echo "bench: WAITROOM_PORT_OFFSET must be 0..20000" >&2; exit 64; }
 gateway_port=$((8080 + offset))
 stack_ports="$((8080 + offset)) $((8081 + offset)) $((8082 + offset)) $((8083 + offset)) $((15432 + offset)) $((16379 + offset))"
-# each process's management port is its own port + 1000, on loopback (docs/CONTRACTS.md)
+# each process's management port is its own port + 1000, on loopback (docs/reference/contracts.md)
 stack_ports="$stack_ports $((9080 + offset)) $((9081 + offset)) $((9082 + offset)) $((9083 + offset))"
 gateway="http://127.0.0.1:$gateway_port"
 management="${WAITROOM_BENCH_MANAGEMENT_URL:-http://127.0.0.1:$((9080 + offset))}"

@@ -11,7 +11,7 @@
 #
 # Each service has its own credential (wrs_<service>_<43 characters>, WAITROOM_SECURITY_SERVICECREDENTIAL); the
 # services it calls hold only its SHA-256 (WAITROOM_SECURITY_CALLERS_<CALLER>, lowercase hex). The stores' credentials
-# are separate Secrets (waitroom-redis, waitroom-db-coordinator, waitroom-db-booking; docs/KUBERNETES.md).
+# are separate Secrets (waitroom-redis, waitroom-db-coordinator, waitroom-db-booking; docs/operating/kubernetes.md).
 set -euo pipefail
 namespace=${1:?usage: deploy/k8s/secrets.sh NAMESPACE}
 rand() { head -c 32 /dev/urandom | base64 | tr -d '\n'; }

@@ -3,7 +3,7 @@
 ranges held the real wait, were early or late; where in the range the real wait fell (0 = min, 1 = max) for waits of
 30 s or more; the median width over the wait for waits of a minute or more; and how many would still hold if every
 range were shrunk around its middle; over all ranges, the verdict's share inside and median width over max(wait, 60 s)
-(docs/estimates.md).
+(docs/design/estimates.md).
 
   python3 deploy/loadtest/estimates-calibration.py deploy/loadtest/target/onsale-verdict/estimates.csv
 """

@@ -1,4 +1,4 @@
--- The entry an account holds in an ACCOUNT-scoped event and the visitor id it is bound to (docs/accounts.md). Read
+-- The entry an account holds in an ACCOUNT-scoped event and the visitor id it is bound to (docs/integration/accounts.md). Read
 -- before a signed-in join, so that another browser of the account finds the place without rebinding it (an offer is
 -- made to the bound visitor id), and answered to the gateway so that a claim from another browser of the same account
 -- is made under that id.

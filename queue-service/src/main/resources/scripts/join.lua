@@ -7,13 +7,13 @@
 -- ARGV[1] key prefix 'wr:{eventId}:', ARGV[2] visitor id, ARGV[3] account identity or '', ARGV[4] now (epoch seconds),
 -- ARGV[5] liveness interval (seconds). Answers CREATED or EXISTS followed by the visitor's status, or THROTTLED and
 -- the seconds until the ceiling's window ends.
--- Rejoin (docs/sale-rules/rejoin-and-published-policy.md): an entry whose place is spent, EXPIRED (an offer expired
+-- Rejoin (docs/design/sale-rules/rejoin-and-published-policy.md): an entry whose place is spent, EXPIRED (an offer expired
 -- under DROP, a second missed offer, a session that ran out) or COMPLETED while the event's after-purchase rule
 -- (event hash 'after') is not KEEP, does not answer the join: a new entry is made at the back, exactly as a first
 -- join (counted by the ceiling, 'joins' and 'rejoins'), and the identity points at it; the old record stays as it
 -- is, history counted where it was. When no entry can be made (ENDED, SOLD_OUT) the old one is answered, whose status
 -- says why. AFTER_PURCHASE_KEEP is generated from the Java AfterPurchase when the script is loaded.
--- Join ceiling (docs/abuse/join-ceiling-and-redis-memory.md): the event hash's 'jn' new entries per window of 'jw'
+-- Join ceiling (docs/design/abuse/join-ceiling-and-redis-memory.md): the event hash's 'jn' new entries per window of 'jw'
 -- seconds of the Redis server's clock (TIME, one clock for every queue-service instance), counted in 'jr'. A visitor
 -- who holds an entry gets it back uncounted; a join over the ceiling writes nothing.
 -- Out of memory: Redis refuses the first write of a script without flags when it is over maxmemory, and every path
@@ -53,7 +53,7 @@ if existing then
   end
   if state ~= LEFT and not spent then
     -- An account's place found from another browser stays bound to the visitor id that made it: offers are made
-    -- and claimed under that id (docs/accounts.md). Two first joins of one account racing end here too.
+    -- and claimed under that id (docs/integration/accounts.md). Two first joins of one account racing end here too.
     return answer('EXISTS', existing)
   end
   rejoin = spent

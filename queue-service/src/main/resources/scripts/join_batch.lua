@@ -1,4 +1,4 @@
--- Joins in a batch (docs/ARCHITECTURE.md#batched-joins): the joins one gateway collected for the event, applied in
+-- Joins in a batch (docs/design/architecture.md#batched-joins): the joins one gateway collected for the event, applied in
 -- the order given, one after another in this one call. Each is exactly join.lua (prepended as join_one when the script
 -- is loaded, with its own KEYS and ARGV), so a batch is the same sequence of joins made one by one, and each answer is
 -- the one that join alone would have had.

@@ -1,6 +1,6 @@
 -- Liveness of the waiting visitors over a run of sequence buckets: how many WAITING entries there are and how many
 -- of them were last seen (a poll, at the service or at the edge, or their join) before the cutoff. Reads only.
--- Called bucket run by bucket run (docs/observability/metrics.md), so no call holds Redis for long.
+-- Called bucket run by bucket run (docs/reference/metrics.md), so no call holds Redis for long.
 -- KEYS[1] the event's sequence 'seq'; for bucket i of the run, KEYS[2i] its entry records 'e:<n>' and KEYS[2i+1] its
 -- last-seen times 's:<n>'. ARGV[1] the cutoff (epoch seconds). Answers {waiting, unseen, last sequence}, the last so
 -- that the caller knows how many buckets remain. WAITING, the stored letter, is a local generated

@@ -1,4 +1,4 @@
--- The draw seed encrypted at rest like the signing keys (issue #28, finding 8; docs/security/keys.md#the-draw-seed):
+-- The draw seed encrypted at rest like the signing keys (issue #28, finding 8; docs/design/security/keys.md#the-draw-seed):
 -- `sealed_seed` holds the seed sealed with AES-256-GCM under the key-encryption key, the event id bound as associated
 -- data, so a dump taken before the sale does not reveal the draw order. SQL cannot seal (the key is in the
 -- coordinator's environment, never in the database): `seed`, the plaintext form, is sealed and emptied by the first

@@ -1,4 +1,4 @@
--- In regions the seed is published only once every region's queue has left SCHEDULED and drawn (docs/regions.md#the-draw):
+-- In regions the seed is published only once every region's queue has left SCHEDULED and drawn (docs/operating/regions.md#the-draw):
 -- the first region's draw no longer publishes it while another region's queue still takes pre-sale entries.
 -- `seed_revealed_at` keeps meaning "the draw has run" (offers may start, DrawState DRAWN); `seed_published_at` is when
 -- the seed became public. Events drawn before this migration published it at their draw.

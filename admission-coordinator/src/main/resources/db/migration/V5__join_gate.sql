@@ -1,4 +1,4 @@
--- An event's join gate (docs/abuse/join-ceiling-and-redis-memory.md): the queue-service's per-event ceiling on new
+-- An event's join gate (docs/design/abuse/join-ceiling-and-redis-memory.md): the queue-service's per-event ceiling on new
 -- entries per second and the proof-of-work difficulty the gateway asks of a first join. 0 is off for both, so every
 -- existing event keeps joining as before.
 alter table events

@@ -11,7 +11,7 @@ create table sold_out_categories (
 
 -- When the queue-service first accepted a push of this event's state: from then on its draw commitment and its sale
 -- rules (presale ordering, expired-offer policy, identity scope, after purchase) are public, and a PATCH may no
--- longer change those rules (docs/sale-rules/frozen-rules-and-categories.md). Events that exist already were pushed
+-- longer change those rules (docs/design/sale-rules/frozen-rules-and-categories.md). Events that exist already were pushed
 -- when they were created.
 alter table events add column commitment_published_at timestamptz;
 update events set commitment_published_at = created_at;

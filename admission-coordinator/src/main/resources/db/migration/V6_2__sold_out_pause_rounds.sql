@@ -1,4 +1,4 @@
--- Sold out, pause and sale rounds (docs/sale-rules/sold-out-pause-rounds.md).
+-- Sold out, pause and sale rounds (docs/design/sale-rules/sold-out-pause-rounds.md).
 -- paused_at: when the event entered PAUSED (the coordinator's clock); on leaving PAUSED every outstanding offer's
 -- deadline moves on by the time since, so no place is lost to a pause. Null whenever the event is not paused.
 alter table events add column paused_at timestamptz;

@@ -1,4 +1,4 @@
--- Regional gates with bounded budgets (docs/regions.md). A region is a gateway, a queue-service with its own Redis and
+-- Regional gates with bounded budgets (docs/operating/regions.md). A region is a gateway, a queue-service with its own Redis and
 -- a coordinator started with waitroom.region.name; the empty name is the central gate, the only one a single-region
 -- deployment has, and it behaves exactly as before.
 

@@ -1,4 +1,4 @@
--- Seat categories reported to the coordinator (docs/sale-rules/seat-categories.md).
+-- Seat categories reported to the coordinator (docs/design/sale-rules/seat-categories.md).
 -- seat_categories.sold_out: no seat of the category can be taken now (every seat sold or held by a hold whose
 -- deadline has not passed). It is what the coordinator has been or is about to be told: a write that flips it
 -- re-arms the event's CATEGORIES signal in the same transaction. Left false for existing rows on purpose: the first

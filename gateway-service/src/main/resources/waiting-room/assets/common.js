@@ -45,7 +45,7 @@
   }
 
   /*
-   * The page's language: <html lang> and the message bundle the gateway inlined for it (docs/page-language.md).
+   * The page's language: <html lang> and the message bundle the gateway inlined for it (docs/operating/page-language.md).
    * Numbers, plurals, durations, times and lists follow that language; times are in the browser's own time zone.
    */
   var lang = document.documentElement.lang || 'en';

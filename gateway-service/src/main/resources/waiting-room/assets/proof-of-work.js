@@ -1,5 +1,5 @@
 /*
- * The waiting page's proof-of-work solver, run as a Web Worker (docs/abuse/proof-of-work.md). Given an ALTCHA
+ * The waiting page's proof-of-work solver, run as a Web Worker (docs/design/abuse/proof-of-work.md). Given an ALTCHA
  * challenge {challenge, salt, max}, finds the number n in 0..max whose SHA-256 of salt + n, in hex, is the challenge.
  * Hashes with WebCrypto, many digests in flight at once; where WebCrypto is missing (a page served over plain http
  * from another host than localhost is not a secure context), with the small SHA-256 below. Posts {progress} (the

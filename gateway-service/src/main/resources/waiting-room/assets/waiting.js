@@ -3,11 +3,11 @@
  * pollAfterSeconds plus jitter, backs off on errors while saying the place is kept, and claims an
  * offer automatically, then opens the shop. When the event asks for a proof of work, the join is
  * refused with a challenge, which a Web Worker solves before the page joins again with the solution
- * (docs/abuse/proof-of-work.md). A join refused for load (503, 429) is retried after Retry-After
+ * (docs/design/abuse/proof-of-work.md). A join refused for load (503, 429) is retried after Retry-After
  * plus up to half as much again, so refused pages do not come back together.
  *
  * The rules under "How the queue is ordered" are written from the event's published policy in the public event
- * status, one sentence per rule and value (docs/sale-rules/the-page.md), never fixed text. While admission is paused
+ * status, one sentence per rule and value (docs/design/sale-rules/the-page.md), never fixed text. While admission is paused
  * or the event is sold out the page shows no progress; a claim refused 503 admission-paused is retried after
  * Retry-After plus jitter while the offer is held, one refused 409 sold-out shows the sold-out state.
  */
@@ -484,7 +484,7 @@
   var memoryClaimKey = null;
 
   /*
-   * This browser's claim key for the event (docs/ARCHITECTURE.md#identity), sent as Idempotency-Key: kept in
+   * This browser's claim key for the event (docs/design/architecture.md#identity), sent as Idempotency-Key: kept in
    * localStorage, never in a cookie, so every tab of this browser repeats a claim with the same key (a repeat whose
    * answer was lost gets the same session again) while a copied visitor cookie does not carry it.
    */

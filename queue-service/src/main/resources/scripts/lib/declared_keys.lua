@@ -4,7 +4,7 @@
 -- script reads (the buckets of an entry found by identity, of the next sequence, of the entries at the front).
 -- So a script first names every key it will touch through K(); it touches none of them, and changes nothing,
 -- unless all were declared. Otherwise it answers {'KEYS', name...} (names without the prefix) and the caller
--- calls again declaring them (docs/CONTRACTS.md, "Redis keys and topologies").
+-- calls again declaring them (docs/reference/contracts.md, "Redis keys and topologies").
 local P = ARGV[1]
 local declared = {}
 for i = 1, #KEYS do declared[KEYS[i]] = true end

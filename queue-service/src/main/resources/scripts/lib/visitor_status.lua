@@ -8,7 +8,7 @@
 -- in no declared lane)
 -- The first time a WAITING entry is given an estimate (ahead known, admissions running), the estimate's inputs are
 -- kept beside its last-seen time, field 'j<n>' of 's:<seq/128>': ahead|now|rate|pace, so that its offer can be scored
--- against the range it was shown (docs/estimates.md, EstimateScores); beyond an event's first ESTIMATE_RECORD_ALL
+-- against the range it was shown (docs/design/estimates.md, EstimateScores); beyond an event's first ESTIMATE_RECORD_ALL
 -- entries only a sample is kept (ESTIMATE_RECORD_ALL and ESTIMATE_RECORD_EVERY are generated from EstimateScores).
 
 -- Names every key visitor_status touches for the entry with sequence seq.

@@ -32,7 +32,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
- * Bad input never costs a 5xx (docs/security/input.md): every route of the coordinator, read from its request
+ * Bad input never costs a 5xx (docs/design/security/input.md): every route of the coordinator, read from its request
  * mappings, gets the seeded malformed bodies and path variables of {@link BodyFuzzer}, with every credential it needs
  * so the body is really read. Each answer is below 500, each 4xx a problem with a type, and nothing in PostgreSQL or
  * Redis changes. Repeat a run with {@code -Dfuzz.seed=<the printed seed>}.

@@ -8,7 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * The booking service's own secrets (the web kit's {@code WebKitProperties} holds the ops and internal tokens). The
  * required one has no default: a missing one stops the service at start-up with a message naming the environment
  * variable. {@link #toString()} never shows a value. Shop requests need no secret here: booking verifies the gateway's
- * {@code Waitroom-Admission} header with its public keys ({@code waitroom.verifier.*}, docs/security/booking.md).
+ * {@code Waitroom-Admission} header with its public keys ({@code waitroom.verifier.*}, docs/design/security/booking.md).
  *
  * @param webhookSecret base64 of at least 32 random bytes: HMAC-SHA256 key of payment webhooks
  *                      ({@code WAITROOM_SECURITY_WEBHOOKSECRET})

@@ -23,7 +23,7 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
- * Bad input never costs a 5xx (docs/security/input.md): every route of booking, read from its request
+ * Bad input never costs a 5xx (docs/design/security/input.md): every route of booking, read from its request
  * mappings, gets the seeded malformed bodies and path variables of {@link BodyFuzzer}, sent as the gateway forwards
  * them (internal credential, the shopper's admission token and a fresh assertion, the ops token, a valid webhook
  * signature over each body), so the body is really read. Each answer is below 500, each 4xx a problem with a type, and

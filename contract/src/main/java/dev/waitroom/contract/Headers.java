@@ -1,12 +1,12 @@
 package dev.waitroom.contract;
 
-/** The headers the services exchange (docs/CONTRACTS.md#headers). */
+/** The headers the services exchange (docs/reference/contracts.md#headers). */
 public final class Headers {
 
     /**
      * The calling service's own credential ({@link ServiceCredential}, {@code wrs_<service>_<secret>}), on every call
      * between services and on the gateway's calls to Waitroom's own services; never sent to a shop origin
-     * (docs/CONTRACTS.md#what-an-origin-receives).
+     * (docs/reference/contracts.md#what-an-origin-receives).
      */
     public static final String INTERNAL = "X-Waitroom-Internal";
 
@@ -15,14 +15,14 @@ public final class Headers {
 
     /**
      * On a claim the gateway makes under another browser's {@link #VISITOR} (an ACCOUNT-scoped place, claimed from
-     * another of the person's browsers: docs/accounts.md): the claiming browser's own visitor id, to which the coordinator
+     * another of the person's browsers: docs/integration/accounts.md): the claiming browser's own visitor id, to which the coordinator
      * binds the session, so that browser's own cookie shops. Absent, the session is bound to {@link #VISITOR}. Set by the
      * gateway only (client copies are stripped).
      */
     public static final String CLAIMING_VISITOR = "X-Waitroom-Claiming-Visitor";
 
     /**
-     * The verified account (docs/accounts.md): {@code p1.} and 43 base64url characters, an HMAC of the sign-in token's
+     * The verified account (docs/integration/accounts.md): {@code p1.} and 43 base64url characters, an HMAC of the sign-in token's
      * issuer and subject. Keys the entry of an ACCOUNT-scoped event. Set by the gateway only (client copies are
      * stripped).
      */
@@ -41,7 +41,7 @@ public final class Headers {
 
     /**
      * On a join to an event with a proof-of-work gate: the solved ALTCHA challenge (base64 of its JSON payload,
-     * docs/abuse/proof-of-work.md). Checked and removed by the gateway; never forwarded.
+     * docs/design/abuse/proof-of-work.md). Checked and removed by the gateway; never forwarded.
      */
     public static final String PROOF_OF_WORK = "X-Waitroom-Proof";
 
@@ -56,7 +56,7 @@ public final class Headers {
 
     /**
      * The client's key that makes a request safe to repeat: an order (booking), and a claim (the coordinator gives the
-     * session again to a repeat with the key the activating claim carried, docs/ARCHITECTURE.md#identity).
+     * session again to a repeat with the key the activating claim carried, docs/design/architecture.md#identity).
      */
     public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 

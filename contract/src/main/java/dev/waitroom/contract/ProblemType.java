@@ -36,7 +36,7 @@ public enum ProblemType {
     PROOF_OF_WORK_INVALID(403, "proof-of-work-invalid", "The join challenge solution is not accepted"),
     PROOF_OF_WORK_REPLAYED(403, "proof-of-work-replayed", "The join challenge solution was used already"),
 
-    // Accounts (gateway, coordinator, queue): docs/accounts.md
+    // Accounts (gateway, coordinator, queue): docs/integration/accounts.md
     SIGN_IN_REQUIRED(401, "sign-in-required", "This sale asks you to sign in"),
     ACCOUNT_TOKEN_INVALID(401, "account-token-invalid", "The sign-in token is not accepted"),
     ACCOUNT_SCOPE_UNAVAILABLE(422, "account-scope-unavailable", "Account-scoped events need an identity provider"),

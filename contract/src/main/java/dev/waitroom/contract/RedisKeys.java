@@ -1,7 +1,7 @@
 package dev.waitroom.contract;
 
 /**
- * The Redis keys more than one service touches (docs/CONTRACTS.md#redis-keys-and-topologies). Every key of an event
+ * The Redis keys more than one service touches (docs/reference/contracts.md#redis-keys-and-topologies). Every key of an event
  * starts with {@code wr:{<eventId>}:}, so Redis Cluster keeps an event's keys in one slot.
  */
 public final class RedisKeys {

@@ -3,7 +3,7 @@ package dev.waitroom.contract;
 import java.util.regex.Pattern;
 
 /**
- * A region of a regional deployment (docs/regions.md), and the one rule for its name: 1 to 32 lowercase letters,
+ * A region of a regional deployment (docs/operating/regions.md), and the one rule for its name: 1 to 32 lowercase letters,
  * digits and dashes, not starting or ending with a dash (it names the region's coordinator, its lease and budget rows,
  * its gateway's {@code WAITROOM_REGION_NAME} and the launcher's {@code --regions}). The empty name is the central
  * gate: the only gate of a single-region deployment, which offers under the event's ceiling directly, as before

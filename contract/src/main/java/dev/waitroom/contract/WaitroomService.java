@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * The services that call one another, each with a credential of its own ({@link ServiceCredential}); the wire name is
  * the one in the credential and in {@code waitroom.security.callers.<service>} and {@code waitroom.web.callers.<service>}
- * (docs/security/internal.md#who-may-call-what).
+ * (docs/design/security/internal.md#who-may-call-what).
  */
 public enum WaitroomService {
     GATEWAY("gateway"),

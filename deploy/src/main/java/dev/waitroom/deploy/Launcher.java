@@ -15,7 +15,7 @@ import java.util.concurrent.CountDownLatch;
 /**
  * {@code ./waitroom run [--demo] [--simulations] [--replicas N | --regions N]} starts the whole waiting room (N
  * gateways, queue-services and coordinators behind a round-robin proxy each, booking once; or N regions, each with its
- * own gateway, queue-service, coordinator and Redis, sharing PostgreSQL and booking: docs/regions.md);
+ * own gateway, queue-service, coordinator and Redis, sharing PostgreSQL and booking: docs/operating/regions.md);
  * {@code ./waitroom status} reports on every process; {@code ./waitroom stop} stops a running one;
  * {@code ./waitroom reset} deletes its data (queue, grants, orders, secrets).
  *

@@ -23,7 +23,7 @@ final class LocalPostgres {
     static final String SUPERUSER = "postgres";
     private static final Pattern SAFE_PASSWORD = Pattern.compile("[A-Za-z0-9_-]{16,}");
     private static final String HBA = """
-            # Written by the Waitroom launcher: every connection needs the password (docs/security/internal.md).
+            # Written by the Waitroom launcher: every connection needs the password (docs/design/security/internal.md).
             # TYPE  DATABASE        USER            ADDRESS                 METHOD
             local   all             all                                     scram-sha-256
             host    all             all             127.0.0.1/32            scram-sha-256

@@ -260,7 +260,7 @@ final class LocalStack implements AutoCloseable {
         return address == null || address.isBlank() ? LOOPBACK : address.strip();
     }
 
-    /** The identity provider's settings (docs/accounts.md), passed from the launcher's environment to every service. */
+    /** The identity provider's settings (docs/integration/accounts.md), passed from the launcher's environment to every service. */
     private static final String ACCOUNTS_PREFIX = "WAITROOM_ACCOUNTS_";
 
     /**
@@ -269,7 +269,7 @@ final class LocalStack implements AutoCloseable {
      * only the store credentials the service uses. Every process listens on loopback only, its management port
      * (health, metrics, info) too; the gateway's own port listens on {@value #GATEWAY_ADDRESS_VARIABLE} when that is set
      * (e.g. {@code 0.0.0.0}, to serve other hosts): the gateway trusts forwarding headers from private ranges, so on a
-     * LAN any host could choose its own client address (docs/abuse/client-limits.md).
+     * LAN any host could choose its own client address (docs/design/abuse/client-limits.md).
      */
     Map<String, String> environmentFor(String process) {
         String service = StackConfig.serviceOf(process);
@@ -282,7 +282,7 @@ final class LocalStack implements AutoCloseable {
         env.put("MANAGEMENT_SERVER_ADDRESS", LOOPBACK);
         // The service ports: with replicas, each is the round-robin proxy, so every caller spreads over the instances.
         // With regions, a region's processes call their own region's queue-service and coordinator and use their own
-        // Redis; booking (shared) reports its health to the first region's coordinator (docs/regions.md).
+        // Redis; booking (shared) reports its health to the first region's coordinator (docs/operating/regions.md).
         var region = config.regionOf(process);
         env.put(
                 "WAITROOM_SERVICES_QUEUEURL",
@@ -323,7 +323,8 @@ final class LocalStack implements AutoCloseable {
         }
         if (service.equals(BOOKING)) {
             // Booking verifies the gateway's Waitroom-Admission header as any shop origin would: with the keys the
-            // gateway publishes (read at the first shop request, when the gateway is up; docs/security/booking.md).
+            // gateway publishes (read at the first shop request, when the gateway is up;
+            // docs/design/security/booking.md).
             env.put("WAITROOM_VERIFIER_JWKSURL", gatewayUrl() + "/.well-known/waitroom-admission-keys");
             // Off unless asked for (--demo, --simulations, the fault suite): booking's own default is off too.
             env.put("WAITROOM_PAYMENTS_FAKE_ENABLED", String.valueOf(config.simulations()));
@@ -335,7 +336,8 @@ final class LocalStack implements AutoCloseable {
         }
         // Local http: cookies cannot be Secure or the browser drops them.
         env.put("WAITROOM_GATEWAY_SECURECOOKIES", "false");
-        // An identity provider set in the launcher's environment (docs/accounts.md) reaches every service alike: the
+        // An identity provider set in the launcher's environment (docs/integration/accounts.md) reaches every service
+        // alike: the
         // gateway verifies its tokens, the queue-service names the sign-in URL, the coordinator allows ACCOUNT scope.
         // The pseudonym key is one of the generated secrets above, unless the environment sets one of its own; like
         // every secret it reaches only the services whose row holds it (the gateway).

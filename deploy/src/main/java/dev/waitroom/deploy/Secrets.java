@@ -45,7 +45,8 @@ final class Secrets {
             ServiceSecrets.Secret.ADMISSION_HEADER_KEY,
             // the coordinator seals its signing keys at rest with it (AES-256)
             ServiceSecrets.Secret.KEY_ENCRYPTION_KEY,
-            // the gateway's account pseudonyms, used only once an identity provider is configured (docs/accounts.md)
+            // the gateway's account pseudonyms, used only once an identity provider is configured
+            // (docs/integration/accounts.md)
             ServiceSecrets.Secret.PSEUDONYM_KEY);
     /** URL-safe base64: no character a Redis configuration line or an initdb password file would trip on. */
     private static final List<String> STORE_KEYS = List.of(POSTGRES_PASSWORD, REDIS_PASSWORD);

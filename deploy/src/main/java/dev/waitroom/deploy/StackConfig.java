@@ -39,7 +39,7 @@ record StackConfig(
 
     /**
      * Each process serves health, metrics and info on its own port plus this, on loopback only: 9080 to 9083 for the
-     * four services (docs/CONTRACTS.md, "Processes, ports and configuration").
+     * four services (docs/reference/contracts.md, "Processes, ports and configuration").
      */
     static final int MANAGEMENT_OFFSET = 1000;
 
@@ -62,7 +62,7 @@ record StackConfig(
     }
 
     /**
-     * One region of a multi-region stack (docs/regions.md): a gateway, a queue-service and a coordinator of its own,
+     * One region of a multi-region stack (docs/operating/regions.md): a gateway, a queue-service and a coordinator of its own,
      * and its own Redis. The first region's ports are the stack's own.
      *
      * @param name the coordinator's {@code WAITROOM_REGION_NAME}, by the contract's one rule ({@link
@@ -370,7 +370,7 @@ record StackConfig(
      * The embedded Redis's {@code maxmemory} (Redis's own notation: {@code 512mb}, {@code 2gb}, bytes without a unit):
      * {@code WAITROOM_REDIS_MAXMEMORY}, default {@value #DEFAULT_REDIS_MAX_MEMORY}. It runs with {@code noeviction}, so
      * at the limit Redis refuses writes and the queue answers 503 instead of losing places
-     * (docs/abuse/join-ceiling-and-redis-memory.md).
+     * (docs/design/abuse/join-ceiling-and-redis-memory.md).
      */
     static String redisMaxMemory(Map<String, String> env) {
         String value = env.getOrDefault("WAITROOM_REDIS_MAXMEMORY", "").strip();

@@ -197,7 +197,7 @@ class ComposeFileTests {
     @Test
     @SuppressWarnings("unchecked")
     void everyVariableIsOneTheServicesUnderstand() throws IOException {
-        String contracts = Files.readString(ROOT.resolve("docs/CONTRACTS.md"));
+        String contracts = Files.readString(ROOT.resolve("docs/reference/contracts.md"));
         Set<String> documented = Pattern.compile(
                         "`(WAITROOM_[A-Z_]+|SPRING_[A-Z_]+|SERVER_PORT|MANAGEMENT_SERVER_PORT)`")
                 .matcher(contracts)

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * Reads the authorities directly (the coordinator's grants and leases, booking's seats and orders) to check the
- * invariants of docs/ARCHITECTURE.md#invariants after a fault: the services' own answers are not trusted for this.
+ * invariants of docs/design/architecture.md#invariants after a fault: the services' own answers are not trusted for this.
  */
 final class DurableState {
 

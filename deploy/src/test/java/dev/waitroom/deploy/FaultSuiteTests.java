@@ -28,7 +28,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Breaks the running system on purpose: real services as processes (two coordinators), real PostgreSQL and Redis,
  * a sale driven through the gateway, one fault at a time. After each scenario the invariants of
- * docs/ARCHITECTURE.md#invariants are checked from durable state and from samples taken during it, and the figures are
+ * docs/design/architecture.md#invariants are checked from durable state and from samples taken during it, and the figures are
  * printed per scenario.
  *
  * <p>{@code -Dfaults.profile=long} runs more kills and more visitors; the default short profile fits CI.

@@ -373,7 +373,7 @@ class KubernetesManifestTests {
                         .doesNotContainPattern("(?m)^kind:\\s*Secret\\s*$");
             }
         }
-        String docs = Files.readString(ROOT.resolve("docs/KUBERNETES.md"));
+        String docs = Files.readString(ROOT.resolve("docs/operating/kubernetes.md"));
         RENDERED.forEach((overlay, objects) -> {
             assertThat(objects).as(overlay).noneMatch(o -> o.getKind().equals("Secret"));
             Set<String> referenced = new TreeSet<>();
@@ -396,7 +396,7 @@ class KubernetesManifestTests {
                     .as(overlay)
                     .isNotEmpty()
                     .allSatisfy(name -> assertThat(docs)
-                            .as("docs/KUBERNETES.md says how to create Secret " + name)
+                            .as("docs/operating/kubernetes.md says how to create Secret " + name)
                             .contains(name));
         });
         assertThat(docs).contains("deploy/k8s/secrets.sh").doesNotContain("waitroom-secrets ");
@@ -500,7 +500,7 @@ class KubernetesManifestTests {
     @ParameterizedTest
     @ValueSource(strings = {"dev", "production"})
     void everyVariableIsOneTheServicesUnderstandAndEveryReferenceResolves(String overlay) throws IOException {
-        String contracts = Files.readString(ROOT.resolve("docs/CONTRACTS.md"));
+        String contracts = Files.readString(ROOT.resolve("docs/reference/contracts.md"));
         Set<String> documented = Pattern.compile("`([A-Z][A-Z0-9_]+)`")
                 .matcher(contracts)
                 .results()
@@ -529,7 +529,7 @@ class KubernetesManifestTests {
             assertThat(names)
                     .as(overlay + " " + deployment.getMetadata().getName())
                     .allSatisfy(name -> assertThat(documented)
-                            .as("docs/CONTRACTS.md documents " + name)
+                            .as("docs/reference/contracts.md documents " + name)
                             .contains(name));
         }
         Map<String, String> stores = configMaps.get("waitroom-stores").getData();

@@ -33,7 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Starts the launcher's real stack (embedded PostgreSQL and Redis, the four service jars as processes) as a plain
  * {@code ./waitroom run} does, walks a visitor through the whole journey over HTTP through the gateway (the payment
  * settled by a signed webhook, as a real provider does: a plain run has no simulator), holds it to "internal means
- * internal" (docs/security/internal.md), then stops it and checks nothing is left.
+ * internal" (docs/design/security/internal.md), then stops it and checks nothing is left.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @StackTest
@@ -494,7 +494,7 @@ class LocalStackTests {
 
     /**
      * The payment provider's callback: {@code X-Payment-Signature: sha256=<hex HMAC-SHA256 of the raw body>} keyed with
-     * the webhook secret (docs/CONTRACTS.md).
+     * the webhook secret (docs/reference/contracts.md).
      */
     private static HttpRequest paymentWebhook(String base, String attemptId, long amountCents) throws Exception {
         String body = """

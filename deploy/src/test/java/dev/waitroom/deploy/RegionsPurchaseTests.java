@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * A purchase under {@code afterPurchase: RELEASE} ends the shopper's session at the gateway of the region where it
  * shops, as it does in a single region: the old token gets 401 {@code admission-session-ended} once the grant is
- * released in the ledger. Booking reports every purchase to region r1's coordinator (docs/regions.md).
+ * released in the ledger. Booking reports every purchase to region r1's coordinator (docs/operating/regions.md).
  */
 @StackTest
 @ExtendWith(SharedStack.class)

@@ -28,7 +28,7 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A visitor never loses a place or a session to their own browser (issue 26; docs/ARCHITECTURE.md#identity), on the
+ * A visitor never loses a place or a session to their own browser (issue 26; docs/design/architecture.md#identity), on the
  * launcher's real stack (embedded PostgreSQL and Redis, the four service jars) over HTTP through the gateway: the
  * visitor id is stable, so a claim in one event keeps the place in every other; a claim is idempotent for the browser
  * that holds the offer (its claim key, sent as {@code Idempotency-Key}, or its admission cookie), concurrent or after a

@@ -31,7 +31,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.context.ContextConfiguration;
 
 /**
- * A gateway in the middle of rotating both HMAC keys (docs/security/keys.md): new {@code visitor-key} and
+ * A gateway in the middle of rotating both HMAC keys (docs/design/security/keys.md): new {@code visitor-key} and
  * {@code ticket-key}, the keys every other test uses as {@code visitor-key-previous} and {@code ticket-key-previous}.
  * A visitor whose cookie the old key signed keeps their place, tickets the queue-service still signs with the old key
  * are answered at the edge, new cookies carry the new key; a cookie or ticket of a third key is worth nothing.

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * The waiting page and the shop page over real HTTP in each language (docs/page-language.md): the waitroom_lang cookie,
+ * The waiting page and the shop page over real HTTP in each language (docs/operating/page-language.md): the waitroom_lang cookie,
  * else Accept-Language, else English; one cacheable variant per language with Vary, Content-Language and its own ETag;
  * the security headers of every page; a malformed cookie or header still gets the English page.
  */

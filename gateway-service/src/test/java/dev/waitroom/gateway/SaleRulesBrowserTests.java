@@ -45,7 +45,7 @@ class SaleRulesBrowserTests {
             new LocatorAssertions.ContainsTextOptions().setTimeout(20_000);
 
     /**
-     * A phrase only the sentence of that rule's value has (docs/sale-rules/the-page.md). Keyed by every value of every
+     * A phrase only the sentence of that rule's value has (docs/design/sale-rules/the-page.md). Keyed by every value of every
      * rule: a value added to the contract without its sentence fails {@link #everyValueOfEveryRuleHasASentence}.
      */
     private static final Map<Enum<?>, String> PHRASES = Map.of(

@@ -18,7 +18,7 @@ import org.springframework.boot.test.web.server.LocalManagementPort;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Wait estimates from the pushed offer pace (docs/estimates.md): the status answers with the contract's one rule on the
+ * Wait estimates from the pushed offer pace (docs/design/estimates.md): the status answers with the contract's one rule on the
  * stored pace, the snapshot hands the same pace to the edge, a malformed pace is refused with a problem and changes
  * nothing, and an offer is scored against the range its entry was first shown.
  */

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A gate that has gone silent (docs/regions.md): when the coordinator has not pushed an open, queueing event's state
+ * A gate that has gone silent (docs/operating/regions.md): when the coordinator has not pushed an open, queueing event's state
  * for longer than {@code waitroom.queue.gate-silence} (15 s), nobody is being admitted from this queue, so the public
  * status, the edge snapshot and the visitor's status show the event PAUSED, with no estimate; the stored state is
  * unchanged, joins still work, and the next push shows it queueing again.

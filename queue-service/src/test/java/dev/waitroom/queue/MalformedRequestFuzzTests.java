@@ -24,7 +24,7 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Bad input never costs a 5xx (docs/security/input.md): every route of the queue-service, read from its request
+ * Bad input never costs a 5xx (docs/design/security/input.md): every route of the queue-service, read from its request
  * mappings, gets the seeded malformed bodies and path variables of {@link BodyFuzzer} with the internal credential and
  * a visitor, so the body is really read. Each answer is below 500, each 4xx a problem with a type, and nothing in
  * Redis changes: no key appears or goes, the event's counts and public status stay as they were. Repeat a run with

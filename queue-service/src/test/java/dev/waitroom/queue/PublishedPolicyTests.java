@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * What the page publishes about an event (issue 17, items 1 and 5; docs/sale-rules/rejoin-and-published-policy.md):
+ * What the page publishes about an event (issue 17, items 1 and 5; docs/design/sale-rules/rejoin-and-published-policy.md):
  * the coordinator's push stores the name, the after-purchase rule and the sold-out seat categories; the stored state,
  * the public event status (with the whole policy and the sale generation) and the edge snapshot answer them.
  */

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Rejoin (issue 17, item 3; docs/sale-rules/rejoin-and-published-policy.md), against the real service and Redis: a
+ * Rejoin (issue 17, item 3; docs/design/sale-rules/rejoin-and-published-policy.md), against the real service and Redis: a
  * spent entry (EXPIRED, or COMPLETED unless the event keeps the place after a purchase) makes a join create a new entry
  * at the back with a new receipt, exactly once however many calls race; the old record stays as history.
  */

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The claims of an admission token (docs/CONTRACTS.md#admission-token-shared-tokens). JWT times have second precision:
+ * The claims of an admission token (docs/reference/contracts.md#admission-token-shared-tokens). JWT times have second precision:
  * an issued token carries {@code issuedAt} and {@code expiresAt} truncated to the second.
  *
  * @param eventId        {@code evt}

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The coordinator's signed word on an event's operating mode (docs/security/signed-mode.md): the gateway
+ * The coordinator's signed word on an event's operating mode (docs/design/security/signed-mode.md): the gateway
  * lets requests through without admission (BYPASS) only on a statement that verifies with the coordinator's published
  * keys, names the event, says BYPASS and has not expired. A queue-service, or anyone holding an internal credential,
  * can store any mode, but cannot sign one. Signed with {@link ModeStatementSigner}, checked with {@link

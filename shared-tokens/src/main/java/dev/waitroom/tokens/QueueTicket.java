@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * What a queue ticket proves (docs/ARCHITECTURE.md#the-edge-snapshot): this entry of this event holds this order key,
+ * What a queue ticket proves (docs/design/architecture.md#the-edge-snapshot): this entry of this event holds this order key,
  * as of {@code issuedAt}. The codec keeps {@code issuedAt} to the millisecond.
  *
  * @param eventId  1..128 UTF-8 bytes, no control characters

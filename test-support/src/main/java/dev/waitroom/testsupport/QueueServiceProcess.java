@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 
 /**
  * The real queue-service, started from its built jar as a child JVM, so a test can hold an in-memory stand-in of the
- * queue against the real thing: run one scenario suite against both (docs/CONTRACTS.md,
+ * queue against the real thing: run one scenario suite against both (docs/reference/contracts.md,
  * "queue-service internal API"; the gateway's {@code QueueContractScenarios} does).
  *
  * <p>{@link #shared()} is one process per test JVM on the Redis of {@link RealStores}, started on first use and
@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  *
  * <p>Each process gets fresh secrets: speak to it as the gateway ({@link #gatewayCredential()}) or the coordinator
  * ({@link #coordinatorCredential()}) in {@code X-Waitroom-Internal}, its only callers, each allowed only its own routes
- * (docs/security/internal.md#who-may-call-what); verify the queue tickets it issues ({@code X-Waitroom-Ticket}) with {@link #ticketKey()}. It listens on 127.0.0.1
+ * (docs/design/security/internal.md#who-may-call-what); verify the queue tickets it issues ({@code X-Waitroom-Ticket}) with {@link #ticketKey()}. It listens on 127.0.0.1
  * only, its health and metrics on a management port of their own ({@link #managementUrl()}), as under the launcher.
  *
  * <p>The jar is the {@code dev.waitroom:queue-service} artifact on the test class path (declare it as a test dependency

@@ -10,7 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The driving loop of a service's fuzz test, once for every service (docs/security/input.md): every route read from
+ * The driving loop of a service's fuzz test, once for every service (docs/design/security/input.md): every route read from
  * the service's request mappings gets {@link BodyFuzzer}'s whole-body and per-field cases (on a route that reads a
  * body) and its malformed path variables, each answer judged by {@link FuzzProbe}, and every request that must be
  * refused sent between two fingerprints of the stores ({@link UnchangedState}), a route's requests as one batch. The

@@ -5,7 +5,7 @@ import dev.waitroom.contract.WaitroomService;
 
 /**
  * A fresh credential of one service for a test, with the hash its receivers are configured with and both as Spring
- * properties, so no test copies the format or keeps a credential in the repository (docs/security/internal.md).
+ * properties, so no test copies the format or keeps a credential in the repository (docs/design/security/internal.md).
  *
  * @param service the service's wire name ({@code gateway}, {@code queue}, {@code coordinator}, {@code booking})
  * @param credential what the service sends as {@code X-Waitroom-Internal}

@@ -6,7 +6,7 @@ import jakarta.servlet.ServletRequest;
 import java.util.Optional;
 
 /**
- * The service the internal credential check authenticated for this request (docs/security/internal.md#who-may-call-what).
+ * The service the internal credential check authenticated for this request (docs/design/security/internal.md#who-may-call-what).
  * A handler that trusts what only one caller may say (the gateway's {@code X-Waitroom-Visitor}) can read it here; the
  * route rules ({@code waitroom.web.callers.<service>}) already refused every other caller before the handler ran.
  */

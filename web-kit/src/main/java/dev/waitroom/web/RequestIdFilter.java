@@ -27,7 +27,7 @@ import org.slf4j.MDC;
  * <p>The request id is the caller's {@code X-Request-Id} when well formed (the gateway forwards its own on every call,
  * the trace id unless the client chose one), else the trace id, else (no tracer) a random UUID. It is put in the
  * logging context under {@value #MDC_KEY}, echoed on the response, and removed from the context when the request is
- * done. See docs/observability/tracing-and-logs.md.
+ * done. See docs/operating/observability.md.
  */
 public final class RequestIdFilter extends WebKitFilter {
 

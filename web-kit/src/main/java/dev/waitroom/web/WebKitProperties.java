@@ -34,7 +34,7 @@ public record WebKitProperties(
         if (!web.internalCredential().paths().isEmpty() && security.callers().isEmpty()) {
             throw new IllegalStateException("waitroom.security.callers.<service> (environment variable"
                     + " WAITROOM_SECURITY_CALLERS_<SERVICE>) is required and has no default: set it to the SHA-256 of"
-                    + " each calling service's credential (docs/security/internal.md#who-may-call-what), or turn the"
+                    + " each calling service's credential (docs/design/security/internal.md#who-may-call-what), or turn the"
                     + " check off with an empty waitroom.web.internal-credential.paths");
         }
         for (String caller : web.callers().keySet()) {
@@ -81,7 +81,7 @@ public record WebKitProperties(
 
     /**
      * The credentials. Each has a current value and, during a rotation, a previous one that is accepted as well (and
-     * never sent): see docs/security/operators.md and docs/security/internal.md for the order of a rotation without
+     * never sent): see docs/design/security/operators.md and docs/design/security/internal.md for the order of a rotation without
      * downtime.
      *
      * @param serviceCredential     this service's own credential ({@code wrs_<service>_<secret>}), sent as {@code
@@ -122,7 +122,7 @@ public record WebKitProperties(
                 throw new IllegalStateException("waitroom.security.service-credential"
                         + " (WAITROOM_SECURITY_SERVICECREDENTIAL) must be wrs_<service>_<"
                         + ServiceCredential.SECRET_LENGTH + " characters of base64url>, the service one of gateway,"
-                        + " queue, coordinator, booking: generate it as docs/security/internal.md says");
+                        + " queue, coordinator, booking: generate it as docs/design/security/internal.md says");
             }
             serviceCredential = serviceCredential == null ? null : serviceCredential.strip();
             callers = hashes(callers);
@@ -142,7 +142,7 @@ public record WebKitProperties(
                 throw new IllegalStateException(property + " (" + variable + ") is no longer used: every service has"
                         + " a credential of its own. Remove it; give each service waitroom.security.service-credential"
                         + " (WAITROOM_SECURITY_SERVICECREDENTIAL) and each receiver the hashes of its callers,"
-                        + " waitroom.security.callers.<service> (docs/security/internal.md#who-may-call-what)");
+                        + " waitroom.security.callers.<service> (docs/design/security/internal.md#who-may-call-what)");
             }
         }
 
@@ -206,7 +206,7 @@ public record WebKitProperties(
             if (serviceCredential == null) {
                 throw new IllegalStateException("waitroom.security.service-credential"
                         + " (WAITROOM_SECURITY_SERVICECREDENTIAL) is required and has no default: " + usedFor
-                        + " sends it (docs/security/internal.md#who-may-call-what)");
+                        + " sends it (docs/design/security/internal.md#who-may-call-what)");
             }
             return serviceCredential;
         }

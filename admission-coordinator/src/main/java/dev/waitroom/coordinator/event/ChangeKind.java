@@ -6,6 +6,6 @@ public enum ChangeKind {
     MODE,
     ANNOUNCEMENT,
     CONFIG,
-    /** A region drained or resumed (docs/regions.md). */
+    /** A region drained or resumed (docs/operating/regions.md). */
     REGION
 }

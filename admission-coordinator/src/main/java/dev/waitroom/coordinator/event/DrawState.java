@@ -4,7 +4,7 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * The pre-sale draw of an event (docs/ARCHITECTURE.md#pre-sale-draw). PENDING from creation: the seed is secret, only
+ * The pre-sale draw of an event (docs/design/architecture.md#pre-sale-draw). PENDING from creation: the seed is secret, only
  * its commitment is published. DRAWN once the queue has ordered the pre-sale group with it: the seed is revealed and
  * offers may start. {@link Events} keeps it as the row's {@code seed_revealed_at} (null while pending).
  */

@@ -27,7 +27,7 @@ public record Event(
 
     /**
      * The seed once it is public, otherwise null: after the draw, and with regions only once every region's queue has
-     * drawn (docs/regions.md#the-draw).
+     * drawn (docs/operating/regions.md#the-draw).
      */
     public String revealedSeed() {
         return drawn() && this.seedPublished ? this.seed : null;

@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-/** The configurable part of an event (docs/ARCHITECTURE.md#ops-api). Validates itself. */
+/** The configurable part of an event (docs/design/architecture.md#ops-api). Validates itself. */
 public record EventConfig(
         String name,
         Instant opensAt,

@@ -350,7 +350,7 @@ public class EventManagement {
         OPS_AUDIT.info("Ops change of event {} by {}: {} ({})", id, actor, what, reason);
     }
 
-    /** Records a region drained or resumed in the event's audit (docs/regions.md). */
+    /** Records a region drained or resumed in the event's audit (docs/operating/regions.md). */
     public void auditRegion(EventId id, Region region, boolean draining, String actor, String reason) {
         this.events.audit(id, ChangeKind.REGION, region.name(), draining ? "DRAINING" : "RESUMED", actor, reason);
     }
@@ -488,7 +488,7 @@ public class EventManagement {
      * can still take pre-sale entries. The queue first hears that the event is OPEN (its pre-sale group is closed; the
      * seed still secret), then runs the draw, which is deterministic and idempotent: a crash mid-way simply runs it
      * again with the same result. With one gate the seed is revealed at once; with regions once every region's queue
-     * has drawn ({@link #queueDrawn}, docs/regions.md#the-draw).
+     * has drawn ({@link #queueDrawn}, docs/operating/regions.md#the-draw).
      */
     public Event completeDraw(Event event) {
         if (event.phase() != EventPhase.OPEN || !event.draw().canMoveTo(DrawState.DRAWN)) {
@@ -553,7 +553,7 @@ public class EventManagement {
      * Runs the pre-sale draw on this coordinator's queue: the queue first hears that the event is open (its pre-sale
      * group closes), then runs the draw with the committed seed, deterministic and idempotent. {@link #completeDraw}
      * then records it and reveals the seed when every region's queue has drawn; a regional gate whose region's queue
-     * was not the first drawn calls this, then {@link #queueDrawn} (docs/regions.md).
+     * was not the first drawn calls this, then {@link #queueDrawn} (docs/operating/regions.md).
      */
     public DrawResult drawQueue(Event event) {
         this.publisher.publish(event);
@@ -587,7 +587,7 @@ public class EventManagement {
 
     /**
      * Moves the operating mode; a repeat of the current mode changes nothing. Every change is audited. In the same
-     * transaction (docs/sale-rules/sold-out-pause-rounds.md): SOLD_OUT withdraws every outstanding offer; PAUSED
+     * transaction (docs/design/sale-rules/sold-out-pause-rounds.md): SOLD_OUT withdraws every outstanding offer; PAUSED
      * records when the pause began, and leaving PAUSED moves every outstanding offer's deadline on by the pause.
      * SOLD_OUT is left only through {@link #newRound}.
      */
@@ -646,7 +646,7 @@ public class EventManagement {
     }
 
     /**
-     * Opens a new round of the sale after SOLD_OUT, when seats have come back (docs/sale-rules/sold-out-pause-rounds.md):
+     * Opens a new round of the sale after SOLD_OUT, when seats have come back (docs/design/sale-rules/sold-out-pause-rounds.md):
      * the sale generation increments, the mode returns to QUEUEING, the announcement tells the waiting visitors
      * ({@code announcement}, or {@link #NEW_ROUND_ANNOUNCEMENT} when ops give none), and the push carries the new
      * generation. Tokens and sessions of the earlier generation stop working: the gateway and this coordinator refuse
@@ -723,7 +723,7 @@ public class EventManagement {
     }
 
     /**
-     * Every reason is audited and logged: one line of plain text (docs/security/input.md), checked here so
+     * Every reason is audited and logged: one line of plain text (docs/design/security/input.md), checked here so
      * that each caller (ops, booking's sold-out signal) gets the same 400 and nothing reaches the database.
      */
     private static void requireReason(String reason) {

@@ -87,7 +87,7 @@ public class EventStatePublisher {
     }
 
     /**
-     * The measured offer pace the wait estimates come from (docs/estimates.md): offers per 5 s bucket since admissions
+     * The measured offer pace the wait estimates come from (docs/design/estimates.md): offers per 5 s bucket since admissions
      * last started, the slowest pace a healthy sale runs at (the rate in force, or the ceiling over the longest a slot
      * stays taken: an unclaimed offer's TTL plus the longest session), and whether admissions resumed within
      * {@link #RESUMED_FOR}. Null before the opening or when the offers cannot be counted: the estimate then says it

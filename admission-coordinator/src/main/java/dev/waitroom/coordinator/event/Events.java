@@ -105,7 +105,7 @@ public class Events implements InitializingBean {
 
     /**
      * Publishes the seed once every gate that has led the event (a lease row, kept after it lapses) has recorded its
-     * queue's draw: with regions, no queue can still be taking pre-sale entries (docs/regions.md#the-draw).
+     * queue's draw: with regions, no queue can still be taking pre-sale entries (docs/operating/regions.md#the-draw).
      */
     private static final String PUBLISH_SEED = """
             update events e set seed_published_at = now(), updated_at = now()
@@ -358,7 +358,7 @@ public class Events implements InitializingBean {
     }
 
     /**
-     * A new round of the sale (docs/sale-rules/sold-out-pause-rounds.md): SOLD_OUT -> QUEUEING with the next sale
+     * A new round of the sale (docs/design/sale-rules/sold-out-pause-rounds.md): SOLD_OUT -> QUEUEING with the next sale
      * generation and the round's announcement, only from SOLD_OUT and before the sale has ended.
      */
     boolean newRound(EventId id, long fromGeneration, String announcement) {
@@ -443,7 +443,7 @@ public class Events implements InitializingBean {
     }
 
     /**
-     * The offers of the measured pace (docs/estimates.md): counts per {@link Pace#BUCKET_SECONDS} s bucket ending now,
+     * The offers of the measured pace (docs/design/estimates.md): counts per {@link Pace#BUCKET_SECONDS} s bucket ending now,
      * oldest first, since admissions last started (the opening, or a return to QUEUEING), at most
      * {@link Pace#WINDOW_BUCKETS}; and how long ago they last resumed after the opening (null if they never did).
      * Database time throughout, like the offers it counts.

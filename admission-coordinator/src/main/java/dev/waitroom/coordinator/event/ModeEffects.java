@@ -6,7 +6,7 @@ import java.time.Instant;
 
 /**
  * What a mode change does to the event's offers and sessions, which the admission package keeps
- * (docs/sale-rules/sold-out-pause-rounds.md). {@link EventManagement} calls the first two inside the transaction that
+ * (docs/design/sale-rules/sold-out-pause-rounds.md). {@link EventManagement} calls the first two inside the transaction that
  * changes the mode, with the event row locked, so the offers change in the same step as the mode; the last two after
  * that transaction has committed, because they talk to the queue-service and the session registry.
  */

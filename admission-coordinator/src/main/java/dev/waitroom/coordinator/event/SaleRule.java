@@ -7,7 +7,7 @@ import java.util.function.Function;
 
 /**
  * The rules an event publishes with its draw commitment (the page renders them, issue 17): fixed once the commitment
- * is published or the sale opened (docs/sale-rules/frozen-rules-and-categories.md). Each is named as the ops API and
+ * is published or the sale opened (docs/design/sale-rules/frozen-rules-and-categories.md). Each is named as the ops API and
  * the pushed state name it.
  */
 public enum SaleRule {

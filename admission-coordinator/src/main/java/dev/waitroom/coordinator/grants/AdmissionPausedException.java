@@ -6,7 +6,7 @@ import java.time.Duration;
 
 /**
  * A claim while the event is PAUSED (503 {@code admission-paused}): the offer is held, its deadline moves on by the
- * pause when the event resumes (docs/sale-rules/sold-out-pause-rounds.md). Answered with {@code Retry-After}.
+ * pause when the event resumes (docs/design/sale-rules/sold-out-pause-rounds.md). Answered with {@code Retry-After}.
  */
 public class AdmissionPausedException extends CoordinatorException {
 

@@ -52,7 +52,7 @@ final class AdmissionProblems {
 
     /**
      * An offer or session of another region reached this region's coordinator: its capacity and live-session registry
-     * are that region's, so only its own gate may claim, renew or release it (docs/regions.md).
+     * are that region's, so only its own gate may claim, renew or release it (docs/operating/regions.md).
      */
     static CoordinatorException otherRegion() {
         return new CoordinatorException(

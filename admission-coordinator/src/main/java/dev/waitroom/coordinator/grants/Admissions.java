@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 /**
- * Claims, renewals and releases of shopping sessions. Ordering rules (docs/ARCHITECTURE.md#admission-path,
- * docs/CONTRACTS.md#live-session-registry-redis-coordinator-writes-gateway-reads): on claim Postgres first, then the
+ * Claims, renewals and releases of shopping sessions. Ordering rules (docs/design/architecture.md#admission-path,
+ * docs/reference/contracts.md#live-session-registry-redis-coordinator-writes-gateway-reads): on claim Postgres first, then the
  * registry, then the token; on release the registry first, then the capacity returns. Release is one conditional
  * update, so exactly one of leave, purchase-complete and expiry returns the capacity.
  */
@@ -93,8 +93,8 @@ public class Admissions {
     /**
      * Claims the offer made to {@code visitor} and binds the session to {@code claiming}, the claiming browser's own id:
      * the same id, except when the gateway claims an ACCOUNT-scoped place from another of the person's browsers
-     * (docs/accounts.md). Visitor ids are stable: the visitor's places in other events are untouched
-     * (docs/ARCHITECTURE.md#identity). Idempotent for the browser that holds the offer: a
+     * (docs/integration/accounts.md). Visitor ids are stable: the visitor's places in other events are untouched
+     * (docs/design/architecture.md#identity). Idempotent for the browser that holds the offer: a
      * repeat, concurrent or after a lost answer, returns the same session with a fresh token when it proves it is that
      * browser ({@link ClaimProof}): the claim key the activating claim carried, within the claim's window, or a current
      * admission token of the session. A repeat with the visitor id alone (a copied visitor cookie) is refused, 409
@@ -149,7 +149,8 @@ public class Admissions {
             }
             switch (latest.state()) {
                 case ACTIVE -> {
-                    // claimed, and the session bound to another browser (of the same account, docs/accounts.md)
+                    // claimed, and the session bound to another browser (of the same account,
+                    // docs/integration/accounts.md)
                     this.metrics.claimFailed(eventId, "offer-claimed");
                     throw AdmissionProblems.offerClaimed();
                 }
@@ -301,7 +302,8 @@ public class Admissions {
         }
         if (!isThisRegions(grant)) {
             // another region's session lives in that region's registry, which this gate cannot reach: its own gate
-            // releases it (a recorded purchase: releasePurchased), or it ends at its deadline (docs/regions.md)
+            // releases it (a recorded purchase: releasePurchased), or it ends at its deadline
+            // (docs/operating/regions.md)
             log.info("Session of {} left for region {}'s gate to release ({})", grant, grant.region(), reason);
             return false;
         }
@@ -348,7 +350,7 @@ public class Admissions {
     }
 
     /**
-     * Ends the overdue offers and sessions of a frozen region in the ledger (its gate stopped; docs/regions.md), so its
+     * Ends the overdue offers and sessions of a frozen region in the ledger (its gate stopped; docs/operating/regions.md), so its
      * capacity returns as its grants end. Its session registry lives in that region's Redis and lapses there at the same
      * deadline. Returns how many grants this call released.
      */
@@ -377,7 +379,7 @@ public class Admissions {
 
     /**
      * SOLD_OUT admits nobody (409 {@code sold-out}); PAUSED holds the offer (503 {@code admission-paused} with
-     * Retry-After). docs/sale-rules/sold-out-pause-rounds.md.
+     * Retry-After). docs/design/sale-rules/sold-out-pause-rounds.md.
      */
     private void refuseUnlessClaimable(Event event) {
         if (Grants.CLAIMABLE.contains(event.mode())) {
@@ -394,7 +396,7 @@ public class Admissions {
     /**
      * Whether this region's gate made {@code grant}. Another region's offer or session is refused here (409 {@code
      * other-region}): a claim or renewal would register it in this region's registry while only its own gate releases
-     * it, and the ceiling would not hold (issue #28, docs/regions.md).
+     * it, and the ceiling would not hold (issue #28, docs/operating/regions.md).
      */
     private boolean isThisRegions(Grant grant) {
         return this.region.equals(grant.region());

@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * The browser's claim key, sent as {@code Idempotency-Key} with a claim (docs/ARCHITECTURE.md#identity): a random value
+ * The browser's claim key, sent as {@code Idempotency-Key} with a claim (docs/design/architecture.md#identity): a random value
  * the waiting page keeps in its own storage, never in a cookie, so a copied visitor cookie does not carry it. Only its
  * SHA-256 is stored with the grant. {@link #toString()} hides it.
  */

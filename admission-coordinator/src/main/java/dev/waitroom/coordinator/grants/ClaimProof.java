@@ -4,7 +4,7 @@ import java.util.Optional;
 
 /**
  * What a claim brings beyond the visitor id, to be given the session again once the offer is ACTIVE
- * (docs/ARCHITECTURE.md#identity): the browser's claim key (the same one the activating claim carried, within the
+ * (docs/design/architecture.md#identity): the browser's claim key (the same one the activating claim carried, within the
  * offer's window) or a current admission token of the session. The visitor id alone is no proof: the first claim of an
  * OFFERED grant needs none, a repeat needs one of these.
  */

@@ -11,9 +11,9 @@ import java.time.Instant;
 /**
  * A grant row. {@code visitor} is the identity the offer was made to (the queue entry's); {@code sessionId} and
  * {@code sessionVisitor} are null until the offer is claimed, then name the session and the identity it is bound to
- * (the same id, or the claiming browser's for an ACCOUNT place claimed from another browser, docs/accounts.md). {@code generation} is the lease's fencing generation the offer was made under;
- * {@code saleGeneration} the sale's round (docs/sale-rules/sold-out-pause-rounds.md); {@code region} the region whose gate made the
- * offer, empty for the central gate (docs/regions.md). Visitor ids are personal data: they never appear in logs ({@link #toString()}
+ * (the same id, or the claiming browser's for an ACCOUNT place claimed from another browser, docs/integration/accounts.md). {@code generation} is the lease's fencing generation the offer was made under;
+ * {@code saleGeneration} the sale's round (docs/design/sale-rules/sold-out-pause-rounds.md); {@code region} the region whose gate made the
+ * offer, empty for the central gate (docs/operating/regions.md). Visitor ids are personal data: they never appear in logs ({@link #toString()}
  * omits them).
  */
 public record Grant(

@@ -12,7 +12,7 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
 /**
- * The grants' side of sold out, pause and sale rounds (docs/sale-rules/sold-out-pause-rounds.md), called by the event's
+ * The grants' side of sold out, pause and sale rounds (docs/design/sale-rules/sold-out-pause-rounds.md), called by the event's
  * mode changes. What runs after the commit is best effort: the leader's ticker converges on the same result (the
  * outbox re-sends, expiry ends sessions of earlier rounds).
  */

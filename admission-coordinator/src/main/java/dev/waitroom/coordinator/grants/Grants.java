@@ -58,7 +58,7 @@ public class Grants {
      * The fenced allocation: inserts the whole batch only if this owner still holds the lease of the event in its region
      * with this generation (on database time), the event is open and queueing, and the batch fits. Runs after the event
      * row is locked, so concurrent allocations and budget changes for one event are serialised and each counts the
-     * other's rows. The ledger rule (docs/regions.md): central live grants plus, per region, the greater of its slots
+     * other's rows. The ledger rule (docs/operating/regions.md): central live grants plus, per region, the greater of its slots
      * and its live grants never exceed the ceiling; the central gate's batch counts against the ceiling, a region's
      * against its own slots (leased under the same generation).
      */
@@ -142,7 +142,7 @@ public class Grants {
      * The claim: only before the deadline, only while the event is in a claimable mode and in the offer's sale round. A
      * concurrent sold-out withdrawal and this update lock the same grant row, so one of them finds it changed. The
      * session is bound to the claiming browser's id (the offer's visitor, or another browser of the same account), and
-     * the claim key's digest, when the claim carried one, is recorded with it (docs/ARCHITECTURE.md#identity). Only
+     * the claim key's digest, when the claim carried one, is recorded with it (docs/design/architecture.md#identity). Only
      * this region's offers: another region's is claimed through its own gate, whose registry its gateways read.
      */
     private static final String ACTIVATE = """
@@ -211,7 +211,7 @@ public class Grants {
     /**
      * Leaving PAUSED: every outstanding offer's deadline moves on by the pause. The queue has not heard the new
      * deadline, so the offer counts as unacknowledged (queue_synced_state null): the outbox sends it again, and the
-     * queue moves a re-sent offer's deadline on (docs/CONTRACTS.md, queue-service internal API).
+     * queue moves a re-sent offer's deadline on (docs/reference/contracts.md, queue-service internal API).
      */
     private static final String EXTEND_OFFERS = """
             update grants set offer_expires_at = offer_expires_at + make_interval(secs => :seconds),
@@ -297,7 +297,7 @@ public class Grants {
 
     /**
      * Locks the event row until the transaction ends: every allocation and every budget change of one event takes this
-     * lock first, so each statement after it sees the others' committed rows (docs/regions.md).
+     * lock first, so each statement after it sees the others' committed rows (docs/operating/regions.md).
      */
     public static void lockEvent(JdbcClient jdbc, EventId eventId) {
         jdbc.sql("select event_id from events where event_id = :e for update")
@@ -450,7 +450,7 @@ public class Grants {
     }
 
     /**
-     * Ends a frozen region's overdue offers and sessions in the ledger only (docs/regions.md): its gate has stopped, so
+     * Ends a frozen region's overdue offers and sessions in the ledger only (docs/operating/regions.md): its gate has stopped, so
      * its queue hears of them through the outbox (queue_synced_state left as it was) when the gate is back. Offers are
      * held while the event is paused, as for every gate.
      */

@@ -47,7 +47,7 @@ public class QueueSync {
 
     /**
      * This gate's queue hears only of its own region's grants; another region's (a sold-out withdrawal, a claim that
-     * reached this gate) stay unacknowledged for that region's gate to send (docs/regions.md).
+     * reached this gate) stay unacknowledged for that region's gate to send (docs/operating/regions.md).
      */
     private boolean ours(Grant grant) {
         return this.region.equals(grant.region());

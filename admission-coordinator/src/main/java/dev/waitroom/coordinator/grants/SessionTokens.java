@@ -16,7 +16,7 @@ import java.util.Optional;
 import org.springframework.stereotype.Component;
 
 /**
- * The admission token a visitor presents to renew or leave their shopping session (docs/ARCHITECTURE.md#identity):
+ * The admission token a visitor presents to renew or leave their shopping session (docs/design/architecture.md#identity):
  * the visitor cookie alone proves nothing about the session, so a copied cookie cannot extend it, end it or fetch a
  * fresh token. Signature, audience and expiry are checked against this coordinator's own key ring (its JWKS, so a key
  * unpublished there is refused here too); then the token must name this event, its current sale generation, this

@@ -4,7 +4,7 @@ import java.util.Base64;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The key-encryption key that seals the signing keys at rest (docs/security/keys.md). No default: the launcher
+ * The key-encryption key that seals the signing keys at rest (docs/design/security/keys.md). No default: the launcher
  * generates one; without it the coordinator does not start. {@link #toString()} never prints a value.
  *
  * @param keyEncryptionKey         base64 of exactly 32 random bytes (AES-256), env {@code

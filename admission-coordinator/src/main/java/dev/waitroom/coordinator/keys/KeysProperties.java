@@ -5,7 +5,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Signing-key timing (docs/security/keys.md). {@code publishLead}: how long a NEXT key is published before it
+ * Signing-key timing (docs/design/security/keys.md). {@code publishLead}: how long a NEXT key is published before it
  * signs (longer than any verifier's JWKS refresh). {@code retainRetired}: the least time a retired key stays published;
  * after it, the key goes as soon as no token it signed can still be valid (no session activated before it retired
  * has an absolute expiry ahead), so at most the longest session (24 h) after retirement. {@code cacheFor}: how long an

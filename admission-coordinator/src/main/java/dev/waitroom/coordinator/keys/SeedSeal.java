@@ -4,7 +4,7 @@ import dev.waitroom.contract.EventId;
 import org.springframework.stereotype.Component;
 
 /**
- * Seals an event's draw seed for its row (docs/security/keys.md#the-draw-seed) as the signing keys are sealed:
+ * Seals an event's draw seed for its row (docs/design/security/keys.md#the-draw-seed) as the signing keys are sealed:
  * AES-256-GCM under the key-encryption key ({@link KeyEncryption}), the event id bound as associated data, so a dump of
  * the events table taken before the sale does not reveal the draw order, and a sealed seed copied to another event's
  * row does not open there. Thread-safe.

@@ -24,7 +24,7 @@ import org.springframework.stereotype.Component;
  * key-encryption key (AES-256-GCM, {@link KeyEncryption}): the row never holds a private key in plain text. Generated
  * at first start; every change is a compare-and-set on the row version. Rotation: publish NEXT, after {@code
  * publishLead} activate it, unpublish the retired key once no token it signed can still be valid. An emergency revoke
- * unpublishes a key at once (docs/security/keys.md).
+ * unpublishes a key at once (docs/design/security/keys.md).
  */
 @Component
 public class SigningKeys implements InitializingBean {
@@ -94,7 +94,7 @@ public class SigningKeys implements InitializingBean {
     }
 
     /**
-     * The event's mode signed with the active key, for the gateway (docs/security/signed-mode.md): it
+     * The event's mode signed with the active key, for the gateway (docs/design/security/signed-mode.md): it
      * believes BYPASS only on such a statement, which no queue-service or other holder of an internal credential can
      * make.
      */
@@ -194,7 +194,7 @@ public class SigningKeys implements InitializingBean {
         if (info.activated() == null) {
             return true;
         }
-        // grants belong to the admission feature (docs/ARCHITECTURE.md#grant-and-shopping-session); only their
+        // grants belong to the admission feature (docs/design/architecture.md#grant-and-shopping-session); only their
         // activation and absolute expiry are read here, through grants_by_absolute_expiry
         boolean mayHoldValidTokens = this.jdbc
                 .sql("""

@@ -9,7 +9,7 @@ import org.springframework.stereotype.Repository;
 
 /**
  * Per-event leadership leases on database time (ShedLock style, one statement each), one per event and region (the
- * central gate's region is the empty name, docs/regions.md). Acquiring a lease that is expired or new increments the
+ * central gate's region is the empty name, docs/operating/regions.md). Acquiring a lease that is expired or new increments the
  * fencing generation; the holder renewing a live lease keeps it. Without a region argument a method is about this
  * coordinator's own region.
  */

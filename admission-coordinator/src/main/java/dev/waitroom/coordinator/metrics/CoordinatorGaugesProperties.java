@@ -5,7 +5,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The coordinator's scheduled gauges ({@link CoordinatorGauges}, docs/observability/metrics.md). {@code refresh}: how
+ * The coordinator's scheduled gauges ({@link CoordinatorGauges}, docs/reference/metrics.md). {@code refresh}: how
  * often they are read (never on a scrape). {@code signingKeyMaxAge}: the operators' rotation policy, how long a signing
  * key may sign before it must be rotated out ({@code POST /admin/keys/rotate}); the coordinator rotates nothing by
  * itself, so this only sets when {@code waitroom_coordinator_signing_key_retires_in_seconds} reaches 0.

@@ -8,7 +8,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * An ACCOUNT-scoped event places visitors by the account the gateway verified with the identity provider
- * (docs/accounts.md). Without a provider no visitor could ever join one, so creating one, or changing an event to
+ * (docs/integration/accounts.md). Without a provider no visitor could ever join one, so creating one, or changing an event to
  * one, is refused: 422 {@code account-scope-unavailable}. The coordinator knows a provider is configured from the same
  * setting the gateway verifies tokens with, {@code waitroom.accounts.issuer} ({@code WAITROOM_ACCOUNTS_ISSUER}), which
  * the launcher, compose and Kubernetes give both. An event that already is ACCOUNT-scoped keeps its scope and can still
@@ -29,7 +29,7 @@ class AccountScopeGuard {
             throw new CoordinatorException(
                     ProblemType.ACCOUNT_SCOPE_UNAVAILABLE,
                     "identityScope ACCOUNT needs an identity provider, and none is configured"
-                            + " (WAITROOM_ACCOUNTS_ISSUER, docs/accounts.md); use BROWSER or configure one.");
+                            + " (WAITROOM_ACCOUNTS_ISSUER, docs/integration/accounts.md); use BROWSER or configure one.");
         }
     }
 }

@@ -40,7 +40,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The ops API for events (docs/ARCHITECTURE.md#ops-api). The web kit has already authenticated the operator (and
+ * The ops API for events (docs/design/architecture.md#ops-api). The web kit has already authenticated the operator (and
  * refused a viewer's writes); every change is audited under the operator's name.
  */
 @RestController
@@ -298,7 +298,7 @@ class EventAdminController {
     }
 
     /**
-     * A new round of the sale after SOLD_OUT (docs/sale-rules/sold-out-pause-rounds.md): the next sale generation,
+     * A new round of the sale after SOLD_OUT (docs/design/sale-rules/sold-out-pause-rounds.md): the next sale generation,
      * QUEUEING again, the round's announcement (the body's, or the default). 409 {@code invalid-transition} unless the
      * event is SOLD_OUT and has not ended.
      */
@@ -452,7 +452,7 @@ class EventAdminController {
 
     record AnnouncementBody(String text) {}
 
-    /** Config (docs/ARCHITECTURE.md#ops-api names), sale state, and the live view when asked for. */
+    /** Config (docs/design/architecture.md#ops-api names), sale state, and the live view when asked for. */
     record EventView(
             String eventId,
             String name,

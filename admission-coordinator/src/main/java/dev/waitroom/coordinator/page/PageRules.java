@@ -252,7 +252,7 @@ final class PageRules {
         if (own == null) {
             throw new CoordinatorException(
                     ProblemType.PAGE_TEXT_REFUSED,
-                    field + ": the page has no text " + key + " (docs/page-language.md)");
+                    field + ": the page has no text " + key + " (docs/operating/page-language.md)");
         }
         Set<String> allowed = placeholders(own);
         if (own instanceof Map<?, ?>) {

@@ -13,7 +13,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The queue-service as the coordinator sees it (docs/CONTRACTS.md, "queue-service internal API"), in the contract's
+ * The queue-service as the coordinator sees it (docs/reference/contracts.md, "queue-service internal API"), in the contract's
  * records ({@code dev.waitroom.contract.queue}), except that a candidate's visitor and an offer's grant arrive and
  * leave as the coordinator's own identifiers ({@link Candidate}, {@link Offer}); the HTTP adapter converts. Every call
  * is idempotent. Implementations throw {@link QueueUnavailableException} when the queue cannot answer.

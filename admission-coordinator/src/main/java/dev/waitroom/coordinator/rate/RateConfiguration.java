@@ -90,7 +90,7 @@ class RateConfiguration {
     }
 
     /**
-     * What the rate controller makes of booking's health reports (docs/ARCHITECTURE.md, rate controller); the other
+     * What the rate controller makes of booking's health reports (docs/design/architecture.md, rate controller); the other
      * settings keep {@link RateControllerSettings#defaults()}.
      *
      * @param staleAfter a report older than this no longer counts; no edge report for this long after traffic pauses

@@ -11,7 +11,7 @@ import java.util.function.Consumer;
  * factor between 0 and 1 that scales the event's configured maximum admission rate. Health has two sources, each
  * smoothed on its own: the shop's own reports ({@link #record(HealthSample)}, booking's {@code POST /internal/health})
  * and the gateways' measurements of the requests they forwarded to the event's origin ({@link #recordEdge}). The
- * event's status is the worse of the fresh ones (docs/ARCHITECTURE.md, rate controller):
+ * event's status is the worse of the fresh ones (docs/design/architecture.md, rate controller):
  * <ul>
  * <li>Each report is one window. Figures are smoothed (exponential moving average), so one slow window does not
  * move the rate.</li>

@@ -1,7 +1,7 @@
 package dev.waitroom.coordinator.region;
 
 /**
- * What a gate may offer of an event between two budget renewals (docs/regions.md): the slots it may hold as live grants
+ * What a gate may offer of an event between two budget renewals (docs/operating/regions.md): the slots it may hold as live grants
  * and its share of the event's admission rate. A regional gate holds {@link #NONE} until its first renewal and again
  * when a renewal is fenced off; the central gate needs none (it offers under the event's ceiling).
  */

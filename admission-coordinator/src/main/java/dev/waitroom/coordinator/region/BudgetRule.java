@@ -3,7 +3,7 @@ package dev.waitroom.coordinator.region;
 import java.util.List;
 
 /**
- * The published rebalancing rule (docs/regions.md), a pure function of the ledger: each live, undrained region is owed
+ * The published rebalancing rule (docs/operating/regions.md), a pure function of the ledger: each live, undrained region is owed
  * a share of the capacity not held centrally or by frozen and draining regions, in proportion to its waiting count
  * (equal shares when nobody waits). A region's new budget is its share, never below its own live grants (an offer or
  * session is never taken back) and never above what the other regions and the central gate leave free. A draining

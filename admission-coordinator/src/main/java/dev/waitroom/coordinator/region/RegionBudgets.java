@@ -16,7 +16,7 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The ledger of regional budgets (docs/regions.md): slots each region's gate may hold as live grants, leased under the
+ * The ledger of regional budgets (docs/operating/regions.md): slots each region's gate may hold as live grants, leased under the
  * region's fencing generation. Every change runs in a transaction that first locks the event row, as every allocation
  * does, and is one conditional statement that keeps the invariant: central live grants plus, per region, the greater
  * of its slots and its live grants never exceed the event's ceiling.

@@ -6,7 +6,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * This coordinator's region (docs/regions.md).
+ * This coordinator's region (docs/operating/regions.md).
  *
  * @param name  the region this coordinator is the gate of (lowercase letters, digits, dashes; at most 32); empty (the
  *     default) for the central gate of a single-region deployment, which needs no budget

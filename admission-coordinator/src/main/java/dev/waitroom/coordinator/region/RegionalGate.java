@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * This coordinator's admission gate as a region of a regional deployment sees it (docs/regions.md): the region it is
+ * This coordinator's admission gate as a region of a regional deployment sees it (docs/operating/regions.md): the region it is
  * the gate of, the draw of its own queue, and the renewal of its budget in the ledger (reconciling the budgets of
  * stopped regions first). The central gate of a single-region deployment draws through the event and holds no budget.
  */

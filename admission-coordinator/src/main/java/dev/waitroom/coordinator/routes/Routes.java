@@ -182,7 +182,8 @@ public class Routes {
             if (reserved != null) {
                 throw new CoordinatorException(
                         ProblemType.BAD_ROUTE,
-                        "protect.paths " + path + " overlaps Waitroom's own " + reserved + " (docs/CONTRACTS.md)");
+                        "protect.paths " + path + " overlaps Waitroom's own " + reserved
+                                + " (docs/reference/contracts.md)");
             }
         }
         for (Map.Entry<EventId, Protection> other : live().entrySet()) {

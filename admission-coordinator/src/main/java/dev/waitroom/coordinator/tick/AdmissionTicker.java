@@ -196,7 +196,8 @@ public final class AdmissionTicker {
         if (this.gate.regional() && event.phase() == EventPhase.OPEN && event.drawn() && !lead.draw.done()) {
             lead.draw = this.gate.drawHere(event);
         } else if (this.gate.regional() && event.drawn() && lead.draw.done() && event.revealedSeed() == null) {
-            // another region's queue had not drawn when this one did: reveal once it has (docs/regions.md#the-draw)
+            // another region's queue had not drawn when this one did: reveal once it has
+            // (docs/operating/regions.md#the-draw)
             event = this.management.queueDrawn(event);
         }
         this.admissions.expireOverdue(id, this.properties.expiryBatch());

@@ -15,7 +15,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The offer pace pushed for wait estimates (docs/estimates.md): offers counted per 5 s bucket on database time, only
+ * The offer pace pushed for wait estimates (docs/design/estimates.md): offers counted per 5 s bucket on database time, only
  * since admissions last started, with the slowest healthy pace and whether admissions just resumed.
  */
 @CoordinatorTest

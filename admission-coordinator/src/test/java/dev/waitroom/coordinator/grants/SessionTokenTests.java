@@ -32,7 +32,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A stolen visitor cookie is worth little (docs/ARCHITECTURE.md#identity): renew and leave need the session's current
+ * A stolen visitor cookie is worth little (docs/design/architecture.md#identity): renew and leave need the session's current
  * admission token, and a repeated claim is given the session again only with the browser's claim key (within the
  * claim's window) or that token, never with the visitor id alone.
  */
@@ -254,7 +254,8 @@ class SessionTokenTests {
         String laptop = offered(2, 1).get(0);
         String phone = VisitorId.random().value();
         String key = newKey();
-        // the gateway claims the account's place, offered to the laptop's id, for the phone (docs/accounts.md)
+        // the gateway claims the account's place, offered to the laptop's id, for the phone
+        // (docs/integration/accounts.md)
         Http.Response claimed = claim(laptop, Headers.CLAIMING_VISITOR, phone, Headers.IDEMPOTENCY_KEY, key);
         assertThat(claimed.status()).as(claimed.body()).isEqualTo(200);
         String sessionId = claimed.json().path("sessionId").asString();

@@ -33,7 +33,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Sold out, pause and sale rounds (docs/sale-rules/sold-out-pause-rounds.md) against real PostgreSQL and Redis, over
+ * Sold out, pause and sale rounds (docs/design/sale-rules/sold-out-pause-rounds.md) against real PostgreSQL and Redis, over
  * HTTP where the answer's shape matters: sold out withdraws every outstanding offer in the step that changes the mode,
  * also under claims racing it; a pause holds offers and gives the pause back to their deadline; a new round moves the
  * sale generation on, ends the earlier round's sessions and lets offers flow again.

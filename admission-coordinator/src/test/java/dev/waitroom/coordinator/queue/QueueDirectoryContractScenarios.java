@@ -39,7 +39,7 @@ import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 
 /**
- * The queue-service's internal API as the coordinator relies on it (docs/CONTRACTS.md, "queue-service internal API"),
+ * The queue-service's internal API as the coordinator relies on it (docs/reference/contracts.md, "queue-service internal API"),
  * driven through {@link QueueDirectory} alone: the event push with its phase and generation guards, the pre-sale draw,
  * candidates, offers, every entry transition and the counts after each. One suite for the coordinator's in-memory
  * stand-in ({@code InMemoryQueueDirectory}) and for the real queue-service behind {@code RestClientQueueDirectory}:
@@ -772,7 +772,7 @@ abstract class QueueDirectoryContractScenarios {
         return "qd-" + UUID.randomUUID().toString().substring(0, 13);
     }
 
-    /** The draw's rank of an entry: HMAC-SHA256(seed, entry id), compared as unsigned bytes (docs/ARCHITECTURE.md). */
+    /** The draw's rank of an entry: HMAC-SHA256(seed, entry id), compared as unsigned bytes (docs/design/architecture.md). */
     private static byte[] hmac(String seedHex, String entryId) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");

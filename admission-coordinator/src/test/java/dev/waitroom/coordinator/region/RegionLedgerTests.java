@@ -34,7 +34,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The ledger of regional budgets under a randomized, concurrent workload against real PostgreSQL (docs/regions.md):
+ * The ledger of regional budgets under a randomized, concurrent workload against real PostgreSQL (docs/operating/regions.md):
  * three regions' gates and the central gate, each on its own thread and with two lease owners per region (a gate and
  * its replacement), lease, renew, use, return, drain, stall, and reconcile one another's frozen budgets. After every
  * step the ledger is read in one statement and must hold: central live grants plus, per region, the greater of its slots

@@ -21,7 +21,7 @@ import org.springframework.test.context.ContextConfiguration;
             "waitroom.test.database=coordinator",
             "waitroom.coordinator.ticker-enabled=false",
             "waitroom.keys.publish-lead=0s",
-            // an identity provider is configured, so ACCOUNT-scoped events can be made (docs/accounts.md)
+            // an identity provider is configured, so ACCOUNT-scoped events can be made (docs/integration/accounts.md)
             "waitroom.accounts.issuer=https://accounts.test.invalid/realms/waitroom",
             "logging.level.dev.waitroom=INFO"
         })

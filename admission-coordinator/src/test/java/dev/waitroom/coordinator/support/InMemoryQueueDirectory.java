@@ -46,7 +46,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The queue service's internal API in memory (docs/CONTRACTS.md, "queue-service internal API"), held to the real
+ * The queue service's internal API in memory (docs/reference/contracts.md, "queue-service internal API"), held to the real
  * service by {@code QueueDirectoryContractScenarios}, which runs against both: where they differ, this is wrong. Like
  * the real one: entry ids are the base-36 join sequence; order keys are that sequence after opening and 0 before it
  * until the draw orders the pre-sale group by HMAC-SHA256(seed, entryId) (or join order for FIFO) and keeps that seed;

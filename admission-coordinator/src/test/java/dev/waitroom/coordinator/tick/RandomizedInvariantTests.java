@@ -31,7 +31,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 /**
  * Seeded random sequences of join, tick (two coordinators), claim, renew, leave, purchase, time passing, a leader
  * whose lease runs out while it still believes it leads, a leader that is killed, and queue outages. The invariants
- * of docs/ARCHITECTURE.md#invariants are checked after every step; a failure names the seed (rerun with
+ * of docs/design/architecture.md#invariants are checked after every step; a failure names the seed (rerun with
  * -Dwaitroom.seed=...).
  */
 @CoordinatorTest

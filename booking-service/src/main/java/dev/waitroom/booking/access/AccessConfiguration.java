@@ -13,7 +13,7 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Who may shop (docs/security/booking.md): booking verifies the gateway's {@code Waitroom-Admission} header exactly as
+ * Who may shop (docs/design/security/booking.md): booking verifies the gateway's {@code Waitroom-Admission} header exactly as
  * a foreign shop would, through the waitroom-verifier module ({@code waitroom.verifier.*}: the gateway's JWKS or a
  * fixed one, audience {@code booking}). Its servlet filter checks signature, audience, method, raw path and expiry as
  * the request arrives; {@link AdmissionInterceptor} then holds the verified claims against the route (event of the

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The shopper of a shop request, from the gateway's verified {@code Waitroom-Admission} header alone
- * (docs/security/booking.md): the verifier's filter proved the gateway signed it for this origin, this method and raw
+ * (docs/design/security/booking.md): the verifier's filter proved the gateway signed it for this origin, this method and raw
  * path, seconds ago, after checking the admission token and the session's liveness (or BYPASS); here its claims are
  * held against the route. Booking sees no admission token and no Waitroom cookie: the gateway never forwards them.
  */

@@ -8,7 +8,7 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * How often the seats that can be taken are counted per category for {@code waitroom.booking.seats.available}
- * (docs/observability/metrics.md).
+ * (docs/reference/metrics.md).
  *
  * @param refresh the interval between two counts (one query over every category, on the seats' event/state index)
  */

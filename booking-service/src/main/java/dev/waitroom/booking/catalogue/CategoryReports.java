@@ -11,7 +11,7 @@ import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Keeps the coordinator told which seat categories have no seat left to take (docs/sale-rules/seat-categories.md).
+ * Keeps the coordinator told which seat categories have no seat left to take (docs/design/sale-rules/seat-categories.md).
  * A category is sold out while none of its seats is {@link SeatConditions#TAKEABLE}: every seat sold, or held by a
  * hold whose deadline has not passed. {@code seat_categories.sold_out} remembers the last state noticed; a write that
  * flips it re-arms the event's CATEGORIES signal in the same transaction, and the counts go out when the signal is

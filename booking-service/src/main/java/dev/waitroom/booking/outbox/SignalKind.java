@@ -12,7 +12,7 @@ public enum SignalKind {
     /**
      * A seat category of the event ran out of seats that can be taken, or has some again: the coordinator is sent the
      * seats available per category, counted when the signal is delivered. One row per event, re-armed by each such
-     * change (docs/sale-rules/seat-categories.md).
+     * change (docs/design/sale-rules/seat-categories.md).
      */
     CATEGORIES
 }

@@ -13,7 +13,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * Booking protects its shop as any seller's origin would (docs/security/booking.md): a shop request needs the gateway's
+ * Booking protects its shop as any seller's origin would (docs/design/security/booking.md): a shop request needs the gateway's
  * {@code Waitroom-Admission} header, verified by the waitroom-verifier module with the gateway's public keys, for
  * exactly this method, raw path and event, seconds old; its claims are the shopper. No internal credential reaches a
  * shop route any more, and none is needed there; every other route but the payment webhook still needs it. Every

@@ -26,7 +26,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Booking's report of seats per category to the coordinator (docs/sale-rules/seat-categories.md): sent when a
+ * Booking's report of seats per category to the coordinator (docs/design/sale-rules/seat-categories.md): sent when a
  * category runs out of seats to take or has some again, through the outbox, coalesced per event, counted when sent.
  */
 class SeatCategoryReportsTests extends ShopTestSupport {

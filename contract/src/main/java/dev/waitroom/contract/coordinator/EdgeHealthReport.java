@@ -10,7 +10,7 @@ import java.util.List;
  * Body of {@code POST /internal/edge-health} ({@link CoordinatorPaths#EDGE_HEALTH}): one gateway instance's window of
  * the requests it forwarded to shop origins, per event and origin, sent every second. A report with no window still
  * says the edge is there: the coordinator pauses an event whose traffic the edge stopped reporting, never one that
- * simply has none (docs/ARCHITECTURE.md, rate controller).
+ * simply has none (docs/design/architecture.md, rate controller).
  *
  * @param gateway the reporting gateway instance, an opaque id
  * @param at the end of the window

@@ -1,7 +1,7 @@
 package dev.waitroom.contract.queue;
 
 /**
- * Why a wait estimate is wider than usual (docs/estimates.md); the status body's {@code estimatedWaitSeconds.caveat},
+ * Why a wait estimate is wider than usual (docs/design/estimates.md); the status body's {@code estimatedWaitSeconds.caveat},
  * null when the pace is steady. The page says it in words.
  */
 public enum EstimateCaveat {

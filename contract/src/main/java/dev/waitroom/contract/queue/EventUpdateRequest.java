@@ -19,14 +19,14 @@ import java.util.regex.Pattern;
  * policies are their defaults, missing numbers are 0 (for {@code maxJoinsPerSecond} and {@code proofOfWorkDifficulty}:
  * no join ceiling, no proof of work; {@link JoinGate}). {@code name}, {@code afterPurchase} and {@code soldOutCategories}
  * are what the page publishes (issue 17): missing is no name, {@link AfterPurchase#DEFAULT} and none sold out.
- * {@code pace} is the offer pace the coordinator measured ({@link Pace}, docs/estimates.md); missing is none measured.
+ * {@code pace} is the offer pace the coordinator measured ({@link Pace}, docs/design/estimates.md); missing is none measured.
  *
  * <p>{@code phase}, {@code mode} and the three policies are Strings on purpose: the queue-service reads them itself
  * ({@link #validated()}, the typed readers) and answers an unknown name with its malformed-request problem naming the
  * field, not with a deserialisation error. The coordinator builds the body from its enums with {@link #of}.
  * {@code commitment} and {@code seed} are hex ({@code seed} null until revealed). {@code modeStatement} is the
  * coordinator's signature of the mode (a compact JWS, shared-tokens {@code ModeStatement}), stored opaque and returned in
- * the snapshot: the gateway honours BYPASS only on a statement that verifies (docs/security/signed-mode.md).
+ * the snapshot: the gateway honours BYPASS only on a statement that verifies (docs/design/security/signed-mode.md).
  * {@code admissionHold} says why offers are held back while the event is open ({@link AdmissionHold}; missing: they
  * are not), carried to the snapshot and the visitor status for the page.
  */

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * Body of {@code POST /internal/events/{eventId}/joins} ({@link QueuePaths#JOINS}): the joins one gateway collected for
  * the event within a few milliseconds, in the order they arrived there; each is what a single forwarded join carries
- * (docs/CONTRACTS.md#batched-joins). The queue-service applies them in this order, one Lua call for the batch, and
+ * (docs/reference/contracts.md#batched-joins). The queue-service applies them in this order, one Lua call for the batch, and
  * answers one {@link JoinResult} per join, in the same order ({@link JoinResults}).
  */
 public record JoinBatch(List<Join> joins) {

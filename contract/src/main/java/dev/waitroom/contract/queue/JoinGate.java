@@ -3,7 +3,7 @@ package dev.waitroom.contract.queue;
 import dev.waitroom.contract.MalformedValueException;
 
 /**
- * An event's protection of its join route (docs/ABUSE.md), set by ops on the event and carried from the coordinator
+ * An event's protection of its join route (docs/design/abuse.md), set by ops on the event and carried from the coordinator
  * through the queue-service to the gateway's snapshot.
  *
  * @param maxJoinsPerSecond new entries the queue-service creates per second for the event, across every instance; a

@@ -4,7 +4,7 @@ import dev.waitroom.contract.MalformedValueException;
 import java.util.Locale;
 
 /**
- * The offer pace the coordinator measured (docs/estimates.md), pushed with the event state and handed to the edge in
+ * The offer pace the coordinator measured (docs/design/estimates.md), pushed with the event state and handed to the edge in
  * the snapshot: offers counted per {@value #BUCKET_SECONDS} s bucket since the sale opened or admissions last resumed,
  * over at most the last {@value #WINDOW_BUCKETS} buckets.
  *

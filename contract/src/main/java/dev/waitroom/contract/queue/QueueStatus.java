@@ -6,7 +6,7 @@ import dev.waitroom.contract.OperatingMode;
 import java.time.Instant;
 
 /**
- * The visitor status, {@code GET /events/{eventId}/queue/status} (docs/ARCHITECTURE.md#the-status-body): answered by
+ * The visitor status, {@code GET /events/{eventId}/queue/status} (docs/design/architecture.md#the-status-body): answered by
  * the queue-service and, for a WAITING entry whose order the snapshot covers, by the gateway at the edge; both must
  * read alike. Nothing about other visitors, no internal ids but the visitor's own receipt. {@code state} is an entry
  * state name; {@code position} and {@code estimatedWaitSeconds} are null when unknown; {@code offer} is set for an
@@ -69,7 +69,7 @@ public record QueueStatus(
     }
 
     /**
-     * Seconds until an offer is expected: a 90 % range from the measured offer pace (docs/estimates.md), with the
+     * Seconds until an offer is expected: a 90 % range from the measured offer pace (docs/design/estimates.md), with the
      * reason it is wider than usual, null when the pace is steady. Never wider than {@link #meaningful} allows.
      */
     public record EstimatedWait(long min, long max, EstimateCaveat caveat) {
@@ -83,7 +83,7 @@ public record QueueStatus(
         /** A range's upper end is at most this many times its lower end ... */
         public static final long MOST_TIMES_THE_LOWER_END = 4;
 
-        /** ... plus this many seconds; a wider range says nothing and is not shown (docs/estimates.md). */
+        /** ... plus this many seconds; a wider range says nothing and is not shown (docs/design/estimates.md). */
         public static final long MOST_SECONDS_BEYOND = 120;
 
         /**

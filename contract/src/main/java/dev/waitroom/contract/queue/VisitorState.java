@@ -4,7 +4,7 @@ import java.util.Optional;
 
 /**
  * The entry states a visitor's status names in {@link QueueStatus#state()}, as the queue-service writes them (its
- * entry lifecycle, docs/ARCHITECTURE.md#queue-entry). A reader that must act on one state decodes it here
+ * entry lifecycle, docs/design/architecture.md#queue-entry). A reader that must act on one state decodes it here
  * rather than comparing strings; a name it does not know (a newer queue-service's) reads as empty, never as an error.
  */
 public enum VisitorState {

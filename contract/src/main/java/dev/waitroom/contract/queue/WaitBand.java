@@ -1,7 +1,7 @@
 package dev.waitroom.contract.queue;
 
 /**
- * The one rule for a wait estimate (docs/estimates.md), which the queue-service and the gateway edge both apply through
+ * The one rule for a wait estimate (docs/design/estimates.md), which the queue-service and the gateway edge both apply through
  * {@link QueueStatus.EstimatedWait#of}: a 90 % band from the measured offer pace and its variability, not a fixed
  * factor.
  *
@@ -47,7 +47,7 @@ final class WaitBand {
      * at a steady rate held the real wait, nine in ten of those waits fell in the lower 55 % of the band, and the median
      * width over max(wait, 60 s) was 1.07, against the musts' 90 % and 1. Replayed over that run and a second one
      * (rehearsed with 0.8: 94.5 % inside, width 1.00, the must's edge), 0.7 holds 96.3 % and 93.5 % inside at medians
-     * of 0.75 and 0.88 (docs/estimates.md, "Calibration"). Whether a band means anything is judged before this, on the
+     * of 0.75 and 0.88 (docs/design/estimates.md, "Calibration"). Whether a band means anything is judged before this, on the
      * modelled band, so calibration never turns a "not known yet" into a range.
      */
     static final double SHOWN_SPREAD = 0.7;
@@ -85,14 +85,14 @@ final class WaitBand {
             central = r;
             fast = r + Z * rateError;
             // the late end also heeds a recent pace a little below the long-run one: an offer later than promised is
-            // worse news than an earlier one, and in the rehearsal the misses were late (docs/estimates.md)
+            // worse news than an earlier one, and in the rehearsal the misses were late (docs/design/estimates.md)
             slow = Math.min(r, recent) - Z * rateError;
             // a recent pace beyond its own noise from the long-run pace is a change: it widens and says so
             if (recent < r * (1 - CHANGE) && recent < r - Z * recentError) {
                 caveat = EstimateCaveat.SLOWED;
                 central = (r + recent) / 2;
                 // the near future is more like the recent pace than the long-run one: the fast end is the halfway
-                // pace, not the long-run one (the rehearsal's SLOWED ranges held every wait, docs/estimates.md)
+                // pace, not the long-run one (the rehearsal's SLOWED ranges held every wait, docs/design/estimates.md)
                 fast = central + Z * rateError;
                 slow = (recent - Z * rateError) / WIDEN;
             } else if (recent > r * (1 + CHANGE) && recent > r + Z * recentError) {

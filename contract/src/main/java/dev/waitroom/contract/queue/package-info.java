@@ -1,5 +1,5 @@
 /**
- * The queue-service's internal API (docs/CONTRACTS.md#queue-service-internal-api-internal-x-waitroom-internal-required):
+ * The queue-service's internal API (docs/reference/contracts.md#queue-service-internal-api-internal-x-waitroom-internal-required):
  * one record per request and response body, used by the queue-service, the coordinator and the gateway alike, and
  * the route templates in {@link dev.waitroom.contract.queue.QueuePaths}. Also the two public bodies that more than
  * one side writes or imitates: the visitor status ({@link dev.waitroom.contract.queue.QueueStatus}, answered by the

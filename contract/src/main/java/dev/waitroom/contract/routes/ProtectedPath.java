@@ -23,7 +23,7 @@ public record ProtectedPath(String pattern) {
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9._~!$&'()+,=:@-]+");
 
     /**
-     * Waitroom's own public paths outside {@code /events} (docs/CONTRACTS.md): a pattern reaching into one of them is
+     * Waitroom's own public paths outside {@code /events} (docs/reference/contracts.md): a pattern reaching into one of them is
      * refused, so an event can never take the ops API, the keys or the forward-auth endpoint away from the gateway.
      */
     private static final List<ProtectedPath> RESERVED = List.of(

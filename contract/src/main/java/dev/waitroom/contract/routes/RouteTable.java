@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The protected paths of every live event, as the coordinator writes them to {@link
- * dev.waitroom.contract.RedisKeys#ROUTES} and the gateway reads them (docs/CONTRACTS.md#redis-keys-and-topologies). A
+ * dev.waitroom.contract.RedisKeys#ROUTES} and the gateway reads them (docs/reference/contracts.md#redis-keys-and-topologies). A
  * request path does not name its event, so the gateway needs the whole table up front. Text, one line per path:
  * {@code v1 <version>} first, then {@code <eventId> <origin> <host or -> <pattern>} separated by single spaces (none of
  * the four can hold a space), and a fifth field {@code allow} on an event's allow rule (a path inside its protected

@@ -37,7 +37,7 @@ final class Ledger {
         }
 
         /**
-         * What the ledger holds of the ceiling (its invariant, docs/regions.md): the central grants plus, per region,
+         * What the ledger holds of the ceiling (its invariant, docs/operating/regions.md): the central grants plus, per region,
          * its slots or its live grants if more (a frozen budget being reconciled).
          */
         long held() {

@@ -52,7 +52,8 @@ record LoadParameters(
                 doubleProperty("abandonWaiting", 0.05),
                 doubleProperty("abandonShop", 0.2),
                 doubleProperty("abandonPayment", 0.05),
-                // late enough that the admissions before it are a steady sample for the estimates (docs/estimates.md)
+                // late enough that the admissions before it are a steady sample for the estimates
+                // (docs/design/estimates.md)
                 Duration.ofSeconds(intProperty("slowdownAtSeconds", ci ? 60 : 240)),
                 Duration.ofSeconds(intProperty("slowdownForSeconds", ci ? 10 : 20)),
                 intProperty("slowdownLatencyMs", 600),

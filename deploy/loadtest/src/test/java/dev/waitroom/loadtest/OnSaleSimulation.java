@@ -38,7 +38,7 @@ public class OnSaleSimulation extends Simulation {
     static final Ledger LEDGER = new Ledger();
     private final LoadParameters p = LoadParameters.fromSystemProperties();
     private final OpsClient ops = new OpsClient(p.baseUrl(), p.opsToken());
-    /** The regions' gateways (docs/regions.md); one, {@code baseUrl}, unless {@code -Dregions=N}. */
+    /** The regions' gateways (docs/operating/regions.md); one, {@code baseUrl}, unless {@code -Dregions=N}. */
     private final RegionGateways regions = RegionGateways.fromSystemProperties(p.baseUrl());
 
     private volatile Instant opensAt;
@@ -49,7 +49,8 @@ public class OnSaleSimulation extends Simulation {
             .disableCaching()
             .shareConnections()
             .userAgentHeader("waitroom-onsale-rehearsal")
-            // every visitor is a client of its own (docs/abuse/client-limits.md): the gateway believes X-Forwarded-For
+            // every visitor is a client of its own (docs/design/abuse/client-limits.md): the gateway believes
+            // X-Forwarded-For
             // from loopback, so its per-address limits see a crowd, as they would behind a load balancer
             .header("X-Forwarded-For", "#{clientAddress}");
 

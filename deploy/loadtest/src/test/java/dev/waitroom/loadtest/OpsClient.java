@@ -100,7 +100,7 @@ final class OpsClient {
 
     /**
      * Samples the capacity ledger's budgets, {@code GET /admin/events/{e}/regions} (the lead's ops API of
-     * docs/regions.md): the ceiling, the grants held centrally and each region's slots and live grants.
+     * docs/operating/regions.md): the ceiling, the grants held centrally and each region's slots and live grants.
      */
     void sampleBudgets(String eventId, Ledger ledger) {
         try {

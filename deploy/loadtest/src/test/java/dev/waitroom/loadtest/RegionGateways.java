@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The regions' gateways a rehearsal spreads its visitors over (docs/regions.md): visitor n goes to region
+ * The regions' gateways a rehearsal spreads its visitors over (docs/operating/regions.md): visitor n goes to region
  * {@code n mod N} and keeps to it. One region (the default) is the stack's one gateway, {@code baseUrl}.
  *
  * <p>{@code -Dregions=N} ({@code ./waitroom loadtest --regions N}) finds the gateways in the launcher's process list

@@ -28,7 +28,7 @@ final class Verdict {
     }
 
     /**
-     * The verdict of a rehearsal spread over regions (docs/regions.md): {@code finalCounts} is the total of the
+     * The verdict of a rehearsal spread over regions (docs/operating/regions.md): {@code finalCounts} is the total of the
      * regions' queues, {@code regionCounts} each region's own; empty for a single region.
      */
     static Verdict of(
@@ -185,14 +185,14 @@ final class Verdict {
                 + counts.getOrDefault("expired", 0L);
     }
 
-    /** Below this many admitted visitors a share of 90 % says too little to fail a run on (docs/estimates.md). */
+    /** Below this many admitted visitors a share of 90 % says too little to fail a run on (docs/design/estimates.md). */
     static final int ESTIMATE_MIN_SAMPLES = 100;
 
     /** The share of real waits inside the range shown that the brief asks for at a steady rate. */
     static final double ESTIMATE_SHARE = 0.90;
 
     /**
-     * The widest range that means something, as the status answers it (docs/estimates.md): the median of (upper -
+     * The widest range that means something, as the status answers it (docs/design/estimates.md): the median of (upper -
      * lower) / max(real wait, {@value #WIDTH_FLOOR_SECONDS} s) over every range shown at a steady rate is at most this.
      */
     static final double ESTIMATE_WIDTH = 1.0;
@@ -488,7 +488,7 @@ final class Verdict {
 
     /**
      * Every range an admitted visitor was shown, one line each (visitor, shown at, min, max, caveat, offered at, in
-     * epoch millis and seconds): the rehearsal's raw estimate data, for calibrating the band (docs/estimates.md).
+     * epoch millis and seconds): the rehearsal's raw estimate data, for calibrating the band (docs/design/estimates.md).
      */
     static void writeEstimates(Ledger ledger, Path dir) throws IOException {
         Files.createDirectories(dir);

@@ -37,7 +37,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Verifies the identity provider's sign-in tokens (docs/accounts.md): a JWS JWT whose signature checks against a key of
+ * Verifies the identity provider's sign-in tokens (docs/integration/accounts.md): a JWS JWT whose signature checks against a key of
  * the provider's JWKS (one of the configured asymmetric algorithms: {@code none}, HMAC and encrypted tokens are refused
  * before any key is looked up), whose {@code iss} is the configured issuer, whose {@code aud} contains the configured
  * audience, with {@code sub} and {@code exp}, not expired and not before {@code nbf} (both with the configured skew).

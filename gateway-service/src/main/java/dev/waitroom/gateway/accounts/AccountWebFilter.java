@@ -18,7 +18,7 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * The verified account of a visitor route (docs/accounts.md). With an identity provider configured ({@link
+ * The verified account of a visitor route (docs/integration/accounts.md). With an identity provider configured ({@link
  * AccountsProperties#enabled()}), a request to {@code /events/{e}/queue} (join, leave) or {@code
  * /events/{e}/queue/status} that carries a sign-in token, in {@code Authorization: Bearer} or else in the configured
  * cookie, is forwarded with the account's pseudonym in {@code X-Waitroom-Account} when the token is valid. A bearer token

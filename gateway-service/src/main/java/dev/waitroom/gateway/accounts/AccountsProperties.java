@@ -9,7 +9,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The identity provider whose sign-in tokens place a visitor in an ACCOUNT-scoped event (docs/accounts.md). The prefix
+ * The identity provider whose sign-in tokens place a visitor in an ACCOUNT-scoped event (docs/integration/accounts.md). The prefix
  * is {@code waitroom.accounts}, not {@code waitroom.gateway.accounts}: the same environment variables configure the
  * coordinator (which refuses ACCOUNT-scoped events without {@code issuer}) and the queue-service (which names {@code
  * sign-in-url} in its {@code sign-in-required} answers), so one deployment setting feeds all three.

@@ -24,7 +24,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * A claim by a signed-in browser is made under the visitor id the account's place is bound to, which is the id the offer
- * was made to (docs/accounts.md, "Two browsers, one place"): the queue-service names it to the gateway on a status call
+ * was made to (docs/integration/accounts.md, "Two browsers, one place"): the queue-service names it to the gateway on a status call
  * with the account. So whichever of the person's browsers claims first gets the session, bound to its own visitor id
  * (sent as {@code X-Waitroom-Claiming-Visitor}, so its own cookie shops); the others then see the place as taken. When
  * the queue-service does not answer in time, or names no other id, the claim goes on under the browser's own id; the

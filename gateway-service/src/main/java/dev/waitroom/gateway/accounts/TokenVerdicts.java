@@ -48,7 +48,7 @@ final class TokenVerdicts {
         verified.increment();
     }
 
-    /** A cookie's token not accepted: counted and logged; the queue-service answers it (docs/accounts.md). */
+    /** A cookie's token not accepted: counted and logged; the queue-service answers it (docs/integration/accounts.md). */
     void ambient(ServerWebExchange exchange, AccountTokens.Verification verification) {
         RequestIdWebFilter.withCorrelation(exchange, () -> {
             if (verification instanceof AccountTokens.Invalid bad) {

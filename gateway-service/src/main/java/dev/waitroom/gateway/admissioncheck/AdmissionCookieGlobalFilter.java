@@ -23,7 +23,7 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * The admission cookie on the wire (docs/CONTRACTS.md, {@link EdgeCookies}). The coordinator sets {@code wr_at} for the
+ * The admission cookie on the wire (docs/reference/contracts.md, {@link EdgeCookies}). The coordinator sets {@code wr_at} for the
  * event's own path ({@code Path=/events/{e}}) and without {@code Secure} (it cannot know how the browser reached the
  * edge). The gateway hands it to the browser as the event's own cookie {@code wr_at_<e>} with {@code Path=/}, so it
  * reaches the event's protected paths wherever they are, while a buyer admitted to two events still holds one token

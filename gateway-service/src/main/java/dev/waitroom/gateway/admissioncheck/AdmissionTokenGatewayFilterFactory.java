@@ -49,7 +49,7 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * Admission on a protected route ({@code /events/{eventId}/shop/**} and every event's protected paths, whose event the
- * route table names: docs/integration/gateway-in-front.md; docs/ARCHITECTURE.md#admission-path): the token comes from
+ * route table names: docs/integration/gateway-in-front.md; docs/design/architecture.md#admission-path): the token comes from
  * the event's admission cookie (presented as {@code wr_at}) or, only when there is none, {@code Authorization: Bearer}
  * (API clients, load tests); its signature, event, sale generation (from the event snapshot) and expiry are verified
  * (once per token, then cached), the visitor binding is compared with the verified visitor cookie, and the session must
@@ -210,7 +210,7 @@ public class AdmissionTokenGatewayFilterFactory
     /**
      * Whether the snapshot's BYPASS is the coordinator's: its mode statement verifies with the coordinator's keys (the
      * JWKS admission tokens verify with), names this event, says BYPASS, is of this sale round or later and has not
-     * expired (docs/security/signed-mode.md). The queue-service stores whatever mode it is told; only the
+     * expired (docs/design/security/signed-mode.md). The queue-service stores whatever mode it is told; only the
      * coordinator can sign one. A statement is verified once (off the event loop: the key source may be read) and its
      * verdict kept per event (bounded) until another statement replaces it, so neither the coordinator's nor a forged
      * one is verified per request; an unknown key is checked again (the JWKS is read at most once a second). Otherwise the event is treated as QUEUEING:

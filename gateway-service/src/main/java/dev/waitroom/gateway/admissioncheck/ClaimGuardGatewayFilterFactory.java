@@ -14,7 +14,7 @@ import reactor.core.publisher.Mono;
 /**
  * Fails a claim closed when the live-session registry (Redis) cannot be reached: a session
  * admitted now could not be checked on the shop routes, so no new admission is issued
- * (docs/ARCHITECTURE.md#fail-closed). The coordinator being down is answered by the error handler with the same problem
+ * (docs/design/architecture.md#fail-closed). The coordinator being down is answered by the error handler with the same problem
  * type.
  */
 @Component

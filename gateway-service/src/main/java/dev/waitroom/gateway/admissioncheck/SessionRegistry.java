@@ -13,7 +13,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * Reads the coordinator's live-session registry ({@link RedisKeys#session}, value the sale generation;
- * docs/CONTRACTS.md). Sessions this instance has seen live are remembered until
+ * docs/reference/contracts.md). Sessions this instance has seen live are remembered until
  * their token expires, so that while Redis is unreachable existing sessions continue and only
  * never-seen ones are refused.
  */

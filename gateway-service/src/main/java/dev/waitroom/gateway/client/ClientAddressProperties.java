@@ -8,7 +8,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * How the gateway finds the client's address ({@code waitroom.gateway.client-address.*}, docs/abuse/client-limits.md).
+ * How the gateway finds the client's address ({@code waitroom.gateway.client-address.*}, docs/design/abuse/client-limits.md).
  *
  * @param trustedProxies CIDR blocks of the proxies in front of the gateway whose {@code Forwarded} / {@code
  *        X-Forwarded-For} are believed; when unset, loopback, link-local and the private ranges ({@link

@@ -11,7 +11,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * The client's address, the key of the per-address limits (docs/abuse/client-limits.md): the direct peer, or, when the
+ * The client's address, the key of the per-address limits (docs/design/abuse/client-limits.md): the direct peer, or, when the
  * peer is a trusted proxy, the first untrusted address of the forwarding chain read from the right. Only the header
  * the proxies are configured to write is read ({@link ClientAddressProperties#header()}: {@code X-Forwarded-For} by
  * default, or RFC 7239 {@code Forwarded}), never the other. An untrusted peer's forwarding headers are ignored,

@@ -24,7 +24,7 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * The limits per client address (docs/abuse/client-limits.md). Most are token buckets held in this instance ({@link
+ * The limits per client address (docs/design/abuse/client-limits.md). Most are token buckets held in this instance ({@link
  * LocalTokenBuckets}, no network call), each instance taking its share of the configured rate: they sit on the paths a
  * flash crowd takes (new identities, joins, polls) or that must keep working without Redis (renew, leave). Claims are
  * counted in Redis across every instance (Spring Cloud Gateway's {@link RedisRateLimiter}): a claim already needs Redis
@@ -120,7 +120,7 @@ public class ClientLimits implements ApplicationContextAware {
 
     /**
      * Takes one claim from the client's shared bucket in Redis: true when allowed, false when refused; an error when
-     * Redis cannot be asked (claims fail closed then, docs/abuse/client-limits.md).
+     * Redis cannot be asked (claims fail closed then, docs/design/abuse/client-limits.md).
      */
     public Mono<Boolean> tryTakeClaim(ServerWebExchange exchange, java.time.Duration timeout) {
         if (!enabled) {

@@ -8,7 +8,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Limits per client address ({@code waitroom.gateway.client-limits.*}, docs/abuse/client-limits.md), beside the
+ * Limits per client address ({@code waitroom.gateway.client-limits.*}, docs/design/abuse/client-limits.md), beside the
  * per-visitor limits. Rates are for the whole deployment: the local limits give each gateway instance its share
  * ({@code rate / instances}), the shared one ({@code claims}) is counted in Redis.
  *

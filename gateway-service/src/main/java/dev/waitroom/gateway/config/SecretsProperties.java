@@ -21,15 +21,15 @@ import org.springframework.validation.annotation.Validated;
  * @param opsToken the ops API's bearer token (operator {@code ops}); required unless named operators are configured
  * @param serviceCredential the gateway's own credential ({@code wrs_gateway_<secret>}), sent as
  *     {@code X-Waitroom-Internal} on every forwarded and internal call to Waitroom's services, which hold only its
- *     SHA-256 (docs/security/internal.md#who-may-call-what)
+ *     SHA-256 (docs/design/security/internal.md#who-may-call-what)
  * @param ticketKey base64 HMAC key of queue tickets (at least 32 bytes), the same value as the queue-service's
  * @param visitorKey base64 HMAC key of visitor cookies (at least 32 bytes), the same value as the queue-service's
  * @param opsTokenPrevious an ops token being rotated out, still accepted for operator {@code ops}
  * @param operators named operators, each with the SHA-256 of a token of their own and a role
- *     (docs/security/operators.md)
- * @param ticketKeyPrevious a ticket key being rotated out, still accepted for queue tickets (docs/security/keys.md)
+ *     (docs/design/security/operators.md)
+ * @param ticketKeyPrevious a ticket key being rotated out, still accepted for queue tickets (docs/design/security/keys.md)
  * @param visitorKeyPrevious a visitor key being rotated out, still accepted for visitor cookies
- *     (docs/security/keys.md)
+ *     (docs/design/security/keys.md)
  * @param internalToken the retired shared credential: a gateway that still has it refuses to start
  */
 @Validated
@@ -50,13 +50,14 @@ public record SecretsProperties(
         // also accepted for the operator "ops" during a rotation
         String opsTokenPrevious,
 
-        // named operators, each by the hash of a token of their own (docs/security/operators.md)
+        // named operators, each by the hash of a token of their own (docs/design/security/operators.md)
         @DefaultValue List<ConfiguredOperator> operators,
 
-        // optional: the ticket key being rotated out, still accepted for queue tickets (docs/security/keys.md)
+        // optional: the ticket key being rotated out, still accepted for queue tickets (docs/design/security/keys.md)
         String ticketKeyPrevious,
 
-        // optional: the visitor key being rotated out, still accepted for visitor cookies (docs/security/keys.md)
+        // optional: the visitor key being rotated out, still accepted for visitor cookies
+        // (docs/design/security/keys.md)
         String visitorKeyPrevious,
 
         // retired: refused when set, so a deployment notices it still hands out the shared credential
@@ -77,7 +78,7 @@ public record SecretsProperties(
                     "waitroom.security.internal-token (WAITROOM_SECURITY_INTERNALTOKEN) is no"
                             + " longer used: every service has a credential of its own. Remove it and set the gateway's,"
                             + " waitroom.security.service-credential (WAITROOM_SECURITY_SERVICECREDENTIAL); its receivers hold"
-                            + " its SHA-256 (docs/security/internal.md#who-may-call-what)");
+                            + " its SHA-256 (docs/design/security/internal.md#who-may-call-what)");
         }
         serviceCredential = serviceCredential == null ? null : serviceCredential.strip();
         if (serviceCredential != null
@@ -85,7 +86,7 @@ public record SecretsProperties(
                 && ServiceCredential.serviceOf(serviceCredential) != WaitroomService.GATEWAY) {
             throw new IllegalArgumentException("waitroom.security.service-credential"
                     + " (WAITROOM_SECURITY_SERVICECREDENTIAL) must be the gateway's own credential, wrs_gateway_<"
-                    + ServiceCredential.SECRET_LENGTH + " characters of base64url> (docs/security/internal.md)");
+                    + ServiceCredential.SECRET_LENGTH + " characters of base64url> (docs/design/security/internal.md)");
         }
         requireKey("waitroom.security.ticket-key", ticketKey);
         requireKey("waitroom.security.visitor-key", visitorKey);

@@ -7,7 +7,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Where the upstream services live (docs/CONTRACTS.md).
+ * Where the upstream services live (docs/reference/contracts.md).
  *
  * @param queueUrl base URL of the queue-service: joins, status, the edge snapshot and liveness batches
  * @param coordinatorUrl base URL of the admission coordinator: claims, shopping sessions, the ops API, the JWKS

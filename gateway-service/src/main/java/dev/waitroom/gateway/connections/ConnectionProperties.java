@@ -8,7 +8,7 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * How long a client may hold a connection without making progress, and how many it may hold
- * ({@code waitroom.gateway.connections.*}, docs/abuse/client-limits.md#connections). A slow-loris client opens
+ * ({@code waitroom.gateway.connections.*}, docs/design/abuse/client-limits.md#connections). A slow-loris client opens
  * connections and feeds them a byte at a time, or sends a body's first chunk and goes silent; without these limits each
  * such connection is held for ever.
  *

@@ -38,7 +38,7 @@ import reactor.core.publisher.Mono;
  * tests and support cases), else the trace id (without tracing, a fresh id in the same 32-hex format). It is
  * forwarded upstream, echoed to the client and written, with the trace and span ids, in the access log (method, path,
  * status, duration; never cookies, tokens or query strings) and in every other line the gateway writes about the
- * request ({@link #withCorrelation}). See docs/observability/tracing-and-logs.md.
+ * request ({@link #withCorrelation}). See docs/operating/observability.md.
  */
 @Component
 public class RequestIdWebFilter implements WebFilter, Ordered {
@@ -72,7 +72,7 @@ public class RequestIdWebFilter implements WebFilter, Ordered {
 
     /**
      * INFO access lines (non-GET requests) a second at most; the rest are dropped and counted in the next line written
-     * (docs/observability/tracing-and-logs.md#the-access-log). GET lines are at DEBUG and not limited: DEBUG is for a
+     * (docs/operating/observability.md#the-access-log). GET lines are at DEBUG and not limited: DEBUG is for a
      * test or a support case, never for a sale.
      */
     static final int INFO_LINES_PER_SECOND = 20;

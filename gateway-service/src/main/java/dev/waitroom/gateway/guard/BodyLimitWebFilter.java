@@ -22,7 +22,7 @@ import reactor.core.publisher.Mono;
  * Refuses a body larger than any public call needs (the WebFlux counterpart of the web kit's {@code BodyLimitFilter}),
  * before anything is forwarded or a visitor cookie is issued, and reads a body only where a route takes one. Runs right
  * after {@link PathSafetyWebFilter}, on the normalised path. A declared {@code Content-Length} over the limit is
- * refused at once, unread, everywhere. Beyond that it depends on who answers (docs/security/input.md#bodies):
+ * refused at once, unread, everywhere. Beyond that it depends on who answers (docs/design/security/input.md#bodies):
  *
  * <ul>
  *   <li><b>Waitroom's routes that take a body</b> (join and leave, claim, renew and leave of a session, shop signals, the

@@ -7,7 +7,7 @@ import org.springframework.http.ResponseCookie;
 import org.springframework.stereotype.Component;
 
 /**
- * The names and attributes of the cookies the browser holds (docs/ARCHITECTURE.md#identity), in one place.
+ * The names and attributes of the cookies the browser holds (docs/design/architecture.md#identity), in one place.
  *
  * <p>Each cookie has a canonical name ({@link #VISITOR}, {@link #TICKET}, {@link #ADMISSION}) and a name on the wire.
  * Served over HTTPS ({@code waitroom.gateway.secure-cookies}, the default) the wire names carry the prefix the browser

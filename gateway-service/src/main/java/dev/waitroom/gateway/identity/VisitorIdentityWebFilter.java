@@ -24,12 +24,12 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * Visitor identity (docs/ARCHITECTURE.md#identity). Every request loses any client-supplied identity or internal
+ * Visitor identity (docs/design/architecture.md#identity). Every request loses any client-supplied identity or internal
  * header. Requests to an event's API carry the verified visitor id from the signed visitor cookie ({@code
  * wr_vid}, {@code __Host-wr_vid} over HTTPS: {@link EdgeCookies}) upstream as {@code X-Waitroom-Visitor}; a visitor
  * without a valid cookie gets a new random id and cookie. Static pages and the public event status never set the
  * cookie, so shared caches may keep them. The id is stable: it never changes at claim, so the visitor's place in every
- * event survives what the browser does in another (docs/ARCHITECTURE.md#identity). A shop's signals ({@code
+ * event survives what the browser does in another (docs/design/architecture.md#identity). A shop's signals ({@code
  * /events/{e}/signals/*}) are no visitor's requests: they get no visitor id and mint no cookie.
  */
 @Component
@@ -38,7 +38,7 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
     /** The visitor cookie's canonical name; its name on the wire is {@link EdgeCookies#visitorName()}. */
     public static final String COOKIE = EdgeCookies.VISITOR;
 
-    /** Headers only the gateway sets (docs/CONTRACTS.md#headers): client copies never pass. */
+    /** Headers only the gateway sets (docs/reference/contracts.md#headers): client copies never pass. */
     private static final List<String> STRIPPED = List.of(
             Headers.VISITOR, Headers.CLAIMING_VISITOR, Headers.ACCOUNT, Headers.ACCOUNT_PROBLEM, Headers.INTERNAL);
 
@@ -103,7 +103,7 @@ public class VisitorIdentityWebFilter implements WebFilter, Ordered {
         VisitorId known = needsVisitor || protectedPath ? verified(exchange) : null;
         if (needsVisitor && known == null) {
             // a new identity: fails closed without Redis (what it is for, joining and claiming, needs Redis), and
-            // costs a token of the client address's bucket (docs/abuse/client-limits.md)
+            // costs a token of the client address's bucket (docs/design/abuse/client-limits.md)
             if (!reachability.reachable()) {
                 return reachability.refuse(exchange, "new-visitor");
             }

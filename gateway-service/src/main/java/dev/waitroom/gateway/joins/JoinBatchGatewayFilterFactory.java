@@ -29,7 +29,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * {@code JoinBatch}, the last filter of route {@code queue-join}: in place of the forward, the join goes to the
- * queue-service in a batch with the others of its event ({@link JoinBatcher}, docs/ARCHITECTURE.md#batched-joins), and
+ * queue-service in a batch with the others of its event ({@link JoinBatcher}, docs/design/architecture.md#batched-joins), and
  * its own result is written as the forwarded answer would have been: status, body, {@code Cache-Control: no-store},
  * the ticket and bound-visitor headers (which the ticket-cookie and account filters handle on the way out as before),
  * {@code Retry-After}. Every filter before it (identity, limits, proof of work, body limit) has run as for a forwarded

@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * How the gateway batches joins ({@code waitroom.gateway.joins.batch.*}, docs/ARCHITECTURE.md#batched-joins): the
+ * How the gateway batches joins ({@code waitroom.gateway.joins.batch.*}, docs/design/architecture.md#batched-joins): the
  * joins that arrive for an event while its batch is with the queue-service wait for it and go together in the next
  * one; a join that arrives when none is in flight goes at once, alone, so an idle gateway adds no latency.
  *

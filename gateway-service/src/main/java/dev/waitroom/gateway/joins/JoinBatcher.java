@@ -34,7 +34,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Collects the joins of each event into batches for the queue-service ({@link QueuePaths#JOINS}, one Lua call per
- * batch; docs/ARCHITECTURE.md#batched-joins). The shape is Nagle's with the batch in flight as the timer: a join that
+ * batch; docs/design/architecture.md#batched-joins). The shape is Nagle's with the batch in flight as the timer: a join that
  * finds no batch of its event in flight is sent at once, alone; joins that arrive while one is in flight wait for it
  * and go together, in arrival order, when it answers. So an idle gateway adds no latency and a busy one sends as many
  * joins per call as arrive during one call, up to {@link JoinBatchProperties#maxSize}. A batch that has waited

@@ -12,7 +12,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The OpenAPI 3.1 document of everything the gateway answers on its public port: the visitor routes, the public event
- * status, the page and its assets, and the ops API it forwards behind the ops credential (docs/observability/openapi.md).
+ * status, the page and its assets, and the ops API it forwards behind the ops credential (docs/reference/api.md).
  * The gateway's routes are SCG routes and router functions, not annotated controllers, so the document is written here
  * from {@link #OPERATIONS}, one entry per path and method; {@code OpenApiRouteTableTests} compares it with the route
  * table both ways. Every error is an RFC 9457 problem ({@code Problem}) whose {@code type} is one of the catalogue's
@@ -359,7 +359,7 @@ final class GatewayApiDocument {
                     "ops",
                     Access.OPERATOR,
                     "200",
-                    "The event's capacity ledger: each region's budget, its use and its gate's lease (docs/regions.md)."),
+                    "The event's capacity ledger: each region's budget, its use and its gate's lease (docs/operating/regions.md)."),
             op(
                     "POST",
                     "/admin/events/{eventId}/regions/{region}/drain",
@@ -506,7 +506,7 @@ final class GatewayApiDocument {
                 .put("scheme", "bearer")
                 .put(
                         "description",
-                        "An operator's token or the ops token (docs/security/operators.md); a viewer"
+                        "An operator's token or the ops token (docs/design/security/operators.md); a viewer"
                                 + " only reads. Missing or wrong: 401 ops-credential-required.");
         schemes.putObject("integrationCredential")
                 .put("type", "http")

@@ -18,7 +18,7 @@ import org.springframework.web.reactive.function.server.ServerResponse;
  * {@code GET /v3/api-docs}: the gateway's OpenAPI document ({@link GatewayApiDocument}), built once at start and
  * served as the same bytes, only with the ops credential (the same check as route filter {@code OpsToken}; a viewer
  * may read it). Anonymous or a wrong token: 401 {@code ops-credential-required}. No Swagger UI is served: the JSON
- * opens in any OpenAPI viewer the operator runs locally (docs/observability/openapi.md).
+ * opens in any OpenAPI viewer the operator runs locally (docs/reference/api.md).
  */
 @Configuration(proxyBeanMethods = false)
 class OpenApiRoutes {

@@ -10,7 +10,7 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * How the gateway measures the shop origins it forwards to and reports it to the coordinator
- * (docs/ARCHITECTURE.md, rate controller).
+ * (docs/design/architecture.md, rate controller).
  *
  * @param reportInterval how often each instance sends its windows ({@code POST /internal/edge-health}); a report goes
  *     out every interval even with no window, so the coordinator can tell an idle event from a gateway gone

@@ -19,7 +19,7 @@ import org.springframework.stereotype.Component;
  * without allocation (an event's origins are compared by the routed URI's scheme and authority, which the URI holds)
  * and a few {@link LongAdder} increments; {@link #drain} reads and resets them once per report interval, off the
  * request path. The same requests are Micrometer series: {@code waitroom.gateway.origin.requests{event,outcome}} and
- * the timer {@code waitroom.gateway.origin.latency{event}} (docs/observability/metrics.md).
+ * the timer {@code waitroom.gateway.origin.latency{event}} (docs/reference/metrics.md).
  */
 @Component
 class OriginWindows {

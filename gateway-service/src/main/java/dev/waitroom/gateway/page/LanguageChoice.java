@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 /**
  * Which language a page is served in: the visitor's own choice (the {@value #COOKIE} cookie the page's switcher sets),
  * else the best match of {@code Accept-Language}, else English. A malformed cookie or header counts as absent: it
- * never breaks the page (docs/page-language.md).
+ * never breaks the page (docs/operating/page-language.md).
  */
 final class LanguageChoice {
 
@@ -24,7 +24,7 @@ final class LanguageChoice {
 
     /**
      * Browsers send few distinct Accept-Language values; parsing one costs about 13 µs, a cached answer 1-3 µs
-     * (docs/page-language.md).
+     * (docs/operating/page-language.md).
      */
     static final int CACHED_HEADERS = 1024;
 

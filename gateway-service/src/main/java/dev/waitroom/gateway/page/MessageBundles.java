@@ -23,7 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The visitor-facing texts of the waiting page and the shop, one JSON file per language ({@code
  * waiting-room/i18n/<language tag>.json}), found on the classpath at start: adding a language is adding its file
- * (docs/page-language.md). English is complete and the fallback: a key another bundle lacks is taken from English.
+ * (docs/operating/page-language.md). English is complete and the fallback: a key another bundle lacks is taken from English.
  *
  * <p>A message is a string with {@code {name}} placeholders, or, for a text that depends on a count, an object of
  * CLDR plural categories ({@code zero one two few many other}, {@code other} required) that the page picks with {@code

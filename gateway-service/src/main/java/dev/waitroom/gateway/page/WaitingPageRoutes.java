@@ -31,7 +31,7 @@ import reactor.core.publisher.Mono;
  * The gateway's own static pages: the waiting page at {@code GET /events/{eventId}}, the minimal
  * shop page at {@code GET /events/{eventId}/shop-ui} and their assets under {@code /assets/**}.
  * Each page is rendered once per language (its texts and message bundle inlined,
- * docs/page-language.md): the shop at start, the waiting page per event when its seller's design
+ * docs/operating/page-language.md): the shop at start, the waiting page per event when its seller's design
  * changes ({@link SellerPages}, docs/operating/the-sellers-page.md); a request only picks the
  * event's page and chooses the language ({@link LanguageChoice}), so the same bytes go to every
  * visitor of a language and event (the page reads the event id from its URL). They are cacheable by browsers and shared caches ({@code Vary: Accept-Language,

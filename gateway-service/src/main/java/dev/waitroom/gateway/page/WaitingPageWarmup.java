@@ -21,7 +21,7 @@ import org.springframework.stereotype.Component;
  * private {@link EventId#warmUp()} event. The page is static and reaches no other service.
  *
  * <p>Each request carries a visitor cookie minted with the gateway's own key, so no new identity is issued and the
- * per-address budget of new visitors (docs/abuse/client-limits.md), which loopback clients share, is never spent.
+ * per-address budget of new visitors (docs/design/abuse/client-limits.md), which loopback clients share, is never spent.
  */
 @Component
 @Order(2) // every visitor loads the page once, before its first join

@@ -18,7 +18,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Issues and checks ALTCHA challenges (docs/abuse/proof-of-work.md) with {@code org.altcha:altcha}, statelessly: the
+ * Issues and checks ALTCHA challenges (docs/design/abuse/proof-of-work.md) with {@code org.altcha:altcha}, statelessly: the
  * salt carries the event id and the expiry as parameters, the challenge is SHA-256 of salt and the secret number, and
  * the signature is an HMAC of the challenge under a key every gateway instance derives from the visitor key. So any
  * instance checks what any other issued, and nothing is stored until a solution is used (the replay check, in

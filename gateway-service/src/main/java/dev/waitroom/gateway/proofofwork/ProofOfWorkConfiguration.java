@@ -18,7 +18,7 @@ import org.springframework.web.server.ResponseStatusException;
 import reactor.core.publisher.Mono;
 
 /**
- * The proof-of-work gate's challenges (docs/abuse/proof-of-work.md): their key, and {@code GET
+ * The proof-of-work gate's challenges (docs/design/abuse/proof-of-work.md): their key, and {@code GET
  * /events/{eventId}/queue/challenge}, answered by the gateway itself: 200 with a challenge when the event requires
  * one, 204 when it does not. A join refused for want of a solution carries a challenge too, so the page needs this
  * route only when it wants to solve before its first join.

@@ -21,7 +21,7 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * The proof-of-work gate on join ({@code ProofOfWork} on route {@code queue-join}; docs/abuse/proof-of-work.md).
+ * The proof-of-work gate on join ({@code ProofOfWork} on route {@code queue-join}; docs/design/abuse/proof-of-work.md).
  * When the event's join gate has a difficulty, a join passes only with a solved challenge in {@code X-Waitroom-Proof}
  * that was issued for this event, has not expired, and was never used before (a shared record in Redis); every join
  * without one is refused, a visitor who already has a place included (the page solves before each join it makes, not
@@ -30,7 +30,7 @@ import reactor.core.publisher.Mono;
  * (fail closed): a solution that cannot be marked used could be used again. When the event's difficulty cannot be
  * known (no snapshot could be had) the join is refused too, 503 with {@code Retry-After}, rather than let through
  * without the proof the event may ask for; an event the queue-service said it does not know is a 404
- * {@code unknown-event} from the edge, at no call (docs/abuse/proof-of-work.md).
+ * {@code unknown-event} from the edge, at no call (docs/design/abuse/proof-of-work.md).
  */
 @Component
 public class ProofOfWorkGatewayFilterFactory extends AbstractGatewayFilterFactory<Object> {

@@ -7,7 +7,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The proof-of-work gate on join (docs/abuse/proof-of-work.md). Whether an event has it, and how hard it is, is the
+ * The proof-of-work gate on join (docs/design/abuse/proof-of-work.md). Whether an event has it, and how hard it is, is the
  * event's {@code proofOfWorkDifficulty}, set by ops; these are the gateway's settings for every event.
  *
  * @param validity how long a challenge may be solved and used after it was issued; a used solution is remembered in

@@ -30,7 +30,7 @@ import reactor.core.publisher.Mono;
  * hash-tagged keys). A refusal is a 429 problem with {@code Retry-After}, not the limiter's empty
  * body. Unlike the stock filter it fails closed: while Redis cannot be reached ({@link RedisReachability}) the route
  * answers 503 {@code admission-unavailable} without asking Redis, so requests do not each wait for it
- * (docs/abuse/client-limits.md, "When Redis is down"; it guards claims, which need Redis anyway).
+ * (docs/design/abuse/client-limits.md, "When Redis is down"; it guards claims, which need Redis anyway).
  */
 @Component
 public class VisitorRateLimitGatewayFilterFactory

@@ -19,7 +19,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Whether the gateway's Redis answered lately, for the routes that fail closed without it (docs/abuse/client-limits.md,
+ * Whether the gateway's Redis answered lately, for the routes that fail closed without it (docs/design/abuse/client-limits.md,
  * "When Redis is down"): a PING every second, and any failed Redis call reported by a limiter, mark it unreachable until
  * a PING answers again. Read on the hot path without a network call: minting a visitor identity asks it, not Redis.
  */

@@ -9,7 +9,7 @@ import org.springframework.stereotype.Component;
 /**
  * {@code RedisRequired} on a route: while the gateway's Redis is unreachable ({@link RedisReachability}) the route
  * fails closed with a 503 {@code queue-store-unavailable} problem and {@code Retry-After}, answered here without
- * forwarding (joins: docs/abuse/client-limits.md, "When Redis is down"). Costs no network call per request.
+ * forwarding (joins: docs/design/abuse/client-limits.md, "When Redis is down"). Costs no network call per request.
  */
 @Component
 public class RedisRequiredGatewayFilterFactory extends AbstractGatewayFilterFactory<Object> {

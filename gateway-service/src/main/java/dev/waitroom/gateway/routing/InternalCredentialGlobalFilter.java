@@ -21,7 +21,7 @@ import reactor.core.publisher.Mono;
 @Component
 class InternalCredentialGlobalFilter implements GlobalFilter, Ordered {
 
-    /** The prefix of the headers only Waitroom's services read (docs/CONTRACTS.md#headers). */
+    /** The prefix of the headers only Waitroom's services read (docs/reference/contracts.md#headers). */
     static final String WAITROOM_PREFIX = "X-Waitroom-";
 
     private final String serviceCredential;

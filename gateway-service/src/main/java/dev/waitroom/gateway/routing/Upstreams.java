@@ -5,7 +5,7 @@ import org.springframework.cloud.gateway.support.ServerWebExchangeUtils;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Who receives a forwarded request (docs/CONTRACTS.md#what-an-origin-receives). A route whose metadata says {@value
+ * Who receives a forwarded request (docs/reference/contracts.md#what-an-origin-receives). A route whose metadata says {@value
  * #SERVICE_METADATA}{@code : true} goes to one of Waitroom's own services (queue, coordinator, booking's ops routes):
  * it gets the internal credential, the verified visitor header and the admission cookie. Every other route goes to a
  * shop origin, Waitroom's bundled booking-service on its shop routes included: it gets none of that, only the signed

@@ -13,7 +13,7 @@ import java.time.Instant;
 
 /**
  * Decides whether a status poll can be answered at the edge from the visitor's queue ticket and
- * the event snapshot (docs/ARCHITECTURE.md#status-path), and computes the answer: before opening, that the visitor
+ * the event snapshot (docs/design/architecture.md#status-path), and computes the answer: before opening, that the visitor
  * waits in the pre-sale group; after the draw, a position band and an estimate range, by the same rules as the
  * queue-service's answers ({@link QueueStatus.Position#covering}, {@link QueueStatus.EstimatedWait#of} on the
  * snapshot's measured pace). Every doubt
@@ -30,7 +30,7 @@ final class EdgeStatusPolicy {
      * Near the front (offers since the snapshot may have reached the visitor) the edge still answers, from a snapshot
      * at most this old, and asks for the next poll in {@link #NEAR_FRONT_POLL_SECONDS}: the visitor learns of an offer
      * made since at most this age plus one poll late, a few seconds of an offer's minutes, where forwarding every such
-     * poll sent the most frequent pollers of a sale to the queue-service (docs/ARCHITECTURE.md#status-path). An offer
+     * poll sent the most frequent pollers of a sale to the queue-service (docs/design/architecture.md#status-path). An offer
      * already in the snapshot (order key at or below the watermark) is always forwarded.
      */
     static final Duration NEAR_FRONT_MAX_AGE = Duration.ofMillis(1500);
@@ -145,7 +145,7 @@ final class EdgeStatusPolicy {
         // a hold that stops offers (a planned window, the shop's health) shows no progress, like a pause
         boolean paused = snapshot.mode() == OperatingMode.PAUSED
                 || (snapshot.admissionHold() != null && snapshot.admissionHold().stopsOffers());
-        // the queue-service's rule on the same pushed pace (docs/estimates.md)
+        // the queue-service's rule on the same pushed pace (docs/design/estimates.md)
         QueueStatus.EstimatedWait estimate = paused ? null : QueueStatus.EstimatedWait.of(band, rate, snapshot.pace());
         QueueStatus status = new QueueStatus(
                 "WAITING",

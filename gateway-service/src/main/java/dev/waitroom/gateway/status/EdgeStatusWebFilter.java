@@ -195,7 +195,7 @@ class EdgeStatusWebFilter implements WebFilter, Ordered {
 
     /**
      * A poll without a valid queue ticket reaches the queue-service: it costs a token of the client address's bucket
-     * (docs/abuse/client-limits.md), since a client that drops its cookies is a new visitor on every poll.
+     * (docs/design/abuse/client-limits.md), since a client that drops its cookies is a new visitor on every poll.
      */
     private Mono<Void> forwardUnticketed(ServerWebExchange exchange, WebFilterChain chain, String reason) {
         if (!clientLimits.tryTake(ClientLimits.Local.UNTICKETED_POLLS, exchange)) {

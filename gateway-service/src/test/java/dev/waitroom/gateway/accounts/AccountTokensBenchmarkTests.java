@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a sign-in token costs the gateway (docs/accounts.md, "Cost"), in-process in one thread: the first sight of a
+ * What a sign-in token costs the gateway (docs/integration/accounts.md, "Cost"), in-process in one thread: the first sight of a
  * token (parse, RS256 or ES256 signature against the cached JWKS, claims, pseudonym) and a token seen before (SHA-256
  * of the token, one cache lookup). Each call goes through {@link AccountTokens#verify}, the bounded elastic scheduler
  * hop included. A component figure (docs/BENCHMARKS.md): {@code ./mvnw -o -pl gateway-service verify -Pbenchmark

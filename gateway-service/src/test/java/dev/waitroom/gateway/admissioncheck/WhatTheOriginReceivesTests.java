@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * What a shop origin receives from the gateway (docs/CONTRACTS.md#what-an-origin-receives), seen by a real recording
+ * What a shop origin receives from the gateway (docs/reference/contracts.md#what-an-origin-receives), seen by a real recording
  * HTTP server on loopback: never the internal credential, the old assertion, any {@code X-Waitroom-*} header or any
  * Waitroom cookie; the shop's own cookies and {@code Authorization} exactly as the browser sent them; the admission
  * as one {@code Waitroom-Admission} header that a verifier accepts. Waitroom's own services still get the internal

@@ -34,7 +34,7 @@ import org.springframework.context.annotation.Import;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Health measured at the edge (docs/ARCHITECTURE.md, rate controller): every request forwarded to a real origin on
+ * Health measured at the edge (docs/design/architecture.md, rate controller): every request forwarded to a real origin on
  * loopback (the JDK's HTTP server: quick, slow past the route's response timeout, answering 503; and a port nothing
  * listens on) is counted per event with its outcome and latency, and reaches the coordinator in the once-a-second
  * {@code POST /internal/edge-health}; requests to Waitroom's own services are not an origin's.

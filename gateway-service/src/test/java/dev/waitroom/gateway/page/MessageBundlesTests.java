@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The page's message bundles (docs/page-language.md): every bundle has every English key with the same placeholders,
+ * The page's message bundles (docs/operating/page-language.md): every bundle has every English key with the same placeholders,
  * a missing key falls back to English, every key the pages and their scripts name exists, and the rendered pages carry
  * the language, the switcher and the bundle without a way to break out of the data block.
  */

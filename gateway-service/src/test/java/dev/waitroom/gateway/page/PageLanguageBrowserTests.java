@@ -33,7 +33,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The visitor's language and time in real headless Chromium against the gateway and the stub upstreams
- * (docs/page-language.md): the page in English, German and Spanish is axe-core clean, switcher included;
+ * (docs/operating/page-language.md): the page in English, German and Spanish is axe-core clean, switcher included;
  * Accept-Language picks the language; the switcher's choice persists across reloads and beats Accept-Language; "1
  * person" and "2 people" in each language's plural forms; times in the browser's own time zone; the estimate's
  * caveat and the sign-in problems in the page's language; a malformed cookie or Accept-Language still shows the

@@ -22,7 +22,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * What the proof-of-work gate costs (docs/abuse/proof-of-work.md): the page's solver (the same worker file the
+ * What the proof-of-work gate costs (docs/design/abuse/proof-of-work.md): the page's solver (the same worker file the
  * waiting page runs) in headless Chromium on this machine at three difficulties, for the worst case (the secret number
  * at the end of the range) and for random challenges as the gateway issues them; and the gateway's CPU cost of
  * checking one solution. Figures only (docs/BENCHMARKS.md): run with

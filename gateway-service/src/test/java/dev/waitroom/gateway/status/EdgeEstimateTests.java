@@ -18,7 +18,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The edge estimates with the queue-service's rule on the pace in the snapshot (docs/estimates.md): for the same
+ * The edge estimates with the queue-service's rule on the pace in the snapshot (docs/design/estimates.md): for the same
  * pushed state and the same band both answer the same range and caveat (the queue-service's EstimateTests hold its
  * side: {@code EstimatedWait.of(Position.around(ahead), rate, pace)}).
  */

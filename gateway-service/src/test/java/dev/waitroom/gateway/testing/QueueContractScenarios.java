@@ -50,7 +50,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The queue contract as the gateway uses it (docs/CONTRACTS.md): join, visitor status with its ticket, leave, the
+ * The queue contract as the gateway uses it (docs/reference/contracts.md): join, visitor status with its ticket, leave, the
  * public event status, the edge snapshot and liveness batches, with the event's state driven the way the coordinator
  * drives it (its push of phase and mode, its offers). Everything goes over HTTP and every body is read strictly into
  * the contract's records, so one suite runs against the gateway's stand-in ({@link StubQueueService}) and the real

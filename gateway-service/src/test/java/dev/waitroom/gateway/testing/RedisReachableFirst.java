@@ -10,7 +10,7 @@ import org.springframework.test.context.junit.jupiter.SpringExtension;
 
 /**
  * Before each gateway test: the gateway sees its Redis again. A test that stopped Redis restarts it, but new visitors,
- * joins and claims fail closed until the gateway's next PING answers (docs/abuse/client-limits.md), so the next test
+ * joins and claims fail closed until the gateway's next PING answers (docs/design/abuse/client-limits.md), so the next test
  * waits for that instead of failing on it.
  */
 public final class RedisReachableFirst implements BeforeEachCallback {

@@ -10,7 +10,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.time.Instant;
 
-/** Writes the live-session registry in the real Redis the way the coordinator does (docs/CONTRACTS.md). */
+/** Writes the live-session registry in the real Redis the way the coordinator does (docs/reference/contracts.md). */
 public final class SessionRegistryWriter {
 
     private final RedisCommands<String, String> redis;

@@ -49,7 +49,7 @@ import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 
 /**
- * The queue-service as far as the gateway sees it (docs/CONTRACTS.md), over an in-memory model per event: join,
+ * The queue-service as far as the gateway sees it (docs/reference/contracts.md), over an in-memory model per event: join,
  * status, leave, public status, the edge snapshot and liveness batches, plus the coordinator's event push
  * ({@code PUT /internal/events/{e}}) and offers, so it can be driven over HTTP exactly like the real service.
  * Bodies are the contract's records; real queue tickets are issued with the shared ticket key. A visitor whose place is

@@ -21,7 +21,7 @@ import org.springframework.validation.annotation.Validated;
  * @param redisRetryAttempts Redisson retries of one call while Redis is unreachable
  * @param redisReplicaAcks replicas that must have a change (Redis {@code WAIT}) before it is acknowledged; 0 answers
  *     as soon as the primary has it. With Sentinel, 1 keeps every acknowledged change through a failover to a
- *     replica that had it (docs/CONTRACTS.md, "Redis keys and topologies")
+ *     replica that had it (docs/reference/contracts.md, "Redis keys and topologies")
  * @param redisReplicaAckTimeout how long a change waits for those replicas before the call fails with 503
  * @param entryHints visitors whose entry sequence is remembered, so that a status call declares its keys at once
  * @param redisMemoryRefresh how often the Redis memory gauges are read (INFO memory), off the scrape path

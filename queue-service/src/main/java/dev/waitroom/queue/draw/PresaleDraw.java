@@ -11,7 +11,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The pre-sale draw (docs/ARCHITECTURE.md#pre-sale-draw), pure: the pre-sale group is every entry with sequence 1..n;
+ * The pre-sale draw (docs/design/architecture.md#pre-sale-draw), pure: the pre-sale group is every entry with sequence 1..n;
  * each entry's place is the rank of HMAC-SHA256(seed, entryId) among the group (unsigned byte order, ascending), so
  * order keys are 1..n. Anyone with the revealed seed and the receipts can recompute it; the same seed always gives the
  * same order.

@@ -10,7 +10,7 @@ import dev.waitroom.contract.queue.QueueSnapshot;
 import dev.waitroom.contract.queue.QueueStatus;
 import dev.waitroom.queue.status.GateSilence;
 
-/** The event's bodies on the wire (docs/CONTRACTS.md), read into and written from the queue's own types. */
+/** The event's bodies on the wire (docs/reference/contracts.md), read into and written from the queue's own types. */
 final class EventBodies {
 
     private EventBodies() {}
@@ -114,7 +114,7 @@ final class EventBodies {
                 p.soldOutCategoriesValue());
     }
 
-    /** The gateway's edge snapshot (docs/ARCHITECTURE.md#the-edge-snapshot). */
+    /** The gateway's edge snapshot (docs/design/architecture.md#the-edge-snapshot). */
     static QueueSnapshot snapshot(Snapshot s, GateSilence silence) {
         EventState e = s.event();
         EventUpdateRequest p = e.pushed();

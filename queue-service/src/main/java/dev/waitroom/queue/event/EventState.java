@@ -27,7 +27,7 @@ public record EventState(
 
     /**
      * The seed everyone may see: only the one the coordinator revealed, never the one this queue's own draw used. With
-     * regions the coordinator reveals it once every region's queue has left SCHEDULED (docs/regions.md#the-draw);
+     * regions the coordinator reveals it once every region's queue has left SCHEDULED (docs/operating/regions.md#the-draw);
      * this queue showing it after its own draw would publish it while another region still takes pre-sale entries.
      */
     public String revealedSeed() {

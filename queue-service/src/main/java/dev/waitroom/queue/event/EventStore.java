@@ -34,7 +34,7 @@ public class EventStore {
 
     /**
      * Event hash field: the coordinator's signed statement of the mode, stored as pushed for the gateway's snapshot
-     * (docs/security/signed-mode.md); absent when none was pushed, and removed by a push without one.
+     * (docs/design/security/signed-mode.md); absent when none was pushed, and removed by a push without one.
      */
     static final String MODE_STATEMENT_FIELD = "modeSig";
 

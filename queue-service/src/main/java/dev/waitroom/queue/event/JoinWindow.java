@@ -4,7 +4,7 @@ import dev.waitroom.contract.queue.JoinGate;
 import java.util.Optional;
 
 /**
- * How join.lua enforces an event's join ceiling (docs/abuse/join-ceiling-and-redis-memory.md): at most
+ * How join.lua enforces an event's join ceiling (docs/design/abuse/join-ceiling-and-redis-memory.md): at most
  * {@code entries} new entries per window of {@code seconds} whole seconds of the Redis server's clock, counted in the
  * event's {@code jr} key. A ceiling of at least 1 a second is a one-second window of its whole part (2.5 a second
  * allows 2); below 1 a second the window is as many seconds as one entry needs (0.25: one entry per 4 s). Stored in

@@ -4,5 +4,5 @@ import dev.waitroom.contract.queue.WaitingBucket;
 import java.time.Instant;
 import java.util.List;
 
-/** What the gateway answers polls from (docs/ARCHITECTURE.md#the-edge-snapshot). */
+/** What the gateway answers polls from (docs/design/architecture.md#the-edge-snapshot). */
 public record Snapshot(EventState event, List<WaitingBucket> waitingBuckets, Instant generatedAt) {}

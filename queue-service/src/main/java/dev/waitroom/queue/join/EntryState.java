@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A queue entry's lifecycle (docs/ARCHITECTURE.md#queue-entry): WAITING -> OFFERED -> ACTIVE -> COMPLETED; OFFERED ->
+ * A queue entry's lifecycle (docs/design/architecture.md#queue-entry): WAITING -> OFFERED -> ACTIVE -> COMPLETED; OFFERED ->
  * EXPIRED; ACTIVE -> EXPIRED; WAITING -> LEFT. An expired offer may send the entry back to WAITING once (REQUEUE_ONCE).
  * The letter is how the state is stored in Redis (an upper-case ASCII letter: the scripts match it with {@code %u});
  * the scripts know the letters and the transitions from {@link EntryStateLua}, generated from this enum.

@@ -17,7 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.stereotype.Component;
 
-/** Joining and leaving in Redis: join.lua and leave.lua, each one atomic script (docs/ARCHITECTURE.md#join-path). */
+/** Joining and leaving in Redis: join.lua and leave.lua, each one atomic script (docs/design/architecture.md#join-path). */
 @Component
 public class JoinStore {
 

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * refused {@code sign-in-required} before any script runs), else the visitor.
  *
  * <p>The account is whatever the gateway verified and forwarded in {@code X-Waitroom-Account}: today the pseudonym
- * {@code p1.<43 base64url characters>} of the token's issuer and subject (docs/accounts.md), never a raw subject or
+ * {@code p1.<43 base64url characters>} of the token's issuer and subject (docs/integration/accounts.md), never a raw subject or
  * e-mail. The pattern below accepts it and refuses anything that could not be a key part.
  */
 public record Visitor(VisitorId visitorId, String account) {

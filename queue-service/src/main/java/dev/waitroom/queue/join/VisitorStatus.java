@@ -12,7 +12,7 @@ import java.time.Instant;
  * One visitor's entry as read in one atomic step, with the event around it.
  *
  * @param ahead WAITING entries ahead of this one, or -1 when unknown (not waiting, or order not drawn yet)
- * @param pace the offer pace the coordinator measured, null when none was pushed (docs/estimates.md)
+ * @param pace the offer pace the coordinator measured, null when none was pushed (docs/design/estimates.md)
  * @param pushedAt when the coordinator last pushed the event's state, null if never recorded
  * @param admissionHold why offers are held back while the event is open, null when they are not
  * @param lane the lane the entry stands in ({@link LaneName#GENERAL} without a redeemed access code); {@code ahead}

@@ -9,7 +9,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * How the queue gauges are read from Redis (docs/observability/metrics.md).
+ * How the queue gauges are read from Redis (docs/reference/metrics.md).
  *
  * @param refresh how often the counters and the front of the queue of each event are read (waiting, oldest wait,
  *     entries by state)

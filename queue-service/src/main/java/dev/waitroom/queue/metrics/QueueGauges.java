@@ -20,7 +20,7 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.stereotype.Component;
 
 /**
- * The queue's gauges, read from Redis on a thread of their own, never from a request (docs/observability/metrics.md):
+ * The queue's gauges, read from Redis on a thread of their own, never from a request (docs/reference/metrics.md):
  * every {@code waitroom.queue.gauges.refresh} (5 s) the counters and the front of each watched event
  * ({@code waitroom.queue.waiting}, {@code waitroom.queue.oldest.wait.seconds}, {@code waitroom.queue.entries} by
  * state, {@code waitroom.queue.offers.expired}); every {@code unseen-refresh} (30 s) the waiting entries not seen for

@@ -82,7 +82,7 @@ class OfferController {
                 outcomes.stream()
                         .filter(r -> r.state() == EntryState.OFFERED && r.holdsGrant())
                         .count());
-        // the real wait of each offered entry against the range it was first shown (docs/estimates.md)
+        // the real wait of each offered entry against the range it was first shown (docs/design/estimates.md)
         estimates.offered(
                 event,
                 outcomes.stream()

@@ -23,7 +23,7 @@ import java.util.Set;
 import org.springframework.stereotype.Component;
 
 /**
- * The coordinator's calls in Redis (docs/ARCHITECTURE.md#admission-path): candidates.lua, offers.lua,
+ * The coordinator's calls in Redis (docs/design/architecture.md#admission-path): candidates.lua, offers.lua,
  * transition.lua, counts.lua.
  */
 @Component

@@ -4,7 +4,7 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.RedisKeys;
 
 /**
- * The Redis keys of one event (docs/CONTRACTS.md, "Redis keys and topologies"); every key starts with
+ * The Redis keys of one event (docs/reference/contracts.md, "Redis keys and topologies"); every key starts with
  * {@code wr:{eventId}:}, one cluster slot: {@code ev} event hash; {@code seq} the sequence that numbers entries and
  * order keys; {@code cnt} counters; {@code w} bitmap of WAITING order keys; {@code id:<0..2047>} identity -> entry
  * sequence; {@code e:<seq/128>} entry records; {@code o:<key/128>} order key -> entry sequence; {@code s:<seq/128>}

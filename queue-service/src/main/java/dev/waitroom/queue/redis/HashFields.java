@@ -13,7 +13,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Plain hash fields outside any script, for bookkeeping that no invariant rests on (the estimate scores,
- * docs/estimates.md): each key is one command, so no key needs declaring.
+ * docs/design/estimates.md): each key is one command, so no key needs declaring.
  */
 @Component
 public class HashFields {

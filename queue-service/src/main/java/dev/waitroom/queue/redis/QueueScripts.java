@@ -29,7 +29,7 @@ import org.springframework.stereotype.Component;
  *
  * <p>With {@code replicaAcks > 0} a script that changes the queue is sent with {@code WAIT replicaAcks timeout} on
  * the same connection, and its reply counts only once that many replicas have the change: a failover to one of
- * them keeps it (docs/CONTRACTS.md, "Redis keys and topologies").
+ * them keeps it (docs/reference/contracts.md, "Redis keys and topologies").
  *
  * <p>Every script is given each key it touches in KEYS, as Redis Cluster requires. Which buckets a call touches can
  * follow from data in Redis (the entry an identity holds, the next sequence, the front of the queue); the caller

@@ -20,7 +20,7 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.stereotype.Component;
 
 /**
- * Redis memory as gauges (docs/abuse/join-ceiling-and-redis-memory.md): {@code waitroom.queue.redis.memory.used.bytes}
+ * Redis memory as gauges (docs/design/abuse/join-ceiling-and-redis-memory.md): {@code waitroom.queue.redis.memory.used.bytes}
  * ({@code used_memory}) and {@code waitroom.queue.redis.memory.max.bytes} ({@code maxmemory}, 0 when unlimited), read
  * with INFO memory on a thread of its own every {@code waitroom.queue.redis-memory-refresh} (5 s), so a scrape only
  * reads two numbers and never waits for Redis. Unreadable (Redis away) is NaN, not an old figure.

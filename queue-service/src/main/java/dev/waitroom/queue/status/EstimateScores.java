@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * The live accuracy of wait estimates (docs/estimates.md): when an entry is offered, the range it was first shown is
+ * The live accuracy of wait estimates (docs/design/estimates.md): when an entry is offered, the range it was first shown is
  * worked out again from the inputs visitor_status.lua kept ({@code ahead|shown at|rate|pace}, field {@code j<n>} of the
  * entry's last-seen bucket) by the one contract rule, and the real wait (offer minus shown) counted as inside, early
  * (before the range) or late (after it): {@code waitroom.queue.estimates{event,outcome,caveat}}. One batched read and

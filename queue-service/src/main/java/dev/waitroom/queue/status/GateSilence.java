@@ -9,7 +9,7 @@ import java.time.Instant;
 import org.springframework.stereotype.Component;
 
 /**
- * What visitors are told when the gate that admits them has gone silent (docs/regions.md): the coordinator leading the
+ * What visitors are told when the gate that admits them has gone silent (docs/operating/regions.md): the coordinator leading the
  * event pushes its state at least every few seconds; an open, queueing event whose state has not been pushed for
  * {@code waitroom.queue.gate-silence} is shown as PAUSED. Nobody is being admitted from this queue then (its
  * coordinator, or its region's gate, has stopped), so no progress or estimate is shown and the page says admission is

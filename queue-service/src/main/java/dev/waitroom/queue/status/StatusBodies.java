@@ -9,7 +9,7 @@ import dev.waitroom.queue.join.EntryState;
 import dev.waitroom.queue.join.VisitorStatus;
 
 /**
- * The visitor status body (docs/ARCHITECTURE.md#the-status-body), {@link QueueStatus}: nothing about other visitors,
+ * The visitor status body (docs/design/architecture.md#the-status-body), {@link QueueStatus}: nothing about other visitors,
  * no internal ids but the visitor's own receipt; position and estimate by the contract's one rule, which the edge
  * uses too.
  */

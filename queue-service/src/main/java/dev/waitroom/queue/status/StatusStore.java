@@ -14,7 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import org.springframework.stereotype.Component;
 
-/** A visitor's status in Redis: status.lua, one atomic read (docs/ARCHITECTURE.md#status-path). */
+/** A visitor's status in Redis: status.lua, one atomic read (docs/design/architecture.md#status-path). */
 @Component
 public class StatusStore {
 

@@ -15,7 +15,7 @@ import java.util.Set;
 import org.springframework.stereotype.Component;
 
 /**
- * The visitor id an account's entry is bound to, in an ACCOUNT-scoped event (docs/accounts.md, "Two browsers, one
+ * The visitor id an account's entry is bound to, in an ACCOUNT-scoped event (docs/integration/accounts.md, "Two browsers, one
  * place"). An offer is made to that id and claimed under it, so it must not move while the entry lives: a signed-in join
  * from another browser of the account answers the entry as it is instead of running join.lua (which would rebind it to
  * the newcomer, and a rebind after the offer would leave the offer claimable by nobody), and the id is answered in

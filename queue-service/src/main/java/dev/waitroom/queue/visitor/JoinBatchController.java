@@ -32,7 +32,7 @@ import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.ObjectMapper;
 
 /**
- * The gateway's batched joins (docs/ARCHITECTURE.md#batched-joins): the joins it collected for an event within a few
+ * The gateway's batched joins (docs/design/architecture.md#batched-joins): the joins it collected for an event within a few
  * milliseconds, in arrival order, made by one Lua call ({@link JoinStore#joinAll}) in that order. Each join gets the
  * answer it would have had alone ({@link VisitorQueueController#join}): its status code, its body (the visitor's
  * status, or its own problem: a malformed body, a missing sign-in, a closed or throttled event), its ticket and bound

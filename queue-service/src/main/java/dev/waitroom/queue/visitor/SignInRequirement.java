@@ -26,7 +26,7 @@ import org.springframework.stereotype.Component;
  * same person signing in later would get a second place.
  *
  * <p>The scope is one of the sale's published rules, frozen before the queue-service first holds the event
- * (docs/sale-rules/frozen-rules-and-categories.md), so it is read from Redis once per event and kept for a minute:
+ * (docs/design/sale-rules/frozen-rules-and-categories.md), so it is read from Redis once per event and kept for a minute:
  * joins without an account (every join of a BROWSER-scoped event) cost no extra Redis call per request.
  */
 @Component

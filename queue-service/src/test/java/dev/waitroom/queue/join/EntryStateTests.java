@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** The transitions of docs/ARCHITECTURE.md#queue-entry, written down once in the enum. */
+/** The transitions of docs/design/architecture.md#queue-entry, written down once in the enum. */
 class EntryStateTests {
 
     @Test

@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every key a queue script touches is declared (docs/CONTRACTS.md, "Redis keys and topologies"): the key argument of
+ * Every key a queue script touches is declared (docs/reference/contracts.md, "Redis keys and topologies"): the key argument of
  * each {@code redis.call} is {@code KEYS[...]}, a {@code K()}/{@code B()} name (checked against KEYS before any key
  * is touched), or a local only ever bound to one of those. No script builds a key from the prefix itself.
  */

@@ -23,7 +23,7 @@ import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Issue 18 part 2 in the queue-service (docs/accounts.md): an ACCOUNT-scoped event keys its entry on the gateway's
+ * Issue 18 part 2 in the queue-service (docs/integration/accounts.md): an ACCOUNT-scoped event keys its entry on the gateway's
  * verified account. Without one, join, status and leave are 401 {@code sign-in-required} (with the configured {@code
  * signInUrl}) and write nothing; many browsers of one account joining at once get exactly one entry; two accounts never
  * share one. Accounts here have the gateway's pseudonym shape ({@code p1.} and 43 base64url characters).

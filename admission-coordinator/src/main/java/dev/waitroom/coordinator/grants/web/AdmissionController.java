@@ -31,10 +31,10 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The public claim, renew and leave calls (docs/ARCHITECTURE.md#admission-path), reached through the gateway. A claim
+ * The public claim, renew and leave calls (docs/design/architecture.md#admission-path), reached through the gateway. A claim
  * may carry the browser's claim key ({@code Idempotency-Key}) and the session's admission token ({@code Authorization:
  * Bearer} or the {@code wr_at} cookie): a repeat of a claim is given the session again only with one of them
- * (docs/ARCHITECTURE.md#identity). Renew and leave need the session's admission token, not only the visitor id. The
+ * (docs/design/architecture.md#identity). Renew and leave need the session's admission token, not only the visitor id. The
  * admission cookie is the event's own ({@code Path=/events/{e}}), so a buyer admitted to two events holds both.
  */
 @RestController

@@ -15,7 +15,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The public JWKS and the ops routes of the signing keys (docs/security/keys.md). */
+/** The public JWKS and the ops routes of the signing keys (docs/design/security/keys.md). */
 @RestController
 class KeysController {
 

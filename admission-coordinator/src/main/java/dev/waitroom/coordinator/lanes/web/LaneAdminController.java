@@ -167,7 +167,7 @@ class LaneAdminController {
         return new LanesView(id.value(), out);
     }
 
-    /** Every ops change is audited with why: one line of plain text (docs/security/input.md). */
+    /** Every ops change is audited with why: one line of plain text (docs/design/security/input.md). */
     private static String reason(String reason) {
         return TextFields.required("reason", reason, EventManagement.MAX_REASON);
     }

@@ -38,7 +38,7 @@ import org.springframework.web.client.RestClientException;
  * {@link QueueDirectory} over HTTP in the contract's records, with the coordinator's own credential and short timeouts. Built
  * from Spring Boot's {@code RestClient.Builder}, whose {@code http.client.requests} observation sends the current
  * trace to the queue-service as W3C {@code traceparent} (the request's trace during an ops call, the tick's own
- * otherwise); the queue-service's request id is then that trace id (docs/observability/tracing-and-logs.md).
+ * otherwise); the queue-service's request id is then that trace id (docs/operating/observability.md).
  */
 public final class RestClientQueueDirectory implements QueueDirectory {
 

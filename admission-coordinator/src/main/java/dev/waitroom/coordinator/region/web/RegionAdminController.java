@@ -22,7 +22,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The regions of an event in the ops API (docs/regions.md): every region's budget, its use and its gate's lease, read
+ * The regions of an event in the ops API (docs/operating/regions.md): every region's budget, its use and its gate's lease, read
  * from the ledger on any coordinator; draining a region (no new budget) before maintenance, and resuming it. Both
  * changes are audited with the operator's name and reason.
  */

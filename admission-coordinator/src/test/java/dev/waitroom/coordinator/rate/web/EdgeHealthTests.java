@@ -22,7 +22,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 /**
  * Health measured at the edge, through the coordinator's real HTTP API and ticker: the gateways' reports
  * ({@code POST /internal/edge-health}) move each event's factor on its own origin's health, and an event whose shop
- * reports nothing is offered visitors, with edge windows and with none at all (docs/ARCHITECTURE.md, rate controller).
+ * reports nothing is offered visitors, with edge windows and with none at all (docs/design/architecture.md, rate controller).
  */
 @CoordinatorTest
 class EdgeHealthTests {

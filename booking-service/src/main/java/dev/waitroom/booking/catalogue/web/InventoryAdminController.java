@@ -12,7 +12,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Ops: define an event's seats (docs/ARCHITECTURE.md#ops-api). Idempotent; the ops token is checked by a filter on
+ * Ops: define an event's seats (docs/design/architecture.md#ops-api). Idempotent; the ops token is checked by a filter on
  * /admin/**.
  */
 @RestController

@@ -25,11 +25,11 @@ import redis.clients.jedis.Jedis;
 /**
  * Reads a chaos run's history and the stores afterwards and states, for each invariant of issue #31, whether it held,
  * with counter-examples (docs/operating/chaos.md#the-verdict). It trusts no service's answer about the stores: it
- * reads PostgreSQL and Redis by the schemas docs/CONTRACTS.md documents, and the history only for what clients saw.
+ * reads PostgreSQL and Redis by the schemas docs/reference/contracts.md documents, and the history only for what clients saw.
  */
 public final class HistoryChecker {
 
-    /** Redis queue entry record: {@code state|orderKey|visitor|joinedAt|requeues} (docs/CONTRACTS.md). */
+    /** Redis queue entry record: {@code state|orderKey|visitor|joinedAt|requeues} (docs/reference/contracts.md). */
     private static final Pattern ENTRY = Pattern.compile("^([A-Z])\\|(\\d+)\\|([^|]*)\\|(\\d+)\\|(\\d+)$");
 
     private static final Set<String> LIVE = Set.of("OFFERED", "ACTIVE");
@@ -328,7 +328,7 @@ public final class HistoryChecker {
 
     /**
      * Offers in the published order: within a region's queue, no entry was first offered after an entry with a later
-     * place (order key) was. A region's gate offers from its own queue only (docs/regions.md), so the stated bound
+     * place (order key) was. A region's gate offers from its own queue only (docs/operating/regions.md), so the stated bound
      * between regions is that each keeps its own order; across regions nothing is compared.
      */
     private Verdict.Invariant offersInPublishedOrder() throws SQLException {

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Redis time of one waitroom_queue_waiting_unseen scan (docs/observability/metrics.md).
+"""Redis time of one waitroom_queue_waiting_unseen scan (docs/reference/metrics.md).
 
 Starts a private redis-server, fills one event with 100,000 entries (every 10th LEFT, the rest WAITING; every 4th
 last seen 10 minutes ago), runs unseen.lua over every entry bucket PER buckets per call as GaugeReads does, and reads
-each call's server-side time from SLOWLOG. Usage: python3 docs/observability/unseen-scan-cost.py [PER] [PORT]
+each call's server-side time from SLOWLOG. Usage: python3 docs/design/unseen-scan-cost.py [PER] [PORT]
 """
 import os, re, subprocess, sys, tempfile, time
 
