@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiPredicate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
@@ -184,47 +185,18 @@ class MalformedRequestFuzzTests {
                 .contains("POST /admin/events", "POST /events/{eventId}/admission/claim", "POST /internal/health");
         UnchangedState<Map<String, String>> unchanged =
                 new UnchangedState<>(this::fingerprint, MalformedRequestFuzzTests::changed);
-        List<String> faults = RouteFuzz.faults(fuzzer, routes, new Routes(), unchanged);
+        BiPredicate<Route, BodyFuzzer.Case> accepted =
+                (route, c) -> ACCEPTED_BY_CONTRACT.contains(route.key() + " " + c.name());
+        RouteFuzz.Routes service = new RouteFuzz.Routes(
+                "admission-coordinator",
+                "http://127.0.0.1:" + scenario.port(),
+                SAMPLES,
+                this::valueOf,
+                (route, path, c) -> credentials(route),
+                accepted,
+                accepted);
+        List<String> faults = RouteFuzz.faults(fuzzer, routes, service, unchanged);
         assertThat(faults).as(fuzzer.report(faults)).isEmpty();
-    }
-
-    /** The coordinator's routes as the fuzz loop needs them. */
-    private final class Routes implements RouteFuzz.Service {
-
-        @Override
-        public String name() {
-            return "admission-coordinator";
-        }
-
-        @Override
-        public String baseUrl() {
-            return "http://127.0.0.1:" + scenario.port();
-        }
-
-        @Override
-        public Map<String, Object> sample(Route route) {
-            return SAMPLES.get(route.key());
-        }
-
-        @Override
-        public String pathValue(Route route, String variable) {
-            return valueOf(route, variable);
-        }
-
-        @Override
-        public String[] headers(Route route, String path, BodyFuzzer.Case c) {
-            return credentials(route);
-        }
-
-        @Override
-        public boolean mayAccept(Route route, BodyFuzzer.Case c) {
-            return ACCEPTED_BY_CONTRACT.contains(route.key() + " " + c.name());
-        }
-
-        @Override
-        public boolean mayChange(Route route, BodyFuzzer.Case c) {
-            return mayAccept(route, c);
-        }
     }
 
     @Test

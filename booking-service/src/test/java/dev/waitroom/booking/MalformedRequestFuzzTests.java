@@ -104,48 +104,16 @@ class MalformedRequestFuzzTests extends ShopTestSupport {
                 .contains("POST /events/{eventId}/shop/holds", "PUT /admin/events/{eventId}/inventory");
         UnchangedState<Map<String, String>> unchanged = new UnchangedState<>(
                 this::fingerprint, (before, after) -> after.equals(before) ? "" : changed(before, after));
-        List<String> faults = RouteFuzz.faults(fuzzer, routes, new Routes(samples), unchanged);
+        RouteFuzz.Routes service = new RouteFuzz.Routes(
+                "booking-service",
+                "http://127.0.0.1:" + port,
+                samples,
+                (route, variable) -> valueOf(variable),
+                this::headers,
+                (route, c) -> route.key().equals("POST /webhooks/payments") && WEBHOOK_ACCEPTS.contains(c.name()),
+                (route, c) -> false);
+        List<String> faults = RouteFuzz.faults(fuzzer, routes, service, unchanged);
         assertThat(faults).as(fuzzer.report(faults)).isEmpty();
-    }
-
-    /** Booking's routes as the fuzz loop needs them. */
-    private final class Routes implements RouteFuzz.Service {
-
-        private final Map<String, Map<String, Object>> samples;
-
-        Routes(Map<String, Map<String, Object>> samples) {
-            this.samples = samples;
-        }
-
-        @Override
-        public String name() {
-            return "booking-service";
-        }
-
-        @Override
-        public String baseUrl() {
-            return "http://127.0.0.1:" + port;
-        }
-
-        @Override
-        public Map<String, Object> sample(Route route) {
-            return samples.get(route.key());
-        }
-
-        @Override
-        public String pathValue(Route route, String variable) {
-            return valueOf(variable);
-        }
-
-        @Override
-        public String[] headers(Route route, String path, BodyFuzzer.Case c) {
-            return MalformedRequestFuzzTests.this.headers(route, path, c);
-        }
-
-        @Override
-        public boolean mayAccept(Route route, BodyFuzzer.Case c) {
-            return route.key().equals("POST /webhooks/payments") && WEBHOOK_ACCEPTS.contains(c.name());
-        }
     }
 
     /** As the gateway forwards it: the credential, a token and its assertion or the ops token; a webhook signed. */

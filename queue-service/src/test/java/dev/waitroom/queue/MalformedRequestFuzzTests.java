@@ -133,48 +133,16 @@ class MalformedRequestFuzzTests {
                 .contains("POST /events/{eventId}/queue", "PUT /internal/events/{eventId}");
         UnchangedState<Map<String, String>> unchanged =
                 new UnchangedState<>(this::fingerprint, MalformedRequestFuzzTests::changed);
-        List<String> faults = RouteFuzz.faults(fuzzer, routes, new Routes(samples), unchanged);
+        RouteFuzz.Routes service = new RouteFuzz.Routes(
+                "queue-service",
+                "http://127.0.0.1:" + port,
+                samples,
+                (route, variable) -> valueOf(variable),
+                (route, path, c) -> credentials(route),
+                (route, c) -> route.key().equals("POST /events/{eventId}/queue") && JOIN_ACCEPTS.contains(c.name()),
+                (route, c) -> false);
+        List<String> faults = RouteFuzz.faults(fuzzer, routes, service, unchanged);
         assertThat(faults).as(fuzzer.report(faults)).isEmpty();
-    }
-
-    /** The queue-service's routes as the fuzz loop needs them. */
-    private final class Routes implements RouteFuzz.Service {
-
-        private final Map<String, Map<String, Object>> samples;
-
-        Routes(Map<String, Map<String, Object>> samples) {
-            this.samples = samples;
-        }
-
-        @Override
-        public String name() {
-            return "queue-service";
-        }
-
-        @Override
-        public String baseUrl() {
-            return "http://127.0.0.1:" + port;
-        }
-
-        @Override
-        public Map<String, Object> sample(Route route) {
-            return samples.get(route.key());
-        }
-
-        @Override
-        public String pathValue(Route route, String variable) {
-            return valueOf(variable);
-        }
-
-        @Override
-        public String[] headers(Route route, String path, BodyFuzzer.Case c) {
-            return credentials(route);
-        }
-
-        @Override
-        public boolean mayAccept(Route route, BodyFuzzer.Case c) {
-            return route.key().equals("POST /events/{eventId}/queue") && JOIN_ACCEPTS.contains(c.name());
-        }
     }
 
     /**

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -47,6 +49,52 @@ public final class RouteFuzz {
         /** Whether an accepted case may change the stores (it is then sent outside the fingerprints). */
         default boolean mayChange(Route route, BodyFuzzer.Case c) {
             return false;
+        }
+    }
+
+    /** The headers of a request to {@code path}, as {@link Service#headers} gives them. */
+    @FunctionalInterface
+    public interface Credentials {
+        String[] of(Route route, String path, BodyFuzzer.Case c);
+    }
+
+    /**
+     * A service told by its parts: its valid bodies by route key, its path values, its credentials and the cases its
+     * contract accepts ({@code mayAccept}) and of those the ones that may change the stores ({@code mayChange}).
+     */
+    public record Routes(
+            String name,
+            String baseUrl,
+            Map<String, Map<String, Object>> samples,
+            BiFunction<Route, String, String> pathValues,
+            Credentials credentials,
+            BiPredicate<Route, BodyFuzzer.Case> accepts,
+            BiPredicate<Route, BodyFuzzer.Case> changes)
+            implements Service {
+
+        @Override
+        public Map<String, Object> sample(Route route) {
+            return this.samples.get(route.key());
+        }
+
+        @Override
+        public String pathValue(Route route, String variable) {
+            return this.pathValues.apply(route, variable);
+        }
+
+        @Override
+        public String[] headers(Route route, String path, BodyFuzzer.Case c) {
+            return this.credentials.of(route, path, c);
+        }
+
+        @Override
+        public boolean mayAccept(Route route, BodyFuzzer.Case c) {
+            return this.accepts.test(route, c);
+        }
+
+        @Override
+        public boolean mayChange(Route route, BodyFuzzer.Case c) {
+            return this.changes.test(route, c);
         }
     }
 
