@@ -39,7 +39,7 @@ class PaymentReconciliation extends PeriodicSweep {
             claimed = overdue.claim(properties.reconcileAfter(), BATCH);
             for (PaymentOverdue attempt : claimed) {
                 log.info(
-                        "payment attempt {} of order {} has no outcome after {}: asking the provider again (time {})",
+                        "payment attempt {} of order {} has had no outcome for over {}: asking the provider again (ask {})",
                         attempt.attemptId(),
                         attempt.orderId(),
                         properties.reconcileAfter(),
