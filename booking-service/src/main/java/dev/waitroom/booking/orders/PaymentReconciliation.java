@@ -24,8 +24,7 @@ class PaymentReconciliation extends PeriodicSweep {
     private final PaymentReconciliationProperties properties;
     private final MeterRegistry meters;
 
-    PaymentReconciliation(
-            OverduePayments overdue, PaymentReconciliationProperties properties, MeterRegistry meters) {
+    PaymentReconciliation(OverduePayments overdue, PaymentReconciliationProperties properties, MeterRegistry meters) {
         super("payment reconciliation", properties.reconcileInterval());
         this.overdue = overdue;
         this.properties = properties;

@@ -13,11 +13,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("waitroom.booking.payments")
 public record PaymentReconciliationProperties(
-        @DefaultValue("30s") Duration reconcileAfter, @DefaultValue("5s") Duration reconcileInterval) {
+        @DefaultValue("30s") Duration reconcileAfter,
+        @DefaultValue("5s") Duration reconcileInterval) {
 
     public PaymentReconciliationProperties {
         if (reconcileAfter.toMillis() < 1000 || reconcileInterval.toMillis() < 10) {
-            throw new IllegalArgumentException("reconcile-after must be at least 1s and reconcile-interval at least 10ms");
+            throw new IllegalArgumentException(
+                    "reconcile-after must be at least 1s and reconcile-interval at least 10ms");
         }
     }
 }

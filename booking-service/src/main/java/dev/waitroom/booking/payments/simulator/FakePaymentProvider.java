@@ -128,8 +128,7 @@ class FakePaymentProvider implements DisposableBean {
         if (outcome == null) {
             return;
         }
-        PaymentWebhook webhook =
-                new PaymentWebhook(webhookId(attempt), attempt.toString(), outcome, amountCents, null);
+        PaymentWebhook webhook = new PaymentWebhook(webhookId(attempt), attempt.toString(), outcome, amountCents, null);
         Delivery delivery = new Delivery(attempt, webhook, Instant.now().plus(delay));
         deliveries.put(attempt, delivery);
         schedule(delivery, delay, 1);

@@ -77,8 +77,7 @@ class PaymentReconciliationTests extends ShopTestSupport {
     }
 
     private int reconciliations(Checkout checkout) {
-        return count(
-                "SELECT reconciliations FROM payment_attempts WHERE attempt_id = ?::uuid", checkout.attemptId());
+        return count("SELECT reconciliations FROM payment_attempts WHERE attempt_id = ?::uuid", checkout.attemptId());
     }
 
     private String orderState(Checkout checkout) {
@@ -182,7 +181,8 @@ class PaymentReconciliationTests extends ShopTestSupport {
                             "SELECT count(*) FROM processed_webhooks WHERE attempt_id = ?::uuid AND effect = 'PAID'",
                             checkout.attemptId()))
                     .isEqualTo(1);
-            assertThat(count("SELECT count(*) FROM processed_webhooks WHERE attempt_id = ?::uuid", checkout.attemptId()))
+            assertThat(count(
+                            "SELECT count(*) FROM processed_webhooks WHERE attempt_id = ?::uuid", checkout.attemptId()))
                     .isEqualTo(1);
             assertThat(count("SELECT count(*) FROM sold_seats WHERE order_id = ?::uuid", checkout.orderId()))
                     .isEqualTo(1);
