@@ -1,7 +1,9 @@
 package dev.waitroom.booking.payments.simulator;
 
 import dev.waitroom.booking.SecurityProperties;
+import dev.waitroom.booking.orders.PaymentAttemptId;
 import dev.waitroom.booking.orders.PaymentOutcome;
+import dev.waitroom.booking.orders.PaymentOverdue;
 import dev.waitroom.booking.orders.PaymentRequested;
 import dev.waitroom.booking.payments.PaymentWebhook;
 import dev.waitroom.booking.payments.WebhookSignature;
@@ -13,7 +15,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -34,8 +37,15 @@ import tools.jackson.databind.json.JsonMapper;
  * provider keeps a webhook (ten minutes here; real ones retry for days): the route goes through the gateway, so a
  * gateway restarting for a minute must delay the payment, not leave its order awaiting payment for good (chaos run
  * seed 31 lost three webhooks to a killed gateway after four calls in 6 s). The backoff stays short because the order
- * waits on it: once the route is back, the payment lands within seconds. Nothing else depends on it: without
- * it ({@code waitroom.payments.fake.enabled=false}) payment attempts wait for whatever posts the webhooks.
+ * waits on it: once the route is back, the payment lands within seconds.
+ *
+ * <p>Its pending webhooks live in booking's memory, so a kill -9 of booking loses them (chaos run seed 31, 5 minutes).
+ * When booking's reconciliation asks about an attempt that has not reported ({@link PaymentOverdue}, read from
+ * PostgreSQL, so also after a restart), it decides again and posts at once, with the same webhook id
+ * ({@code fake-<attempt id>}, derived from the attempt, not remembered): if the first webhook did arrive, the second is
+ * a duplicate and changes nothing. A re-drive replaces a delivery still retrying for the same attempt, so one attempt
+ * never has two retry loops. Nothing else depends on it: without it ({@code waitroom.payments.fake.enabled=false})
+ * payment attempts wait for whatever posts the webhooks.
  */
 @Component
 @ConditionalOnFakePaymentProvider
@@ -58,7 +68,13 @@ class FakePaymentProvider implements DisposableBean {
         return thread;
     });
     private final Duration firstBackoff;
+    /** The delivery under way per attempt; a call of a delivery no longer here stops. */
+    private final ConcurrentMap<PaymentAttemptId, Delivery> deliveries = new ConcurrentHashMap<>();
+
     private volatile URI webhookUrl;
+
+    /** One webhook being delivered: its retries belong to it, and a re-drive of its attempt supersedes it. */
+    private record Delivery(PaymentAttemptId attempt, PaymentWebhook webhook, Instant firstCall) {}
 
     @Autowired
     FakePaymentProvider(FakePaymentProviderProperties properties, SecurityProperties security, JsonMapper json) {
@@ -89,6 +105,21 @@ class FakePaymentProvider implements DisposableBean {
 
     @TransactionalEventListener
     void onPaymentRequested(PaymentRequested payment) {
+        deliver(payment.attemptId(), payment.amountCents(), properties.delay());
+    }
+
+    /** Booking's reconciliation asks again about an attempt with no outcome: decide again and post now. */
+    @TransactionalEventListener
+    void onPaymentOverdue(PaymentOverdue overdue) {
+        deliver(overdue.attemptId(), overdue.amountCents(), Duration.ZERO);
+    }
+
+    /** The webhook id of an attempt's outcome: the same on every delivery, so a repeat is a duplicate. */
+    static String webhookId(PaymentAttemptId attempt) {
+        return "fake-" + attempt;
+    }
+
+    private void deliver(PaymentAttemptId attempt, long amountCents, Duration delay) {
         PaymentOutcome outcome = switch (properties.outcome()) {
             case SUCCEED -> PaymentOutcome.SUCCEEDED;
             case FAIL -> PaymentOutcome.FAILED;
@@ -97,13 +128,14 @@ class FakePaymentProvider implements DisposableBean {
         if (outcome == null) {
             return;
         }
-        PaymentWebhook webhook = new PaymentWebhook(
-                "fake-" + UUID.randomUUID(), payment.attemptId().toString(), outcome, payment.amountCents(), null);
-        schedule(webhook, properties.delay(), 1, Instant.now().plus(properties.delay()));
+        PaymentWebhook webhook = new PaymentWebhook(webhookId(attempt), attempt.toString(), outcome, amountCents, null);
+        Delivery delivery = new Delivery(attempt, webhook, Instant.now().plus(delay));
+        deliveries.put(attempt, delivery);
+        schedule(delivery, delay, 1);
     }
 
-    private void schedule(PaymentWebhook webhook, Duration delay, int call, Instant firstCall) {
-        scheduler.schedule(() -> call(webhook, call, firstCall), delay.toMillis(), TimeUnit.MILLISECONDS);
+    private void schedule(Delivery delivery, Duration delay, int call) {
+        scheduler.schedule(() -> call(delivery, call), delay.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The wait after failed call number {@code call}: {@code first}, doubled each time, at most 5 s. */
@@ -113,16 +145,27 @@ class FakePaymentProvider implements DisposableBean {
     }
 
     /** Retries call number {@code call + 1} after its backoff, unless the webhook is past its retry window. */
-    private boolean retry(PaymentWebhook pending, int call, Instant firstCall) {
+    private boolean retry(Delivery delivery, int call) {
         Duration wait = backoff(firstBackoff, call);
-        if (Instant.now().plus(wait).isAfter(firstCall.plus(GIVE_UP_AFTER))) {
+        if (Instant.now().plus(wait).isAfter(delivery.firstCall().plus(GIVE_UP_AFTER))) {
             return false;
         }
-        schedule(pending, wait, call + 1, firstCall);
+        schedule(delivery, wait, call + 1);
         return true;
     }
 
-    private void call(PaymentWebhook pending, int call, Instant firstCall) {
+    private void call(Delivery delivery, int call) {
+        if (deliveries.get(delivery.attempt()) != delivery) {
+            return; // superseded by a re-drive of the same attempt
+        }
+        if (!attempt(delivery, call)) {
+            deliveries.remove(delivery.attempt(), delivery);
+        }
+    }
+
+    /** One call; true if a retry is scheduled. */
+    private boolean attempt(Delivery delivery, int call) {
+        PaymentWebhook pending = delivery.webhook();
         PaymentWebhook webhook = new PaymentWebhook(
                 pending.webhookId(),
                 pending.paymentAttemptId(),
@@ -139,22 +182,24 @@ class FakePaymentProvider implements DisposableBean {
                     .build();
             int status =
                     http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-            if (status >= 500 && retry(pending, call, firstCall)) {
-                return;
+            if (status >= 500 && retry(delivery, call)) {
+                return true;
             }
             if (status != 200) {
                 log.warn("payment webhook answered {}", status);
             }
         } catch (IOException e) {
-            if (!retry(pending, call, firstCall)) {
-                log.warn(
-                        "payment webhook undeliverable after {} calls: {}",
-                        call,
-                        e.getClass().getSimpleName());
+            if (retry(delivery, call)) {
+                return true;
             }
+            log.warn(
+                    "payment webhook undeliverable after {} calls: {}",
+                    call,
+                    e.getClass().getSimpleName());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return false;
     }
 
     @Override
