@@ -918,7 +918,7 @@ public class OpeningMinute {
             return out;
         }
 
-        /** The gateway's {@code waitroom_gateway_status_polls_total} by answered/reason (docs/observability). */
+        /** The gateway's {@code waitroom_gateway_status_polls_total} by answered/reason (docs/reference/metrics.md). */
         Map<String, Long> pollMetrics() {
             Map<String, Long> out = new TreeMap<>();
             for (String[] s : services) {
