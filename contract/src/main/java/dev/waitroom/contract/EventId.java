@@ -3,7 +3,6 @@ package dev.waitroom.contract;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * An event's id, the same rule in every service: 1-64 letters, digits, '_' or '-', starting with a letter or digit.
@@ -21,8 +20,6 @@ public record EventId(String value) {
     public static final String WARM_UP_PREFIX = "warmup--";
 
     private static final SecureRandom RANDOM = new SecureRandom();
-
-    private static final Pattern FORMAT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0," + (MAX_LENGTH - 1) + "}");
 
     public EventId {
         if (!isValid(value)) {
@@ -53,10 +50,22 @@ public record EventId(String value) {
         return value.startsWith(WARM_UP_PREFIX);
     }
 
+    /**
+     * Whether {@code value} is an event id. Written out rather than a regular expression: every request of a sale
+     * names an event, and the expression's matcher was 3.5 % of the gateway's CPU in the opening minute (issue #29).
+     */
     public static boolean isValid(String value) {
-        return value != null
-                && value.length() <= MAX_LENGTH
-                && FORMAT.matcher(value).matches();
+        if (value == null || value.isEmpty() || value.length() > MAX_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            boolean letterOrDigit = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+            if (!letterOrDigit && (i == 0 || (c != '_' && c != '-'))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

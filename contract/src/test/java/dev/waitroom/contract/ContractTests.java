@@ -44,6 +44,27 @@ class ContractTests {
     }
 
     @Test
+    void theWrittenOutRuleIsTheRegularExpressionOfTheContract() {
+        java.util.regex.Pattern rule = java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,63}");
+        java.util.Random random = new java.util.Random(29);
+        String idChars = "aqzAQZ059_-";
+        String any = idChars + ".:{}/ +\u00e9\u0000";
+        for (int n = 0; n < 200_000; n++) {
+            // half of them of id characters only (lengths around the 64 limit, a leading '_' or '-'), half of any
+            String alphabet = n % 2 == 0 ? idChars : any;
+            StringBuilder id = new StringBuilder();
+            int length = random.nextInt(68);
+            for (int i = 0; i < length; i++) {
+                id.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            String value = id.toString();
+            assertThat(EventId.isValid(value))
+                    .as("'%s'", value)
+                    .isEqualTo(rule.matcher(value).matches());
+        }
+    }
+
+    @Test
     void rejectsAMissingEventId() {
         assertThat(EventId.parse(null)).isEmpty();
         assertThatThrownBy(() -> EventId.of(null)).isInstanceOf(MalformedValueException.class);
