@@ -23,44 +23,23 @@ public final class RouteFuzz {
 
     private static final Pattern VARIABLE = Pattern.compile("\\{([^}/]+)}");
 
-    /** What a service's fuzz test knows of its own routes. */
-    public interface Service {
-
-        /** For the summary line. */
-        String name();
-
-        /** Where the service listens, e.g. {@code http://127.0.0.1:8081}. */
-        String baseUrl();
-
-        /** A valid body of a route that reads one, which the cases spoil a part at a time; null: none sampled. */
-        Map<String, Object> sample(Route route);
-
-        /** The value a path variable has in a request that spoils another part. */
-        String pathValue(Route route, String variable);
-
-        /** The headers (name, value, ...) that get the request to {@code path} past authentication to its body. */
-        String[] headers(Route route, String path, BodyFuzzer.Case c);
-
-        /** Whether the route's contract accepts this whole-body case (a 2xx is then no fault). */
-        default boolean mayAccept(Route route, BodyFuzzer.Case c) {
-            return false;
-        }
-
-        /** Whether an accepted case may change the stores (it is then sent outside the fingerprints). */
-        default boolean mayChange(Route route, BodyFuzzer.Case c) {
-            return false;
-        }
-    }
-
-    /** The headers of a request to {@code path}, as {@link Service#headers} gives them. */
+    /** The headers of a request to {@code path}, as a service gives them. */
     @FunctionalInterface
     public interface Credentials {
         String[] of(Route route, String path, BodyFuzzer.Case c);
     }
 
     /**
-     * A service told by its parts: its valid bodies by route key, its path values, its credentials and the cases its
-     * contract accepts ({@code mayAccept}) and of those the ones that may change the stores ({@code mayChange}).
+     * What a service's fuzz test knows of its own routes.
+     *
+     * @param name for the summary line
+     * @param baseUrl where the service listens, e.g. {@code http://127.0.0.1:8081}
+     * @param samples a valid body of each route that reads one, by route key, which the cases spoil a part at a
+     *     time; a route without one gets the whole-body cases only
+     * @param pathValues the value a path variable has in a request that spoils another part
+     * @param credentials the headers that get a request past authentication to its body
+     * @param accepts the whole-body cases a route's contract accepts (a 2xx is then no fault)
+     * @param changes of those, the ones that may change the stores (sent outside the fingerprints)
      */
     public record Routes(
             String name,
@@ -69,31 +48,25 @@ public final class RouteFuzz {
             BiFunction<Route, String, String> pathValues,
             Credentials credentials,
             BiPredicate<Route, BodyFuzzer.Case> accepts,
-            BiPredicate<Route, BodyFuzzer.Case> changes)
-            implements Service {
+            BiPredicate<Route, BodyFuzzer.Case> changes) {
 
-        @Override
-        public Map<String, Object> sample(Route route) {
+        Map<String, Object> sample(Route route) {
             return this.samples.get(route.key());
         }
 
-        @Override
-        public String pathValue(Route route, String variable) {
+        String pathValue(Route route, String variable) {
             return this.pathValues.apply(route, variable);
         }
 
-        @Override
-        public String[] headers(Route route, String path, BodyFuzzer.Case c) {
+        String[] headers(Route route, String path, BodyFuzzer.Case c) {
             return this.credentials.of(route, path, c);
         }
 
-        @Override
-        public boolean mayAccept(Route route, BodyFuzzer.Case c) {
+        boolean mayAccept(Route route, BodyFuzzer.Case c) {
             return this.accepts.test(route, c);
         }
 
-        @Override
-        public boolean mayChange(Route route, BodyFuzzer.Case c) {
+        boolean mayChange(Route route, BodyFuzzer.Case c) {
             return this.changes.test(route, c);
         }
     }
@@ -102,7 +75,7 @@ public final class RouteFuzz {
 
     /** Sends every case to every route and prints what was answered; the faults found, empty when none. */
     public static List<String> faults(
-            BodyFuzzer fuzzer, List<Route> routes, Service service, UnchangedState<?> unchanged) {
+            BodyFuzzer fuzzer, List<Route> routes, Routes service, UnchangedState<?> unchanged) {
         List<String> faults = new ArrayList<>();
         Map<Integer, Integer> answered = new TreeMap<>();
         int sent = 0;
@@ -156,7 +129,7 @@ public final class RouteFuzz {
     private static FuzzProbe probe(
             BodyFuzzer fuzzer,
             Route route,
-            Service service,
+            Routes service,
             Map<String, String> replaced,
             BodyFuzzer.Case c,
             boolean mustRefuse,
@@ -175,7 +148,7 @@ public final class RouteFuzz {
     }
 
     /** The route's path with each variable the spoilt value given, or the service's own. */
-    static String path(Route route, Service service, Map<String, String> replaced) {
+    static String path(Route route, Routes service, Map<String, String> replaced) {
         Matcher m = VARIABLE.matcher(route.pattern());
         StringBuilder path = new StringBuilder();
         while (m.find()) {
