@@ -9,6 +9,7 @@ import dev.waitroom.gateway.testing.GatewayTestInitializer;
 import dev.waitroom.gateway.testing.RedisReachableFirst;
 import dev.waitroom.gateway.testing.StubHttpServer;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.AllAtOnce;
 import dev.waitroom.testsupport.QueueServiceProcess;
 import dev.waitroom.testsupport.RealStores;
 import dev.waitroom.tokens.HmacKey;
@@ -27,10 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -230,7 +227,7 @@ class AccountsTests {
         // each browser brings its own token of the same person, as after signing in on each
         List<String> tokens = all.stream().map(b -> provider.token(subject)).toList();
 
-        List<Browser.Reply> replies = allAtOnce(
+        List<Browser.Reply> replies = AllAtOnce.each(
                 browsers, i -> all.get(i).post(queuePath(event), null, "Authorization", "Bearer " + tokens.get(i)));
 
         assertThat(replies)
@@ -448,32 +445,5 @@ class AccountsTests {
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
         return Base64.getEncoder().encodeToString(key);
-    }
-
-    interface Call {
-        Browser.Reply call(int index);
-    }
-
-    static List<Browser.Reply> allAtOnce(int count, Call call) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(count);
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<Browser.Reply>> futures = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                int index = i;
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    return call.call(index);
-                }));
-            }
-            start.countDown();
-            List<Browser.Reply> out = new ArrayList<>();
-            for (Future<Browser.Reply> f : futures) {
-                out.add(f.get());
-            }
-            return out;
-        } finally {
-            pool.shutdownNow();
-        }
     }
 }
