@@ -8,7 +8,7 @@ final class Refusal extends RuntimeException {
     final ProblemType problem;
 
     Refusal(ProblemType problem, String detail) {
-        super(problem.name() + ": " + detail, null, false, false);
+        super(problem.slug() + ": " + detail, null, false, false);
         this.problem = problem;
     }
 }
