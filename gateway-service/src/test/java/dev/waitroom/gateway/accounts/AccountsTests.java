@@ -7,11 +7,11 @@ import dev.waitroom.gateway.GatewayApplication;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayTestInitializer;
 import dev.waitroom.gateway.testing.RedisReachableFirst;
-import dev.waitroom.gateway.testing.StubHttpServer;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import dev.waitroom.testsupport.AllAtOnce;
 import dev.waitroom.testsupport.QueueServiceProcess;
 import dev.waitroom.testsupport.RealStores;
+import dev.waitroom.testsupport.RecordedRequest;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.VisitorCookieCodec;
 import java.net.URI;
@@ -170,9 +170,9 @@ class AccountsTests {
         assertThat(offered.body()).contains("\"applied\":true");
 
         phone.post(claimPath(event), null);
-        StubHttpServer.Recorded phoneClaim = lastClaim(event);
+        RecordedRequest phoneClaim = lastClaim(event);
         stranger.post(claimPath(event), null, "Authorization", "Bearer " + provider.token(subject()));
-        StubHttpServer.Recorded strangerClaim = lastClaim(event);
+        RecordedRequest strangerClaim = lastClaim(event);
 
         assertThat(phoneClaim.header("X-Waitroom-Visitor"))
                 .as("the phone claims the laptop's offer: the same person")
@@ -418,7 +418,7 @@ class AccountsTests {
         return "/events/" + event + "/admission/claim";
     }
 
-    private static StubHttpServer.Recorded lastClaim(String event) {
+    private static RecordedRequest lastClaim(String event) {
         return StubUpstreams.get().coordinator.lastReceived(claimPath(event)).orElseThrow();
     }
 
