@@ -71,6 +71,7 @@ final class LocalStack implements AutoCloseable {
             stack.checkPortsFree();
             stack.startStores();
             stack.startProxies();
+            stack.prepareJvms();
             for (String service : SERVICES) {
                 for (String instance : config.processesOf(service)) {
                     stack.startService(instance);
@@ -352,6 +353,34 @@ final class LocalStack implements AutoCloseable {
             }
         });
         return env;
+    }
+
+    /**
+     * Extracts each service's build at once, side by side ({@link ServiceJvms#prepare}; a no-op for a build extracted
+     * before): one after the other, a new build's four extractions held the last service's start back by about 25 s
+     * on a loaded machine.
+     */
+    private void prepareJvms() throws IOException, InterruptedException {
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(SERVICES.size());
+        try {
+            List<java.util.concurrent.Future<ServiceJvms.Launch>> prepared = new ArrayList<>();
+            for (String service : SERVICES) {
+                Path jar = serviceJar(service);
+                prepared.add(pool.submit(() -> jvms.prepare(service, jar)));
+            }
+            for (var launch : prepared) {
+                try {
+                    launch.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (e.getCause() instanceof RuntimeException r) {
+                        throw r;
+                    }
+                    throw new IOException(e.getCause());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     private void startService(String service) throws IOException {
