@@ -55,6 +55,8 @@ import tools.jackson.databind.json.JsonMapper;
             "waitroom.booking.inventory.sweep-interval=200ms",
             "waitroom.booking.faults.pool-wait=2s",
             "waitroom.booking.signals.interval=1s",
+            // the seats-available gauge is counted every 10 s in production; ObservabilityTests waits for a count
+            "waitroom.booking.availability-gauge.refresh=500ms",
             "waitroom.services.coordinator-url=http://127.0.0.1:9",
             "spring.datasource.hikari.maximum-pool-size=8"
         })

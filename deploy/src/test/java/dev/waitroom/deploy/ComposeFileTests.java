@@ -312,9 +312,14 @@ class ComposeFileTests {
         Path promtool = dev.waitroom.testsupport.TestTools.require("promtool");
         for (List<String> command : List.of(
                 List.of("check", "config", "deploy/observability/prometheus.yml"),
-                List.of("test", "rules", "deploy/observability/alerts-tests.yml"))) {
+                List.of(
+                        "test",
+                        "rules",
+                        "deploy/observability/alerts-tests.yml",
+                        "deploy/observability/alerts-tests-days.yml"))) {
             List<String> argv = new java.util.ArrayList<>(List.of(promtool.toString(), command.get(0), command.get(1)));
-            argv.add(ROOT.resolve(command.get(2)).toString());
+            command.subList(2, command.size())
+                    .forEach(file -> argv.add(ROOT.resolve(file).toString()));
             Process check = new ProcessBuilder(argv).redirectErrorStream(true).start();
             String output = new String(check.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             assertThat(check.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();

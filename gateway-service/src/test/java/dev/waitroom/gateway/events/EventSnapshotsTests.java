@@ -119,7 +119,7 @@ class EventSnapshotsTests {
                 Clock.systemUTC());
         assertThat(snapshots.current(live).block(Duration.ofSeconds(5))).isNotNull();
         ExecutorService pool =
-                Executors.newFixedThreadPool(64) /* each call waits on the loopback stub's delayed ACK */;
+                Executors.newFixedThreadPool(64) /* the calls overlap their round trips to the loopback stub */;
         try {
             List<Future<?>> calls = new ArrayList<>();
             for (int i = 0; i < 20_000; i++) {

@@ -52,7 +52,7 @@ import org.springframework.test.context.ContextConfiguration;
 @SpringBootTest(
         classes = GatewayApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"waitroom.warmup.enabled=true", "waitroom.warmup.iterations=300", "waitroom.warmup.duration=60s"})
+        properties = {"waitroom.warmup.enabled=true", "waitroom.warmup.iterations=100", "waitroom.warmup.duration=60s"})
 @ContextConfiguration(initializers = GatewayTestInitializer.class)
 @Import(GatewayWarmupTests.Probe.class)
 class GatewayWarmupTests {
@@ -92,7 +92,7 @@ class GatewayWarmupTests {
                 .containsEntry(PROBED.get(2), 200)
                 .containsEntry(PROBED.get(3), 503);
         for (String step : List.of("edge status", "admission tokens", "proof of work", "waiting page over loopback")) {
-            assertThat(output).contains("Warm-up step " + step + ": 300 calls");
+            assertThat(output).contains("Warm-up step " + step + ": 100 calls");
         }
         assertThat(output).contains("Warm-up step health probe failed after 1 calls");
         for (String probe : PROBED) {
