@@ -16,7 +16,6 @@ import dev.waitroom.testsupport.RouteFuzz;
 import dev.waitroom.testsupport.UnchangedState;
 import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.web.WebKitProperties;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -284,12 +283,7 @@ class MalformedRequestFuzzTests {
     }
 
     private static String changed(Map<String, String> before, Map<String, String> after) {
-        List<String> names = new ArrayList<>();
-        after.forEach((k, v) -> {
-            if (!v.equals(before.get(k))) {
-                names.add(k);
-            }
-        });
+        List<String> names = UnchangedState.changedParts(before, after);
         if (names.remove(REDIS_KEYS)) {
             Set<String> appeared = new TreeSet<>(List.of(after.get(REDIS_KEYS).split("\n")));
             appeared.removeAll(List.of(before.get(REDIS_KEYS).split("\n")));

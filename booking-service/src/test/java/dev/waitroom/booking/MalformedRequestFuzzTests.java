@@ -102,8 +102,7 @@ class MalformedRequestFuzzTests extends ShopTestSupport {
         assertThat(routes)
                 .extracting(Route::key)
                 .contains("POST /events/{eventId}/shop/holds", "PUT /admin/events/{eventId}/inventory");
-        UnchangedState<Map<String, String>> unchanged = new UnchangedState<>(
-                this::fingerprint, (before, after) -> after.equals(before) ? "" : changed(before, after));
+        UnchangedState<Map<String, String>> unchanged = UnchangedState.ofParts(this::fingerprint);
         RouteFuzz.Routes service = new RouteFuzz.Routes(
                 "booking-service",
                 "http://127.0.0.1:" + port,
@@ -174,16 +173,6 @@ class MalformedRequestFuzzTests extends ShopTestSupport {
         state.put(
                 "faults", send("GET", "/admin/booking/faults", OPS, null).raw().body());
         return state;
-    }
-
-    private static String changed(Map<String, String> before, Map<String, String> after) {
-        List<String> names = new ArrayList<>();
-        after.forEach((k, v) -> {
-            if (!v.equals(before.get(k))) {
-                names.add(k);
-            }
-        });
-        return String.join(", ", names);
     }
 
     private String valueOf(String variable) {

@@ -120,13 +120,13 @@ public final class Launcher {
         StackConfig config = StackConfig.defaults(
                         repoRoot, dataDir, StackConfig.ExternalStores.fromEnvironment(System.getenv()))
                 .withPortOffset(Integer.parseInt(offset.trim()))
-                .withReplicas(replicas)
                 .withRegions(regions)
+                .withReplicas(replicas)
                 .withSimulations(simulations);
         System.out.println("waitroom: starting PostgreSQL, Redis and "
                 + (regions > 1
-                        ? regions
-                                + " regions (a gateway, queue-service, coordinator and Redis each), one booking-service"
+                        ? regions + " regions (" + (replicas == 1 ? "a" : replicas + " of each:")
+                                + " gateway, queue-service, coordinator and a Redis each), one booking-service"
                         : replicas == 1
                                 ? "four services"
                                 : replicas
@@ -219,8 +219,11 @@ public final class Launcher {
                     "http://127.0.0.1:" + r.gatewayPort(),
                     r.queuePort(),
                     r.coordinatorPort(),
-                    (r.gatewayPort() + StackConfig.MANAGEMENT_OFFSET) + "-"
-                            + (r.coordinatorPort() + StackConfig.MANAGEMENT_OFFSET),
+                    // replicas have management ports of their own (the banner's management line)
+                    c.proxyPorts().isEmpty()
+                            ? (r.gatewayPort() + StackConfig.MANAGEMENT_OFFSET) + "-"
+                                    + (r.coordinatorPort() + StackConfig.MANAGEMENT_OFFSET)
+                            : "per replica",
                     r.redisPort(),
                     c.processOf(r, "<service>") + ".log"));
         }

@@ -32,10 +32,9 @@ record StackConfig(
 
     static final int MAX_REPLICAS = 5;
 
-    /** Why a stack cannot have both regions and replicas. */
-    private static final String REGIONS_WITH_REPLICAS =
-            "--regions and --replicas together are not supported: each region runs one gateway, queue-service and"
-                    + " coordinator (run --replicas N without --regions, or --regions N without --replicas)";
+    /** Replicas are given per region, so the regions come first. */
+    private static final String REPLICAS_BEFORE_REGIONS =
+            "the regions of a stack are set before its replicas (withRegions, then withReplicas or withInstances)";
 
     /**
      * Each process serves health, metrics and info on its own port plus this, on loopback only: 9080 to 9083 for the
@@ -108,16 +107,19 @@ record StackConfig(
     }
 
     /**
-     * The same stack with one instance of {@code service} per given port behind a round-robin proxy on the service's
-     * own port, as a Kubernetes Service would put them: every caller reaches whichever instance is next and alive.
+     * The same stack with one instance of {@code unit} per given port behind a round-robin proxy on the unit's own
+     * port, as a Kubernetes Service would put them: every caller reaches whichever instance is next and alive. A unit
+     * is a service of a single-region stack ({@code queue-service}), or a regional service of one region, named as its
+     * process ({@code queue-service} in the first region, {@code r2.queue-service} in the second): each region's
+     * instances sit behind a proxy of their own, on the region's port for the service. One port is a proxy with one
+     * backend: a place for the chaos run's network faults.
      */
-    StackConfig withInstances(String service, List<Integer> ports) {
-        if (!servicePort(service).isPresent() || ports.isEmpty()) {
-            throw new IllegalArgumentException("no service " + service + " or no instance ports");
+    StackConfig withInstances(String unit, List<Integer> ports) {
+        if (!unitPort(unit).isPresent() || ports.isEmpty()) {
+            throw new IllegalArgumentException("no service " + unit + " or no instance ports");
         }
-        requireOneRegion();
         Map<String, List<Integer>> instances = new LinkedHashMap<>(instancePorts);
-        instances.put(service, List.copyOf(ports));
+        instances.put(unit, List.copyOf(ports));
         return new StackConfig(
                 repoRoot,
                 dataDir,
@@ -156,7 +158,9 @@ record StackConfig(
 
     /**
      * {@code replicas} instances of the gateway, the queue-service and the coordinator, instance k of a service on
-     * its port + 10 k (8090 and 8100 for the gateway), the proxy on the service's port. 1 changes nothing.
+     * its port + 10 k (8090 and 8100 for the gateway), the proxy on the service's port. With regions, each region
+     * runs that many of its own, from the region's ports (8190 and 8200 for the second region's gateway). 1 changes
+     * nothing.
      */
     StackConfig withReplicas(int replicas) {
         if (replicas < 1 || replicas > MAX_REPLICAS) {
@@ -165,21 +169,31 @@ record StackConfig(
         StackConfig config = this;
         if (replicas > 1) {
             for (String service : REPLICATED) {
-                int port = servicePort(service).orElseThrow();
-                config = config.withInstances(
-                        service,
-                        java.util.stream.IntStream.rangeClosed(1, replicas)
-                                .mapToObj(k -> port + 10 * k)
-                                .toList());
+                for (String unit : units(service)) {
+                    int port = unitPort(unit).orElseThrow();
+                    config = config.withInstances(
+                            unit,
+                            java.util.stream.IntStream.rangeClosed(1, replicas)
+                                    .mapToObj(k -> port + 10 * k)
+                                    .toList());
+                }
             }
         }
         return config;
     }
 
+    /** What a proxy may stand in front of: a service, or with regions each region's process of a regional one. */
+    private List<String> units(String service) {
+        if (regions.isEmpty() || !REGIONAL.contains(service)) {
+            return List.of(service);
+        }
+        return regions.stream().map(r -> processOf(r, service)).toList();
+    }
+
     /**
      * {@code count} regions on one box ({@code --regions N}): the first on this stack's ports, region k on the service
      * ports plus {@value #REGION_PORT_STRIDE} (k - 1) and the Redis port plus k - 1, named {@code r1} to {@code rN}.
-     * 1 changes nothing (no region name: the single-region behaviour). Not with replicas.
+     * 1 changes nothing (no region name: the single-region behaviour). Replicas come after: {@link #withReplicas}.
      */
     StackConfig withRegions(int count) {
         if (count < 1 || count > MAX_REGIONS) {
@@ -199,14 +213,15 @@ record StackConfig(
 
     /**
      * These regions, the first on this stack's own gateway, queue, coordinator and Redis ports (a test gives each
-     * region free ports). Every region runs one instance of each of its services.
+     * region free ports). Every region runs one instance of each of its services until {@link #withInstances} or
+     * {@link #withReplicas} says otherwise.
      */
     StackConfig withRegions(List<Region> all) {
         if (all.size() < 2 || all.size() > MAX_REGIONS) {
             throw new IllegalArgumentException("a multi-region stack has 2.." + MAX_REGIONS + " regions");
         }
         if (!instancePorts.isEmpty()) {
-            throw new IllegalArgumentException(REGIONS_WITH_REPLICAS);
+            throw new IllegalArgumentException(REPLICAS_BEFORE_REGIONS);
         }
         Region first = all.get(0);
         if (first.gatewayPort() != gatewayPort
@@ -237,12 +252,6 @@ record StackConfig(
                 all);
     }
 
-    private void requireOneRegion() {
-        if (!regions.isEmpty()) {
-            throw new IllegalArgumentException(REGIONS_WITH_REPLICAS);
-        }
-    }
-
     /** The region a process belongs to; empty for a single-region stack and for booking, which every region shares. */
     java.util.Optional<Region> regionOf(String process) {
         if (regions.isEmpty() || !REGIONAL.contains(serviceOf(process))) {
@@ -261,12 +270,9 @@ record StackConfig(
         return region.equals(regions.get(0)) ? service : region.name() + "." + service;
     }
 
-    /** Every process of {@code service}: its replicas, or one per region for a regional service, or itself. */
+    /** Every process of {@code service}: its replicas (each region's, with regions), or itself. */
     List<String> processesOf(String service) {
-        if (regions.isEmpty() || !REGIONAL.contains(service)) {
-            return instances(service);
-        }
-        return regions.stream().map(r -> processOf(r, service)).toList();
+        return units(service).stream().flatMap(u -> instances(u).stream()).toList();
     }
 
     /** A region by name. */
@@ -277,15 +283,14 @@ record StackConfig(
                 .orElseThrow(() -> new IllegalArgumentException("no region " + name + " in " + regions));
     }
 
-    int coordinatorInstances() {
-        return instances("admission-coordinator").size();
-    }
-
-    /** The process names of a service's instances: the service's name for the first, {@code name-k} for the k-th. */
-    List<String> instances(String service) {
-        int count = Math.max(1, instancePorts.getOrDefault(service, List.of()).size());
+    /**
+     * The process names of a unit's instances ({@link #withInstances}): the unit's name for the first, {@code name-k}
+     * for the k-th ({@code r2.queue-service-2}).
+     */
+    List<String> instances(String unit) {
+        int count = Math.max(1, instancePorts.getOrDefault(unit, List.of()).size());
         return java.util.stream.IntStream.rangeClosed(1, count)
-                .mapToObj(k -> k == 1 ? service : service + "-" + k)
+                .mapToObj(k -> k == 1 ? unit : unit + "-" + k)
                 .toList();
     }
 
@@ -294,15 +299,32 @@ record StackConfig(
         return process.replaceFirst("^[^.]*\\.", "").replaceFirst("-\\d+$", "");
     }
 
-    /** Services run as several instances, each with the port its proxy listens on. */
+    /** The units behind a proxy ({@link #withInstances}), each with the port its proxy listens on. */
     Map<String, Integer> proxyPorts() {
         Map<String, Integer> proxies = new LinkedHashMap<>();
         for (String service : List.of("gateway-service", "queue-service", "admission-coordinator", "booking-service")) {
-            if (instancePorts.containsKey(service)) {
-                proxies.put(service, servicePort(service).orElseThrow());
+            for (String unit : units(service)) {
+                if (instancePorts.containsKey(unit)) {
+                    proxies.put(unit, unitPort(unit).orElseThrow());
+                }
             }
         }
         return proxies;
+    }
+
+    /** The port a unit's callers use: the service's, or its region's for a regional service. */
+    private java.util.Optional<Integer> unitPort(String unit) {
+        String service = serviceOf(unit);
+        if (!units(service).contains(unit)) {
+            return java.util.Optional.empty();
+        }
+        return regionOf(unit)
+                .map(r -> switch (service) {
+                    case "gateway-service" -> r.gatewayPort();
+                    case "queue-service" -> r.queuePort();
+                    default -> r.coordinatorPort();
+                })
+                .or(() -> servicePort(service));
     }
 
     private java.util.Optional<Integer> servicePort(String service) {
@@ -420,23 +442,15 @@ record StackConfig(
     Map<String, Integer> servicePorts() {
         Map<String, Integer> ports = new LinkedHashMap<>();
         for (String service : List.of("gateway-service", "queue-service", "admission-coordinator", "booking-service")) {
-            List<Integer> instances = instancePorts.get(service);
-            if (!regions.isEmpty() && REGIONAL.contains(service)) {
-                for (Region region : regions) {
-                    ports.put(
-                            processOf(region, service),
-                            switch (service) {
-                                case "gateway-service" -> region.gatewayPort();
-                                case "queue-service" -> region.queuePort();
-                                default -> region.coordinatorPort();
-                            });
-                }
-            } else if (instances == null) {
-                ports.put(service, servicePort(service).orElseThrow());
-            } else {
-                List<String> names = instances(service);
-                for (int i = 0; i < names.size(); i++) {
-                    ports.put(names.get(i), instances.get(i));
+            for (String unit : units(service)) {
+                List<Integer> instances = instancePorts.get(unit);
+                if (instances == null) {
+                    ports.put(unit, unitPort(unit).orElseThrow());
+                } else {
+                    List<String> names = instances(unit);
+                    for (int i = 0; i < names.size(); i++) {
+                        ports.put(names.get(i), instances.get(i));
+                    }
                 }
             }
         }

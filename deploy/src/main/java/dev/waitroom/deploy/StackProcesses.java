@@ -88,7 +88,14 @@ final class StackProcesses {
                         -1));
             }
         }
-        c.proxyPorts().forEach((service, port) -> entries.add(new Entry("proxy", service, null, -1, port, -1)));
+        c.proxyPorts()
+                .forEach((unit, port) -> entries.add(new Entry(
+                        "proxy",
+                        unit,
+                        c.regionOf(unit).map(StackConfig.Region::name).orElse(null),
+                        -1,
+                        port,
+                        -1)));
         return entries;
     }
 

@@ -30,8 +30,9 @@ import org.junit.jupiter.api.Test;
  * in the history, the ledger's live grants sampled every 100 ms, everything healed, then the checker's verdict.
  *
  * <p>By default the 2-minute CI run on one region with two coordinators, the coordinators and the queue-service behind
- * fault proxies. {@code -Dchaos.minutes=30}, {@code -Dchaos.seed=S}, {@code -Dchaos.regions=2} or
- * {@code -Dchaos.replicas=2}, {@code -Dchaos.visitors=N} change it; {@code ./waitroom chaos} passes them. A failure
+ * fault proxies. {@code -Dchaos.minutes=30}, {@code -Dchaos.seed=S}, {@code -Dchaos.regions=2} (each region's
+ * queue-service and coordinator behind proxies of their own), {@code -Dchaos.replicas=2} (both together: two of each
+ * in each region), {@code -Dchaos.visitors=N} change it; {@code ./waitroom chaos} passes them. A failure
  * prints the seed, the schedule and the counter-examples; the same seed plays the same schedule again.
  */
 @Tag("chaos")
@@ -48,7 +49,8 @@ class ChaosTests {
         int replicas = Integer.getInteger("chaos.replicas", 1);
         int visitors = Integer.getInteger("chaos.visitors", (int) Math.min(12_000, 500 * run.toSeconds() / 60 + 500));
         String profile = "seed " + seed + ", " + run.toSeconds() + " s, " + visitors + " visitors, "
-                + (regions > 1 ? regions + " regions" : replicas > 1 ? replicas + " replicas" : "one region")
+                + (regions > 1 ? regions + " regions" : "one region")
+                + (replicas > 1 ? ", " + replicas + " replicas" : "")
                 + ", ceiling " + CEILING + ", " + RATE + " offers/s";
         System.out.println("chaos run: " + profile);
         String reproduce = "./waitroom chaos --minutes " + run.toSeconds() / 60.0 + " --seed " + seed
@@ -137,9 +139,9 @@ class ChaosTests {
             verdict = HistoryChecker.check(History.read(historyFile), stores(stack, regions));
         } finally {
             // the stores have been read: nothing is left to shut down gracefully, and a graceful stop of every JVM
-            // costs the run tens of seconds on a loaded machine
-            stack.processes().values().forEach(Process::destroyForcibly);
-            stack.close();
+            // costs the run tens of seconds on a loaded machine; a first run of a build still writes its
+            // class-data-sharing archive, which the next run's stack start maps
+            stack.stopAbruptly();
             Runtime.getRuntime().removeShutdownHook(stopStack);
             TestStacks.keepLogsAndDelete(dataDir, "chaos/logs-" + seed);
         }
@@ -161,7 +163,23 @@ class ChaosTests {
 
     private static StackConfig config(Path dataDir, int regions, int replicas) throws Exception {
         if (regions > 1) {
-            return TwoRegions.config(dataDir, true);
+            // each region's services behind proxies of their own, so the network lane breaks the calls inside every
+            // region: `replicas` of each replicated service, or one queue-service and one coordinator behind a proxy
+            StackConfig two = TwoRegions.config(dataDir, true);
+            List<String> services =
+                    replicas > 1 ? StackConfig.REPLICATED : List.of("queue-service", "admission-coordinator");
+            int[] ports = TestPorts.free(two.regions().size() * services.size() * replicas);
+            int next = 0;
+            for (StackConfig.Region region : two.regions()) {
+                for (String service : services) {
+                    List<Integer> instances = new ArrayList<>();
+                    for (int k = 0; k < replicas; k++) {
+                        instances.add(ports[next++]);
+                    }
+                    two = two.withInstances(two.processOf(region, service), instances);
+                }
+            }
+            return two;
         }
         int[] ports = TestPorts.free(9);
         StackConfig c = TestStacks.config(dataDir, ports, StackConfig.ExternalStores.none());

@@ -65,6 +65,8 @@ final class ChaosWorkload implements AutoCloseable {
         String token;
         String receipt;
         int attempts;
+        /** Its last join got no answer (or a 5xx): whether it took effect is not known yet. */
+        volatile boolean joinUnresolved;
 
         Visitor(int n, String region) {
             this.name = "v" + n;
@@ -142,6 +144,7 @@ final class ChaosWorkload implements AutoCloseable {
     private void join(Visitor v) {
         ChaosHistory.Completed c = call(v, "join", "POST", "/events/" + event + "/queue", "{}", null, b -> entry(b));
         v.attempts++;
+        v.joinUnresolved = !c.answered() || c.status() >= 500;
         if (c.status() == 200 || c.status() == 201) {
             v.receipt = text(c.body(), "receipt");
             later(v, pollAfter(v, c.body()), () -> poll(v));
@@ -411,23 +414,26 @@ final class ChaosWorkload implements AutoCloseable {
     }
 
     /**
-     * Asks again, once the faults are healed, for each visitor whose join got no answer and no later one: join is
-     * idempotent, so the answer says whether the lost one took effect (200, the entry it made) or not (201).
+     * Asks again, once the faults are healed, for each visitor whose last join got no answer (or a 5xx): join is
+     * idempotent, so the answer says whether the lost one took effect (200, the entry it made) or not (201). A visitor
+     * whose last join was answered (a refusal such as {@code 409 sold-out} included) has nothing to resolve: asking
+     * every refused visitor five times a second apart held the end of a sold-out run for minutes.
      */
     void resolveUnknownJoins() {
         List<Visitor> unresolved;
         synchronized (all) {
             unresolved = all.stream()
-                    .filter(v -> v.attempts > 0 && v.receipt == null)
+                    .filter(v -> v.attempts > 0 && v.receipt == null && v.joinUnresolved)
                     .toList();
         }
         for (Visitor v : unresolved) {
-            for (int i = 0; i < 5 && v.receipt == null; i++) {
+            for (int i = 0; i < 5 && v.joinUnresolved; i++) {
                 ChaosHistory.Completed c =
                         call(v, "join", "POST", "/events/" + event + "/queue", "{}", null, b -> entry(b));
+                v.joinUnresolved = !c.answered() || c.status() >= 500;
                 if (c.status() == 200 || c.status() == 201) {
                     v.receipt = text(c.body(), "receipt");
-                } else {
+                } else if (v.joinUnresolved) {
                     waitUntil(System.currentTimeMillis() + 1_000);
                 }
             }

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code ./waitroom run --regions N} without starting anything: which processes each region gets, on which ports,
  * and what each process is told (its region's name, its region's queue-service, coordinator and Redis; the shared
- * PostgreSQL and booking), and the combinations the launcher refuses.
+ * PostgreSQL and booking), with replicas in each region behind the region's own proxies, and the combinations the
+ * launcher refuses.
  */
 class RegionsLauncherTests {
 
@@ -164,13 +165,115 @@ class RegionsLauncherTests {
     }
 
     @Test
-    void regionsAndReplicasTogetherAreRefusedWithAClearMessage() {
+    void twoRegionsWithTwoReplicasRunTwoOfEachRegionalServicePerRegionBehindTheRegionsOwnProxies() throws IOException {
+        StackConfig config = defaults().withRegions(2).withReplicas(2);
+        assertThat(config.servicePorts())
+                .containsExactly(
+                        Map.entry("gateway-service", 8090),
+                        Map.entry("gateway-service-2", 8100),
+                        Map.entry("r2.gateway-service", 8190),
+                        Map.entry("r2.gateway-service-2", 8200),
+                        Map.entry("queue-service", 8091),
+                        Map.entry("queue-service-2", 8101),
+                        Map.entry("r2.queue-service", 8191),
+                        Map.entry("r2.queue-service-2", 8201),
+                        Map.entry("admission-coordinator", 8092),
+                        Map.entry("admission-coordinator-2", 8102),
+                        Map.entry("r2.admission-coordinator", 8192),
+                        Map.entry("r2.admission-coordinator-2", 8202),
+                        Map.entry("booking-service", 8083));
+        assertThat(config.proxyPorts())
+                .as("each region's proxy on the region's port for the service: what its callers and visitors use")
+                .containsExactly(
+                        Map.entry("gateway-service", 8080),
+                        Map.entry("r2.gateway-service", 8180),
+                        Map.entry("queue-service", 8081),
+                        Map.entry("r2.queue-service", 8181),
+                        Map.entry("admission-coordinator", 8082),
+                        Map.entry("r2.admission-coordinator", 8182));
+        assertThat(config.instancePorts()).containsEntry("r2.queue-service", List.of(8191, 8201));
+        assertThat(config.processesOf("admission-coordinator"))
+                .containsExactly(
+                        "admission-coordinator",
+                        "admission-coordinator-2",
+                        "r2.admission-coordinator",
+                        "r2.admission-coordinator-2");
+        assertThat(config.regionOf("r2.queue-service-2"))
+                .map(StackConfig.Region::name)
+                .hasValue("r2");
+        assertThat(config.regionOf("gateway-service-2"))
+                .map(StackConfig.Region::name)
+                .hasValue("r1");
+        assertThat(StackConfig.serviceOf("r2.queue-service-2")).isEqualTo("queue-service");
+
+        LocalStack stack = LocalStack.prepare(config);
+        assertThat(stack.environmentFor("r2.gateway-service-2"))
+                .containsEntry("SERVER_PORT", "8200")
+                .containsEntry("MANAGEMENT_SERVER_PORT", "9200")
+                .as("its region's proxies, never an instance directly")
+                .containsEntry("WAITROOM_SERVICES_QUEUEURL", "http://127.0.0.1:8181")
+                .containsEntry("WAITROOM_SERVICES_COORDINATORURL", "http://127.0.0.1:8182")
+                .containsEntry("SPRING_DATA_REDIS_PORT", "16380");
+        assertThat(stack.environmentFor("r2.admission-coordinator-2"))
+                .containsEntry("WAITROOM_REGION_NAME", "r2")
+                .containsEntry("WAITROOM_SERVICES_QUEUEURL", "http://127.0.0.1:8181")
+                .containsEntry("SPRING_DATA_REDIS_PORT", "16380");
+        assertThat(stack.environmentFor("admission-coordinator-2"))
+                .containsEntry("WAITROOM_REGION_NAME", "r1")
+                .containsEntry("WAITROOM_SERVICES_QUEUEURL", "http://127.0.0.1:8081");
+        assertThat(stack.environmentFor("booking-service"))
+                .containsEntry("WAITROOM_SERVICES_COORDINATORURL", "http://127.0.0.1:8082")
+                .containsEntry(
+                        "WAITROOM_VERIFIER_JWKSURL", "http://127.0.0.1:8080/.well-known/waitroom-admission-keys");
+        assertThat(stack.gatewayUrl("r2")).isEqualTo("http://127.0.0.1:8180");
+        assertThat(Launcher.regionTable(config).get(2)).contains("r2", "http://127.0.0.1:8180", "per replica");
+    }
+
+    @Test
+    void noTwoPortsOfAnyRegionsAndReplicasShapeAreTheSame() {
+        for (int regions = 1; regions <= StackConfig.MAX_REGIONS; regions++) {
+            for (int replicas = 1; replicas <= StackConfig.MAX_REPLICAS; replicas++) {
+                for (int offset : List.of(0, 1000)) {
+                    StackConfig config = defaults()
+                            .withPortOffset(offset)
+                            .withRegions(regions)
+                            .withReplicas(replicas);
+                    List<Integer> ports = new ArrayList<>(config.servicePorts().values());
+                    ports.addAll(config.managementPorts().values());
+                    ports.addAll(config.proxyPorts().values());
+                    ports.add(config.postgresPort());
+                    config.regions().forEach(r -> ports.add(r.redisPort()));
+                    if (config.regions().isEmpty()) {
+                        ports.add(config.redisPort());
+                    }
+                    assertThat(new HashSet<>(ports))
+                            .as(regions + " regions, " + replicas + " replicas, offset " + offset + ": " + ports)
+                            .hasSameSizeAs(ports);
+                    assertThat(config.servicePorts()).hasSize(regions * 3 * replicas + 1);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aRegionsServiceMayRunBehindAProxyWithOneInstanceAndReplicasComeAfterTheRegions() {
+        StackConfig config = defaults()
+                .withRegions(2)
+                .withInstances("r2.queue-service", List.of(8191))
+                .withInstances("queue-service", List.of(8091));
+        assertThat(config.proxyPorts())
+                .containsExactly(Map.entry("queue-service", 8081), Map.entry("r2.queue-service", 8181));
+        assertThat(config.servicePorts())
+                .containsEntry("r2.queue-service", 8191)
+                .containsEntry("r2.admission-coordinator", 8182);
+        assertThatThrownBy(() -> defaults().withRegions(2).withInstances("r3.queue-service", List.of(8291)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> defaults().withRegions(2).withInstances("r2.booking-service", List.of(8283)))
+                .as("booking is shared, not a region's")
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> defaults().withReplicas(2).withRegions(2))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("--regions and --replicas together are not supported");
-        assertThatThrownBy(() -> defaults().withRegions(2).withReplicas(2))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("--regions and --replicas together are not supported");
+                .hasMessageContaining("regions of a stack are set before its replicas");
         assertThat(defaults().withReplicas(1).withRegions(2).regions()).hasSize(2);
     }
 

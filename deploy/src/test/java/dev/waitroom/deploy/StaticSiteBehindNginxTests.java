@@ -3,8 +3,7 @@ package dev.waitroom.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.waitroom.testsupport.TestTools;
-import java.io.IOException;
+import dev.waitroom.testsupport.NginxProcess;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -14,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,95 +33,45 @@ class StaticSiteBehindNginxTests {
 
     private static Path dataDir;
 
-    private static Process nginx;
+    private static NginxProcess nginx;
 
     private static int nginxPort;
 
     @BeforeAll
     static void start(LocalStack shared) throws Exception {
-        Path binary = TestTools.require("nginx");
         dataDir = Files.createTempDirectory("waitroom-static-site-test");
         nginxPort = TestPorts.free(1)[0];
         stack = shared;
         Path site = Files.createDirectories(dataDir.resolve("nginx/site/concerts/123"));
         Files.writeString(site.resolve("seats.html"), "<!doctype html><title>Seats</title><p>Row A, seats 1-20");
         Files.writeString(dataDir.resolve("nginx/site/index.html"), "<!doctype html><title>Tickets</title>");
-        Path conf = dataDir.resolve("nginx/nginx.conf");
-        Files.writeString(
-                conf,
-                config(
-                        dataDir.resolve("nginx"),
-                        nginxPort,
-                        URI.create(stack.gatewayUrl()).getPort()));
-        nginx = new ProcessBuilder(
-                        binary.toString(), "-p", dataDir.resolve("nginx").toString(), "-c", conf.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(dataDir.resolve("nginx/nginx.out").toFile())
-                .start();
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
-            assertThat(nginx.isAlive())
-                    .as("nginx exited: %s", Files.readString(dataDir.resolve("nginx/nginx.out")))
-                    .isTrue();
-            try (java.net.Socket s = new java.net.Socket("127.0.0.1", nginxPort)) {
-                return true;
-            } catch (IOException e) {
-                return false;
-            }
-        });
+        nginx = NginxProcess.start(
+                dataDir.resolve("nginx"),
+                nginxPort,
+                locations(
+                        dataDir.resolve("nginx"), URI.create(stack.gatewayUrl()).getPort()));
     }
 
     @AfterAll
     static void stop() throws Exception {
         if (nginx != null) {
-            nginx.destroy();
-            nginx.waitFor(5, TimeUnit.SECONDS);
+            nginx.close();
         }
         TestStacks.deleteTree(dataDir);
     }
 
-    /** docs/integration/forward-auth.md's nginx configuration, with the test's ports and a private prefix. */
-    static String config(Path dir, int listen, int gatewayPort) {
+    /** docs/integration/forward-auth.md's locations for a static site, with the test's ports. */
+    static String locations(Path dir, int gatewayPort) {
         return """
-                master_process off;
-                daemon off;
-                error_log %1$s/error.log warn;
-                pid %1$s/nginx.pid;
-                events { worker_connections 64; }
-                http {
-                  access_log off;
-                  client_body_temp_path %1$s/body;
-                  proxy_temp_path %1$s/proxy;
-                  fastcgi_temp_path %1$s/fastcgi;
-                  uwsgi_temp_path %1$s/uwsgi;
-                  scgi_temp_path %1$s/scgi;
-                  server {
-                    listen 127.0.0.1:%2$d;
-                    root %1$s/site;
-                    location /concerts/ {
-                      auth_request /_waitroom;
-                      auth_request_set $waitroom_waiting $upstream_http_waitroom_waiting_room;
-                      error_page 401 = @waitroom_refused;
-                    }
-                    location @waitroom_refused {
-                      if ($waitroom_waiting) {
-                        return 303 $waitroom_waiting;
-                      }
-                      return 401;
-                    }
-                    location = /_waitroom {
-                      internal;
-                      proxy_pass http://127.0.0.1:%3$d/forward-auth;
-                      proxy_pass_request_body off;
-                      proxy_set_header Content-Length "";
-                      proxy_set_header X-Original-URI $request_uri;
-                      proxy_set_header X-Original-Method $request_method;
-                      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-                    }
-                    location /events/ { proxy_pass http://127.0.0.1:%3$d; }
-                    location /assets/ { proxy_pass http://127.0.0.1:%3$d; }
-                  }
+                root %1$s/site;
+                location /concerts/ {
+                  auth_request /_waitroom;
+                  auth_request_set $waitroom_waiting $upstream_http_waitroom_waiting_room;
+                  error_page 401 = @waitroom_refused;
                 }
-                """.formatted(dir, listen, gatewayPort);
+                location /events/ { proxy_pass http://127.0.0.1:%2$d; }
+                location /assets/ { proxy_pass http://127.0.0.1:%2$d; }
+                """.formatted(dir, gatewayPort) + NginxProcess.forwardAuthLocations(gatewayPort);
     }
 
     @Test

@@ -8,9 +8,9 @@ import static org.awaitility.Awaitility.await;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubCoordinator.Issued;
-import dev.waitroom.gateway.testing.StubHttpServer.Recorded;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import dev.waitroom.testsupport.RealStores;
+import dev.waitroom.testsupport.RecordedRequest;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenIssuer;
 import dev.waitroom.tokens.HmacKey;
@@ -123,7 +123,7 @@ class AdmissionTests {
 
         Browser.Reply ok = call(shopper, method, route, valid.token());
         assertThat(ok.status()).as(ok.toString()).isLessThan(300);
-        Recorded received = upstreams
+        RecordedRequest received = upstreams
                 .booking
                 .received(r -> r.path().startsWith("/events/" + shopper.event() + "/shop"))
                 .get(0);
@@ -205,7 +205,7 @@ class AdmissionTests {
         shopper.browser().setCookie("wr_at_" + shopper.event(), issued.token(), "/");
         Browser.Reply reply = shopper.browser().get("/events/" + shopper.event() + "/shop/seats");
         assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
-        Recorded received = upstreams
+        RecordedRequest received = upstreams
                 .booking
                 .lastReceived("/events/" + shopper.event() + "/shop/seats")
                 .orElseThrow();
@@ -250,7 +250,7 @@ class AdmissionTests {
         assertThat(meters.counter("waitroom.gateway.admission.checks", "outcome", "bypass")
                         .count())
                 .isGreaterThan(before);
-        Recorded bypassed = upstreams
+        RecordedRequest bypassed = upstreams
                 .booking
                 .lastReceived("/events/" + shopper.event() + "/shop/seats")
                 .orElseThrow();

@@ -6,8 +6,9 @@ import static org.awaitility.Awaitility.await;
 import dev.waitroom.contract.queue.QueueStatus;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.StubQueueService;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.queue.FakeQueueEntry;
+import dev.waitroom.testsupport.queue.FakeQueueEvent;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.VisitorCookieCodec;
@@ -72,7 +73,7 @@ class EdgeStatusTests {
     @Test
     void edgeAnswersAgreeWithTheQueueServiceTruthWithinTheBand() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(2.0);
+        FakeQueueEvent model = upstreams.queue.event(event).admissionRate(2.0);
         model.addWaiting(35);
         List<Waiting> visitors = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
@@ -88,7 +89,7 @@ class EdgeStatusTests {
             assertThat(reply.status()).as(reply.toString()).isEqualTo(200);
             assertThat(reply.header("Cache-Control")).contains("no-store");
             JsonNode body = reply.json();
-            StubQueueService.Entry entry = model.entryOf(visitor.visitor());
+            FakeQueueEntry entry = model.entryOf(visitor.visitor());
             long truth = model.exactlyAhead(entry);
             assertThat(body.get("state").asString()).isEqualTo("WAITING");
             assertThat(body.get("receipt").asString()).isEqualTo(entry.entryId());
@@ -124,7 +125,7 @@ class EdgeStatusTests {
     @Test
     void manyConcurrentPollsShareOneSnapshotFetchPerSecond() throws Exception {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+        FakeQueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
         model.addWaiting(200);
         List<Waiting> visitors = new ArrayList<>();
         for (int i = 0; i < 24; i++) {
@@ -166,7 +167,7 @@ class EdgeStatusTests {
     @Test
     void pollIsForwardedOnceTheVisitorMayHaveBeenOffered() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+        FakeQueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
         model.addWaiting(20);
         Waiting visitor = join(event);
         assertThat(answeredAtEdge(visitor.browser().get("/events/" + event + "/queue/status")))
@@ -183,7 +184,7 @@ class EdgeStatusTests {
     @Test
     void visitorNearTheFrontIsAnsweredAtTheEdgeAndAskedBackWithinASecond() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(2.0);
+        FakeQueueEvent model = upstreams.queue.event(event).admissionRate(2.0);
         model.addWaiting(3);
         Waiting visitor = join(event);
         String status = "/events/" + event + "/queue/status";
@@ -211,7 +212,7 @@ class EdgeStatusTests {
     @Test
     void missingTamperedForeignStaleAndPreDrawTicketsAreForwarded() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+        FakeQueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
         model.addWaiting(30);
         Waiting visitor = join(event);
         String entryId = model.entryOf(visitor.visitor()).entryId();
@@ -255,7 +256,7 @@ class EdgeStatusTests {
     @Test
     void pausedEventIsAnsweredWithoutAnEstimateAndPreSaleWithoutAPosition() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+        FakeQueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
         model.addWaiting(30);
         Waiting visitor = join(event);
         model.mode("PAUSED").announcement("Paused while payments recover");
@@ -287,7 +288,7 @@ class EdgeStatusTests {
     void aHoldInTheSnapshotIsInTheEdgesStatusWithoutAnEstimateWhileItStopsOffers() {
         FarBack far = farBack();
         String event = far.event();
-        StubQueueService.QueueEvent model = far.model().admissionRate(20.0);
+        FakeQueueEvent model = far.model().admissionRate(20.0);
         Waiting visitor = far.visitor();
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
             Browser.Reply reply = visitor.browser().get("/events/" + event + "/queue/status");
@@ -343,11 +344,11 @@ class EdgeStatusTests {
     }
 
     /** A visitor far back in a queue of 200, whose polls the edge answers: the event, its model and the status path. */
-    record FarBack(String event, StubQueueService.QueueEvent model, Waiting visitor, String status) {}
+    record FarBack(String event, FakeQueueEvent model, Waiting visitor, String status) {}
 
     FarBack farBack() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+        FakeQueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
         model.addWaiting(200);
         Waiting visitor = join(event);
         String status = "/events/" + event + "/queue/status";
@@ -360,9 +361,9 @@ class EdgeStatusTests {
     void livenessIsRecordedInBatchesSoOldTicketsAreStillAnsweredAtTheEdge() {
         FarBack far = farBack();
         String event = far.event();
-        StubQueueService.QueueEvent model = far.model();
+        FakeQueueEvent model = far.model();
         Waiting visitor = far.visitor();
-        StubQueueService.Entry entry = model.entryOf(visitor.visitor());
+        FakeQueueEntry entry = model.entryOf(visitor.visitor());
         String status = far.status();
         // a ticket five liveness intervals old: before batching, every such poll went to the queue-service
         visitor.browser().forgetCookie("wr_qt");
@@ -413,11 +414,11 @@ class EdgeStatusTests {
     @Test
     void aTicketBorrowedFromAnotherVisitorRecordsNoLivenessForIt() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+        FakeQueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
         model.addWaiting(200);
         Waiting owner = join(event);
         Waiting borrower = join(event);
-        StubQueueService.Entry ownersEntry = model.entryOf(owner.visitor());
+        FakeQueueEntry ownersEntry = model.entryOf(owner.visitor());
         String ticket = owner.browser().cookie("wr_qt").orElseThrow();
         String status = "/events/" + event + "/queue/status";
         double changed = forwardedCount("entry-changed");

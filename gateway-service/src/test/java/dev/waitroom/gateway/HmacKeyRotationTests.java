@@ -6,8 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayTestInitializer;
-import dev.waitroom.gateway.testing.StubQueueService;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.queue.FakeQueueEntry;
+import dev.waitroom.testsupport.queue.FakeQueueEvent;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.QueueTicketCodec;
@@ -89,7 +90,7 @@ class HmacKeyRotationTests {
     @Test
     void aCookieOfThePreviousKeyKeepsItsPlaceAndACookieOfAThirdKeyIsANewVisitor() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event);
+        FakeQueueEvent model = upstreams.queue.event(event);
         VisitorId waiting = VisitorId.random();
         Browser browser = new Browser(port);
         browser.setCookie("wr_vid", oldCookies.encode(waiting), "/");
@@ -129,14 +130,14 @@ class HmacKeyRotationTests {
     @Test
     void ticketsOfThePreviousAndTheNewKeyAreAnsweredAtTheEdgeAndAThirdKeysAreForwarded() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
+        FakeQueueEvent model = upstreams.queue.event(event).admissionRate(1.0);
         model.addWaiting(200);
         Browser browser = new Browser(port);
         Browser.Reply joined = browser.post("/events/" + event + "/queue", "{}");
         assertThat(joined.status()).as(joined.toString()).isEqualTo(201);
         String visitor =
                 newCookies.decode(browser.cookie("wr_vid").orElseThrow()).value();
-        StubQueueService.Entry entry = model.entryOf(visitor);
+        FakeQueueEntry entry = model.entryOf(visitor);
         String status = "/events/" + event + "/queue/status";
         QueueTicket ticket = new QueueTicket(event, entry.entryId(), entry.orderKey(), Instant.now());
 

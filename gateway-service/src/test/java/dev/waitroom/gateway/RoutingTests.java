@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.StubHttpServer.Recorded;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.RecordedRequest;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.VisitorCookieCodec;
 import dev.waitroom.tokens.VisitorId;
@@ -81,7 +81,7 @@ class RoutingTests {
                 .contains("SameSite=Lax")
                 .contains("Path=/");
         VisitorId visitor = visitorCodec.decode(browser.cookie("wr_vid").orElseThrow());
-        Recorded received =
+        RecordedRequest received =
                 upstreams.queue.lastReceived("/events/" + event + "/queue").orElseThrow();
         assertThat(received.header("X-Waitroom-Visitor")).contains(visitor.value());
         assertThat(received.header("X-Waitroom-Internal")).contains(StubUpstreams.GATEWAY.credential());
@@ -108,7 +108,7 @@ class RoutingTests {
             "X-Waitroom-Visitor", victim, "X-Waitroom-Account", "someone-else", "X-Waitroom-Internal", "guessed"
         };
         browser.post("/events/" + event + "/admission/claim", "{}", spoofed);
-        Recorded claim = upstreams
+        RecordedRequest claim = upstreams
                 .coordinator
                 .lastReceived("/events/" + event + "/admission/claim")
                 .orElseThrow();
@@ -121,7 +121,7 @@ class RoutingTests {
         assertThat(publicStatus.allHeaders("Set-Cookie"))
                 .as("public status is the same for everyone")
                 .isEmpty();
-        Recorded received =
+        RecordedRequest received =
                 upstreams.queue.lastReceived("/events/" + event + "/status").orElseThrow();
         assertThat(received.headers()).doesNotContainKey("x-waitroom-visitor").doesNotContainKey("x-waitroom-account");
         assertThat(received.headers().get("x-waitroom-internal")).containsExactly(StubUpstreams.GATEWAY.credential());
@@ -135,7 +135,7 @@ class RoutingTests {
         browser.setCookie("wr_at_" + event, "token-value", "/");
         browser.setCookie("theme", "dark", "/");
         browser.post("/events/" + event + "/admission/claim", "{}");
-        Recorded claim = upstreams
+        RecordedRequest claim = upstreams
                 .coordinator
                 .lastReceived("/events/" + event + "/admission/claim")
                 .orElseThrow();
@@ -328,7 +328,8 @@ class RoutingTests {
         Browser.Reply reply = browser.post("/webhooks/payments", body, "X-Payment-Signature", "sha256=abc123");
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.json().get("served").asString()).isEqualTo("booking");
-        Recorded received = upstreams.booking.lastReceived("/webhooks/payments").orElseThrow();
+        RecordedRequest received =
+                upstreams.booking.lastReceived("/webhooks/payments").orElseThrow();
         assertThat(received.body()).isEqualTo(body);
         assertThat(received.header("X-Payment-Signature")).contains("sha256=abc123");
     }

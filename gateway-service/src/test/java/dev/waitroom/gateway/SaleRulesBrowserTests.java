@@ -15,8 +15,9 @@ import dev.waitroom.gateway.testing.Axe;
 import dev.waitroom.gateway.testing.BrowserTestChromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubCoordinator.ClaimRefusal;
-import dev.waitroom.gateway.testing.StubQueueService;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.queue.FakeQueueEntry;
+import dev.waitroom.testsupport.queue.FakeQueueEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -145,7 +146,7 @@ class SaleRulesBrowserTests {
     @Test
     void joinTheQueueAgainAfterAnExpiredOfferGivesANewPlaceAtTheBack() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams
+        FakeQueueEvent model = upstreams
                 .queue
                 .event(event)
                 .policy(PresaleOrdering.RANDOM, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE, IdentityScope.BROWSER)
@@ -154,7 +155,7 @@ class SaleRulesBrowserTests {
         Page page = open(event);
         assertThat(page.locator("#ahead")).containsText("3 people", WAIT);
         String receipt = page.locator("#receipt").innerText();
-        StubQueueService.Entry first = model.entryById(receipt);
+        FakeQueueEntry first = model.entryById(receipt);
         first.expire();
         model.addWaiting(2);
 
@@ -170,9 +171,9 @@ class SaleRulesBrowserTests {
         assertThat(page.locator("#ahead")).containsText("5 people", WAIT);
         String again = page.locator("#receipt").innerText();
         assertThat(again).isNotEqualTo(receipt);
-        assertThat(model.entryById(again).state()).isEqualTo("WAITING");
+        assertThat(model.entryById(again).state().name()).isEqualTo("WAITING");
         assertThat(model.entryById(again).orderKey()).isGreaterThan(first.orderKey());
-        assertThat(first.state()).as("the old entry's history is kept").isEqualTo("EXPIRED");
+        assertThat(first.state().name()).as("the old entry's history is kept").isEqualTo("EXPIRED");
         assertThat(page.locator("#rejoin-box")).isHidden();
         page.context().close();
     }
@@ -181,7 +182,7 @@ class SaleRulesBrowserTests {
     void afterAPurchaseTheButtonOffersANewPlaceOnlyUnderRelease() {
         for (AfterPurchase after : AfterPurchase.values()) {
             String event = newEvent();
-            StubQueueService.QueueEvent model = upstreams
+            FakeQueueEvent model = upstreams
                     .queue
                     .event(event)
                     .policy(PresaleOrdering.RANDOM, ExpiredOfferPolicy.REQUEUE_ONCE, after, IdentityScope.BROWSER)
@@ -207,7 +208,7 @@ class SaleRulesBrowserTests {
     @Test
     void aClaimRefusedWhileAdmissionIsPausedHoldsTheOfferAndIsTriedAgain() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event);
+        FakeQueueEvent model = upstreams.queue.event(event);
         upstreams.coordinator.refuseClaims(event, ClaimRefusal.ADMISSION_PAUSED);
         try {
             Page page = open(event);
@@ -239,7 +240,7 @@ class SaleRulesBrowserTests {
     @Test
     void aClaimRefusedAsSoldOutShowsSoldOutWithNoWayIntoTheShopAndANewRoundOffersThePlaceAgain() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(1);
+        FakeQueueEvent model = upstreams.queue.event(event).addWaiting(1);
         upstreams.coordinator.refuseClaims(event, ClaimRefusal.SOLD_OUT);
         try {
             Page page = open(event);
@@ -280,8 +281,7 @@ class SaleRulesBrowserTests {
     @Test
     void whilePausedThePageShowsNoProgress() {
         String event = newEvent();
-        StubQueueService.QueueEvent model =
-                upstreams.queue.event(event).admissionRate(2).addWaiting(40);
+        FakeQueueEvent model = upstreams.queue.event(event).admissionRate(2).addWaiting(40);
         Page page = open(event);
         assertThat(page.locator("#wait")).containsText("estimate", WAIT);
         model.mode("PAUSED");
@@ -295,7 +295,7 @@ class SaleRulesBrowserTests {
     @Test
     void soldOutSeatCategoriesComeFromThePublicStatusWithoutAskingInventory() {
         String event = newEvent();
-        StubQueueService.QueueEvent model =
+        FakeQueueEvent model =
                 upstreams.queue.event(event).soldOutCategories(List.of("Floor")).addWaiting(2);
         Page page = open(event);
         assertThat(page.locator("#categories"))
@@ -313,7 +313,7 @@ class SaleRulesBrowserTests {
     @Test
     void aNewSaleRoundIsToldAndThePlaceIsKept() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(4);
+        FakeQueueEvent model = upstreams.queue.event(event).addWaiting(4);
         Page page = open(event);
         assertThat(page.locator("#ahead")).containsText("4 people", WAIT);
         String receipt = page.locator("#receipt").innerText();

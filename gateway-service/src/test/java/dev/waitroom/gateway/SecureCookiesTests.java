@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.StubHttpServer.Recorded;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.RecordedRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -59,7 +59,7 @@ class SecureCookiesTests {
         Browser.Reply renewed = browser.post("/events/" + event + "/shopping-session/renew", "{}", "Cookie", cookies);
         assertThat(renewed.status()).as(renewed.toString()).isEqualTo(200);
         assertThat(setCookie(renewed, "__Host-wr_at_" + event)).satisfies(SecureCookiesTests::assertHardened);
-        Recorded forwarded = upstreams
+        RecordedRequest forwarded = upstreams
                 .coordinator
                 .lastReceived("/events/" + event + "/shopping-session/renew")
                 .orElseThrow();

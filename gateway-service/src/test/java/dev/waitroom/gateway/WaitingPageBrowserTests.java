@@ -10,8 +10,8 @@ import com.microsoft.playwright.options.AriaRole;
 import dev.waitroom.gateway.testing.Axe;
 import dev.waitroom.gateway.testing.BrowserTestChromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.StubQueueService;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.queue.FakeQueueEvent;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.UUID;
@@ -118,7 +118,7 @@ class WaitingPageBrowserTests {
     @Test
     void theShopsHealthHoldingAdmissionIsSaidPlainlyWithoutAnEstimate() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(5);
+        FakeQueueEvent model = upstreams.queue.event(event).addWaiting(5);
         model.admissionHold(dev.waitroom.contract.queue.AdmissionHold.of(
                 dev.waitroom.contract.queue.AdmissionHold.Cause.SHOP_PAUSED, null, null));
         Page page = open(event);
@@ -132,7 +132,7 @@ class WaitingPageBrowserTests {
     @Test
     void aPlannedWindowIsSaidWithItsReasonAndItsEndAndTheReasonStaysText() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(5);
+        FakeQueueEvent model = upstreams.queue.event(event).addWaiting(5);
         model.admissionHold(dev.waitroom.contract.queue.AdmissionHold.of(
                 dev.waitroom.contract.queue.AdmissionHold.Cause.PLANNED_PAUSE,
                 "Seat map <b>update</b><img src=x onerror=alert(1)>",
@@ -149,7 +149,7 @@ class WaitingPageBrowserTests {
     @Test
     void pausedAndSoldOutAreSaidPlainlyWithoutAnEstimate() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(5);
+        FakeQueueEvent model = upstreams.queue.event(event).addWaiting(5);
         model.mode("PAUSED").announcement("Payments are slow; admission resumes shortly.");
         Page page = open(event);
         assertThat(page.locator("#headline")).containsText("Admission is paused", WAIT);
@@ -179,7 +179,7 @@ class WaitingPageBrowserTests {
     @Test
     void visitorWaitsIsAdmittedHoldsASeatAndPays() {
         String event = newEvent();
-        StubQueueService.QueueEvent model = upstreams.queue.event(event).addWaiting(2);
+        FakeQueueEvent model = upstreams.queue.event(event).addWaiting(2);
         Page page = open(event);
         assertThat(page.locator("#ahead")).containsText("2 people", WAIT);
         model.offerNext(3);

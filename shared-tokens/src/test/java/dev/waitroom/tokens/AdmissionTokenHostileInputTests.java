@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.nimbusds.jose.jwk.OctetKeyPair;
-import dev.waitroom.testsupport.MutableClock;
 import dev.waitroom.tokens.internal.Ed25519Keys;
 import java.time.Instant;
 import java.util.List;

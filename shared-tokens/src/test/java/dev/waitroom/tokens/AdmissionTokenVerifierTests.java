@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.nimbusds.jose.jwk.OctetKeyPair;
 import com.sun.net.httpserver.HttpServer;
-import dev.waitroom.testsupport.MutableClock;
 import dev.waitroom.tokens.internal.Ed25519Keys;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.nimbusds.jose.jwk.JWKSet;
-import dev.waitroom.testsupport.MutableClock;
 import java.io.IOException;
 import java.text.ParseException;
 import java.time.Duration;

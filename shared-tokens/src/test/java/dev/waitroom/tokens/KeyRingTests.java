@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.OctetKeyPair;
-import dev.waitroom.testsupport.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,6 @@ package dev.waitroom.tokens;
 import static dev.waitroom.tokens.AdmissionTokenVerifierTests.assertRejected;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.waitroom.testsupport.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;

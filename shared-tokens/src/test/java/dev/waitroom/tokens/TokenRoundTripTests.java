@@ -3,7 +3,6 @@ package dev.waitroom.tokens;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.waitroom.testsupport.MutableClock;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Random;

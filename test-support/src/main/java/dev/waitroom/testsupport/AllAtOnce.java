@@ -57,4 +57,20 @@ public final class AllAtOnce {
     public static <T> List<T> call(int times, Callable<T> call) throws Exception {
         return call(Collections.nCopies(times, call));
     }
+
+    /** The call {@code count} times at once, each given its index (0 to count - 1), as {@link #call(List)}. */
+    public static <T> List<T> each(int count, Indexed<T> call) throws Exception {
+        List<Callable<T>> calls = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int index = i;
+            calls.add(() -> call.call(index));
+        }
+        return call(calls);
+    }
+
+    /** A call that knows which of the racing calls it is. */
+    @FunctionalInterface
+    public interface Indexed<T> {
+        T call(int index) throws Exception;
+    }
 }

@@ -2,6 +2,7 @@ package dev.waitroom.testsupport;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
@@ -48,6 +49,25 @@ public final class UnchangedState<F> {
     public UnchangedState(Supplier<F> fingerprint, BiFunction<F, F, String> changed) {
         this.fingerprint = fingerprint;
         this.changed = changed;
+    }
+
+    /**
+     * A guard over a fingerprint of named parts (a table's rows, a store's keys, each as one string): what changed is
+     * the parts whose value differs, or that appeared.
+     */
+    public static UnchangedState<Map<String, String>> ofParts(Supplier<Map<String, String>> fingerprint) {
+        return new UnchangedState<>(fingerprint, (before, after) -> String.join(", ", changedParts(before, after)));
+    }
+
+    /** The names of the parts of {@code after} whose value differs from {@code before}'s, or that are new. */
+    public static List<String> changedParts(Map<String, String> before, Map<String, String> after) {
+        List<String> names = new ArrayList<>();
+        after.forEach((name, value) -> {
+            if (!value.equals(before.get(name))) {
+                names.add(name);
+            }
+        });
+        return names;
     }
 
     /** Sends {@code requests} (named together by {@code batch}) and adds a fault for each one that changed the store. */

@@ -4,6 +4,7 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.Region;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.keys.SigningKeys;
 import dev.waitroom.coordinator.lease.FencingGeneration;
@@ -104,7 +105,7 @@ class AdmissionWarmup implements WarmupStep {
                 .orElseThrow(() -> new IllegalStateException("the warm-up event's lease was not taken"));
         List<Candidate> batch = new ArrayList<>(BATCH);
         for (int i = 0; i < BATCH; i++) {
-            batch.add(new Candidate(e + "-" + i, VisitorId.random(), i + 1));
+            batch.add(new Candidate(EntryId.ofSequence(i + 1), VisitorId.random(), i + 1));
         }
         Instant now = clock.instant();
         List<Grant> offered =

@@ -5,6 +5,7 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.Region;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.coordinator.SqlLiterals;
 import dev.waitroom.coordinator.event.DrawState;
 import dev.waitroom.coordinator.event.Events;
@@ -42,7 +43,7 @@ public class Grants {
     private static final String COLUMNS = """
             id, event_id, visitor, entry_id, order_key, generation, state, offered_at, offer_expires_at, session_id,
             session_visitor, activated_at, session_expires_at, absolute_expires_at, purchased_at, released_at,
-            release_reason, queue_synced_state, sale_generation, region
+            release_reason, queue_synced_state, sale_generation, region, pass_id
             """;
 
     private static final String OFFERED = SqlLiterals.of(GrantState.OFFERED);
@@ -329,7 +330,7 @@ public class Grants {
                     for (int i = 0; i < n; i++) {
                         ids[i] = GrantId.random().value();
                         visitors[i] = batch.get(i).visitor().value();
-                        entries[i] = batch.get(i).entryId();
+                        entries[i] = batch.get(i).entryId().value();
                         keys[i] = batch.get(i).orderKey();
                     }
                     Array idArray = con.createArrayOf("uuid", ids);
@@ -591,14 +592,14 @@ public class Grants {
                 .optional();
     }
 
-    /** The entry id of a pass's session: no queue entry has it (queue entry ids are UUIDs). */
+    /** The entry id a pass's session is stored under: no queue entry has it (queue entry ids are base 36, {@link EntryId}). */
     static String passEntry(String passId, SessionId sessionId) {
         return PASS_ENTRY_PREFIX + passId + ":" + sessionId.value();
     }
 
     /** Whether {@code grant} is a pass's session, which the queue never hears of. */
     public static boolean isPassSession(Grant grant) {
-        return grant.entryId().startsWith(PASS_ENTRY_PREFIX);
+        return grant.entryId() == null;
     }
 
     /** The live sessions opened with a pass. */
@@ -730,11 +731,12 @@ public class Grants {
         String synced = rs.getString("queue_synced_state");
         UUID session = rs.getObject("session_id", UUID.class);
         String sessionVisitor = rs.getString("session_visitor");
+        String entry = rs.getString("entry_id");
         return new Grant(
                 new GrantId(rs.getObject("id", UUID.class)),
                 EventId.of(rs.getString("event_id")),
                 new VisitorId(rs.getString("visitor")),
-                rs.getString("entry_id"),
+                entry.startsWith(PASS_ENTRY_PREFIX) ? null : new EntryId(entry),
                 rs.getLong("order_key"),
                 new FencingGeneration(rs.getLong("generation")),
                 GrantState.valueOf(rs.getString("state")),
@@ -750,6 +752,7 @@ public class Grants {
                 reason == null ? null : ReleaseReason.valueOf(reason),
                 synced == null ? null : GrantState.valueOf(synced),
                 rs.getLong("sale_generation"),
-                new Region(rs.getString("region")));
+                new Region(rs.getString("region")),
+                rs.getString("pass_id"));
     }
 }

@@ -132,7 +132,7 @@ public class QueueSync {
         results.forEach(r -> stateByEntry.put(r.entryId(), r.state()));
         Instant now = this.clock.instant();
         for (Grant g : offers) {
-            String state = stateByEntry.get(g.entryId());
+            String state = stateByEntry.get(g.entryId().value());
             if (state == null || "OFFERED".equals(state) || "ACTIVE".equals(state)) {
                 this.grants.markSynced(g.id(), GrantState.OFFERED);
             } else if (this.grants.withdraw(g.id(), now)) {

@@ -6,6 +6,7 @@ import com.samskivert.mustache.Template;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.TextFields;
 import dev.waitroom.contract.page.PageDesign;
+import dev.waitroom.contract.page.TemplateMarkup;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -54,16 +55,14 @@ final class PageRules {
 
     static final int MAX_URL = 2048;
 
-    /** The elements and attributes a template may render to; anything else is refused, never silently dropped. */
-    static final Safelist SAFELIST = new Safelist()
-            .addTags(
-                    "header", "footer", "nav", "section", "aside", "div", "span", "p", "h2", "h3", "h4", "ul", "ol",
-                    "li", "a", "img", "strong", "em", "b", "i", "small", "br", "hr", "address")
-            .addAttributes(":all", "class", "lang", "dir", "title")
-            .addAttributes("a", "href", "rel")
-            .addAttributes("img", "src", "alt", "width", "height")
-            .addProtocols("a", "href", "https", "http", "mailto")
-            .addProtocols("img", "src", "https");
+    /** The markup a template may render to (the contract's {@code TemplateMarkup}); anything else is refused, never silently dropped. */
+    static final Safelist SAFELIST = new Safelist().addTags(TemplateMarkup.TAGS.toArray(String[]::new));
+
+    static {
+        TemplateMarkup.ATTRIBUTES.forEach((tag, names) -> SAFELIST.addAttributes(tag, names.toArray(String[]::new)));
+        TemplateMarkup.PROTOCOLS.forEach((url, protocols) ->
+                SAFELIST.addProtocols(url.tag(), url.attribute(), protocols.toArray(String[]::new)));
+    }
 
     private static final Pattern COLOUR = Pattern.compile("#[0-9a-fA-F]{6}");
 

@@ -259,7 +259,7 @@ public class Passes {
     }
 
     private static Optional<Grant> ofThisPass(Grant live, PassSecret secret) {
-        return live.state() == GrantState.ACTIVE && live.entryId().startsWith("pass:" + secret.passId() + ":")
+        return live.state() == GrantState.ACTIVE && secret.passId().equals(live.passId())
                 ? Optional.of(live)
                 : Optional.empty();
     }

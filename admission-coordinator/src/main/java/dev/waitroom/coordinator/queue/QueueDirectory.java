@@ -2,6 +2,7 @@ package dev.waitroom.coordinator.queue;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.queue.DrawResult;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.contract.queue.LaneMoveResult;
 import dev.waitroom.contract.queue.OfferResult;
@@ -14,8 +15,9 @@ import java.util.List;
 
 /**
  * The queue-service as the coordinator sees it (docs/reference/contracts.md, "queue-service internal API"), in the contract's
- * records ({@code dev.waitroom.contract.queue}), except that a candidate's visitor and an offer's grant arrive and
- * leave as the coordinator's own identifiers ({@link Candidate}, {@link Offer}); the HTTP adapter converts. Every call
+ * records ({@code dev.waitroom.contract.queue}), except that entry ids, a candidate's visitor and an offer's grant
+ * arrive and leave typed: {@link EntryId} and the coordinator's own identifiers ({@link Candidate}, {@link Offer}); the
+ * HTTP adapter converts. Every call
  * is idempotent. Implementations throw {@link QueueUnavailableException} when the queue cannot answer.
  */
 public interface QueueDirectory {
@@ -52,14 +54,14 @@ public interface QueueDirectory {
     List<OfferResult> offer(EventId eventId, List<Offer> offers);
 
     /** POST /internal/events/{e}/entries/{entryId}/transition; returns the entry's state afterwards. */
-    String transition(EventId eventId, String entryId, TransitionTarget to, GrantId grantId);
+    String transition(EventId eventId, EntryId entryId, TransitionTarget to, GrantId grantId);
 
     /** GET /internal/events/{e}/counts. */
     QueueCounts counts(EventId eventId);
 
-    /** A WAITING entry the coordinator may offer next (the contract's {@code Candidate}, its visitor typed). */
-    record Candidate(String entryId, VisitorId visitor, long orderKey) {}
+    /** A WAITING entry the coordinator may offer next (the contract's {@code Candidate}, its entry and visitor typed). */
+    record Candidate(EntryId entryId, VisitorId visitor, long orderKey) {}
 
-    /** One offer to tell the queue (the contract's {@code Offer}, its grant typed). */
-    record Offer(String entryId, GrantId grantId, Instant expiresAt) {}
+    /** One offer to tell the queue (the contract's {@code Offer}, its entry and grant typed). */
+    record Offer(EntryId entryId, GrantId grantId, Instant expiresAt) {}
 }

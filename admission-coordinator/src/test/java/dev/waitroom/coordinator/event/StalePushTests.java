@@ -8,8 +8,8 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.coordinator.queue.QueueRejectedException;
 import dev.waitroom.coordinator.support.CoordinatorTest;
-import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
 import dev.waitroom.coordinator.support.Scenario;
+import dev.waitroom.testsupport.queue.FakeQueueService;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationContext;
@@ -32,7 +32,7 @@ class StalePushTests {
     EventStatePublisher publisher;
 
     @Autowired
-    InMemoryQueueDirectory queue;
+    FakeQueueService queue;
 
     @Test
     void aStalePushTheQueueRefusesIsNotAnErrorForBestEffortCallers() {

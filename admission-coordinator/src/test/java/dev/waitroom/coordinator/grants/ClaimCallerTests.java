@@ -7,9 +7,9 @@ import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
-import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
 import dev.waitroom.coordinator.support.RandomSecretsInitializer;
 import dev.waitroom.coordinator.support.Scenario;
+import dev.waitroom.testsupport.queue.FakeQueueEntry;
 import dev.waitroom.tokens.VisitorId;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -66,7 +66,7 @@ class ClaimCallerTests {
         assertThat(byQueue.status()).isEqualTo(403);
         assertThat(byQueue.problemType()).endsWith("/internal-credential-required");
         assertThat(this.scenario.queue.entry(this.eventId, this.visitor).state())
-                .isEqualTo(InMemoryQueueDirectory.State.OFFERED);
+                .isEqualTo(FakeQueueEntry.State.OFFERED);
 
         Http.Response byTheVisitor =
                 this.scenario.as(RandomSecretsInitializer.GATEWAY).post(claim, null, Headers.VISITOR, this.visitor);

@@ -9,8 +9,8 @@ import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.RedisKeys;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
-import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
 import dev.waitroom.coordinator.support.Scenario;
+import dev.waitroom.testsupport.queue.FakeQueueEntry;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
 import dev.waitroom.tokens.TokenRejectedException;
@@ -100,8 +100,7 @@ class ClaimTests {
                 .isEqualTo("1");
         assertThat(this.redisson.getBucket(key, StringCodec.INSTANCE).remainTimeToLive())
                 .isPositive();
-        assertThat(this.scenario.queue.entry(this.eventId, visitor).state())
-                .isEqualTo(InMemoryQueueDirectory.State.ACTIVE);
+        assertThat(this.scenario.queue.entry(this.eventId, visitor).state()).isEqualTo(FakeQueueEntry.State.ACTIVE);
         assertThat(verifierRejects(token, "other-event")).isTrue();
     }
 
@@ -167,8 +166,8 @@ class ClaimTests {
         assertThat(late.contentType()).startsWith("application/problem+json");
         assertThat(late.problemType()).isEqualTo("https://waitroom.dev/problems/offer-expired");
         assertThat(this.scenario.grants.count(EventId.of(this.eventId)).live()).isZero();
-        InMemoryQueueDirectory.Entry entry = this.scenario.queue.entry(this.eventId, visitor);
-        assertThat(entry.state()).isEqualTo(InMemoryQueueDirectory.State.WAITING);
+        FakeQueueEntry entry = this.scenario.queue.entry(this.eventId, visitor);
+        assertThat(entry.state()).isEqualTo(FakeQueueEntry.State.WAITING);
         assertThat(entry.requeues()).isEqualTo(1);
 
         // Back of the queue once: offered again, left unclaimed, released by the ticker this time, then dropped.
@@ -177,7 +176,7 @@ class ClaimTests {
                 .isEqualTo(1);
         this.scenario.tick(this.eventId, Duration.ofSeconds(31));
         assertThat(this.scenario.grants.count(EventId.of(this.eventId)).live()).isZero();
-        assertThat(entry.state()).isEqualTo(InMemoryQueueDirectory.State.EXPIRED);
+        assertThat(entry.state()).isEqualTo(FakeQueueEntry.State.EXPIRED);
         this.scenario.tick(this.eventId, Duration.ofSeconds(1));
         assertThat(this.scenario.grants.count(EventId.of(this.eventId)).live()).isZero();
         assertThat(claim(visitor).problemType()).isEqualTo("https://waitroom.dev/problems/offer-expired");
@@ -189,8 +188,7 @@ class ClaimTests {
                 offered(1, 1, ExpiredOfferPolicy.DROP, AfterPurchase.RELEASE).get(0);
         this.scenario.tick(this.eventId, Duration.ofSeconds(31));
         assertThat(this.scenario.grants.count(EventId.of(this.eventId)).live()).isZero();
-        assertThat(this.scenario.queue.entry(this.eventId, visitor).state())
-                .isEqualTo(InMemoryQueueDirectory.State.EXPIRED);
+        assertThat(this.scenario.queue.entry(this.eventId, visitor).state()).isEqualTo(FakeQueueEntry.State.EXPIRED);
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.Region;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
@@ -22,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -34,6 +36,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 @Tag("benchmark")
 @CoordinatorTest
 class CoordinatorBenchmarkTests {
+
+    /** Entry ids of the candidates made by hand, unique in the JVM as the queue's are in an event. */
+    private static final AtomicLong ENTRIES = new AtomicLong();
 
     @Autowired
     Scenario scenario;
@@ -82,7 +87,8 @@ class CoordinatorBenchmarkTests {
                     }
                     List<Candidate> candidates = new ArrayList<>();
                     for (int b = 0; b < batch; b++) {
-                        candidates.add(new Candidate(java.util.UUID.randomUUID().toString(), VisitorId.random(), i));
+                        candidates.add(
+                                new Candidate(EntryId.ofSequence(ENTRIES.incrementAndGet()), VisitorId.random(), i));
                     }
                     List<Grant> inserted = this.scenario.grants.allocate(
                             Region.CENTRAL,

@@ -7,6 +7,7 @@ import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Region;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
 import dev.waitroom.coordinator.queue.QueueDirectory.Candidate;
@@ -76,8 +77,8 @@ class FencingTests {
                 .orElseThrow();
         List<String> visitors = this.scenario.join(this.eventId, 3);
         List<Candidate> batch = List.of(
-                new Candidate("entry-1", new VisitorId(visitors.get(0)), 1),
-                new Candidate("entry-2", new VisitorId(visitors.get(1)), 2));
+                new Candidate(EntryId.ofSequence(1), new VisitorId(visitors.get(0)), 1),
+                new Candidate(EntryId.ofSequence(2), new VisitorId(visitors.get(1)), 2));
         FencingGeneration current = await().atMost(Duration.ofSeconds(5))
                 .until(
                         () -> this.leases.acquireOrRenew(EventId.of(this.eventId), "new", Duration.ofSeconds(5)),
@@ -105,7 +106,7 @@ class FencingTests {
         List<String> visitors = this.scenario.join(this.eventId, 11);
         List<Candidate> eleven = new java.util.ArrayList<>();
         for (int i = 0; i < 11; i++) {
-            eleven.add(new Candidate("e-" + i, new VisitorId(visitors.get(i)), i));
+            eleven.add(new Candidate(EntryId.ofSequence(i + 1), new VisitorId(visitors.get(i)), i));
         }
         assertThat(insert("leader", gen, eleven)).isEmpty();
         assertThat(insert("leader", gen, eleven.subList(0, 10))).hasSize(10);
@@ -119,11 +120,14 @@ class FencingTests {
                 .acquireOrRenew(EventId.of(this.eventId), "leader", Duration.ofSeconds(5))
                 .orElseThrow();
         VisitorId visitor = new VisitorId(this.scenario.join(this.eventId, 1).get(0));
-        assertThat(insert("leader", gen, List.of(new Candidate("x-1", visitor, 1))))
+        assertThat(insert("leader", gen, List.of(new Candidate(EntryId.ofSequence(1), visitor, 1))))
                 .hasSize(1);
-        assertThat(insert("leader", gen, List.of(new Candidate("x-2", visitor, 2))))
+        assertThat(insert("leader", gen, List.of(new Candidate(EntryId.ofSequence(2), visitor, 2))))
                 .isEmpty();
-        assertThat(insert("leader", gen, List.of(new Candidate("x-1", new VisitorId("AAAAAAAAAAAAAAAAAAAAAA"), 1))))
+        assertThat(insert(
+                        "leader",
+                        gen,
+                        List.of(new Candidate(EntryId.ofSequence(1), new VisitorId("AAAAAAAAAAAAAAAAAAAAAA"), 1))))
                 .isEmpty();
         assertThat(this.grants.count(EventId.of(this.eventId)).live()).isEqualTo(1);
     }

@@ -13,9 +13,9 @@ import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
-import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.testsupport.AllAtOnce;
+import dev.waitroom.testsupport.queue.FakeQueueEntry;
 import dev.waitroom.tokens.VisitorId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -124,7 +124,7 @@ class SoldOutPauseRoundTests {
                 .orElseThrow();
     }
 
-    private InMemoryQueueDirectory.State queueState(String event, String visitor) {
+    private FakeQueueEntry.State queueState(String event, String visitor) {
         return this.scenario.queue.entry(event, visitor).state();
     }
 
@@ -155,10 +155,10 @@ class SoldOutPauseRoundTests {
         assertThat(live.active()).as("the shopper inside was counted and stays").isEqualTo(1);
         assertThat(this.scenario.queue.lastState(this.eventId).mode()).isEqualTo("SOLD_OUT");
         for (String holder : holders.subList(1, holders.size())) {
-            InMemoryQueueDirectory.Entry entry = this.scenario.queue.entry(this.eventId, holder);
+            FakeQueueEntry entry = this.scenario.queue.entry(this.eventId, holder);
             assertThat(entry.state())
                     .as("a withdrawn offer's entry waits again: no offer is shown under SOLD_OUT")
-                    .isEqualTo(InMemoryQueueDirectory.State.WAITING);
+                    .isEqualTo(FakeQueueEntry.State.WAITING);
             assertThat(entry.orderKey()).as("in its own place").isEqualTo(places.get(holder));
             assertThat(entry.requeues()).as("no requeue spent").isZero();
             Http.Response refused = claim(holder);
@@ -209,10 +209,10 @@ class SoldOutPauseRoundTests {
                 if (grant.state() == GrantState.ACTIVE) {
                     assertThat(this.registry.isLive(EventId.of(event), grant.sessionId()))
                             .isTrue();
-                    assertThat(queueState(event, holder)).isEqualTo(InMemoryQueueDirectory.State.ACTIVE);
+                    assertThat(queueState(event, holder)).isEqualTo(FakeQueueEntry.State.ACTIVE);
                 } else {
                     assertThat(grant.releaseReason()).isEqualTo(ReleaseReason.SOLD_OUT);
-                    assertThat(queueState(event, holder)).isEqualTo(InMemoryQueueDirectory.State.WAITING);
+                    assertThat(queueState(event, holder)).isEqualTo(FakeQueueEntry.State.WAITING);
                 }
                 assertThat(claimQuietly(event, holder))
                         .as("no claim is admitted after sold out")
@@ -399,7 +399,7 @@ class SoldOutPauseRoundTests {
         assertThat(holders).hasSize(3);
         assertThat(admin("/sold-out", "{\"reason\":\"gone\"}").status()).isEqualTo(200);
         for (String h : holders) {
-            assertThat(queueState(this.eventId, h)).isEqualTo(InMemoryQueueDirectory.State.WAITING);
+            assertThat(queueState(this.eventId, h)).isEqualTo(FakeQueueEntry.State.WAITING);
         }
 
         assertThat(admin("/rounds", "{\"reason\":\"cancellations came back\"}").status())
@@ -411,11 +411,11 @@ class SoldOutPauseRoundTests {
             Grant again = latest(this.eventId, h);
             assertThat(again.state()).as("offered again in the new round").isEqualTo(GrantState.OFFERED);
             assertThat(again.saleGeneration()).isEqualTo(2);
-            assertThat(queueState(this.eventId, h)).isEqualTo(InMemoryQueueDirectory.State.OFFERED);
+            assertThat(queueState(this.eventId, h)).isEqualTo(FakeQueueEntry.State.OFFERED);
         }
         for (String v : visitors) {
             if (!holders.contains(v)) {
-                assertThat(queueState(this.eventId, v)).isEqualTo(InMemoryQueueDirectory.State.WAITING);
+                assertThat(queueState(this.eventId, v)).isEqualTo(FakeQueueEntry.State.WAITING);
             }
         }
         for (String v : later) {
@@ -483,7 +483,7 @@ class SoldOutPauseRoundTests {
         assertThat(old.state()).isEqualTo(GrantState.RELEASED);
         assertThat(old.releaseReason()).isEqualTo(ReleaseReason.NEW_ROUND);
         assertThat(this.registry.isLive(EventId.of(this.eventId), oldSession)).isFalse();
-        assertThat(queueState(this.eventId, shopper)).isEqualTo(InMemoryQueueDirectory.State.COMPLETED);
+        assertThat(queueState(this.eventId, shopper)).isEqualTo(FakeQueueEntry.State.COMPLETED);
         Http.Response renew = this.http.post(
                 "/events/" + this.eventId + "/shopping-session/renew",
                 null,
@@ -497,7 +497,7 @@ class SoldOutPauseRoundTests {
         for (String w : waiting) {
             assertThat(queueState(this.eventId, w))
                     .as("waiting visitors keep their places")
-                    .isEqualTo(InMemoryQueueDirectory.State.WAITING);
+                    .isEqualTo(FakeQueueEntry.State.WAITING);
         }
 
         assertThat(this.scenario.tickUntilLive(this.eventId, 2).live()).isEqualTo(2);
@@ -554,7 +554,7 @@ class SoldOutPauseRoundTests {
         assertThat(latest(this.eventId, first).releaseReason()).isEqualTo(ReleaseReason.NEW_ROUND);
         assertThat(queueState(this.eventId, first))
                 .as("the queue entry completes, as before")
-                .isEqualTo(InMemoryQueueDirectory.State.COMPLETED);
+                .isEqualTo(FakeQueueEntry.State.COMPLETED);
 
         JsonNode afterRound = liveView();
         assertThat(afterRound.path("checkouts").asLong())

@@ -6,8 +6,9 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
-import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
 import dev.waitroom.coordinator.support.Scenario;
+import dev.waitroom.testsupport.queue.FakeQueueEntry;
+import dev.waitroom.testsupport.queue.FakeQueueService;
 import dev.waitroom.tokens.VisitorId;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -252,7 +253,7 @@ class AccessCodesTests {
         } finally {
             pool.shutdownNow();
         }
-        InMemoryQueueDirectory queue = this.scenario.queue;
+        FakeQueueService queue = this.scenario.queue;
         assertThat(visitors.stream().filter(v -> queue.laneOf(id, v).equals("presale")))
                 .hasSize(uses);
         assertThat(this.jdbc
@@ -350,9 +351,9 @@ class AccessCodesTests {
         String id = withLanes("lanes-split");
         open(id);
         List<String> visitors = this.scenario.join(id, 90);
-        InMemoryQueueDirectory queue = this.scenario.queue;
+        FakeQueueService queue = this.scenario.queue;
         for (int i = 0; i < 90; i++) {
-            queue.moveToLane(
+            this.scenario.directory.moveToLane(
                     EventId.of(id),
                     new VisitorId(visitors.get(i)),
                     null,
@@ -375,16 +376,16 @@ class AccessCodesTests {
             presale.add(visitors.get(i));
         }
         int n = byLane.getOrDefault("presale", 0);
-        assertThat(presale.subList(0, n))
-                .allMatch(v -> queue.entry(id, v).state() != InMemoryQueueDirectory.State.WAITING);
+        assertThat(presale.subList(0, n)).allMatch(v -> queue.entry(id, v).state() != FakeQueueEntry.State.WAITING);
         assertThat(presale.subList(n, presale.size()))
-                .allMatch(v -> queue.entry(id, v).state() == InMemoryQueueDirectory.State.WAITING);
+                .allMatch(v -> queue.entry(id, v).state() == FakeQueueEntry.State.WAITING);
 
         String empty = withLanes("lanes-empty");
         open(empty);
         List<String> others = this.scenario.join(empty, 60);
         for (int i = 0; i < 60; i++) {
-            queue.moveToLane(EventId.of(empty), new VisitorId(others.get(i)), null, i % 2 == 0 ? "members" : "general");
+            this.scenario.directory.moveToLane(
+                    EventId.of(empty), new VisitorId(others.get(i)), null, i % 2 == 0 ? "members" : "general");
         }
         int made = 0;
         for (int t = 0; t < 5 && made == 0; t++) {
@@ -401,7 +402,7 @@ class AccessCodesTests {
     private Map<String, Integer> offeredByLane(String id, List<String> visitors) {
         Map<String, Integer> out = new LinkedHashMap<>();
         for (String v : visitors) {
-            if (this.scenario.queue.entry(id, v).state() == InMemoryQueueDirectory.State.OFFERED) {
+            if (this.scenario.queue.entry(id, v).state() == FakeQueueEntry.State.OFFERED) {
                 out.merge(this.scenario.queue.laneOf(id, v), 1, Integer::sum);
             }
         }

@@ -9,6 +9,7 @@ import dev.waitroom.coordinator.support.Http;
 import dev.waitroom.coordinator.support.RandomSecretsInitializer;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.testsupport.ServiceCredentials;
+import dev.waitroom.testsupport.TestOperators;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,16 +46,11 @@ class OperatorAuditTests {
 
     @DynamicPropertySource
     static void operators(DynamicPropertyRegistry registry) {
-        registry.add("waitroom.security.operators[0].name", () -> "alice");
-        registry.add("waitroom.security.operators[0].role", () -> "admin");
-        registry.add("waitroom.security.operators[0].token-hash", () -> OperatorTokens.hash(ALICE));
-        registry.add("waitroom.security.operators[1].name", () -> "bob@example.org");
-        registry.add("waitroom.security.operators[1].role", () -> "admin");
-        registry.add("waitroom.security.operators[1].token-hash", () -> OperatorTokens.hash(BOB));
-        registry.add("waitroom.security.operators[1].token-hash-previous", () -> OperatorTokens.hash(BOB_PREVIOUS));
-        registry.add("waitroom.security.operators[2].name", () -> "vic");
-        registry.add("waitroom.security.operators[2].role", () -> "viewer");
-        registry.add("waitroom.security.operators[2].token-hash", () -> OperatorTokens.hash(VIC));
+        TestOperators.create()
+                .admin("alice", ALICE)
+                .admin("bob@example.org", BOB, BOB_PREVIOUS)
+                .viewer("vic", VIC)
+                .register(registry);
     }
 
     @Autowired

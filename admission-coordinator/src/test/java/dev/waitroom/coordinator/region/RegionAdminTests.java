@@ -6,6 +6,7 @@ import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Region;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.coordinator.grants.Grants;
 import dev.waitroom.coordinator.lease.FencingGeneration;
 import dev.waitroom.coordinator.lease.Leases;
@@ -17,6 +18,7 @@ import dev.waitroom.tokens.VisitorId;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -30,6 +32,9 @@ import tools.jackson.databind.JsonNode;
  */
 @CoordinatorTest
 class RegionAdminTests {
+
+    /** Entry ids of the candidates made by hand, unique in the JVM as the queue's are in an event. */
+    private static final AtomicLong ENTRIES = new AtomicLong();
 
     private static final Duration GRACE = Duration.ofSeconds(10);
 
@@ -134,7 +139,7 @@ class RegionAdminTests {
 
     private int offer(Region region, String eventId, FencingGeneration gen, int n) {
         List<Candidate> batch = IntStream.range(0, n)
-                .mapToObj(i -> new Candidate(region + "-" + System.nanoTime() + "-" + i, VisitorId.random(), i))
+                .mapToObj(i -> new Candidate(EntryId.ofSequence(ENTRIES.incrementAndGet()), VisitorId.random(), i))
                 .toList();
         return this.grants
                 .allocate(

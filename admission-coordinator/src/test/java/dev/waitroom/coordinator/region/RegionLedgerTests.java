@@ -6,6 +6,7 @@ import dev.waitroom.contract.AfterPurchase;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.Region;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.coordinator.grants.Admissions;
 import dev.waitroom.coordinator.grants.Grant;
 import dev.waitroom.coordinator.grants.Grants;
@@ -43,6 +44,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  */
 @CoordinatorTest
 class RegionLedgerTests {
+
+    /** Entry ids of the candidates made by hand, unique in the JVM as the queue's are in an event. */
+    private static final AtomicLong ENTRIES = new AtomicLong();
 
     private static final Duration GRACE = Duration.ofMillis(150);
 
@@ -207,7 +211,8 @@ class RegionLedgerTests {
             boolean count) {
         List<Candidate> batch = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            batch.add(new Candidate(region + "-" + serial + "-" + i, VisitorId.random(), serial * 10L + i));
+            batch.add(
+                    new Candidate(EntryId.ofSequence(ENTRIES.incrementAndGet()), VisitorId.random(), serial * 10L + i));
         }
         Instant now = this.scenario.now();
         // offers expire at once, so frozen regions' grants can be ended by the others

@@ -11,12 +11,14 @@ import dev.waitroom.coordinator.event.EventConfig;
 import dev.waitroom.coordinator.event.EventManagement;
 import dev.waitroom.coordinator.grants.Grants;
 import dev.waitroom.coordinator.grants.LiveCounts;
+import dev.waitroom.coordinator.queue.QueueDirectory;
 import dev.waitroom.coordinator.rate.EventRates;
 import dev.waitroom.coordinator.rate.HealthSample;
 import dev.waitroom.coordinator.tick.AdmissionTicker;
 import dev.waitroom.coordinator.tick.CoordinatorProperties;
 import dev.waitroom.testsupport.MutableClock;
 import dev.waitroom.testsupport.ServiceCredentials;
+import dev.waitroom.testsupport.queue.FakeQueueService;
 import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.web.WebKitProperties;
 import java.time.Duration;
@@ -36,7 +38,11 @@ public final class Scenario {
 
     public final EventManagement management;
 
-    public final InMemoryQueueDirectory queue;
+    /** The queue-service the coordinator talks to, shaped and read directly by the tests. */
+    public final FakeQueueService queue;
+
+    /** The coordinator's own client of it ({@code RestClientQueueDirectory}), for a call as the coordinator makes it. */
+    public final QueueDirectory directory;
 
     public final AdmissionTicker ticker;
 
@@ -51,7 +57,8 @@ public final class Scenario {
     Scenario(ApplicationContext context) {
         this.context = context;
         this.management = context.getBean(EventManagement.class);
-        this.queue = context.getBean(InMemoryQueueDirectory.class);
+        this.queue = context.getBean(FakeQueueService.class);
+        this.directory = context.getBean(QueueDirectory.class);
         this.ticker = context.getBean(AdmissionTicker.class);
         this.rates = context.getBean(EventRates.class);
         this.clock = context.getBean(MutableClock.class);

@@ -14,8 +14,9 @@ import dev.waitroom.coordinator.grants.QueueSync;
 import dev.waitroom.coordinator.ids.SessionId;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.coordinator.support.CoordinatorTest;
-import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
 import dev.waitroom.coordinator.support.Scenario;
+import dev.waitroom.testsupport.queue.FakeQueueEntry;
+import dev.waitroom.testsupport.queue.FakeQueueService;
 import dev.waitroom.tokens.VisitorId;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,7 +80,7 @@ class RandomizedInvariantTests {
 
     private void run(long seed) {
         Random random = new Random(seed);
-        InMemoryQueueDirectory queue = this.scenario.queue;
+        FakeQueueService queue = this.scenario.queue;
         int ceiling = 1 + random.nextInt(8);
         ExpiredOfferPolicy policy = random.nextBoolean() ? ExpiredOfferPolicy.REQUEUE_ONCE : ExpiredOfferPolicy.DROP;
         AfterPurchase after = random.nextBoolean() ? AfterPurchase.RELEASE : AfterPurchase.KEEP;
@@ -149,7 +150,7 @@ class RandomizedInvariantTests {
                             .query(Long.class)
                             .single(),
                     this.scenario.grants.releasedByReason(EventId.of(eventId)));
-            QueueCounts counts = queue.counts(EventId.of(eventId));
+            QueueCounts counts = this.scenario.directory.counts(EventId.of(eventId));
             var live = this.scenario.grants.count(EventId.of(eventId));
             assertThat(counts.offered())
                     .as("queue offered vs grants after reconciliation")
@@ -250,7 +251,7 @@ class RandomizedInvariantTests {
                 .single();
         long lowestWaiting = this.scenario.queue.waitingFirstTime(eventId).stream()
                 .filter(e -> !granted.contains(e.entryId()))
-                .mapToLong(InMemoryQueueDirectory.Entry::orderKey)
+                .mapToLong(FakeQueueEntry::orderKey)
                 .min()
                 .orElse(Long.MAX_VALUE);
         assertThat(lowestWaiting)

@@ -14,9 +14,9 @@ import dev.waitroom.coordinator.grants.GrantState;
 import dev.waitroom.coordinator.grants.Grants;
 import dev.waitroom.coordinator.support.CoordinatorTest;
 import dev.waitroom.coordinator.support.Http;
-import dev.waitroom.coordinator.support.InMemoryQueueDirectory;
 import dev.waitroom.coordinator.support.Scenario;
 import dev.waitroom.testsupport.RealStores;
+import dev.waitroom.testsupport.queue.FakeQueueEntry;
 import dev.waitroom.tokens.VisitorId;
 import java.time.Duration;
 import java.util.List;
@@ -75,7 +75,8 @@ class TakeoverAndFaultTests {
         assertThat(second.generation(EventId.of(eventId)))
                 .hasValueSatisfying(g -> assertThat(g.value()).isEqualTo(2));
         assertThat(this.grants.count(EventId.of(eventId)).live()).isEqualTo(3);
-        assertThat(this.scenario.queue.counts(EventId.of(eventId)).offered()).isEqualTo(3);
+        assertThat(this.scenario.directory.counts(EventId.of(eventId)).offered())
+                .isEqualTo(3);
     }
 
     @Test
@@ -98,7 +99,8 @@ class TakeoverAndFaultTests {
 
         // The queue refuses a call of more than MAX_OFFERS; the new leader's resend is split, so nothing is withdrawn.
         assertThat(this.grants.count(EventId.of(eventId)).live()).isEqualTo(outstanding);
-        assertThat(this.scenario.queue.counts(EventId.of(eventId)).offered()).isEqualTo(outstanding);
+        assertThat(this.scenario.directory.counts(EventId.of(eventId)).offered())
+                .isEqualTo(outstanding);
     }
 
     @Test
@@ -109,7 +111,7 @@ class TakeoverAndFaultTests {
 
         this.scenario.tickUntilLive(eventId, 4);
         assertThat(this.grants.count(EventId.of(eventId)).offered()).isEqualTo(4);
-        assertThat(this.scenario.queue.counts(EventId.of(eventId)).offered())
+        assertThat(this.scenario.directory.counts(EventId.of(eventId)).offered())
                 .as("the queue never heard")
                 .isZero();
         this.scenario.tick(eventId, Duration.ofSeconds(1));
@@ -120,7 +122,8 @@ class TakeoverAndFaultTests {
         this.scenario.queue.failOffers(false);
         this.scenario.tick(eventId, Duration.ofSeconds(1));
 
-        assertThat(this.scenario.queue.counts(EventId.of(eventId)).offered()).isEqualTo(4);
+        assertThat(this.scenario.directory.counts(EventId.of(eventId)).offered())
+                .isEqualTo(4);
         long unsynced = this.jdbc
                 .sql("select count(*) from grants where event_id = :e and queue_synced_state is distinct from state")
                 .param("e", eventId)
@@ -131,8 +134,7 @@ class TakeoverAndFaultTests {
             Grant grant = this.grants
                     .findLive(EventId.of(eventId), new VisitorId(visitor))
                     .orElseThrow();
-            assertThat(this.scenario.queue.entry(eventId, visitor).state())
-                    .isEqualTo(InMemoryQueueDirectory.State.OFFERED);
+            assertThat(this.scenario.queue.entry(eventId, visitor).state()).isEqualTo(FakeQueueEntry.State.OFFERED);
             assertThat(grant.queueSyncedState()).isEqualTo(GrantState.OFFERED);
         }
     }
@@ -154,7 +156,8 @@ class TakeoverAndFaultTests {
         this.scenario.tickUntilLive(eventId, 2);
         assertThat(this.grants.findLive(EventId.of(eventId), new VisitorId(visitors.get(2))))
                 .isPresent();
-        assertThat(this.scenario.queue.counts(EventId.of(eventId)).offered()).isEqualTo(2);
+        assertThat(this.scenario.directory.counts(EventId.of(eventId)).offered())
+                .isEqualTo(2);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.booking.ShopTestSupport;
 import dev.waitroom.contract.ops.OperatorTokens;
+import dev.waitroom.testsupport.TestOperators;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -29,16 +30,11 @@ class OperatorsOnBookingTests extends ShopTestSupport {
 
     @DynamicPropertySource
     static void operators(DynamicPropertyRegistry registry) {
-        registry.add("waitroom.security.operators[0].name", () -> "alice");
-        registry.add("waitroom.security.operators[0].role", () -> "admin");
-        registry.add("waitroom.security.operators[0].token-hash", () -> OperatorTokens.hash(ALICE));
-        registry.add("waitroom.security.operators[1].name", () -> "bob");
-        registry.add("waitroom.security.operators[1].role", () -> "admin");
-        registry.add("waitroom.security.operators[1].token-hash", () -> OperatorTokens.hash(BOB));
-        registry.add("waitroom.security.operators[1].token-hash-previous", () -> OperatorTokens.hash(BOB_PREVIOUS));
-        registry.add("waitroom.security.operators[2].name", () -> "vic");
-        registry.add("waitroom.security.operators[2].role", () -> "viewer");
-        registry.add("waitroom.security.operators[2].token-hash", () -> OperatorTokens.hash(VIC));
+        TestOperators.create()
+                .admin("alice", ALICE)
+                .admin("bob", BOB, BOB_PREVIOUS)
+                .viewer("vic", VIC)
+                .register(registry);
     }
 
     private static final String INVENTORY = "{\"categories\":[{\"name\":\"FLOOR\",\"seats\":3,\"priceCents\":9000}]}";

@@ -11,9 +11,9 @@ import java.util.List;
 
 /**
  * The public event status, {@code GET /events/{eventId}/status}: the same for every visitor, cacheable for a second;
- * the waiting page reads it and the gateway's test double of the queue-service imitates it. {@code commitment} is the
- * SHA-256 of the draw seed, published before opening; {@code seed} appears once revealed, so anyone can check the
- * draw. {@code queueLength} is the band of {@link QueueStatus.Position#around} over the WAITING entries. {@code name},
+ * the waiting page reads it and the tests' fake queue-service (test-support's {@code FakeQueueService}) imitates it.
+ * {@code commitment} is the SHA-256 of the draw seed, published before opening; {@code seed} appears once revealed, so
+ * anyone can check the draw. {@code queueLength} is the band of {@link QueueStatus.Position#around} over the WAITING entries. {@code name},
  * {@code policy}, {@code saleGeneration} (the sale round, 1 for the first) and {@code soldOutCategories} are what the
  * page publishes (issue 17).
  */

@@ -427,7 +427,7 @@ class QueueRecordsTests {
 
     @Test
     void publicEventStatusIsTheSameForEveryVisitor() {
-        // the gateway's StubQueueService
+        // as test-support's FakeQueueService writes it
         String status = json("{'eventId':'e1','phase':'SCHEDULED','mode':'QUEUEING','announcement':'Opens at ten',"
                 + "'admissionRatePerSecond':0.0,'queueLength':{'min':3,'max':3},"
                 + "'commitment':'3f1c0e8a9b7d6c5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e','seed':null,"

@@ -3,6 +3,7 @@ package dev.waitroom.gateway.page;
 import com.samskivert.mustache.Mustache;
 import com.samskivert.mustache.Template;
 import dev.waitroom.contract.page.PageDesign;
+import dev.waitroom.contract.page.TemplateMarkup;
 import java.io.StringReader;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -28,16 +29,14 @@ import org.springframework.web.util.HtmlUtils;
  */
 final class SellerMarkup {
 
-    /** The coordinator's allow-list (admission-coordinator's PageRules.SAFELIST), the same elements and attributes. */
-    static final Safelist SAFELIST = new Safelist()
-            .addTags(
-                    "header", "footer", "nav", "section", "aside", "div", "span", "p", "h2", "h3", "h4", "ul", "ol",
-                    "li", "a", "img", "strong", "em", "b", "i", "small", "br", "hr", "address")
-            .addAttributes(":all", "class", "lang", "dir", "title")
-            .addAttributes("a", "href", "rel")
-            .addAttributes("img", "src", "alt", "width", "height")
-            .addProtocols("a", "href", "https", "http", "mailto")
-            .addProtocols("img", "src", "https");
+    /** The contract's {@code TemplateMarkup}, which the coordinator checks templates against. */
+    static final Safelist SAFELIST = new Safelist().addTags(TemplateMarkup.TAGS.toArray(String[]::new));
+
+    static {
+        TemplateMarkup.ATTRIBUTES.forEach((tag, names) -> SAFELIST.addAttributes(tag, names.toArray(String[]::new)));
+        TemplateMarkup.PROTOCOLS.forEach((url, protocols) ->
+                SAFELIST.addProtocols(url.tag(), url.attribute(), protocols.toArray(String[]::new)));
+    }
 
     private SellerMarkup() {}
 

@@ -8,8 +8,8 @@ import dev.waitroom.gateway.GatewayApplication;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayTestInitializer;
 import dev.waitroom.gateway.testing.RedisReachableFirst;
-import dev.waitroom.gateway.testing.StubHttpServer;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.RecordedRequest;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -81,7 +81,7 @@ class AccountsProviderOutageTests {
         Browser cookieOnly = new Browser(port);
         cookieOnly.setCookie(COOKIE, provider.token(subject), "/");
         cookieOnly.post(path, null);
-        StubHttpServer.Recorded verdict = upstreams.queue.lastReceived(path).orElseThrow();
+        RecordedRequest verdict = upstreams.queue.lastReceived(path).orElseThrow();
         assertThat(verdict.header(Headers.ACCOUNT_PROBLEM)).hasValue("unavailable");
         assertThat(verdict.header(Headers.ACCOUNT)).isEmpty();
         assertThat(verdict.header("Cookie").orElse("")).doesNotContain(COOKIE);
@@ -95,7 +95,7 @@ class AccountsProviderOutageTests {
                                 laptop.post(path, null, "Authorization", "Bearer " + provider.token(subject))
                                         .status())
                         .isEqualTo(201));
-        StubHttpServer.Recorded first = upstreams.queue.lastReceived(path).orElseThrow();
+        RecordedRequest first = upstreams.queue.lastReceived(path).orElseThrow();
         String account = first.header(Headers.ACCOUNT).orElseThrow();
         assertThat(account).matches("p1\\.[A-Za-z0-9_-]{43}").doesNotContain(subject);
         assertThat(first.header("Authorization"))
@@ -107,7 +107,7 @@ class AccountsProviderOutageTests {
         phone.setCookie(COOKIE, provider.ecToken(subject), "/");
         phone.setCookie("unrelated", "kept", "/");
         assertThat(phone.post(path, null).status()).isEqualTo(201);
-        StubHttpServer.Recorded second = upstreams.queue.lastReceived(path).orElseThrow();
+        RecordedRequest second = upstreams.queue.lastReceived(path).orElseThrow();
         assertThat(second.header(Headers.ACCOUNT)).hasValue(account);
         assertThat(second.header("Cookie").orElse("")).doesNotContain(COOKIE);
         // a route forwarded as it is (leave) keeps the browser's other cookies; a batched join carries no cookie at all

@@ -7,10 +7,11 @@ import dev.waitroom.gateway.GatewayApplication;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayTestInitializer;
 import dev.waitroom.gateway.testing.RedisReachableFirst;
-import dev.waitroom.gateway.testing.StubHttpServer;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.AllAtOnce;
 import dev.waitroom.testsupport.QueueServiceProcess;
 import dev.waitroom.testsupport.RealStores;
+import dev.waitroom.testsupport.RecordedRequest;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.VisitorCookieCodec;
 import java.net.URI;
@@ -27,10 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -173,9 +170,9 @@ class AccountsTests {
         assertThat(offered.body()).contains("\"applied\":true");
 
         phone.post(claimPath(event), null);
-        StubHttpServer.Recorded phoneClaim = lastClaim(event);
+        RecordedRequest phoneClaim = lastClaim(event);
         stranger.post(claimPath(event), null, "Authorization", "Bearer " + provider.token(subject()));
-        StubHttpServer.Recorded strangerClaim = lastClaim(event);
+        RecordedRequest strangerClaim = lastClaim(event);
 
         assertThat(phoneClaim.header("X-Waitroom-Visitor"))
                 .as("the phone claims the laptop's offer: the same person")
@@ -230,7 +227,7 @@ class AccountsTests {
         // each browser brings its own token of the same person, as after signing in on each
         List<String> tokens = all.stream().map(b -> provider.token(subject)).toList();
 
-        List<Browser.Reply> replies = allAtOnce(
+        List<Browser.Reply> replies = AllAtOnce.each(
                 browsers, i -> all.get(i).post(queuePath(event), null, "Authorization", "Bearer " + tokens.get(i)));
 
         assertThat(replies)
@@ -421,7 +418,7 @@ class AccountsTests {
         return "/events/" + event + "/admission/claim";
     }
 
-    private static StubHttpServer.Recorded lastClaim(String event) {
+    private static RecordedRequest lastClaim(String event) {
         return StubUpstreams.get().coordinator.lastReceived(claimPath(event)).orElseThrow();
     }
 
@@ -448,32 +445,5 @@ class AccountsTests {
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
         return Base64.getEncoder().encodeToString(key);
-    }
-
-    interface Call {
-        Browser.Reply call(int index);
-    }
-
-    static List<Browser.Reply> allAtOnce(int count, Call call) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(count);
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<Browser.Reply>> futures = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                int index = i;
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    return call.call(index);
-                }));
-            }
-            start.countDown();
-            List<Browser.Reply> out = new ArrayList<>();
-            for (Future<Browser.Reply> f : futures) {
-                out.add(f.get());
-            }
-            return out;
-        } finally {
-            pool.shutdownNow();
-        }
     }
 }

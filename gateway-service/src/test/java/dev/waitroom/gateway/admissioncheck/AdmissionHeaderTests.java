@@ -7,9 +7,9 @@ import static org.awaitility.Awaitility.await;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubCoordinator.Issued;
-import dev.waitroom.gateway.testing.StubHttpServer.Recorded;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import dev.waitroom.gateway.testing.TestAssertionKey;
+import dev.waitroom.testsupport.RecordedRequest;
 import dev.waitroom.tokens.AdmissionHeader;
 import dev.waitroom.tokens.AdmissionHeaderKey;
 import dev.waitroom.tokens.HmacKey;
@@ -73,8 +73,8 @@ class AdmissionHeaderTests {
                 : shopper.browser().send(method, path, headers);
     }
 
-    Recorded lastAtBooking(String method, String path) {
-        List<Recorded> received = upstreams.booking.received(
+    RecordedRequest lastAtBooking(String method, String path) {
+        List<RecordedRequest> received = upstreams.booking.received(
                 r -> r.method().equals(method) && r.path().equals(path));
         assertThat(received).as("%s %s reached booking", method, path).isNotEmpty();
         return received.get(received.size() - 1);
@@ -100,7 +100,7 @@ class AdmissionHeaderTests {
         Browser.Reply reply = call(shopper, method, path, "Authorization", "Bearer " + issued.token());
         assertThat(reply.status()).as(reply.toString()).isLessThan(300);
 
-        Recorded received = lastAtBooking(method, path);
+        RecordedRequest received = lastAtBooking(method, path);
         String header = received.header(AdmissionHeader.NAME).orElseThrow();
         AdmissionVerifier origin = origin();
         VerifiedAdmission admission = origin.verify(header, shopper.event(), method, received.path());
@@ -132,7 +132,7 @@ class AdmissionHeaderTests {
         assertThat(upstreams.booking.received(r -> r.path().equals(seats))).isEmpty();
 
         call(shopper, "GET", seats, AdmissionHeader.NAME, FORGED, "Authorization", "Bearer " + issued.token());
-        Recorded received = lastAtBooking("GET", seats);
+        RecordedRequest received = lastAtBooking("GET", seats);
         assertThat(received.headers().get(AdmissionHeader.NAME.toLowerCase())).hasSize(1);
         assertThat(origin().verify(received.header(AdmissionHeader.NAME).orElseThrow(), "GET", seats)
                         .sessionId())

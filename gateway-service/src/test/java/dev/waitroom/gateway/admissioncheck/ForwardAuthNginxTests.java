@@ -11,7 +11,7 @@ import dev.waitroom.gateway.testing.CoordinatorPushes;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubCoordinator.Issued;
 import dev.waitroom.gateway.testing.StubUpstreams;
-import dev.waitroom.testsupport.TestTools;
+import dev.waitroom.testsupport.NginxProcess;
 import dev.waitroom.tokens.AdmissionHeader;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.VisitorCookieCodec;
@@ -24,13 +24,11 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,21 +56,13 @@ class ForwardAuthNginxTests {
     final List<String> admissionsAtOrigin = new CopyOnWriteArrayList<>();
 
     HttpServer origin;
-    Process nginx;
-    int nginxPort;
 
-    /** {@code -Dwaitroom.nginx=<binary>}, else Debian's nginx-light through {@link TestTools} (a failure under CI). */
-    static Path nginxBinary() {
-        String configured = System.getProperty("waitroom.nginx", System.getenv("WAITROOM_NGINX"));
-        if (configured != null && !configured.isBlank() && Files.isExecutable(Path.of(configured))) {
-            return Path.of(configured);
-        }
-        return TestTools.require("nginx");
-    }
+    NginxProcess nginx;
+
+    int nginxPort;
 
     @BeforeEach
     void startOriginAndNginx() throws Exception {
-        Path binary = nginxBinary();
         origin = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         origin.createContext("/", exchange -> {
             admissionsAtOrigin.add(String.valueOf(exchange.getRequestHeaders().getFirst(AdmissionHeader.NAME)));
@@ -83,83 +73,38 @@ class ForwardAuthNginxTests {
         });
         origin.start();
         nginxPort = freePort();
-        Path conf = dir.resolve("nginx.conf");
-        Files.writeString(conf, config(dir, nginxPort, origin.getAddress().getPort(), port));
-        nginx = new ProcessBuilder(binary.toString(), "-p", dir.toString(), "-c", conf.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("nginx.out").toFile())
-                .start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!listening(nginxPort)) {
-            assertThat(nginx.isAlive())
-                    .as("nginx exited: %s", Files.readString(dir.resolve("nginx.out")))
-                    .isTrue();
-            assertThat(System.nanoTime()).as("nginx listening").isLessThan(deadline);
-            nginx.waitFor(50, TimeUnit.MILLISECONDS);
-        }
+        nginx = NginxProcess.start(dir, nginxPort, locations(origin.getAddress().getPort(), port));
     }
 
     @AfterEach
     void stop() throws InterruptedException {
         if (nginx != null) {
-            nginx.destroy();
-            nginx.waitFor(5, TimeUnit.SECONDS);
+            nginx.close();
         }
         if (origin != null) {
             origin.stop(0);
         }
     }
 
-    /** The configuration of docs/integration/forward-auth.md, with the test's ports and a private prefix. */
-    static String config(Path dir, int listen, int originPort, int gatewayPort) {
+    /** The locations of docs/integration/forward-auth.md, with the test's ports. */
+    static String locations(int originPort, int gatewayPort) {
         return """
-                master_process off;
-                daemon off;
-                error_log %1$s/error.log warn;
-                pid %1$s/nginx.pid;
-                events { worker_connections 64; }
-                http {
-                  access_log off;
-                  client_body_temp_path %1$s/body;
-                  proxy_temp_path %1$s/proxy;
-                  fastcgi_temp_path %1$s/fastcgi;
-                  uwsgi_temp_path %1$s/uwsgi;
-                  scgi_temp_path %1$s/scgi;
-                  server {
-                    listen 127.0.0.1:%2$d;
-                    location /events/ {
-                      auth_request /_waitroom;
-                      auth_request_set $waitroom_admission $upstream_http_waitroom_admission;
-                      proxy_set_header Waitroom-Admission $waitroom_admission;
-                      proxy_pass http://127.0.0.1:%3$d;
-                    }
-                    # any path an event protects, with unadmitted browsers sent to the waiting page and back
-                    location /concerts/ {
-                      auth_request /_waitroom;
-                      auth_request_set $waitroom_admission $upstream_http_waitroom_admission;
-                      auth_request_set $waitroom_waiting $upstream_http_waitroom_waiting_room;
-                      error_page 401 = @waitroom_refused;
-                      proxy_set_header Waitroom-Admission $waitroom_admission;
-                      proxy_pass http://127.0.0.1:%3$d;
-                    }
-                    location @waitroom_refused {
-                      if ($waitroom_waiting) {
-                        return 303 $waitroom_waiting;
-                      }
-                      return 401;
-                    }
-                    location = /_waitroom {
-                      internal;
-                      proxy_pass http://127.0.0.1:%4$d/forward-auth;
-                      proxy_pass_request_body off;
-                      proxy_set_header Content-Length "";
-                      proxy_set_header X-Original-URI $request_uri;
-                      proxy_set_header X-Original-Method $request_method;
-                      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-                    }
-                  }
+                location /events/ {
+                  auth_request /_waitroom;
+                  auth_request_set $waitroom_admission $upstream_http_waitroom_admission;
+                  proxy_set_header Waitroom-Admission $waitroom_admission;
+                  proxy_pass http://127.0.0.1:%1$d;
                 }
-                """.formatted(dir, listen, originPort, gatewayPort);
+                # any path an event protects, with unadmitted browsers sent to the waiting page and back
+                location /concerts/ {
+                  auth_request /_waitroom;
+                  auth_request_set $waitroom_admission $upstream_http_waitroom_admission;
+                  auth_request_set $waitroom_waiting $upstream_http_waitroom_waiting_room;
+                  error_page 401 = @waitroom_refused;
+                  proxy_set_header Waitroom-Admission $waitroom_admission;
+                  proxy_pass http://127.0.0.1:%1$d;
+                }
+                """.formatted(originPort) + NginxProcess.forwardAuthLocations(gatewayPort);
     }
 
     @Test
@@ -256,14 +201,6 @@ class ForwardAuthNginxTests {
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
-        }
-    }
-
-    private static boolean listening(int port) {
-        try (java.net.Socket socket = new java.net.Socket(InetAddress.getLoopbackAddress(), port)) {
-            return true;
-        } catch (IOException e) {
-            return false;
         }
     }
 }

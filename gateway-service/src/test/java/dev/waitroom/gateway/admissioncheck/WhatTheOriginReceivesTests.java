@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubCoordinator.Issued;
-import dev.waitroom.gateway.testing.StubHttpServer.Recorded;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.RecordedRequest;
 import dev.waitroom.tokens.AdmissionHeader;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.VisitorCookieCodec;
@@ -68,13 +68,14 @@ class WhatTheOriginReceivesTests {
         return raw.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    Recorded lastAtShop(String path) {
-        List<Recorded> received = upstreams.booking.received(r -> r.path().equals(path));
+    RecordedRequest lastAtShop(String path) {
+        List<RecordedRequest> received =
+                upstreams.booking.received(r -> r.path().equals(path));
         assertThat(received).as("%s reached the shop", path).isNotEmpty();
         return received.get(received.size() - 1);
     }
 
-    VerifiedAdmission verified(Recorded received) throws Exception {
+    VerifiedAdmission verified(RecordedRequest received) throws Exception {
         return AdmissionVerifier.builder()
                 .keys(AdmissionKeys.fromUrl(
                         URI.create("http://127.0.0.1:" + port + AdmissionHeaders.JWKS_PATH), Duration.ofMinutes(5)))
@@ -108,7 +109,7 @@ class WhatTheOriginReceivesTests {
 
         // a valid admission cookie beside the shop's own bearer token is no longer refused
         assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
-        Recorded received = lastAtShop(path);
+        RecordedRequest received = lastAtShop(path);
         assertThat(received.header("Authorization")).contains("Bearer shop-own-sign-in-token");
         assertThat(received.header("Cookie")).contains("shop_session=s%3D1; cart=\"a b\"; wr_vidx=kept");
         assertThat(received.headers().keySet()).noneMatch(name -> name.startsWith("x-waitroom-"));
@@ -133,7 +134,7 @@ class WhatTheOriginReceivesTests {
                 "Bearer " + shopper.issued().token());
 
         assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
-        Recorded received = lastAtShop(path);
+        RecordedRequest received = lastAtShop(path);
         assertThat(received.headers().get("cookie")).containsExactly("a=1; b=2");
         // a Bearer admission token (no admission cookie) is Waitroom's: removed, the header says it instead
         assertThat(received.header("Authorization")).isEmpty();
@@ -154,7 +155,7 @@ class WhatTheOriginReceivesTests {
                 "Bearer " + token);
 
         assertThat(reply.statusCode()).as(reply.body()).isEqualTo(200);
-        Recorded received = lastAtShop(path);
+        RecordedRequest received = lastAtShop(path);
         assertThat(received.header("Authorization")).isEmpty();
         assertThat(received.headers().values().stream().flatMap(List::stream)).noneMatch(v -> v.contains(token));
     }
@@ -170,7 +171,8 @@ class WhatTheOriginReceivesTests {
                 .build();
         assertThat(raw.send(webhook, HttpResponse.BodyHandlers.ofString()).statusCode())
                 .isEqualTo(200);
-        Recorded received = upstreams.booking.lastReceived("/webhooks/payments").orElseThrow();
+        RecordedRequest received =
+                upstreams.booking.lastReceived("/webhooks/payments").orElseThrow();
         assertThat(received.headers().get("cookie")).containsExactly(own);
     }
 
@@ -220,13 +222,14 @@ class WhatTheOriginReceivesTests {
     void waitroomsOwnServicesStillGetTheCredentialAndTheShopsWebhookDoesNot() throws Exception {
         Shopper shopper = admitted();
         String join = "/events/" + shopper.event() + "/queue";
-        Recorded atQueue = upstreams.queue.lastReceived(join).orElseThrow();
+        RecordedRequest atQueue = upstreams.queue.lastReceived(join).orElseThrow();
         assertThat(atQueue.header("X-Waitroom-Internal")).contains(StubUpstreams.GATEWAY.credential());
         assertThat(atQueue.header("X-Waitroom-Visitor")).contains(shopper.visitor());
 
         new Browser(port)
                 .post("/webhooks/payments", "{}", "X-Payment-Signature", "sha256=00", "X-Waitroom-Internal", "forged");
-        Recorded webhook = upstreams.booking.lastReceived("/webhooks/payments").orElseThrow();
+        RecordedRequest webhook =
+                upstreams.booking.lastReceived("/webhooks/payments").orElseThrow();
         assertThat(webhook.headers().keySet()).noneMatch(name -> name.startsWith("x-waitroom-"));
     }
 }

@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.waitroom.gateway.GatewayApplication;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayTestInitializer;
-import dev.waitroom.gateway.testing.StubHttpServer;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.RecordedRequest;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
@@ -42,11 +42,11 @@ class TraceHeadersTests {
         return event;
     }
 
-    StubHttpServer.Recorded forwarded(String event) {
+    RecordedRequest forwarded(String event) {
         return upstreams.queue.lastReceived("/events/" + event + "/status").orElseThrow();
     }
 
-    static String traceIdOf(StubHttpServer.Recorded request) {
+    static String traceIdOf(RecordedRequest request) {
         String traceparent = request.header("traceparent").orElseThrow();
         assertThat(traceparent).matches(TRACEPARENT);
         return traceparent.substring(3, 35);
@@ -59,7 +59,7 @@ class TraceHeadersTests {
 
         String requestId = reply.header("X-Request-Id").orElseThrow();
         assertThat(requestId).matches("[0-9a-f]{32}");
-        StubHttpServer.Recorded upstream = forwarded(event);
+        RecordedRequest upstream = forwarded(event);
         assertThat(traceIdOf(upstream)).isEqualTo(requestId);
         assertThat(upstream.header("X-Request-Id")).contains(requestId);
 
@@ -90,7 +90,7 @@ class TraceHeadersTests {
 
         String requestId = reply.header("X-Request-Id").orElseThrow();
         assertThat(requestId).matches("[0-9a-f]{32}").isNotEqualTo(CLIENT_TRACE);
-        StubHttpServer.Recorded upstream = forwarded(event);
+        RecordedRequest upstream = forwarded(event);
         assertThat(traceIdOf(upstream)).isEqualTo(requestId);
         assertThat(upstream.header("tracestate")).isEmpty();
         assertThat(upstream.header("baggage")).isEmpty();
@@ -120,7 +120,7 @@ class TraceHeadersTests {
         Browser.Reply reply = new Browser(port).get("/events/" + event + "/status", "X-Request-Id", "load-test-000042");
 
         assertThat(reply.header("X-Request-Id")).contains("load-test-000042");
-        StubHttpServer.Recorded upstream = forwarded(event);
+        RecordedRequest upstream = forwarded(event);
         assertThat(upstream.header("X-Request-Id")).contains("load-test-000042");
         assertThat(traceIdOf(upstream)).matches("[0-9a-f]{32}");
     }
@@ -133,7 +133,7 @@ class TraceHeadersTests {
         Browser.Reply shop = browser.get("/events/" + event + "/shop/seats");
         assertThat(shop.status()).as(shop.toString()).isEqualTo(401);
 
-        StubHttpServer.Recorded fetch = upstreams
+        RecordedRequest fetch = upstreams
                 .queue
                 .lastReceived("/internal/events/" + event + "/snapshot")
                 .orElseThrow();

@@ -3,8 +3,8 @@ package dev.waitroom.gateway.guard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.StubHttpServer.Recorded;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.RecordedRequest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -101,7 +101,7 @@ class ChunkedBodyLimitTests {
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-            Recorded received = upstreams
+            RecordedRequest received = upstreams
                     .booking
                     .received(r -> r.header("X-Payment-Signature").orElse("").equals("sha256=" + marker))
                     .get(0);

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.StubQueueService;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.queue.FakeQueueService;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +31,7 @@ import org.springframework.test.context.TestPropertySource;
         })
 class JoinBatchLimitsTests {
 
-    private final StubQueueService queue = StubUpstreams.get().queue;
+    private final FakeQueueService queue = StubUpstreams.get().queue;
 
     @LocalServerPort
     int port;

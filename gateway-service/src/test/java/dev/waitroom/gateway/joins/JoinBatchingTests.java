@@ -5,8 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.StubQueueService;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.queue.FakeQueueEvent;
+import dev.waitroom.testsupport.queue.FakeQueueService;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.QueueTicketCodec;
@@ -46,7 +47,7 @@ class JoinBatchingTests {
     private static final VisitorCookieCodec VISITORS =
             VisitorCookieCodec.of(HmacKey.fromBase64(StubUpstreams.VISITOR_KEY));
 
-    private final StubQueueService queue = StubUpstreams.get().queue;
+    private final FakeQueueService queue = StubUpstreams.get().queue;
 
     @LocalServerPort
     int port;
@@ -54,7 +55,7 @@ class JoinBatchingTests {
     @Autowired
     MeterRegistry meters;
 
-    private final List<StubQueueService.QueueEvent> touched = new ArrayList<>();
+    private final List<FakeQueueEvent> touched = new ArrayList<>();
 
     @AfterEach
     void releaseHeldJoins() {

@@ -9,9 +9,9 @@ import dev.waitroom.contract.coordinator.CoordinatorPaths;
 import dev.waitroom.contract.coordinator.EdgeHealthReport;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.StubHttpServer.Recorded;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import dev.waitroom.testsupport.LoopbackHttpServer;
+import dev.waitroom.testsupport.RecordedRequest;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -203,7 +203,7 @@ class OriginHealthTests {
 
     private List<EdgeHealthReport> reports(Instant since) {
         return upstreams.coordinator.received(r -> r.path().equals(CoordinatorPaths.EDGE_HEALTH)).stream()
-                .map(Recorded::body)
+                .map(RecordedRequest::body)
                 .map(body -> JSON.readValue(body, EdgeHealthReport.class).validated())
                 .filter(r -> !r.at().isBefore(since))
                 .toList();

@@ -6,6 +6,7 @@ import dev.waitroom.contract.ops.OperatorTokens;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.TestOperators;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -31,13 +32,10 @@ class NamedOperatorsTests {
     @DynamicPropertySource
     static void operators(DynamicPropertyRegistry registry) {
         registry.add("waitroom.security.ops-token-previous", () -> OPS_PREVIOUS);
-        registry.add("waitroom.security.operators[0].name", () -> "alice");
-        registry.add("waitroom.security.operators[0].role", () -> "admin");
-        registry.add("waitroom.security.operators[0].token-hash", () -> OperatorTokens.hash(ALICE));
-        registry.add("waitroom.security.operators[0].token-hash-previous", () -> OperatorTokens.hash(ALICE_PREVIOUS));
-        registry.add("waitroom.security.operators[1].name", () -> "vic");
-        registry.add("waitroom.security.operators[1].role", () -> "viewer");
-        registry.add("waitroom.security.operators[1].token-hash", () -> OperatorTokens.hash(VIC));
+        TestOperators.create()
+                .admin("alice", ALICE, ALICE_PREVIOUS)
+                .viewer("vic", VIC)
+                .register(registry);
     }
 
     @LocalServerPort

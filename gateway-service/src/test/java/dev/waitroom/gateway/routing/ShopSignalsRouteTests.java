@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
-import dev.waitroom.gateway.testing.StubHttpServer.Recorded;
 import dev.waitroom.gateway.testing.StubUpstreams;
+import dev.waitroom.testsupport.RecordedRequest;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -26,7 +26,7 @@ class ShopSignalsRouteTests {
 
     final StubUpstreams upstreams = StubUpstreams.get();
 
-    private List<Recorded> received(String event, String signal) {
+    private List<RecordedRequest> received(String event, String signal) {
         return upstreams.coordinator.received(r -> r.path().equals("/events/" + event + "/signals/" + signal));
     }
 
@@ -52,9 +52,9 @@ class ShopSignalsRouteTests {
                     .isEmpty();
             assertThat(shop.cookie("wr_vid")).isEmpty();
 
-            List<Recorded> arrived = received(event, signal);
+            List<RecordedRequest> arrived = received(event, signal);
             assertThat(arrived).hasSize(1);
-            Recorded request = arrived.get(0);
+            RecordedRequest request = arrived.get(0);
             assertThat(request.header("Authorization")).contains("Bearer " + credential);
             assertThat(request.header(Headers.INTERNAL)).contains(StubUpstreams.GATEWAY.credential());
             assertThat(request.header(Headers.VISITOR)).isEmpty();

@@ -1,5 +1,6 @@
 package dev.waitroom.gateway.testing;
 
+import dev.waitroom.testsupport.RecordedRequest;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,12 +23,12 @@ public final class StubBooking extends StubHttpServer {
      * credential but the {@code Waitroom-Admission} header, and the payment webhook is signed by the provider.
      */
     @Override
-    protected boolean needsInternalCredential(Recorded request) {
+    protected boolean needsInternalCredential(RecordedRequest request) {
         return request.path().startsWith("/admin/");
     }
 
     @Override
-    protected Reply handle(Recorded request) {
+    protected Reply handle(RecordedRequest request) {
         String path = request.path();
         String[] s = segments(path);
         if (path.equals("/webhooks/payments")) {

@@ -2,6 +2,10 @@ package dev.waitroom.gateway.testing;
 
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
+import dev.waitroom.testsupport.RecordedRequest;
+import dev.waitroom.testsupport.queue.FakeQueueEntry;
+import dev.waitroom.testsupport.queue.FakeQueueEvent;
+import dev.waitroom.testsupport.queue.FakeQueueService;
 import dev.waitroom.tokens.AdmissionClaims;
 import dev.waitroom.tokens.AdmissionTokenIssuer;
 import dev.waitroom.tokens.KeyRing;
@@ -31,7 +35,7 @@ public final class StubCoordinator extends StubHttpServer {
 
     private volatile boolean jwksUnavailable;
 
-    private final StubQueueService queue;
+    private final FakeQueueService queue;
 
     private final SessionRegistryWriter registry;
 
@@ -61,7 +65,7 @@ public final class StubCoordinator extends StubHttpServer {
         SOLD_OUT
     }
 
-    StubCoordinator(String internalToken, StubQueueService queue, SessionRegistryWriter registry) {
+    StubCoordinator(String internalToken, FakeQueueService queue, SessionRegistryWriter registry) {
         super(internalToken);
         this.queue = queue;
         this.registry = registry;
@@ -126,7 +130,7 @@ public final class StubCoordinator extends StubHttpServer {
     public record Issued(String token, String sessionId, Instant expiresAt) {}
 
     @Override
-    protected Reply handle(Recorded request) {
+    protected Reply handle(RecordedRequest request) {
         String path = request.path();
         if (path.equals("/.well-known/jwks.json") && request.method().equals("GET")) {
             if (jwksUnavailable) {
@@ -180,7 +184,7 @@ public final class StubCoordinator extends StubHttpServer {
         return Reply.json(404, Map.of("status", 404, "title", "Not found"));
     }
 
-    private static String tokenOf(Recorded request) {
+    private static String tokenOf(RecordedRequest request) {
         return request.header("Authorization")
                 .filter(a -> a.startsWith(Headers.BEARER_PREFIX))
                 .map(a -> a.substring(Headers.BEARER_PREFIX.length()))
@@ -189,7 +193,7 @@ public final class StubCoordinator extends StubHttpServer {
     }
 
     /** Renew and leave need a token of this visitor's session (Bearer or the wr_at cookie), else a 401 problem. */
-    private Reply tokenRefused(String eventId, String visitor, Recorded request) {
+    private Reply tokenRefused(String eventId, String visitor, RecordedRequest request) {
         String token = tokenOf(request);
         if (token == null) {
             return problem(ProblemType.ADMISSION_TOKEN_REQUIRED);
@@ -216,7 +220,7 @@ public final class StubCoordinator extends StubHttpServer {
         if (sessionId == null || !registry.isLive(eventId, sessionId)) {
             return problem(ProblemType.SESSION_ENDED);
         }
-        long generation = queue.event(eventId).saleGeneration;
+        long generation = queue.event(eventId).saleGeneration();
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Instant expiresAt = now.plus(sessionTtl).plusSeconds(60);
         AdmissionClaims claims = new AdmissionClaims(
@@ -254,7 +258,7 @@ public final class StubCoordinator extends StubHttpServer {
         if (visitor == null || pass == null || !eventId.equals(passes.get(pass))) {
             return problem(ProblemType.PASS_INVALID);
         }
-        long generation = queue.event(eventId).saleGeneration;
+        long generation = queue.event(eventId).saleGeneration();
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         Issued issued = issue(eventId, visitor, generation, now, now.plus(sessionTtl));
         registry.live(eventId, issued.sessionId(), generation, issued.expiresAt());
@@ -274,7 +278,7 @@ public final class StubCoordinator extends StubHttpServer {
         return "wr_at=" + token + "; Path=/events/" + eventId + "; HttpOnly; SameSite=Lax";
     }
 
-    private Reply claim(String eventId, String visitor, String claiming, Recorded request) {
+    private Reply claim(String eventId, String visitor, String claiming, RecordedRequest request) {
         if (!claimDelay.isZero()) {
             try {
                 Thread.sleep(claimDelay.toMillis());
@@ -291,7 +295,7 @@ public final class StubCoordinator extends StubHttpServer {
             Reply paused = problem(ProblemType.ADMISSION_PAUSED);
             return new Reply(paused.status(), paused.body(), Map.of("Retry-After", "1"));
         }
-        StubQueueService.QueueEvent event = queue.event(eventId);
+        FakeQueueEvent event = queue.event(eventId);
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         String own = claiming == null ? null : sessionsByVisitor.get(eventId + "/" + claiming);
         String key = request.header(Headers.IDEMPOTENCY_KEY).orElse(null);
@@ -307,7 +311,7 @@ public final class StubCoordinator extends StubHttpServer {
             Instant expiresAt = now.plus(sessionTtl);
             String fresh = issuer.issue(new AdmissionClaims(
                     eventId,
-                    event.saleGeneration,
+                    event.saleGeneration(),
                     UUID.randomUUID().toString(),
                     own,
                     claiming,
@@ -316,22 +320,22 @@ public final class StubCoordinator extends StubHttpServer {
                     UUID.randomUUID().toString()));
             issued = new Issued(fresh, own, expiresAt);
         } else {
-            StubQueueService.Entry entry = visitor == null ? null : event.entryOf(visitor);
-            if (entry != null && entry.state.equals("ACTIVE")) {
+            FakeQueueEntry entry = visitor == null ? null : event.entryOf(visitor);
+            if (entry != null && entry.state() == FakeQueueEntry.State.ACTIVE) {
                 return problem(ProblemType.OFFER_CLAIMED);
             }
-            if (entry == null || !entry.state.equals("OFFERED")) {
+            if (entry == null || entry.state() != FakeQueueEntry.State.OFFERED) {
                 return problem(ProblemType.NO_OFFER);
             }
             // the offer is found by the visitor id; the session is bound to the claiming browser's id
-            entry.state = "ACTIVE";
-            issued = issue(eventId, claiming, event.saleGeneration, now, now.plus(sessionTtl));
+            entry.claim();
+            issued = issue(eventId, claiming, event.saleGeneration(), now, now.plus(sessionTtl));
             sessionsByVisitor.put(eventId + "/" + claiming, issued.sessionId());
             if (key != null) {
                 claimKeys.put(issued.sessionId(), key);
             }
         }
-        registry.live(eventId, issued.sessionId(), event.saleGeneration, issued.expiresAt());
+        registry.live(eventId, issued.sessionId(), event.saleGeneration(), issued.expiresAt());
         sessionsByToken.put(issued.token(), issued.sessionId());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("sessionId", issued.sessionId());

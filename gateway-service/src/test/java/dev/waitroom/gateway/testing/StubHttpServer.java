@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.testsupport.LoopbackHttpServer;
+import dev.waitroom.testsupport.RecordedRequest;
 import dev.waitroom.testsupport.StubHttpAnswers;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,7 +32,7 @@ public abstract class StubHttpServer {
 
     private final String internalToken;
 
-    private final ConcurrentLinkedDeque<Recorded> received = new ConcurrentLinkedDeque<>();
+    private final ConcurrentLinkedDeque<RecordedRequest> received = new ConcurrentLinkedDeque<>();
 
     protected StubHttpServer(String internalToken) {
         this.internalToken = internalToken;
@@ -42,26 +43,12 @@ public abstract class StubHttpServer {
         return server.uri();
     }
 
-    /** A request as the upstream saw it; header names lower-cased. */
-    public record Recorded(String method, String path, Map<String, List<String>> headers, String body) {
-
-        public Optional<String> header(String name) {
-            List<String> values = headers.get(name.toLowerCase());
-            return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
-        }
-    }
-
-    /** Records a request the stub took apart from another (a join of a batch), as if it had come alone. */
-    protected void record(Recorded request) {
-        received.add(request);
-    }
-
-    public List<Recorded> received(Predicate<Recorded> filter) {
+    public List<RecordedRequest> received(Predicate<RecordedRequest> filter) {
         return received.stream().filter(filter).toList();
     }
 
-    public Optional<Recorded> lastReceived(String path) {
-        List<Recorded> all = new ArrayList<>(received);
+    public Optional<RecordedRequest> lastReceived(String path) {
+        List<RecordedRequest> all = new ArrayList<>(received);
         for (int i = all.size() - 1; i >= 0; i--) {
             if (all.get(i).path().equals(path)) {
                 return Optional.of(all.get(i));
@@ -83,10 +70,10 @@ public abstract class StubHttpServer {
     }
 
     /** The answer, or null to close the connection without one. */
-    protected abstract Reply handle(Recorded request);
+    protected abstract Reply handle(RecordedRequest request);
 
     /** Whether this route, as the real service guards it, needs the internal credential: by default every one. */
-    protected boolean needsInternalCredential(Recorded request) {
+    protected boolean needsInternalCredential(RecordedRequest request) {
         return true;
     }
 
@@ -98,7 +85,7 @@ public abstract class StubHttpServer {
             try (InputStream in = exchange.getRequestBody()) {
                 body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             }
-            Recorded request = new Recorded(
+            RecordedRequest request = new RecordedRequest(
                     exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(), headers, body);
             received.add(request);
             Reply reply;

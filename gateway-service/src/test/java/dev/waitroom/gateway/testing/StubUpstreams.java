@@ -1,13 +1,12 @@
 package dev.waitroom.gateway.testing;
 
 import dev.waitroom.testsupport.ServiceCredentials;
-import dev.waitroom.tokens.HmacKey;
-import dev.waitroom.tokens.QueueTicketCodec;
+import dev.waitroom.testsupport.queue.FakeQueueService;
 import java.security.SecureRandom;
 import java.util.Base64;
 
 /**
- * The three upstream services as small real HTTP servers, started once per test JVM, and the
+ * The three upstream services as small real HTTP servers (the queue-service is test-support's {@link FakeQueueService}), started once per test JVM, and the
  * random secrets the gateway under test is configured with.
  */
 public final class StubUpstreams {
@@ -25,7 +24,7 @@ public final class StubUpstreams {
 
     private static volatile StubUpstreams instance;
 
-    public final StubQueueService queue;
+    public final FakeQueueService queue;
 
     public final StubCoordinator coordinator;
 
@@ -35,7 +34,9 @@ public final class StubUpstreams {
 
     private StubUpstreams() {
         this.registry = new SessionRegistryWriter();
-        this.queue = new StubQueueService(GATEWAY.credential(), QueueTicketCodec.of(HmacKey.fromBase64(TICKET_KEY)));
+        // the gateway's credential alone opens every route of the fake: tests push events with it as the coordinator
+        // would
+        this.queue = FakeQueueService.start(GATEWAY.credential(), GATEWAY.credential(), TICKET_KEY);
         this.coordinator = new StubCoordinator(GATEWAY.credential(), queue, registry);
         this.booking = new StubBooking(GATEWAY.credential());
     }

@@ -7,16 +7,13 @@ import dev.waitroom.queue.QueueClient;
 import dev.waitroom.queue.QueueClient.Reply;
 import dev.waitroom.queue.QueueServiceTest;
 import dev.waitroom.queue.TestSecrets;
+import dev.waitroom.testsupport.AllAtOnce;
 import dev.waitroom.tokens.VisitorId;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.TestPropertySource;
@@ -115,7 +112,7 @@ class AccountScopeTests {
         for (int i = 0; i < browsers; i++) {
             ids.add(VisitorId.random().value());
         }
-        List<Reply> replies = concurrently(browsers, i -> join(event, ids.get(i), account));
+        List<Reply> replies = AllAtOnce.each(browsers, i -> join(event, ids.get(i), account));
 
         assertThat(replies.stream().filter(r -> r.status() == 201)).hasSize(1);
         // Racing first joins reach join.lua together: the losers find the place and never rebind it.
@@ -233,32 +230,5 @@ class AccountScopeTests {
         byte[] mac = new byte[32];
         ThreadLocalRandom.current().nextBytes(mac);
         return "p1." + Base64.getUrlEncoder().withoutPadding().encodeToString(mac);
-    }
-
-    interface Call {
-        Reply call(int index) throws Exception;
-    }
-
-    private static List<Reply> concurrently(int count, Call call) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(count);
-        CountDownLatch start = new CountDownLatch(1);
-        try {
-            List<Future<Reply>> futures = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                int index = i;
-                futures.add(pool.submit(() -> {
-                    start.await();
-                    return call.call(index);
-                }));
-            }
-            start.countDown();
-            List<Reply> out = new ArrayList<>();
-            for (Future<Reply> f : futures) {
-                out.add(f.get());
-            }
-            return out;
-        } finally {
-            pool.shutdownNow();
-        }
     }
 }

@@ -3,7 +3,6 @@ package dev.waitroom.coordinator.grants.web;
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
-import dev.waitroom.coordinator.grants.Admission;
 import dev.waitroom.coordinator.grants.AdmissionPausedException;
 import dev.waitroom.coordinator.grants.Admissions;
 import dev.waitroom.coordinator.grants.ClaimKey;
@@ -13,15 +12,12 @@ import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.web.ProblemResponses;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.time.Instant;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Supplier;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
-import org.springframework.http.ResponseCookie;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.CookieValue;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -40,8 +36,6 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class AdmissionController {
 
-    static final String TOKEN_COOKIE = "wr_at";
-
     private static final String TOKEN_REALM = "Bearer realm=\"waitroom-shop\"";
 
     private final Admissions admissions;
@@ -51,15 +45,15 @@ class AdmissionController {
     }
 
     @PostMapping("/events/{eventId}/admission/claim")
-    ResponseEntity<SessionBody> claim(
+    ResponseEntity<SessionAnswers.Session> claim(
             @PathVariable String eventId,
             @RequestHeader(name = Headers.VISITOR, required = false) String visitor,
             @RequestHeader(name = Headers.CLAIMING_VISITOR, required = false) String claiming,
             @RequestHeader(name = Headers.IDEMPOTENCY_KEY, required = false) String key,
             @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
-            @CookieValue(name = TOKEN_COOKIE, required = false) String cookie) {
-        VisitorId current = visitor(visitor);
-        VisitorId bound = claiming == null ? current : visitor(claiming);
+            @CookieValue(name = SessionAnswers.TOKEN_COOKIE, required = false) String cookie) {
+        VisitorId current = SessionAnswers.visitor(visitor);
+        VisitorId bound = claiming == null ? current : SessionAnswers.visitor(claiming);
         if (key != null && !ClaimKey.isValid(key)) {
             throw new CoordinatorException(
                     ProblemType.MALFORMED_REQUEST,
@@ -69,18 +63,18 @@ class AdmissionController {
         ClaimProof proof = new ClaimProof(
                 Optional.ofNullable(key).map(ClaimKey::new),
                 Optional.ofNullable(token).filter(t -> !t.isBlank()));
-        return withToken(this.admissions.claim(EventId.of(eventId), current, bound, proof));
+        return SessionAnswers.of(this.admissions.claim(EventId.of(eventId), current, bound, proof));
     }
 
     @PostMapping("/events/{eventId}/shopping-session/renew")
-    ResponseEntity<SessionBody> renew(
+    ResponseEntity<SessionAnswers.Session> renew(
             @PathVariable String eventId,
             @RequestHeader(name = Headers.VISITOR, required = false) String visitor,
             @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
-            @CookieValue(name = TOKEN_COOKIE, required = false) String cookie,
+            @CookieValue(name = SessionAnswers.TOKEN_COOKIE, required = false) String cookie,
             HttpServletResponse response) {
-        VisitorId current = visitor(visitor);
-        return withToken(challenging(
+        VisitorId current = SessionAnswers.visitor(visitor);
+        return SessionAnswers.of(challenging(
                 response, () -> this.admissions.renew(EventId.of(eventId), current, token(authorization, cookie))));
     }
 
@@ -89,19 +83,13 @@ class AdmissionController {
             @PathVariable String eventId,
             @RequestHeader(name = Headers.VISITOR, required = false) String visitor,
             @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String authorization,
-            @CookieValue(name = TOKEN_COOKIE, required = false) String cookie,
+            @CookieValue(name = SessionAnswers.TOKEN_COOKIE, required = false) String cookie,
             HttpServletResponse response) {
-        VisitorId current = visitor(visitor);
+        VisitorId current = SessionAnswers.visitor(visitor);
         challenging(response, () -> this.admissions.leave(EventId.of(eventId), current, token(authorization, cookie)));
-        ResponseCookie cleared = ResponseCookie.from(TOKEN_COOKIE, "")
-                .path(cookiePath(eventId))
-                .httpOnly(true)
-                .sameSite("Lax")
-                .maxAge(0)
-                .build();
         return ResponseEntity.ok()
                 .cacheControl(CacheControl.noStore())
-                .header(HttpHeaders.SET_COOKIE, cleared.toString())
+                .header(HttpHeaders.SET_COOKIE, SessionAnswers.clearedCookie(eventId))
                 .body(new LeaveBody(eventId, "RELEASED"));
     }
 
@@ -111,29 +99,6 @@ class AdmissionController {
         return ProblemResponses.builder(ex.problem())
                 .header(HttpHeaders.RETRY_AFTER, Long.toString(ex.retryAfter().toSeconds()))
                 .body(ProblemResponses.detail(ex.problem(), ex.getMessage(), ex.properties(), request));
-    }
-
-    /** The event's own path: each event's admission cookie is sent to that event's routes only. */
-    static String cookiePath(String eventId) {
-        return "/events/" + eventId;
-    }
-
-    private static ResponseEntity<SessionBody> withToken(Admission admission) {
-        ResponseCookie cookie = ResponseCookie.from(TOKEN_COOKIE, admission.token())
-                .path(cookiePath(admission.eventId().value()))
-                .httpOnly(true)
-                .sameSite("Lax")
-                .build();
-        return ResponseEntity.ok()
-                .cacheControl(CacheControl.noStore())
-                .header(HttpHeaders.SET_COOKIE, cookie.toString())
-                .body(new SessionBody(
-                        admission.sessionId().value(),
-                        admission.eventId().value(),
-                        admission.state().name(),
-                        admission.expiresAt(),
-                        admission.absoluteExpiresAt(),
-                        admission.token()));
     }
 
     /** The bearer token when one is sent, else the cookie's. */
@@ -156,17 +121,6 @@ class AdmissionController {
             throw ex;
         }
     }
-
-    private static VisitorId visitor(String header) {
-        if (header == null || !VisitorId.isValid(header)) {
-            throw new CoordinatorException(
-                    ProblemType.INVALID_VISITOR, "The visitor identity is missing or malformed.");
-        }
-        return new VisitorId(header);
-    }
-
-    record SessionBody(
-            UUID sessionId, String eventId, String state, Instant expiresAt, Instant absoluteExpiresAt, String token) {}
 
     record LeaveBody(String eventId, String state) {}
 }

@@ -2,19 +2,14 @@ package dev.waitroom.coordinator.passes.web;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
-import dev.waitroom.contract.ProblemType;
-import dev.waitroom.coordinator.grants.Admission;
+import dev.waitroom.coordinator.grants.web.SessionAnswers;
 import dev.waitroom.coordinator.passes.Passes;
 import dev.waitroom.coordinator.problems.CoordinatorException;
 import dev.waitroom.tokens.VisitorId;
 import dev.waitroom.web.ProblemResponses;
 import jakarta.servlet.http.HttpServletRequest;
-import java.time.Instant;
-import java.util.UUID;
-import org.springframework.http.CacheControl;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
-import org.springframework.http.ResponseCookie;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -34,8 +29,6 @@ class PassExchangeController {
     /** The request header carrying the pass. */
     static final String PASS_HEADER = "Waitroom-Pass";
 
-    private static final String TOKEN_COOKIE = "wr_at";
-
     private final Passes passes;
 
     PassExchangeController(Passes passes) {
@@ -43,30 +36,12 @@ class PassExchangeController {
     }
 
     @PostMapping("/events/{eventId}/admission/pass")
-    ResponseEntity<SessionBody> exchange(
+    ResponseEntity<SessionAnswers.Session> exchange(
             @PathVariable String eventId,
             @RequestHeader(name = Headers.VISITOR, required = false) String visitor,
             @RequestHeader(name = PASS_HEADER, required = false) String pass) {
-        if (visitor == null || !VisitorId.isValid(visitor)) {
-            throw new CoordinatorException(
-                    ProblemType.INVALID_VISITOR, "The visitor identity is missing or malformed.");
-        }
-        Admission admission = this.passes.exchange(EventId.of(eventId), new VisitorId(visitor), pass);
-        ResponseCookie cookie = ResponseCookie.from(TOKEN_COOKIE, admission.token())
-                .path("/events/" + admission.eventId())
-                .httpOnly(true)
-                .sameSite("Lax")
-                .build();
-        return ResponseEntity.ok()
-                .cacheControl(CacheControl.noStore())
-                .header(HttpHeaders.SET_COOKIE, cookie.toString())
-                .body(new SessionBody(
-                        admission.sessionId().value(),
-                        admission.eventId().value(),
-                        admission.state().name(),
-                        admission.expiresAt(),
-                        admission.absoluteExpiresAt(),
-                        admission.token()));
+        VisitorId current = SessionAnswers.visitor(visitor);
+        return SessionAnswers.of(this.passes.exchange(EventId.of(eventId), current, pass));
     }
 
     /** The problem as every coordinator answer has it; a 503 (ceiling, pause) says when to try again. */
@@ -78,7 +53,4 @@ class PassExchangeController {
         }
         return builder.body(ProblemResponses.detail(ex.problem(), ex.getMessage(), ex.properties(), request));
     }
-
-    record SessionBody(
-            UUID sessionId, String eventId, String state, Instant expiresAt, Instant absoluteExpiresAt, String token) {}
 }

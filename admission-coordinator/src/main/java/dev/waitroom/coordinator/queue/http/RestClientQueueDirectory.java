@@ -2,10 +2,12 @@ package dev.waitroom.coordinator.queue.http;
 
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.Headers;
+import dev.waitroom.contract.MalformedValueException;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.contract.queue.Candidates;
 import dev.waitroom.contract.queue.DrawRequest;
 import dev.waitroom.contract.queue.DrawResult;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.contract.queue.EntryTransition;
 import dev.waitroom.contract.queue.EntryTransitionResult;
 import dev.waitroom.contract.queue.EventUpdateRequest;
@@ -165,20 +167,27 @@ public final class RestClientQueueDirectory implements QueueDirectory {
         }
     }
 
-    /** The entry's visitor as a {@link VisitorId}; a malformed one is the queue misbehaving, not a refusal. */
+    /** The entry and its visitor typed; a malformed one is the queue misbehaving, not a refusal. */
     private static Candidate candidate(dev.waitroom.contract.queue.Candidate entry) {
         if (!VisitorId.isValid(entry.visitor())) {
             throw new QueueUnavailableException(
                     "The queue service answered the candidates call with a malformed visitor.", null);
         }
-        return new Candidate(entry.entryId(), new VisitorId(entry.visitor()), entry.orderKey());
+        EntryId entryId;
+        try {
+            entryId = new EntryId(entry.entryId());
+        } catch (MalformedValueException ex) {
+            throw new QueueUnavailableException(
+                    "The queue service answered the candidates call with a malformed entry id.", ex);
+        }
+        return new Candidate(entryId, new VisitorId(entry.visitor()), entry.orderKey());
     }
 
     @Override
     public List<OfferResult> offer(EventId eventId, List<Offer> offers) {
         OfferBatch batch = new OfferBatch(offers.stream()
                 .map(o -> new dev.waitroom.contract.queue.Offer(
-                        o.entryId(), o.grantId().toString(), o.expiresAt()))
+                        o.entryId().value(), o.grantId().toString(), o.expiresAt()))
                 .toList());
         OfferResults body = call(
                 "offers",
@@ -193,12 +202,12 @@ public final class RestClientQueueDirectory implements QueueDirectory {
     }
 
     @Override
-    public String transition(EventId eventId, String entryId, TransitionTarget to, GrantId grantId) {
+    public String transition(EventId eventId, EntryId entryId, TransitionTarget to, GrantId grantId) {
         EntryTransitionResult body = call(
                 "transition",
                 () -> this.http
                         .post()
-                        .uri(QueuePaths.TRANSITION, eventId, entryId)
+                        .uri(QueuePaths.TRANSITION, eventId, entryId.value())
                         .contentType(MediaType.APPLICATION_JSON)
                         .body(EntryTransition.of(to, grantId.toString()))
                         .retrieve()

@@ -14,6 +14,7 @@ import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.OperatingMode;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.contract.queue.DrawResult;
+import dev.waitroom.contract.queue.EntryId;
 import dev.waitroom.contract.queue.EventUpdateRequest;
 import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.contract.queue.OfferResult;
@@ -125,13 +126,13 @@ class RestClientQueueDirectoryTests {
                 "/internal/events/e1/candidates",
                 new Reply(
                         200,
-                        "{\"entries\":[{\"entryId\":\"en-1\",\"visitor\":\"AAAAAAAAAAAAAAAAAAAAAA\",\"orderKey\":7}]}"));
+                        "{\"entries\":[{\"entryId\":\"en1\",\"visitor\":\"AAAAAAAAAAAAAAAAAAAAAA\",\"orderKey\":7}]}"));
         this.replies.put(
                 "/internal/events/e1/offers",
-                new Reply(200, "{\"results\":[{\"entryId\":\"en-1\",\"state\":\"OFFERED\"}]}"));
+                new Reply(200, "{\"results\":[{\"entryId\":\"en1\",\"state\":\"OFFERED\"}]}"));
         this.replies.put(
-                "/internal/events/e1/entries/en-1/transition",
-                new Reply(200, "{\"entryId\":\"en-1\",\"state\":\"WAITING\"}"));
+                "/internal/events/e1/entries/en1/transition",
+                new Reply(200, "{\"entryId\":\"en1\",\"state\":\"WAITING\"}"));
         this.replies.put("/internal/events/e1/draw", new Reply(200, "{\"presaleCount\":12,\"completed\":true}"));
         this.replies.put(
                 "/internal/events/e1/counts",
@@ -143,9 +144,10 @@ class RestClientQueueDirectoryTests {
         Instant deadline = Instant.parse("2026-06-01T10:00:30Z");
 
         List<QueueDirectory.Candidate> candidates = this.queue.candidates(EventId.of("e1"), 25);
-        List<OfferResult> offers =
-                this.queue.offer(EventId.of("e1"), List.of(new QueueDirectory.Offer("en-1", grant, deadline)));
-        String state = this.queue.transition(EventId.of("e1"), "en-1", TransitionTarget.OFFER_EXPIRED, grant);
+        List<OfferResult> offers = this.queue.offer(
+                EventId.of("e1"), List.of(new QueueDirectory.Offer(new EntryId("en1"), grant, deadline)));
+        String state =
+                this.queue.transition(EventId.of("e1"), new EntryId("en1"), TransitionTarget.OFFER_EXPIRED, grant);
         DrawResult draw = this.queue.draw(EventId.of("e1"), "ab".repeat(32));
         QueueCounts counts = this.queue.counts(EventId.of("e1"));
         this.queue.putEventState(
@@ -170,8 +172,9 @@ class RestClientQueueDirectoryTests {
                         null));
 
         assertThat(candidates)
-                .containsExactly(new QueueDirectory.Candidate("en-1", new VisitorId("AAAAAAAAAAAAAAAAAAAAAA"), 7));
-        assertThat(offers).containsExactly(new OfferResult("en-1", "OFFERED", null));
+                .containsExactly(
+                        new QueueDirectory.Candidate(new EntryId("en1"), new VisitorId("AAAAAAAAAAAAAAAAAAAAAA"), 7));
+        assertThat(offers).containsExactly(new OfferResult("en1", "OFFERED", null));
         assertThat(state).isEqualTo("WAITING");
         assertThat(draw).isEqualTo(new DrawResult(12, true));
         assertThat(counts.waiting()).isEqualTo(5);
@@ -182,12 +185,12 @@ class RestClientQueueDirectoryTests {
                 .containsExactly(
                         org.assertj.core.groups.Tuple.tuple("GET", "/internal/events/e1/candidates?limit=25"),
                         org.assertj.core.groups.Tuple.tuple("POST", "/internal/events/e1/offers"),
-                        org.assertj.core.groups.Tuple.tuple("POST", "/internal/events/e1/entries/en-1/transition"),
+                        org.assertj.core.groups.Tuple.tuple("POST", "/internal/events/e1/entries/en1/transition"),
                         org.assertj.core.groups.Tuple.tuple("POST", "/internal/events/e1/draw"),
                         org.assertj.core.groups.Tuple.tuple("GET", "/internal/events/e1/counts"),
                         org.assertj.core.groups.Tuple.tuple("PUT", "/internal/events/e1"));
         JsonNode offerBody = JSON.readTree(this.requests.get(1).body());
-        assertThat(offerBody.path("offers").get(0).path("entryId").asString()).isEqualTo("en-1");
+        assertThat(offerBody.path("offers").get(0).path("entryId").asString()).isEqualTo("en1");
         assertThat(offerBody.path("offers").get(0).path("grantId").asString()).isEqualTo(grant.toString());
         assertThat(Instant.parse(
                         offerBody.path("offers").get(0).path("expiresAt").asString()))
@@ -211,8 +214,8 @@ class RestClientQueueDirectoryTests {
         this.replies.put("/internal/events/e2/counts", new Reply(503, "{}"));
         this.replies.put("/internal/events/e2/candidates", new Reply(403, "{}"));
 
-        assertThatThrownBy(
-                        () -> this.queue.transition(EventId.of("e2"), "x", TransitionTarget.ACTIVE, GrantId.random()))
+        assertThatThrownBy(() -> this.queue.transition(
+                        EventId.of("e2"), new EntryId("x"), TransitionTarget.ACTIVE, GrantId.random()))
                 .isInstanceOf(QueueRejectedException.class);
         assertThatThrownBy(() -> this.queue.counts(EventId.of("e2"))).isInstanceOf(QueueUnavailableException.class);
         assertThatThrownBy(() -> this.queue.candidates(EventId.of("e2"), 1))
@@ -224,8 +227,19 @@ class RestClientQueueDirectoryTests {
     void aCandidateWithAMalformedVisitorIsUnavailableNotOffered() {
         this.replies.put(
                 "/internal/events/e5/candidates",
-                new Reply(200, "{\"entries\":[{\"entryId\":\"en-1\",\"visitor\":\"not-a-visitor\",\"orderKey\":1}]}"));
+                new Reply(200, "{\"entries\":[{\"entryId\":\"en1\",\"visitor\":\"not-a-visitor\",\"orderKey\":1}]}"));
         assertThatThrownBy(() -> this.queue.candidates(EventId.of("e5"), 1))
+                .isInstanceOf(QueueUnavailableException.class);
+    }
+
+    @Test
+    void aCandidateWithAMalformedEntryIdIsUnavailableNotOffered() {
+        this.replies.put(
+                "/internal/events/e6/candidates",
+                new Reply(
+                        200,
+                        "{\"entries\":[{\"entryId\":\"en-1\",\"visitor\":\"AAAAAAAAAAAAAAAAAAAAAA\",\"orderKey\":1}]}"));
+        assertThatThrownBy(() -> this.queue.candidates(EventId.of("e6"), 1))
                 .isInstanceOf(QueueUnavailableException.class);
     }
 

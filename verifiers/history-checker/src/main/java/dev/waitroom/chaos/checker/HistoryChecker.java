@@ -509,8 +509,7 @@ public final class HistoryChecker {
                 unknownByOp.merge(op.f(), 1L, Long::sum);
             }
         }
-        long joinsTookEffect = 0;
-        long joinsDidNot = 0;
+        Map<JoinResolution, Long> joins = new TreeMap<>();
         for (List<Op> ops : byProcess.values()) {
             for (int i = 0; i < ops.size(); i++) {
                 Op op = ops.get(i);
@@ -518,24 +517,17 @@ public final class HistoryChecker {
                     continue;
                 }
                 b.checked();
-                Op answer = null;
-                for (int k = i + 1; k < ops.size() && answer == null; k++) {
-                    Op later = ops.get(k);
-                    if (later.outcome() == Outcome.OK && later.text("receipt") != null) {
-                        answer = later;
-                    }
-                }
-                if (answer == null) {
+                JoinResolution resolution = resolveJoin(ops, i);
+                joins.merge(resolution, 1L, Long::sum);
+                if (resolution == JoinResolution.UNRESOLVED) {
                     b.violation("join with unknown outcome never resolved by a later answer: " + op.describe());
-                } else if (answer.f().equals("join") && answer.status() == 201) {
-                    joinsDidNot++;
-                } else {
-                    joinsTookEffect++;
                 }
             }
         }
-        b.note("unknown outcomes by operation " + unknownByOp + "; unknown joins that took effect " + joinsTookEffect
-                + ", that did not " + joinsDidNot);
+        b.note("unknown outcomes by operation " + unknownByOp + "; unknown joins that took effect "
+                + joins.getOrDefault(JoinResolution.TOOK_EFFECT, 0L) + ", that did not "
+                + joins.getOrDefault(JoinResolution.DID_NOT_TAKE_EFFECT, 0L) + ", refused after (sold out or ended) "
+                + joins.getOrDefault(JoinResolution.REFUSED_AFTER, 0L));
         try (Connection c = stores.coordinator();
                 PreparedStatement s = c.prepareStatement("""
                     select event_id, entry_id, state, offer_expires_at, session_expires_at from grants
@@ -585,6 +577,43 @@ public final class HistoryChecker {
                 .mapToLong(Map.Entry::getValue)
                 .sum());
         return b.build();
+    }
+
+    /** What the answers after a visitor's join with no answer say about it. */
+    enum JoinResolution {
+        /** A later answer named the visitor's entry, and not as a new one. */
+        TOOK_EFFECT,
+        /** A later join made the entry (201): the lost one had not. */
+        DID_NOT_TAKE_EFFECT,
+        /**
+         * A later join was refused because no place can be had any more ({@code sold-out}, {@code event-ended}): the
+         * queue answers a visitor's existing entry even then (join.lua, unless the visitor left it), so the lost join
+         * left no entry.
+         */
+        REFUSED_AFTER,
+        UNRESOLVED
+    }
+
+    private static final Set<String> NO_PLACE_LEFT = Set.of("sold-out", "event-ended");
+
+    /** The first later answer of this visitor ({@code ops}, in order) that settles the join at {@code unknown}. */
+    static JoinResolution resolveJoin(List<Op> ops, int unknown) {
+        for (int k = unknown + 1; k < ops.size(); k++) {
+            Op later = ops.get(k);
+            if (later.outcome() == Outcome.OK && later.text("receipt") != null) {
+                return later.f().equals("join") && later.status() == 201
+                        ? JoinResolution.DID_NOT_TAKE_EFFECT
+                        : JoinResolution.TOOK_EFFECT;
+            }
+            if (later.f().equals("join")
+                    && later.outcome() == Outcome.REFUSED
+                    && later.problem() != null
+                    && NO_PLACE_LEFT.contains(
+                            later.problem().substring(later.problem().lastIndexOf('/') + 1))) {
+                return JoinResolution.REFUSED_AFTER;
+            }
+        }
+        return JoinResolution.UNRESOLVED;
     }
 
     private Jedis redis(String region) {

@@ -37,6 +37,34 @@ class HistoryTests {
     }
 
     @Test
+    void aLostJoinIsSettledByTheNextAnswerThatNamesTheEntryOrSaysNoPlaceIsLeft(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("history.jsonl");
+        Files.writeString(file, """
+                {"type":"op","id":1,"process":"v1","region":"","event":"e1","f":"join","invokedAt":10,"completedAt":18,"outcome":"unknown","error":"timeout"}
+                {"type":"op","id":2,"process":"v1","region":"","event":"e1","f":"join","invokedAt":20,"completedAt":21,"outcome":"refused","status":503,"problem":"https://waitroom.dev/problems/upstream-unavailable"}
+                {"type":"op","id":3,"process":"v1","region":"","event":"e1","f":"join","invokedAt":22,"completedAt":23,"outcome":"ok","status":200,"value":{"receipt":"4"}}
+                {"type":"op","id":4,"process":"v2","region":"","event":"e1","f":"join","invokedAt":10,"completedAt":18,"outcome":"unknown","error":"timeout"}
+                {"type":"op","id":5,"process":"v2","region":"","event":"e1","f":"join","invokedAt":20,"completedAt":21,"outcome":"ok","status":201,"value":{"receipt":"5"}}
+                {"type":"op","id":6,"process":"v3","region":"","event":"e1","f":"join","invokedAt":10,"completedAt":18,"outcome":"unknown","error":"timeout"}
+                {"type":"op","id":7,"process":"v3","region":"","event":"e1","f":"join","invokedAt":20,"completedAt":21,"outcome":"refused","status":409,"problem":"https://waitroom.dev/problems/sold-out"}
+                {"type":"op","id":8,"process":"v4","region":"","event":"e1","f":"join","invokedAt":10,"completedAt":18,"outcome":"unknown","error":"timeout"}
+                {"type":"op","id":9,"process":"v4","region":"","event":"e1","f":"join","invokedAt":20,"completedAt":21,"outcome":"refused","status":429,"problem":"https://waitroom.dev/problems/rate-limited"}
+                """);
+        List<History.Op> ops = History.read(file).operations();
+        assertThat(HistoryChecker.resolveJoin(ops.subList(0, 3), 0))
+                .as("a 5xx says nothing; the 200 after it names the entry the lost join made")
+                .isEqualTo(HistoryChecker.JoinResolution.TOOK_EFFECT);
+        assertThat(HistoryChecker.resolveJoin(ops.subList(3, 5), 0))
+                .isEqualTo(HistoryChecker.JoinResolution.DID_NOT_TAKE_EFFECT);
+        assertThat(HistoryChecker.resolveJoin(ops.subList(5, 7), 0))
+                .as("sold out, the queue still answers an entry the visitor holds: the lost join made none")
+                .isEqualTo(HistoryChecker.JoinResolution.REFUSED_AFTER);
+        assertThat(HistoryChecker.resolveJoin(ops.subList(7, 9), 0))
+                .as("a refusal that does not depend on the entry settles nothing")
+                .isEqualTo(HistoryChecker.JoinResolution.UNRESOLVED);
+    }
+
+    @Test
     void aVerdictFailsOnAnyCounterExampleAndShowsAtMostTwelve() {
         Verdict.Builder broken = new Verdict.Builder("broken");
         for (int i = 0; i < 20; i++) {
