@@ -434,7 +434,8 @@ final class LocalStack implements AutoCloseable {
 
     void awaitHealthy(String service) throws InterruptedException {
         URI health = URI.create(managementUrl(service) + "/actuator/health");
-        Instant deadline = Instant.now().plus(HEALTH_TIMEOUT);
+        Duration bound = healthBound();
+        Instant deadline = Instant.now().plus(bound);
         Process process = processes.get(service);
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {
@@ -456,7 +457,16 @@ final class LocalStack implements AutoCloseable {
             Thread.sleep(250);
         }
         throw new StackException(
-                service + " was not healthy within " + HEALTH_TIMEOUT.toSeconds() + " s; see " + logOf(service));
+                service + " was not healthy within " + bound.toSeconds() + " s; see " + logOf(service));
+    }
+
+    /**
+     * How long a service may take to be healthy: {@link #HEALTH_TIMEOUT} for the four services of one region, 15 s
+     * more for each JVM beyond them, which all start (and warm up) at once on the same cores: 13 JVMs of two regions
+     * of two replicas took 150-175 s to start at a load average of 40 (docs/operating/chaos.md).
+     */
+    private Duration healthBound() {
+        return HEALTH_TIMEOUT.plusSeconds(15L * Math.max(0, processes.size() - 4));
     }
 
     Path logOf(String service) {
