@@ -371,7 +371,8 @@ public final class HistoryChecker {
     /**
      * No offer made while the ledger says PAUSED or SOLD_OUT (offers lock the event row, so the mode change's time is
      * exact for them), and no claim admitted between an acknowledged pause or sold-out and the next resume or round
-     * the workload asked for (the window the clients know the mode was not claimable).
+     * the workload asked for that may have taken effect ({@link #claimableAgainFrom}: the window the clients know the
+     * mode was not claimable).
      */
     private Verdict.Invariant noAdmissionWhilePausedOrSoldOut() throws SQLException {
         Verdict.Builder b = new Verdict.Builder("no admission while paused or sold out");
@@ -423,22 +424,15 @@ public final class HistoryChecker {
                 }
             }
             List<Op> ops = history.operations().stream()
-                    .filter(o -> o.process().equals("ops") && o.outcome() == Outcome.OK)
+                    .filter(o -> o.process().equals("ops"))
                     .toList();
             for (int i = 0; i < ops.size(); i++) {
                 Op stop = ops.get(i);
-                if (!stop.f().equals("pause") && !stop.f().equals("sold-out")) {
+                if (stop.outcome() != Outcome.OK
+                        || (!stop.f().equals("pause") && !stop.f().equals("sold-out"))) {
                     continue;
                 }
-                long until = Long.MAX_VALUE;
-                for (int k = i + 1; k < ops.size(); k++) {
-                    Op next = ops.get(k);
-                    if (next.event().equals(stop.event())
-                            && (next.f().equals("resume") || next.f().equals("round"))) {
-                        until = next.invokedAt();
-                        break;
-                    }
-                }
+                long until = claimableAgainFrom(ops, i);
                 try (PreparedStatement s = c.prepareStatement("select entry_id, activated_at from grants"
                         + " where event_id = ? and activated_at > ? and activated_at < ?")) {
                     s.setString(1, stop.event());
@@ -455,6 +449,26 @@ public final class HistoryChecker {
             }
         }
         return b.build();
+    }
+
+    /**
+     * When the clients can no longer know that the event stopped by the acknowledged pause or sold-out at
+     * {@code ops[stop]} is still closed: the invocation of the next resume or round for its event that may have taken
+     * effect. That is one acknowledged, one with no answer, and one refused with a 5xx: a gateway answers 503
+     * {@code upstream-unavailable} when its upstream's answer was lost, after the coordinator may have applied it. Only a
+     * 4xx is a refusal the coordinator made. {@link Long#MAX_VALUE} when none follows.
+     */
+    static long claimableAgainFrom(List<Op> ops, int stop) {
+        String event = ops.get(stop).event();
+        for (int k = stop + 1; k < ops.size(); k++) {
+            Op next = ops.get(k);
+            boolean reopens = next.f().equals("resume") || next.f().equals("round");
+            boolean mayHaveTakenEffect = next.outcome() != Outcome.REFUSED || next.status() >= 500;
+            if (next.event().equals(event) && reopens && mayHaveTakenEffect) {
+                return next.invokedAt();
+            }
+        }
+        return Long.MAX_VALUE;
     }
 
     /**

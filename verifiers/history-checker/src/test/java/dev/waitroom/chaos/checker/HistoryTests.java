@@ -65,6 +65,32 @@ class HistoryTests {
     }
 
     @Test
+    void aPausedWindowEndsAtTheFirstResumeThatMayHaveTakenEffectNotOnlyAtAnAcknowledgedOne(@TempDir Path dir)
+            throws Exception {
+        // seed 2300441586 (30 minutes): a resume answered 503 upstream-unavailable while the coordinator's connections
+        // were reset had been applied; the claims after it were counted as admitted while paused
+        Path file = dir.resolve("history.jsonl");
+        Files.writeString(file, """
+                {"type":"op","id":1,"process":"ops","region":"","event":"e1","f":"pause","invokedAt":10,"completedAt":12,"outcome":"ok","status":200}
+                {"type":"op","id":2,"process":"ops","region":"","event":"e2","f":"resume","invokedAt":13,"completedAt":14,"outcome":"ok","status":200}
+                {"type":"op","id":3,"process":"ops","region":"","event":"e1","f":"resume","invokedAt":15,"completedAt":16,"outcome":"refused","status":409,"problem":"https://waitroom.dev/problems/state-conflict"}
+                {"type":"op","id":4,"process":"ops","region":"","event":"e1","f":"resume","invokedAt":20,"completedAt":21,"outcome":"refused","status":503,"problem":"https://waitroom.dev/problems/upstream-unavailable"}
+                {"type":"op","id":5,"process":"ops","region":"","event":"e1","f":"resume","invokedAt":25,"completedAt":26,"outcome":"ok","status":200}
+                {"type":"op","id":6,"process":"ops","region":"","event":"e1","f":"sold-out","invokedAt":30,"completedAt":31,"outcome":"ok","status":200}
+                {"type":"op","id":7,"process":"ops","region":"","event":"e1","f":"round","invokedAt":40,"completedAt":48,"outcome":"unknown","error":"timeout"}
+                {"type":"op","id":8,"process":"ops","region":"","event":"e1","f":"pause","invokedAt":50,"completedAt":51,"outcome":"ok","status":200}
+                """);
+        List<History.Op> ops = History.read(file).operations();
+        assertThat(HistoryChecker.claimableAgainFrom(ops, 0))
+                .as("another event's resume and a 4xx refusal end nothing; the 503 may have been applied")
+                .isEqualTo(20);
+        assertThat(HistoryChecker.claimableAgainFrom(ops, 5))
+                .as("a round with no answer")
+                .isEqualTo(40);
+        assertThat(HistoryChecker.claimableAgainFrom(ops, 7)).as("none follows").isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
     void aVerdictFailsOnAnyCounterExampleAndShowsAtMostTwelve() {
         Verdict.Builder broken = new Verdict.Builder("broken");
         for (int i = 0; i < 20; i++) {
