@@ -19,6 +19,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -56,8 +57,6 @@ import org.springframework.test.context.ContextConfiguration;
 @ContextConfiguration(initializers = GatewayTestInitializer.class)
 @Import(GatewayWarmupTests.Probe.class)
 class GatewayWarmupTests {
-
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     /** The join route's batches for a warm-up's event: the one thing of the warm-up's that reaches an upstream. */
     private static final Pattern JOIN_BATCH =
@@ -191,8 +190,13 @@ class GatewayWarmupTests {
     private static int get(Environment environment, String probe) throws Exception {
         String[] portAndPath = probe.split(" ");
         String port = environment.getRequiredProperty(portAndPath[0]);
-        return HTTP.send(
+        // a client of its own for each probe, with a bound: a kept-alive connection the gateway closed while it
+        // started once left a probe waiting for ever in CI
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        return http.send(
                         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + portAndPath[1]))
+                                .timeout(Duration.ofSeconds(10))
                                 .build(),
                         HttpResponse.BodyHandlers.discarding())
                 .statusCode();
