@@ -97,7 +97,9 @@ abstract class EdgeRedisTopologyScenarios {
     @Test
     void rateLimiterScriptRunsOnTheSlotOfItsHashTaggedKeys(LocalRedis topology) {
         runner(topology).run(context -> {
-            RedisRateLimiter limiter = new RedisRateLimiter(1, 3);
+            // three requests of 10 tokens empty a bucket of 30; the 1 token a second it refills can't pay for a
+            // fourth even when a second boundary falls between them (the script counts whole seconds)
+            RedisRateLimiter limiter = new RedisRateLimiter(1, 30, 10);
             limiter.setApplicationContext(context);
             for (int v = 0; v < 6; v++) {
                 String visitor = "visitor-" + v + "-" + UUID.randomUUID();

@@ -1,6 +1,7 @@
 package dev.waitroom.gateway.testing;
 
 import dev.waitroom.testsupport.RecordedRequest;
+import dev.waitroom.testsupport.StubReply;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,20 +29,20 @@ public final class StubBooking extends StubHttpServer {
     }
 
     @Override
-    protected Reply handle(RecordedRequest request) {
+    protected StubReply handle(RecordedRequest request) {
         String path = request.path();
         String[] s = segments(path);
         if (path.equals("/webhooks/payments")) {
-            return Reply.json(200, Map.of("served", "booking", "path", path));
+            return StubReply.json(200, Map.of("served", "booking", "path", path));
         }
         if (path.startsWith("/admin/")) {
-            return Reply.json(200, Map.of("served", "booking", "path", path));
+            return StubReply.json(200, Map.of("served", "booking", "path", path));
         }
         if (s.length >= 3 && s[0].equals("events") && s[2].equals("shop")) {
             String eventId = s[1];
             String rest = String.join("/", List.of(s).subList(3, s.length));
             if (rest.equals("seats") && request.method().equals("GET")) {
-                return Reply.json(
+                return StubReply.json(
                         200,
                         Map.of(
                                 "eventId",
@@ -52,7 +53,7 @@ public final class StubBooking extends StubHttpServer {
                                 List.of(seat("A1"), seat("A2"), seat("A3"))));
             }
             if (rest.equals("holds") && request.method().equals("POST")) {
-                return Reply.json(
+                return StubReply.json(
                         201,
                         Map.of(
                                 "holdId",
@@ -69,17 +70,17 @@ public final class StubBooking extends StubHttpServer {
                                 4500));
             }
             if (rest.equals("orders") && request.method().equals("POST")) {
-                return Reply.json(201, order(eventId, UUID.randomUUID().toString(), "PENDING_PAYMENT"));
+                return StubReply.json(201, order(eventId, UUID.randomUUID().toString(), "PENDING_PAYMENT"));
             }
             if (rest.startsWith("orders/") && request.method().equals("GET")) {
-                return Reply.json(200, order(eventId, s[4], "PAID"));
+                return StubReply.json(200, order(eventId, s[4], "PAID"));
             }
             Map<String, Object> echo = new LinkedHashMap<>();
             echo.put("served", "booking");
             echo.put("path", path);
-            return Reply.json(200, echo);
+            return StubReply.json(200, echo);
         }
-        return Reply.json(404, Map.of("status", 404, "title", "Not found"));
+        return StubReply.json(404, Map.of("status", 404, "title", "Not found"));
     }
 
     private static Map<String, Object> seat(String id) {

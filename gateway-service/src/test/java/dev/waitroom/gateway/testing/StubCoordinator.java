@@ -3,6 +3,7 @@ package dev.waitroom.gateway.testing;
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.testsupport.RecordedRequest;
+import dev.waitroom.testsupport.StubReply;
 import dev.waitroom.testsupport.queue.FakeQueueEntry;
 import dev.waitroom.testsupport.queue.FakeQueueEvent;
 import dev.waitroom.testsupport.queue.FakeQueueService;
@@ -130,19 +131,19 @@ public final class StubCoordinator extends StubHttpServer {
     public record Issued(String token, String sessionId, Instant expiresAt) {}
 
     @Override
-    protected Reply handle(RecordedRequest request) {
+    protected StubReply handle(RecordedRequest request) {
         String path = request.path();
         if (path.equals("/.well-known/jwks.json") && request.method().equals("GET")) {
             if (jwksUnavailable) {
-                return Reply.json(503, Map.of("status", 503, "title", "Unavailable"));
+                return StubReply.json(503, Map.of("status", 503, "title", "Unavailable"));
             }
-            return Reply.json(200, JSON.readValue(ring.publicJwksJson(), Map.class));
+            return StubReply.json(200, JSON.readValue(ring.publicJwksJson(), Map.class));
         }
         if (path.startsWith("/admin/")) {
-            return Reply.json(200, Map.of("served", "coordinator", "path", path));
+            return StubReply.json(200, Map.of("served", "coordinator", "path", path));
         }
         if (path.equals("/internal/edge-health") && request.method().equals("POST")) {
-            return new Reply(204, null, Map.of()); // recorded, read by OriginHealthTests
+            return new StubReply(204, null, Map.of()); // recorded, read by OriginHealthTests
         }
         String[] s = segments(path);
         String visitor = request.header(Headers.VISITOR).orElse(null);
@@ -158,15 +159,15 @@ public final class StubCoordinator extends StubHttpServer {
                 && request.method().equals("POST")) {
             // the coordinator checks the code against its hashes; here one code is good, any other is not
             return request.body().contains("\"" + GOOD_CODE + "\"")
-                    ? Reply.json(200, Map.of("lane", "presale", "state", "WAITING"))
+                    ? StubReply.json(200, Map.of("lane", "presale", "state", "WAITING"))
                     : problem(ProblemType.CODE_INVALID);
         }
         if (s.length == 4 && s[0].equals("events") && s[2].equals("signals")) {
             // the coordinator checks the integration credential; here only where the request arrived is told
-            return Reply.json(200, Map.of("served", "coordinator", "signal", s[3], "eventId", s[1]));
+            return StubReply.json(200, Map.of("served", "coordinator", "signal", s[3], "eventId", s[1]));
         }
         if (s.length == 4 && s[0].equals("events") && s[2].equals("shopping-session")) {
-            Reply refused = tokenRefused(s[1], visitor, request);
+            StubReply refused = tokenRefused(s[1], visitor, request);
             if (refused != null) {
                 return refused;
             }
@@ -179,9 +180,9 @@ public final class StubCoordinator extends StubHttpServer {
             if (sessionId != null) {
                 registry.end(s[1], sessionId);
             }
-            return new Reply(204, null, Map.of());
+            return new StubReply(204, null, Map.of());
         }
-        return Reply.json(404, Map.of("status", 404, "title", "Not found"));
+        return StubReply.json(404, Map.of("status", 404, "title", "Not found"));
     }
 
     private static String tokenOf(RecordedRequest request) {
@@ -193,7 +194,7 @@ public final class StubCoordinator extends StubHttpServer {
     }
 
     /** Renew and leave need a token of this visitor's session (Bearer or the wr_at cookie), else a 401 problem. */
-    private Reply tokenRefused(String eventId, String visitor, RecordedRequest request) {
+    private StubReply tokenRefused(String eventId, String visitor, RecordedRequest request) {
         String token = tokenOf(request);
         if (token == null) {
             return problem(ProblemType.ADMISSION_TOKEN_REQUIRED);
@@ -215,7 +216,7 @@ public final class StubCoordinator extends StubHttpServer {
         return java.util.Optional.empty();
     }
 
-    private Reply renew(String eventId, String visitor) {
+    private StubReply renew(String eventId, String visitor) {
         String sessionId = visitor == null ? null : sessionsByVisitor.get(eventId + "/" + visitor);
         if (sessionId == null || !registry.isLive(eventId, sessionId)) {
             return problem(ProblemType.SESSION_ENDED);
@@ -242,7 +243,7 @@ public final class StubCoordinator extends StubHttpServer {
         body.put("expiresAt", expiresAt.toString());
         body.put("absoluteExpiresAt", now.plus(Duration.ofMinutes(30)).toString());
         body.put("token", token);
-        return new Reply(200, body, Map.of("Set-Cookie", admissionCookie(eventId, token)));
+        return new StubReply(200, body, Map.of("Set-Cookie", admissionCookie(eventId, token)));
     }
 
     /** The passes {@link #pass} accepts, per event; the real coordinator's checks are its own PassesTests. */
@@ -254,7 +255,7 @@ public final class StubCoordinator extends StubHttpServer {
     }
 
     /** A pass exchanged for a session as the coordinator answers it: a claim's body and cookie, or 401 pass-invalid. */
-    private Reply pass(String eventId, String visitor, String pass) {
+    private StubReply pass(String eventId, String visitor, String pass) {
         if (visitor == null || pass == null || !eventId.equals(passes.get(pass))) {
             return problem(ProblemType.PASS_INVALID);
         }
@@ -271,14 +272,14 @@ public final class StubCoordinator extends StubHttpServer {
         body.put("expiresAt", issued.expiresAt().toString());
         body.put("absoluteExpiresAt", issued.expiresAt().toString());
         body.put("token", issued.token());
-        return new Reply(200, body, Map.of("Set-Cookie", admissionCookie(eventId, issued.token())));
+        return new StubReply(200, body, Map.of("Set-Cookie", admissionCookie(eventId, issued.token())));
     }
 
     private static String admissionCookie(String eventId, String token) {
         return "wr_at=" + token + "; Path=/events/" + eventId + "; HttpOnly; SameSite=Lax";
     }
 
-    private Reply claim(String eventId, String visitor, String claiming, RecordedRequest request) {
+    private StubReply claim(String eventId, String visitor, String claiming, RecordedRequest request) {
         if (!claimDelay.isZero()) {
             try {
                 Thread.sleep(claimDelay.toMillis());
@@ -292,8 +293,8 @@ public final class StubCoordinator extends StubHttpServer {
         }
         if (refusal == ClaimRefusal.ADMISSION_PAUSED) {
             // the real coordinator says 10 s; 1 s keeps the pages under test quick
-            Reply paused = problem(ProblemType.ADMISSION_PAUSED);
-            return new Reply(paused.status(), paused.body(), Map.of("Retry-After", "1"));
+            StubReply paused = problem(ProblemType.ADMISSION_PAUSED);
+            return new StubReply(paused.status(), paused.body(), Map.of("Retry-After", "1"));
         }
         FakeQueueEvent event = queue.event(eventId);
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
@@ -346,6 +347,6 @@ public final class StubCoordinator extends StubHttpServer {
                 "absoluteExpiresAt",
                 issued.expiresAt().plus(Duration.ofMinutes(20)).toString());
         body.put("token", issued.token());
-        return new Reply(200, body, Map.of("Set-Cookie", admissionCookie(eventId, issued.token())));
+        return new StubReply(200, body, Map.of("Set-Cookie", admissionCookie(eventId, issued.token())));
     }
 }

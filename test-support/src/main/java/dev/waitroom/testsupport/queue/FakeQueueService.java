@@ -1,6 +1,7 @@
 package dev.waitroom.testsupport.queue;
 
-import com.sun.net.httpserver.HttpExchange;
+import static dev.waitroom.testsupport.StubReply.problem;
+
 import dev.waitroom.contract.EventId;
 import dev.waitroom.contract.EventPhase;
 import dev.waitroom.contract.Headers;
@@ -24,18 +25,15 @@ import dev.waitroom.contract.queue.Offer;
 import dev.waitroom.contract.queue.OfferBatch;
 import dev.waitroom.contract.queue.OfferResults;
 import dev.waitroom.contract.queue.TransitionTarget;
-import dev.waitroom.testsupport.LoopbackHttpServer;
 import dev.waitroom.testsupport.RecordedRequest;
+import dev.waitroom.testsupport.RecordingHttpServer;
 import dev.waitroom.testsupport.ServiceCredentials;
-import dev.waitroom.testsupport.StubHttpAnswers;
+import dev.waitroom.testsupport.StubReply;
 import dev.waitroom.testsupport.queue.FakeQueueEntry.State;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.QueueTicket;
 import dev.waitroom.tokens.QueueTicketCodec;
 import dev.waitroom.tokens.VisitorId;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -48,19 +46,15 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The queue-service over HTTP on loopback for the tests of its two callers (docs/reference/contracts.md), over an
@@ -75,19 +69,16 @@ import tools.jackson.databind.json.JsonMapper;
  * pre-sale group nothing waits for a draw; a requeue takes the next sequence as its order key; the queue keeps the last
  * grant it offered an entry, and a transition names that grant; a visitor whose place is spent (EXPIRED, or COMPLETED
  * unless afterPurchase is KEEP) joins anew at the back (issue 17); a dropped event refuses a push for two minutes.
- * Deliberately simpler: {@code pollAfterSeconds} is always 2 (pages under test poll quickly), either caller's
- * credential opens every route, and an account's place is the visitor's.
+ * Deliberately simpler: {@code pollAfterSeconds} is always 2 (pages under test poll quickly), and an account's place is the visitor's.
  *
  * <p>On top, a test may shape events directly ({@link #event}), read what arrived ({@link #received}), and make the
  * service fail as HTTP: {@link #unavailable} (503 to everything), {@link #failOffers} (503 to offers: a crash between
  * the coordinator's commit and telling the queue), {@link #stallCandidates} (a slow candidates answer).
  */
-public final class FakeQueueService implements AutoCloseable {
+public final class FakeQueueService extends RecordingHttpServer {
 
     /** The queue-service's default {@code waitroom.queue.max-batch}: most candidates or offers per call. */
     static final int MAX_BATCH = 1000;
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private static final Pattern SEED = Pattern.compile("([0-9a-f]{2}){16,128}");
 
@@ -98,9 +89,9 @@ public final class FakeQueueService implements AutoCloseable {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private static volatile FakeQueueService shared;
+    private static final Map<String, String> NO_STORE = Map.of("Cache-Control", "no-store");
 
-    private final LoopbackHttpServer server;
+    private static volatile FakeQueueService shared;
 
     private final String gatewayCredential;
 
@@ -115,8 +106,6 @@ public final class FakeQueueService implements AutoCloseable {
     /** Dropped events and until when a push of their state is refused. */
     private final Map<String, Instant> dropped = new ConcurrentHashMap<>();
 
-    private final ConcurrentLinkedDeque<RecordedRequest> received = new ConcurrentLinkedDeque<>();
-
     private volatile boolean unavailable;
 
     private volatile boolean failOffers;
@@ -126,11 +115,11 @@ public final class FakeQueueService implements AutoCloseable {
     private volatile long stallNanos;
 
     private FakeQueueService(String gatewayCredential, String coordinatorCredential, String ticketKey) {
+        super(8);
         this.gatewayCredential = gatewayCredential;
         this.coordinatorCredential = coordinatorCredential;
         this.ticketKey = ticketKey;
         this.tickets = QueueTicketCodec.of(HmacKey.fromBase64(ticketKey));
-        this.server = LoopbackHttpServer.start(this::exchange, 8);
     }
 
     /**
@@ -164,11 +153,6 @@ public final class FakeQueueService implements AutoCloseable {
         return s;
     }
 
-    /** {@code http://127.0.0.1:<port>}. */
-    public URI uri() {
-        return server.uri();
-    }
-
     public String gatewayCredential() {
         return gatewayCredential;
     }
@@ -184,11 +168,6 @@ public final class FakeQueueService implements AutoCloseable {
 
     public String ticketFor(QueueTicket ticket) {
         return tickets.encode(ticket);
-    }
-
-    @Override
-    public void close() {
-        server.close();
     }
 
     // faults
@@ -272,62 +251,36 @@ public final class FakeQueueService implements AutoCloseable {
         return known(eventId).entryOf(visitor).lane();
     }
 
-    public List<RecordedRequest> received(Predicate<RecordedRequest> filter) {
-        return received.stream().filter(filter).toList();
-    }
-
-    public Optional<RecordedRequest> lastReceived(String path) {
-        List<RecordedRequest> all = new ArrayList<>(received);
-        for (int i = all.size() - 1; i >= 0; i--) {
-            if (all.get(i).path().equals(path)) {
-                return Optional.of(all.get(i));
-            }
-        }
-        return Optional.empty();
-    }
-
-    public long countReceived(String path) {
-        return received.stream().filter(r -> r.path().equals(path)).count();
+    /**
+     * Whether the route is one of the gateway's (the visitor routes it forwards, its join batches, the edge snapshot and
+     * the liveness batches) rather than the coordinator's, as the queue-service's {@code waitroom.web.callers} says.
+     */
+    static boolean gatewaysRoute(String method, String path) {
+        return !path.startsWith("/internal/")
+                || (method.equals("GET") && path.endsWith("/snapshot"))
+                || (method.equals("POST") && path.endsWith("/liveness"))
+                || (method.equals("POST") && path.endsWith("/joins"));
     }
 
     // HTTP
 
-    private void exchange(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            Map<String, List<String>> headers = new TreeMap<>();
-            exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), List.copyOf(v)));
-            String body;
-            try (InputStream in = exchange.getRequestBody()) {
-                body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-            URI uri = exchange.getRequestURI();
-            RecordedRequest request = new RecordedRequest(exchange.getRequestMethod(), uri.getRawPath(), headers, body);
-            received.add(request);
-            String credential = request.header(Headers.INTERNAL).orElse(null);
-            Reply reply;
-            if (!gatewayCredential.equals(credential) && !coordinatorCredential.equals(credential)) {
-                reply = problem(ProblemType.INTERNAL_CREDENTIAL_REQUIRED);
-            } else if (unavailable) {
-                reply = problem(ProblemType.QUEUE_STORE_UNAVAILABLE);
-            } else {
-                try {
-                    reply = route(request, query(uri.getRawQuery()));
-                } catch (RuntimeException ex) {
-                    reply = Reply.json(500, Map.of("title", ex.toString(), "status", 500));
-                }
-            }
-            if (reply == null) {
-                return; // closed without an answer, as a service that stops mid-request
-            }
-            reply.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
-            StubHttpAnswers.json(
-                    exchange,
-                    reply.status(),
-                    reply.body() == null ? new byte[0] : JSON.writeValueAsBytes(reply.body()));
+    @Override
+    protected StubReply answer(RecordedRequest request, String rawQuery) {
+        String credential = request.header(Headers.INTERNAL).orElse(null);
+        boolean gateway = gatewayCredential.equals(credential);
+        if (!gateway && !coordinatorCredential.equals(credential)) {
+            return problem(ProblemType.INTERNAL_CREDENTIAL_REQUIRED);
         }
+        if (gateway != gatewaysRoute(request.method(), request.path())) {
+            return problem(ProblemType.CALLER_NOT_ALLOWED);
+        }
+        if (unavailable) {
+            return problem(ProblemType.QUEUE_STORE_UNAVAILABLE);
+        }
+        return route(request, query(rawQuery));
     }
 
-    private Reply route(RecordedRequest request, Map<String, String> query) {
+    private StubReply route(RecordedRequest request, Map<String, String> query) {
         String[] s = request.path().substring(1).split("/");
         try {
             if (s.length >= 3 && s[0].equals("internal") && s[1].equals("events")) {
@@ -347,7 +300,7 @@ public final class FakeQueueService implements AutoCloseable {
     }
 
     /** The coordinator's and the gateway's calls under {@code /internal/events/{eventId}}. */
-    private Reply internal(RecordedRequest request, String[] s, Map<String, String> query) {
+    private StubReply internal(RecordedRequest request, String[] s, Map<String, String> query) {
         String eventId = validEventId(s[2]);
         String method = request.method();
         String route = s.length == 3 ? "" : s[3];
@@ -356,24 +309,24 @@ public final class FakeQueueService implements AutoCloseable {
         }
         if (s.length == 3 && method.equals("DELETE")) {
             drop(eventId, Boolean.parseBoolean(query.get("ifEmpty")));
-            return Reply.json(204, null);
+            return StubReply.json(204, null);
         }
         if (s.length == 4 && route.equals("joins") && method.equals("POST")) {
             return joins(request, eventId);
         }
         if (s.length == 4 && route.equals("liveness") && method.equals("POST")) {
-            return Reply.json(
+            return StubReply.json(
                     200,
                     seen(events.get(eventId), read(request, LivenessBatch.class).validated()));
         }
         if (s.length == 4 && route.equals("snapshot") && method.equals("GET")) {
-            return new Reply(200, known(eventId).snapshot(), Reply.NO_STORE);
+            return new StubReply(200, known(eventId).snapshot(), NO_STORE);
         }
         if (s.length == 4 && route.equals("offers") && method.equals("POST")) {
             if (failOffers) {
                 return problem(ProblemType.QUEUE_STORE_UNAVAILABLE);
             }
-            return Reply.json(200, new OfferResults(offer(eventId, read(request, OfferBatch.class))));
+            return StubReply.json(200, new OfferResults(offer(eventId, read(request, OfferBatch.class))));
         }
         if (s.length == 4 && route.equals("draw") && method.equals("POST")) {
             DrawRequest draw = read(request, DrawRequest.class);
@@ -381,7 +334,7 @@ public final class FakeQueueService implements AutoCloseable {
             if (!SEED.matcher(seed).matches()) {
                 throw new MalformedValueException("seed is hex of 16..128 bytes");
             }
-            return Reply.json(200, known(eventId).draw(seed));
+            return StubReply.json(200, known(eventId).draw(seed));
         }
         if (s.length == 4 && route.equals("candidates") && method.equals("GET")) {
             return candidates(eventId, query);
@@ -391,7 +344,7 @@ public final class FakeQueueService implements AutoCloseable {
             if (move.visitor() == null || !VisitorId.isValid(move.visitor()) || !LaneName.isValid(move.lane())) {
                 throw new MalformedValueException("a visitor and a lane are required");
             }
-            return Reply.json(200, known(eventId).moveToLane(move.visitor(), move.lane()));
+            return StubReply.json(200, known(eventId).moveToLane(move.visitor(), move.lane()));
         }
         if (s.length == 6 && route.equals("entries") && s[5].equals("transition") && method.equals("POST")) {
             String entryId = new EntryId(s[4]).value();
@@ -399,15 +352,15 @@ public final class FakeQueueService implements AutoCloseable {
             TransitionTarget to = transition.target();
             requireGrantId(transition.grantId());
             String state = known(eventId).transition(entryId, to, transition.grantId());
-            return Reply.json(200, new EntryTransitionResult(entryId, state));
+            return StubReply.json(200, new EntryTransitionResult(entryId, state));
         }
         if (s.length == 4 && route.equals("counts") && method.equals("GET")) {
-            return Reply.json(200, known(eventId).counts());
+            return StubReply.json(200, known(eventId).counts());
         }
         return problem(ProblemType.NOT_FOUND);
     }
 
-    private Reply push(String eventId, EventUpdateRequest update) {
+    private StubReply push(String eventId, EventUpdateRequest update) {
         Instant gone = dropped.get(eventId);
         if (gone != null && Instant.now().isBefore(gone)) {
             throw new Refusal(ProblemType.PHASE_CONFLICT, "the event was dropped a moment ago");
@@ -416,7 +369,7 @@ public final class FakeQueueService implements AutoCloseable {
             FakeQueueEvent event = events.computeIfAbsent(eventId, FakeQueueEvent::new);
             synchronized (event) {
                 if (!event.dropped) {
-                    return Reply.json(200, event.update(update));
+                    return StubReply.json(200, event.update(update));
                 }
             }
         }
@@ -453,7 +406,7 @@ public final class FakeQueueService implements AutoCloseable {
         return known(eventId).offer(offers);
     }
 
-    private Reply candidates(String eventId, Map<String, String> query) {
+    private StubReply candidates(String eventId, Map<String, String> query) {
         if (stallProbability > 0 && ThreadLocalRandom.current().nextDouble() < stallProbability) {
             LockSupport.parkNanos(stallNanos);
         }
@@ -467,7 +420,7 @@ public final class FakeQueueService implements AutoCloseable {
             throw new MalformedValueException("limit is 1.." + MAX_BATCH);
         }
         String lane = query.getOrDefault("lane", LaneName.GENERAL.value());
-        return Reply.json(200, new Candidates(known(eventId).candidates(lane, limit)));
+        return StubReply.json(200, new Candidates(known(eventId).candidates(lane, limit)));
     }
 
     /**
@@ -475,7 +428,7 @@ public final class FakeQueueService implements AutoCloseable {
      * is also recorded as a {@code POST /events/{e}/queue} with the headers a forwarded join would have carried, so
      * tests read what reached the queue-service either way); the batch's size is counted on the event.
      */
-    private Reply joins(RecordedRequest request, String eventId) {
+    private StubReply joins(RecordedRequest request, String eventId) {
         JoinBatch batch = read(request, JoinBatch.class);
         if (batch.joins() == null || batch.joins().isEmpty() || batch.joins().contains(null)) {
             return problem(ProblemType.MALFORMED_REQUEST);
@@ -511,8 +464,8 @@ public final class FakeQueueService implements AutoCloseable {
             put(headers, Headers.ACCOUNT, join.account());
             put(headers, Headers.ACCOUNT_PROBLEM, join.accountProblem());
             RecordedRequest one = new RecordedRequest("POST", path, headers, join.body() == null ? "" : join.body());
-            received.add(one);
-            Reply reply = route(one, Map.of());
+            record(one);
+            StubReply reply = route(one, Map.of());
             String retryAfter = reply.headers().get("Retry-After");
             results.add(new JoinResult(
                     reply.status(),
@@ -521,7 +474,7 @@ public final class FakeQueueService implements AutoCloseable {
                     retryAfter == null ? null : Long.valueOf(retryAfter),
                     JSON.writeValueAsString(reply.body())));
         }
-        return Reply.json(200, new JoinResults(results));
+        return StubReply.json(200, new JoinResults(results));
     }
 
     private static void put(Map<String, List<String>> headers, String name, String value) {
@@ -531,13 +484,13 @@ public final class FakeQueueService implements AutoCloseable {
     }
 
     /** The public routes the gateway forwards: {@code /events/{eventId}/status} and {@code .../queue[/status]}. */
-    private Reply visitor(RecordedRequest request, String[] s) {
+    private StubReply visitor(RecordedRequest request, String[] s) {
         String eventId = validEventId(s[1]);
         boolean publicStatus =
                 s.length == 3 && s[2].equals("status") && request.method().equals("GET");
         boolean queue = s[2].equals("queue") && (s.length == 3 || (s.length == 4 && s[3].equals("status")));
         if (publicStatus) {
-            return new Reply(200, known(eventId).publicStatus(), Map.of("Cache-Control", "max-age=1, public"));
+            return new StubReply(200, known(eventId).publicStatus(), Map.of("Cache-Control", "max-age=1, public"));
         }
         if (!queue) {
             return problem(ProblemType.NOT_FOUND);
@@ -575,13 +528,13 @@ public final class FakeQueueService implements AutoCloseable {
         }
         if (s.length == 3 && request.method().equals("DELETE")) {
             FakeQueueEntry entry = event.leave(visitor);
-            return new Reply(200, event.status(entry), Reply.NO_STORE);
+            return new StubReply(200, event.status(entry), NO_STORE);
         }
         return problem(ProblemType.METHOD_NOT_ALLOWED);
     }
 
     /** A join's outcome: the entry (new or kept), or the 503 of a refused join, which created nothing. */
-    private record Joined(FakeQueueEvent event, FakeQueueEntry entry, boolean created, Reply refused) {}
+    private record Joined(FakeQueueEvent event, FakeQueueEntry entry, boolean created, StubReply refused) {}
 
     private Joined joinEntry(String eventId, String visitor) {
         FakeQueueEvent event = known(eventId);
@@ -601,22 +554,25 @@ public final class FakeQueueService implements AutoCloseable {
             }
             if (event.joinsToRefuse > 0) { // as the queue-service over its join ceiling: nothing created
                 event.joinsToRefuse--;
-                Reply refused = problem(ProblemType.JOINS_THROTTLED);
+                StubReply refused = problem(ProblemType.JOINS_THROTTLED);
                 return new Joined(
-                        event, null, false, new Reply(refused.status(), refused.body(), Map.of("Retry-After", "1")));
+                        event,
+                        null,
+                        false,
+                        new StubReply(refused.status(), refused.body(), Map.of("Retry-After", "1")));
             }
             return new Joined(event, event.newEntry(visitor), true, null);
         }
     }
 
     /** A status answer; only a WAITING entry gets a fresh ticket. */
-    private Reply withTicket(int status, FakeQueueEvent event, FakeQueueEntry entry) {
+    private StubReply withTicket(int status, FakeQueueEvent event, FakeQueueEntry entry) {
         if (entry.state != State.WAITING) {
-            return new Reply(status, event.status(entry), Reply.NO_STORE);
+            return new StubReply(status, event.status(entry), NO_STORE);
         }
         String ticket =
                 tickets.encode(new QueueTicket(event.id, entry.entryId(), Math.max(0, entry.orderKey), Instant.now()));
-        return new Reply(status, event.status(entry), Map.of(Headers.TICKET, ticket, "Cache-Control", "no-store"));
+        return new StubReply(status, event.status(entry), Map.of(Headers.TICKET, ticket, "Cache-Control", "no-store"));
     }
 
     /** Last-seen for entries WAITING for the visitor named; the others are named in the answer. */
@@ -705,12 +661,5 @@ public final class FakeQueueService implements AutoCloseable {
                     URLDecoder.decode(name, StandardCharsets.UTF_8), URLDecoder.decode(value, StandardCharsets.UTF_8));
         }
         return query;
-    }
-
-    /** A problem+json answer of the contract's catalogue, as the real services write it. */
-    static Reply problem(ProblemType problem) {
-        return Reply.json(
-                problem.status(),
-                Map.of("type", problem.type().toString(), "title", problem.title(), "status", problem.status()));
     }
 }

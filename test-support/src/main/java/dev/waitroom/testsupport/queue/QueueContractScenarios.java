@@ -109,11 +109,7 @@ public abstract class QueueContractScenarios {
 
         /** The credential of the service that makes this call in a deployment. */
         String credentialFor(String method, String path) {
-            boolean gateway = !path.startsWith("/internal/")
-                    || (method.equals("GET") && path.contains("/snapshot"))
-                    || (method.equals("POST") && path.endsWith("/liveness"))
-                    || (method.equals("POST") && path.endsWith("/joins"));
-            return gateway ? gatewayCredential : coordinatorCredential;
+            return FakeQueueService.gatewaysRoute(method, path) ? gatewayCredential : coordinatorCredential;
         }
     }
 
@@ -688,6 +684,28 @@ public abstract class QueueContractScenarios {
                     send("POST", "/events/" + event + "/queue", token, visitor(), "{}"),
                     ProblemType.INTERNAL_CREDENTIAL_REQUIRED);
         }
+    }
+
+    @Test
+    void eachCallerIsHeldToItsOwnRoutes() {
+        String event = open();
+        QueueUnderTest queue = queue();
+        assertProblem(
+                send("POST", "/events/" + event + "/queue", queue.coordinatorCredential(), visitor(), "{}"),
+                ProblemType.CALLER_NOT_ALLOWED);
+        assertProblem(
+                send("GET", path(QueuePaths.SNAPSHOT, event), queue.coordinatorCredential(), null, null),
+                ProblemType.CALLER_NOT_ALLOWED);
+        assertProblem(
+                send("GET", "/internal/events/" + event + "/counts", queue.gatewayCredential(), null, null),
+                ProblemType.CALLER_NOT_ALLOWED);
+        assertProblem(
+                send("DELETE", "/internal/events/" + event, queue.gatewayCredential(), null, null),
+                ProblemType.CALLER_NOT_ALLOWED);
+        assertThat(call("GET", "/internal/events/" + event + "/counts", null, null)
+                        .status())
+                .as("the event is still there")
+                .isEqualTo(200);
     }
 
     // the coordinator's side: the event push
