@@ -2,6 +2,7 @@ package dev.waitroom.queue;
 
 import dev.waitroom.testsupport.RandomSecrets;
 import dev.waitroom.testsupport.ServiceCredentials;
+import dev.waitroom.testsupport.queue.FakeQueueService;
 import dev.waitroom.tokens.HmacKey;
 import dev.waitroom.tokens.QueueTicketCodec;
 import org.springframework.boot.test.util.TestPropertyValues;
@@ -29,11 +30,7 @@ public final class TestSecrets implements ApplicationContextInitializer<Configur
      * the gateway's snapshot, liveness and batches of joins; the gateway's on the visitor routes.
      */
     public static String credentialFor(String method, String path) {
-        boolean gateway = !path.startsWith("/internal/")
-                || (method.equals("GET") && path.endsWith("/snapshot"))
-                || (method.equals("POST") && path.endsWith("/liveness"))
-                || (method.equals("POST") && path.endsWith("/joins"));
-        return gateway ? GATEWAY.credential() : COORDINATOR.credential();
+        return FakeQueueService.gatewaysRoute(method, path) ? GATEWAY.credential() : COORDINATOR.credential();
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.waitroom.gateway.testing;
 
+import static dev.waitroom.testsupport.StubReply.problem;
+
 import dev.waitroom.contract.Headers;
 import dev.waitroom.contract.ProblemType;
 import dev.waitroom.testsupport.RecordedRequest;

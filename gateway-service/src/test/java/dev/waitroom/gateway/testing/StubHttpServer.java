@@ -32,14 +32,9 @@ public abstract class StubHttpServer extends RecordingHttpServer {
     protected final StubReply answer(RecordedRequest request, String rawQuery) {
         if (needsInternalCredential(request)
                 && !internalToken.equals(request.header(Headers.INTERNAL).orElse(null))) {
-            return problem(ProblemType.INTERNAL_CREDENTIAL_REQUIRED);
+            return StubReply.problem(ProblemType.INTERNAL_CREDENTIAL_REQUIRED);
         }
         return handle(request);
-    }
-
-    /** A problem+json answer of the contract's catalogue, as the real services write it. */
-    protected static StubReply problem(ProblemType problem) {
-        return StubReply.problem(problem);
     }
 
     protected static String[] segments(String path) {

@@ -68,8 +68,11 @@ import tools.jackson.core.JacksonException;
  * before it until the draw orders the pre-sale group by HMAC-SHA256(seed, entry id) (or join order for FIFO); with no
  * pre-sale group nothing waits for a draw; a requeue takes the next sequence as its order key; the queue keeps the last
  * grant it offered an entry, and a transition names that grant; a visitor whose place is spent (EXPIRED, or COMPLETED
- * unless afterPurchase is KEEP) joins anew at the back (issue 17); a dropped event refuses a push for two minutes.
- * Deliberately simpler: {@code pollAfterSeconds} is always 2 (pages under test poll quickly), and an account's place is the visitor's.
+ * unless afterPurchase is KEEP) joins anew at the back (issue 17); a dropped event refuses a push for two minutes;
+ * each caller is held to its own routes ({@link #gatewaysRoute}: the gateway's credential on a coordinator route, or
+ * the reverse, is 403 {@code caller-not-allowed}, as the queue-service's {@code waitroom.web.callers} says).
+ * Deliberately simpler: {@code pollAfterSeconds} is always 2 (pages under test poll quickly), and an account's place
+ * is the visitor's.
  *
  * <p>On top, a test may shape events directly ({@link #event}), read what arrived ({@link #received}), and make the
  * service fail as HTTP: {@link #unavailable} (503 to everything), {@link #failOffers} (503 to offers: a crash between
@@ -253,9 +256,10 @@ public final class FakeQueueService extends RecordingHttpServer {
 
     /**
      * Whether the route is one of the gateway's (the visitor routes it forwards, its join batches, the edge snapshot and
-     * the liveness batches) rather than the coordinator's, as the queue-service's {@code waitroom.web.callers} says.
+     * the liveness batches) rather than the coordinator's, as the queue-service's {@code waitroom.web.callers} says; its
+     * own tests pick each call's credential by it.
      */
-    static boolean gatewaysRoute(String method, String path) {
+    public static boolean gatewaysRoute(String method, String path) {
         return !path.startsWith("/internal/")
                 || (method.equals("GET") && path.endsWith("/snapshot"))
                 || (method.equals("POST") && path.endsWith("/liveness"))

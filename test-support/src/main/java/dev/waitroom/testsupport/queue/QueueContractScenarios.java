@@ -337,24 +337,13 @@ public abstract class QueueContractScenarios {
                 "PUT",
                 path(QueuePaths.EVENT, event),
                 null,
-                EventUpdateRequest.of(
-                                EventPhase.OPEN,
-                                OperatingMode.BYPASS,
-                                null,
-                                1,
-                                COMMITMENT,
-                                null,
-                                IdentityScope.BROWSER,
-                                ExpiredOfferPolicy.DROP,
-                                PresaleOrdering.FIFO,
-                                1.0,
-                                60,
-                                null,
-                                JoinGate.OPEN,
-                                null,
-                                AfterPurchase.RELEASE,
-                                List.of(),
-                                null)
+                new EventPush()
+                        .mode(OperatingMode.BYPASS)
+                        .policy(ExpiredOfferPolicy.DROP)
+                        .ordering(PresaleOrdering.FIFO)
+                        .rate(1.0)
+                        .afterPurchase(AfterPurchase.RELEASE)
+                        .request()
                         .withModeStatement(statement));
         assertThat(stored.status()).as(stored.toString()).isEqualTo(200);
         assertThat(snapshot(event).mode()).isEqualTo(OperatingMode.BYPASS);
@@ -371,24 +360,16 @@ public abstract class QueueContractScenarios {
                 "PUT",
                 path(QueuePaths.EVENT, event),
                 null,
-                EventUpdateRequest.of(
-                        EventPhase.OPEN,
-                        OperatingMode.QUEUEING,
-                        null,
-                        3,
-                        COMMITMENT,
-                        null,
-                        IdentityScope.ACCOUNT,
-                        ExpiredOfferPolicy.DROP,
-                        PresaleOrdering.FIFO,
-                        1.0,
-                        60,
-                        null,
-                        JoinGate.OPEN,
-                        "Spring tour, Hall A",
-                        AfterPurchase.KEEP,
-                        List.of("Floor", "Balcony", "Floor"),
-                        null));
+                new EventPush()
+                        .generation(3)
+                        .scope(IdentityScope.ACCOUNT)
+                        .policy(ExpiredOfferPolicy.DROP)
+                        .ordering(PresaleOrdering.FIFO)
+                        .rate(1.0)
+                        .name("Spring tour, Hall A")
+                        .afterPurchase(AfterPurchase.KEEP)
+                        .soldOut(List.of("Floor", "Balcony", "Floor"))
+                        .request());
         assertThat(stored.status()).as(stored.toString()).isEqualTo(200);
         EventStateView view = stored.as(EventStateView.class);
         assertThat(view.name()).isEqualTo("Spring tour, Hall A");
@@ -812,25 +793,11 @@ public abstract class QueueContractScenarios {
                 "PUT",
                 path(QueuePaths.EVENT, event),
                 null,
-                EventUpdateRequest.of(
-                        EventPhase.OPEN,
-                        OperatingMode.QUEUEING,
-                        null,
-                        1,
-                        COMMITMENT,
-                        SEED,
-                        IdentityScope.BROWSER,
-                        ExpiredOfferPolicy.REQUEUE_ONCE,
-                        PresaleOrdering.RANDOM,
-                        2.0,
-                        60,
-                        null,
+                new EventPush()
+                        .seed(SEED)
                         // both sides take the coordinator's push with a join gate
-                        new JoinGate(100, 5000),
-                        null,
-                        AfterPurchase.DEFAULT,
-                        null,
-                        null));
+                        .joinGate(new JoinGate(100, 5000))
+                        .request());
         assertThat(revealed.as(EventStateView.class).seed()).isEqualTo(SEED);
         assertCounts(event, 7, 0, 0, 0, 0, 0);
         assertThat(counts(event).joins()).isEqualTo(7);
@@ -1265,24 +1232,14 @@ public abstract class QueueContractScenarios {
                 "PUT",
                 path(QueuePaths.EVENT, event),
                 null,
-                EventUpdateRequest.of(
-                        phase,
-                        mode,
-                        announcement,
-                        generation,
-                        COMMITMENT,
-                        null,
-                        IdentityScope.BROWSER,
-                        ExpiredOfferPolicy.REQUEUE_ONCE,
-                        PresaleOrdering.RANDOM,
-                        rate,
-                        60,
-                        opensAt,
-                        JoinGate.OPEN,
-                        null,
-                        AfterPurchase.DEFAULT,
-                        null,
-                        null));
+                new EventPush()
+                        .phase(phase)
+                        .mode(mode)
+                        .announcement(announcement)
+                        .generation(generation)
+                        .rate(rate)
+                        .opensAt(opensAt)
+                        .request());
     }
 
     private OfferResult offer(String event, String entry, String grant, Instant expiresAt) {
@@ -1367,24 +1324,13 @@ public abstract class QueueContractScenarios {
                 "PUT",
                 path(QueuePaths.EVENT, event),
                 null,
-                EventUpdateRequest.of(
-                        phase,
-                        mode,
-                        null,
-                        generation,
-                        COMMITMENT,
-                        null,
-                        IdentityScope.BROWSER,
-                        policy,
-                        ordering,
-                        2.0,
-                        60,
-                        null,
-                        JoinGate.OPEN,
-                        null,
-                        AfterPurchase.DEFAULT,
-                        null,
-                        null));
+                new EventPush()
+                        .phase(phase)
+                        .mode(mode)
+                        .generation(generation)
+                        .policy(policy)
+                        .ordering(ordering)
+                        .request());
     }
 
     private Answer drop(String event, boolean onlyIfEmpty) {
@@ -1627,6 +1573,119 @@ public abstract class QueueContractScenarios {
         @Override
         public String toString() {
             return status + " " + body;
+        }
+    }
+
+    /**
+     * The coordinator's event push as this suite sends it: open, queueing, generation 1, the suite's commitment, browser
+     * identity, requeue-once, random pre-sale order, 2 admissions/s, 60 s offers, no gate; a scenario changes what it
+     * is about.
+     */
+    private static final class EventPush {
+        private EventPhase phase = EventPhase.OPEN;
+        private OperatingMode mode = OperatingMode.QUEUEING;
+        private String announcement;
+        private long generation = 1;
+        private String seed;
+        private IdentityScope scope = IdentityScope.BROWSER;
+        private ExpiredOfferPolicy policy = ExpiredOfferPolicy.REQUEUE_ONCE;
+        private PresaleOrdering ordering = PresaleOrdering.RANDOM;
+        private double rate = 2.0;
+        private Instant opensAt;
+        private JoinGate joinGate = JoinGate.OPEN;
+        private String name;
+        private AfterPurchase afterPurchase = AfterPurchase.DEFAULT;
+        private List<String> soldOut = List.of();
+
+        EventPush phase(EventPhase value) {
+            phase = value;
+            return this;
+        }
+
+        EventPush mode(OperatingMode value) {
+            mode = value;
+            return this;
+        }
+
+        EventPush announcement(String value) {
+            announcement = value;
+            return this;
+        }
+
+        EventPush generation(long value) {
+            generation = value;
+            return this;
+        }
+
+        EventPush seed(String value) {
+            seed = value;
+            return this;
+        }
+
+        EventPush scope(IdentityScope value) {
+            scope = value;
+            return this;
+        }
+
+        EventPush policy(ExpiredOfferPolicy value) {
+            policy = value;
+            return this;
+        }
+
+        EventPush ordering(PresaleOrdering value) {
+            ordering = value;
+            return this;
+        }
+
+        EventPush rate(double value) {
+            rate = value;
+            return this;
+        }
+
+        EventPush opensAt(Instant value) {
+            opensAt = value;
+            return this;
+        }
+
+        EventPush joinGate(JoinGate value) {
+            joinGate = value;
+            return this;
+        }
+
+        EventPush name(String value) {
+            name = value;
+            return this;
+        }
+
+        EventPush afterPurchase(AfterPurchase value) {
+            afterPurchase = value;
+            return this;
+        }
+
+        EventPush soldOut(List<String> value) {
+            soldOut = value;
+            return this;
+        }
+
+        EventUpdateRequest request() {
+            return EventUpdateRequest.of(
+                    phase,
+                    mode,
+                    announcement,
+                    generation,
+                    COMMITMENT,
+                    seed,
+                    scope,
+                    policy,
+                    ordering,
+                    rate,
+                    60,
+                    opensAt,
+                    joinGate,
+                    name,
+                    afterPurchase,
+                    soldOut,
+                    null);
         }
     }
 }
