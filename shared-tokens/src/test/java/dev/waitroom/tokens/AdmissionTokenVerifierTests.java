@@ -7,6 +7,7 @@ import com.nimbusds.jose.jwk.OctetKeyPair;
 import com.sun.net.httpserver.HttpServer;
 import dev.waitroom.tokens.internal.Ed25519Keys;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -242,6 +243,25 @@ class AdmissionTokenVerifierTests {
         sourceFailure.set(null);
         assertRejected(() -> verifier.verify(token, "evt-1", 4), RejectionReason.UNKNOWN_KEY);
         clock.advance(Duration.ofSeconds(5));
+        assertThat(verifier.verify(token, "evt-1", 4)).isNotNull();
+        assertThat(fetches).hasValue(2);
+    }
+
+    /**
+     * A fetch cut short by the caller's interruption (the gateway's request was cancelled while its thread read the
+     * JWKS) is no failure of the source: the next token is checked against a fresh read at once, not refused for the
+     * five seconds of the failure back-off.
+     */
+    @Test
+    void anInterruptedFetchDoesNotHoldTheNextVerificationBack() {
+        sourceFailure.set(new InterruptedIOException("interrupted while fetching the JWKS"));
+        String token = issuer.issue(claims("evt-1", 4, Duration.ofMinutes(10)));
+
+        assertRejected(() -> verifier.verify(token, "evt-1", 4), RejectionReason.UNKNOWN_KEY);
+        assertThat(Thread.interrupted())
+                .as("the interruption is kept for the caller")
+                .isTrue();
+        sourceFailure.set(null);
         assertThat(verifier.verify(token, "evt-1", 4)).isNotNull();
         assertThat(fetches).hasValue(2);
     }

@@ -2,6 +2,7 @@ package dev.waitroom.tokens.http;
 
 import dev.waitroom.tokens.JwksSource;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -54,6 +55,8 @@ public final class HttpJwksSource implements JwksSource {
             String body = get();
             lastFetchFailed = false;
             return body;
+        } catch (InterruptedIOException e) {
+            throw e; // the caller's interruption, not the issuer's failure
         } catch (IOException | RuntimeException e) {
             lastFetchFailed = true;
             throw e;
@@ -74,7 +77,9 @@ public final class HttpJwksSource implements JwksSource {
             return response.body();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted while fetching the JWKS", e);
+            InterruptedIOException interrupted = new InterruptedIOException("interrupted while fetching the JWKS");
+            interrupted.initCause(e);
+            throw interrupted;
         }
     }
 }

@@ -10,6 +10,7 @@ import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.OctetKeyPair;
 import dev.waitroom.tokens.JwksSource;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
@@ -127,6 +128,7 @@ public final class JwksKeyCache {
         if (lastAttempt != null && now.isBefore(lastAttempt.plus(wait))) {
             return;
         }
+        Instant previousAttempt = lastAttempt;
         lastAttempt = now;
         try {
             String json = source.fetch();
@@ -145,12 +147,18 @@ public final class JwksKeyCache {
                 LOG.log(System.Logger.Level.INFO, "JWKS no longer publishes {0}; their tokens are refused", removed);
                 onRemoved.accept(Set.copyOf(removed));
             }
+        } catch (InterruptedIOException e) {
+            // the caller was interrupted (a cancelled request's thread): that says nothing of the source, so no
+            // back-off; the next caller that needs the keys reads them at once
+            lastAttempt = previousAttempt;
+            Thread.currentThread().interrupt();
         } catch (IOException | ParseException | RuntimeException e) {
             lastAttemptFailed = true;
             LOG.log(
                     System.Logger.Level.WARNING,
-                    "JWKS refresh failed ({0}); keeping {1} last good keys",
+                    "JWKS refresh failed ({0}: {1}); keeping {2} last good keys",
                     e.getClass().getSimpleName(),
+                    e.getMessage(),
                     snapshot.keys.size());
         }
     }

@@ -9,6 +9,7 @@ import dev.waitroom.tokens.AdmissionTokenIssuer;
 import dev.waitroom.tokens.AdmissionTokenVerifier;
 import dev.waitroom.tokens.KeyRing;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -80,6 +81,19 @@ class HttpJwksSourceTests {
 
         status = 200;
         source.fetch();
+        assertThat(source.lastFetchFailed()).isFalse();
+    }
+
+    @Test
+    void anInterruptedFetchIsTheCallersInterruptionNotTheIssuersFailure() {
+        HttpJwksSource source = source();
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(source::fetch).isInstanceOf(InterruptedIOException.class);
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
         assertThat(source.lastFetchFailed()).isFalse();
     }
 
