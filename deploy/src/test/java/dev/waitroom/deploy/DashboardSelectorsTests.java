@@ -3,13 +3,10 @@ package dev.waitroom.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,15 +14,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Dashboards that cannot silently break (issue #19): starts the launcher's real stack on free ports, runs a short sale
+ * Dashboards that cannot silently break (issue #19): on the launcher's real stack (the shared plain one), runs a short sale
  * through the gateway (an event with seats, visitors who join, poll, are offered, claim, hold and buy, the payment
  * settled by booking's simulator, a moment of booking errors through its fault injection), scrapes every service's
  * {@code /actuator/prometheus} on its management port as Prometheus would (job {@code waitroom}, instance
@@ -38,6 +35,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @StackTest
+@ExtendWith(SharedStack.class)
+@SharedStack.DisturbsIt
 class DashboardSelectorsTests {
 
     /**
@@ -60,22 +59,13 @@ class DashboardSelectorsTests {
 
     private static LocalStack stack;
 
-    private static Path dataDir;
-
+    /**
+     * The shared plain stack: booking's payment simulator settles the orders, and its fault injection makes the 5xx
+     * series the error rules read (which is why this class runs last of those sharing it, {@link SharedStack.DisturbsIt}).
+     */
     @BeforeAll
-    static void startStack() throws Exception {
-        dataDir = Files.createTempDirectory("waitroom-dashboard");
-        // booking's payment simulator settles the orders; its fault injection makes the 5xx series the error rules read
-        stack = LocalStack.start(TestStacks.config(dataDir, TestPorts.free(6), StackConfig.ExternalStores.none())
-                .withSimulations(true));
-    }
-
-    @AfterAll
-    static void stopStack() throws IOException {
-        if (stack != null) {
-            stack.close();
-        }
-        TestStacks.keepLogsAndDelete(dataDir, "dashboard-selectors-logs");
+    static void useTheSharedStack(LocalStack shared) {
+        stack = shared;
     }
 
     @Test

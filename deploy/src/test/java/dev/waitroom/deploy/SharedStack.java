@@ -21,13 +21,13 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * One running stack for the stack-test classes that neither stop a process of it nor need it configured their own
- * way: a {@link LocalStack} parameter of a {@code @BeforeAll} method is the plain one ({@code ./waitroom run}), or
+ * way: a {@link LocalStack} parameter of a {@code @BeforeAll} method is the plain one ({@code ./waitroom run --simulations}), or
  * with {@link TwoRegionStack @SharedStack.TwoRegionStack} the two-region one ({@code ./waitroom run --regions 2
  * --simulations}). Starting a stack is the slowest part of such a class; each class makes its own events (a random
  * id), so the classes that share one see nothing of each other. The first class that asks starts it, a class that asks
  * for the other kind stops it first (one idle stack at a time on the machine), and JUnit's root store stops the last
  * one once every test of the run is done; its logs are kept in {@code target/<name>} for a reader of a failure.
- * {@link ByStack} runs the classes of one kind one after another. A class that kills a process or starts the stack
+ * {@link ByStack} runs the classes of one kind one after another, those that {@link DisturbsIt disturb it} last. A class that kills a process or starts the stack
  * its own way starts its own.
  */
 final class SharedStack implements ParameterResolver {
@@ -36,6 +36,14 @@ final class SharedStack implements ParameterResolver {
     @Target(ElementType.PARAMETER)
     @Retention(RetentionPolicy.RUNTIME)
     @interface TwoRegionStack {}
+
+    /**
+     * A class that disturbs the stack it shares for a moment (booking's fault injection, which the coordinator's rate
+     * control remembers for a while): it runs after the other classes of its stack, just before that stack stops.
+     */
+    @Target(ElementType.TYPE)
+    @Retention(RetentionPolicy.RUNTIME)
+    @interface DisturbsIt {}
 
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SharedStack.class);
 
@@ -73,7 +81,8 @@ final class SharedStack implements ParameterResolver {
 
     /**
      * The class order of deploy's tests (junit-platform.properties): the classes with stacks of their own first, then
-     * those that share the plain stack, then those that share the two-region one, each group by name, so each shared
+     * those that share the plain stack, then those that share the two-region one, each group by name and those that
+     * {@link DisturbsIt disturb their stack} after the rest of their group, so each shared
      * stack starts once and no class runs beside a shared stack that is still up (the last one is stopped only when
      * the run ends: a class after it counted its Redis processes and timed out under its load).
      */
@@ -87,10 +96,11 @@ final class SharedStack implements ParameterResolver {
         }
 
         private static int group(Class<?> type) {
+            int last = type.isAnnotationPresent(DisturbsIt.class) ? 1 : 0;
             for (Method method : type.getDeclaredMethods()) {
                 for (Parameter parameter : method.getParameters()) {
                     if (parameter.getType() == LocalStack.class && method.isAnnotationPresent(BeforeAll.class)) {
-                        return parameter.isAnnotationPresent(TwoRegionStack.class) ? 2 : 1;
+                        return (parameter.isAnnotationPresent(TwoRegionStack.class) ? 3 : 1) + last;
                     }
                 }
             }
@@ -108,7 +118,8 @@ final class SharedStack implements ParameterResolver {
                 dataDir = Files.createTempDirectory("waitroom-" + name);
                 StackConfig config = regions
                         ? TwoRegions.config(dataDir, true)
-                        : TestStacks.config(dataDir, TestPorts.free(6), StackConfig.ExternalStores.none());
+                        : TestStacks.config(dataDir, TestPorts.free(6), StackConfig.ExternalStores.none())
+                                .withSimulations(true);
                 return new Running(LocalStack.start(config), dataDir, name);
             } catch (IOException | RuntimeException e) {
                 keepLogs(dataDir, name);
