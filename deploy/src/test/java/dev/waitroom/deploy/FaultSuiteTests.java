@@ -3,6 +3,7 @@ package dev.waitroom.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.waitroom.testsupport.AllAtOnce;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,9 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -156,27 +155,15 @@ class FaultSuiteTests {
         // Every visitor asked at once, each as the visitor that joined (the id its browser holds; claims do not change
         // it) and within its own status limit (2 a second, which the crowd's own polls share): one after another, the
         // waits for a free poll added up to a minute.
-        ExecutorService askers = Executors.newFixedThreadPool(16);
-        long kept;
-        try {
-            List<Future<Boolean>> answers = new ArrayList<>();
-            for (Map.Entry<Crowd.Visitor, String> entry : receipts.entrySet()) {
-                answers.add(askers.submit(() -> {
+        List<Boolean> keptEach = AllAtOnce.call(receipts.entrySet().stream()
+                .map(entry -> (Callable<Boolean>) () -> {
                     HttpResponse<String> status = await().atMost(Duration.ofSeconds(15))
                             .pollInterval(Duration.ofMillis(700))
                             .until(() -> crowd.statusAsJoined(entry.getKey()), r -> r.statusCode() == 200);
                     return entry.getValue() != null && entry.getValue().equals(Crowd.text(status.body(), "receipt"));
-                }));
-            }
-            kept = 0;
-            for (Future<Boolean> answer : answers) {
-                if (answer.get()) {
-                    kept++;
-                }
-            }
-        } finally {
-            askers.shutdownNow();
-        }
+                })
+                .toList());
+        long kept = keptEach.stream().filter(Boolean::booleanValue).count();
         Map<String, Object> figures = finish("Redis restart with its append-only file", e);
         figures.put("places before / kept after", receipts.size() + " / " + kept);
         figures.put("join while Redis was down (HTTP)", joinWhileDown);

@@ -21,14 +21,14 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * One running stack for the stack-test classes that neither stop a process of it nor need it configured their own
- * way: a {@link LocalStack} parameter of a {@code @BeforeAll} method is the plain one ({@code ./waitroom run --simulations}), or
- * with {@link TwoRegionStack @SharedStack.TwoRegionStack} the two-region one ({@code ./waitroom run --regions 2
- * --simulations}). Starting a stack is the slowest part of such a class; each class makes its own events (a random
+ * way: a {@link LocalStack} parameter of a {@code @BeforeAll} method is the plain one ({@code ./waitroom run
+ * --simulations}), or with {@link TwoRegionStack @SharedStack.TwoRegionStack} the two-region one ({@code ./waitroom
+ * run --regions 2 --simulations}). Starting a stack is the slowest part of such a class; each class makes its own events (a random
  * id), so the classes that share one see nothing of each other. The first class that asks starts it, a class that asks
  * for the other kind stops it first (one idle stack at a time on the machine), and JUnit's root store stops the last
  * one once every test of the run is done; its logs are kept in {@code target/<name>} for a reader of a failure.
- * {@link ByStack} runs the classes of one kind one after another, those that {@link DisturbsIt disturb it} last. A class that kills a process or starts the stack
- * its own way starts its own.
+ * {@link ByStack} runs the classes of one kind one after another, those that {@link DisturbsIt disturb it} last. A
+ * class that kills a process or starts the stack its own way starts its own.
  */
 final class SharedStack implements ParameterResolver {
 
