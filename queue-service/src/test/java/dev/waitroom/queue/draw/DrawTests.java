@@ -6,6 +6,7 @@ import dev.waitroom.contract.EventId;
 import dev.waitroom.queue.QueueClient;
 import dev.waitroom.queue.QueueClient.Reply;
 import dev.waitroom.queue.QueueServiceTest;
+import dev.waitroom.testsupport.AllAtOnce;
 import dev.waitroom.tokens.VisitorId;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -216,7 +217,7 @@ class DrawTests {
     }
 
     @Test
-    void fifoPresaleOrderingKeepsJoinOrder() {
+    void fifoPresaleOrderingKeepsJoinOrder() throws Exception {
         String event = QueueClient.newEventId("draw-fifo");
         client.putEvent(event, "SCHEDULED", "\"presaleOrdering\":\"FIFO\"");
         Map<String, String> receipts = joinAll(event, 30);
@@ -238,23 +239,30 @@ class DrawTests {
     }
 
     /** visitor -> receipt */
-    private Map<String, String> joinAll(String event, int n) {
-        Map<String, String> receipts = new LinkedHashMap<>();
-        for (int i = 0; i < n; i++) {
+    /** {@code n} new visitors join at once (the order a draw gives does not depend on the order they joined in). */
+    private Map<String, String> joinAll(String event, int n) throws Exception {
+        List<String[]> joined = AllAtOnce.each(n, i -> {
             String visitor = VisitorId.random().value();
             Reply r = client.join(event, visitor);
             assertThat(r.status()).isEqualTo(201);
-            receipts.put(visitor, r.receipt());
-        }
+            return new String[] {visitor, r.receipt()};
+        });
+        Map<String, String> receipts = new LinkedHashMap<>();
+        joined.forEach(visitorAndReceipt -> receipts.put(visitorAndReceipt[0], visitorAndReceipt[1]));
         return receipts;
     }
 
-    /** visitor -> order key, read from each visitor's fresh queue ticket */
-    private Map<String, Long> orderKeys(String event, Map<String, String> receipts) {
-        Map<String, Long> keys = new HashMap<>();
-        receipts.keySet()
-                .forEach(v -> keys.put(v, client.status(event, v).ticket().orderKey()));
-        return keys;
+    /** visitor -> order key, read from each visitor's fresh queue ticket, every visitor asking at once */
+    private Map<String, Long> orderKeys(String event, Map<String, String> receipts) throws Exception {
+        List<String> visitors = List.copyOf(receipts.keySet());
+        List<Long> keys = AllAtOnce.each(
+                visitors.size(),
+                i -> client.status(event, visitors.get(i)).ticket().orderKey());
+        Map<String, Long> byVisitor = new HashMap<>();
+        for (int i = 0; i < visitors.size(); i++) {
+            byVisitor.put(visitors.get(i), keys.get(i));
+        }
+        return byVisitor;
     }
 
     private static Map<String, Long> byReceipt(Map<String, Long> keys, Map<String, String> receipts) {
