@@ -56,6 +56,54 @@ class ConnectionGuardTests {
     }
 
     @Test
+    void aBodyDrippedFasterThanTheReadTimeoutButLongerThanTheRequestTimeoutLosesItsConnection() throws Exception {
+        try (Socket socket = open()) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /events/drip-body/queue HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                            + "Transfer-Encoding: chunked\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            boolean closed = false;
+            long started = System.nanoTime();
+            // a one-byte chunk every 300 ms: never 700 ms without a read, the whole body would take 12 s
+            for (int i = 0; i < 40 && !closed; i++) {
+                try {
+                    out.write("1\r\n \r\n".getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                } catch (IOException reset) {
+                    closed = true;
+                }
+                Thread.sleep(300);
+                closed |= closedWithin(socket, 1);
+            }
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            assertThat(closed).as("closed before the body was complete").isTrue();
+            assertThat(millis)
+                    .as("after the 3 s request timeout, well before the drip ended")
+                    .isBetween(2_500L, 8_000L);
+        }
+    }
+
+    @Test
+    void aClientThatPostsAWholeBodyIsAnsweredAndKeepsItsConnection() throws Exception {
+        try (Socket socket = open()) {
+            for (int i = 0; i < 2; i++) {
+                OutputStream out = socket.getOutputStream();
+                out.write(("POST /events/nope/queue HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                                + "Content-Length: 2\r\n\r\n{}")
+                        .getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                assertThat(readAnswer(socket))
+                        .as("answer %d on one connection", i + 1)
+                        .startsWith("HTTP/1.1 ");
+                // within the header deadline each answer re-arms; the whole body came with the headers, so no body
+                // deadline was armed to close the connection meanwhile
+                Thread.sleep(500);
+            }
+        }
+    }
+
+    @Test
     void headersTrickledAByteAtATimeLoseTheirConnection() throws Exception {
         try (Socket socket = open()) {
             OutputStream out = socket.getOutputStream();
@@ -137,6 +185,11 @@ class ConnectionGuardTests {
         OutputStream out = socket.getOutputStream();
         out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         out.flush();
+        return readAnswer(socket);
+    }
+
+    /** The next answer on a kept-alive connection: its head and its (small, declared-length) body. */
+    private static String readAnswer(Socket socket) throws IOException {
         InputStream in = socket.getInputStream();
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {

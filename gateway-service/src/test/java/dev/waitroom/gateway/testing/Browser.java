@@ -40,7 +40,9 @@ public final class Browser {
         this.address = address;
         this.base = URI.create("http://localhost:" + port);
         this.http = TestHttpClient.over(
+                // HTTP/1.1 as the gateway serves it in cleartext: no h2c upgrade offered on each new connection
                 HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
                         .cookieHandler(cookies)
                         .connectTimeout(Duration.ofSeconds(5))
                         .build(),
