@@ -174,6 +174,32 @@ class ConnectionGuardTests {
         }
     }
 
+    /**
+     * Reactor Netty 1.3.6 stopped reading a kept-alive connection when a request that had waited behind another (its
+     * head and its body's end queued) was answered at once: the queue drained its body's end and nothing asked for the
+     * next read, so the next request sat unread until the client gave up (reactor/reactor-netty#4361; the root pom
+     * takes 1.3.8). Browsers met it when a request came while the previous answer was still finishing; here the two
+     * arrive in one write: a join the gateway forwards (answered later) and an ops call it refuses at the edge.
+     */
+    @Test
+    void aRequestAnsweredAtOnceBehindAnotherLeavesTheConnectionReading() throws Exception {
+        try (Socket socket = open()) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /events/nope/queue HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: 2\r\n\r\n{}"
+                            + "POST /admin/events/x/pause HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(readAnswer(socket)).as("the forwarded join").startsWith("HTTP/1.1 ");
+            assertThat(readAnswer(socket))
+                    .as("the ops call refused at the edge")
+                    .startsWith("HTTP/1.1 401");
+            assertThat(get(socket, "/actuator/health"))
+                    .as("the next request on the connection is read and answered")
+                    .startsWith("HTTP/1.1 200");
+        }
+    }
+
     private Socket open() throws IOException {
         Socket socket = new Socket("127.0.0.1", port);
         socket.setSoTimeout(GIVE_UP_MILLIS);
