@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.waitroom.gateway.GatewayApplication;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayTestInitializer;
+import dev.waitroom.gateway.testing.QueueServiceProcessTest;
 import dev.waitroom.gateway.testing.RedisReachableFirst;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import dev.waitroom.testsupport.AllAtOnce;
@@ -48,6 +49,7 @@ import tools.jackson.databind.json.JsonMapper;
  * writes nothing; no token on an ACCOUNT-scoped event is 401 {@code sign-in-required} with the sign-in URL; an {@code
  * X-Waitroom-Account} from outside counts for nothing.
  */
+@QueueServiceProcessTest
 @SpringBootTest(classes = GatewayApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ContextConfiguration(initializers = {GatewayTestInitializer.class, AccountsTests.Provider.class})
 @ExtendWith(RedisReachableFirst.class)

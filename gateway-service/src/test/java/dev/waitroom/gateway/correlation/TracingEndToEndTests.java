@@ -11,6 +11,7 @@ import ch.qos.logback.core.OutputStreamAppender;
 import dev.waitroom.gateway.GatewayApplication;
 import dev.waitroom.gateway.testing.Browser;
 import dev.waitroom.gateway.testing.GatewayTestInitializer;
+import dev.waitroom.gateway.testing.QueueServiceProcessTest;
 import dev.waitroom.gateway.testing.RedisReachableFirst;
 import dev.waitroom.gateway.testing.StubUpstreams;
 import dev.waitroom.testsupport.QueueServiceProcess;
@@ -44,6 +45,7 @@ import tools.jackson.databind.json.JsonMapper;
  * X-Request-Id}, every line of both parses as JSON, and no line carries the request's cookie, bearer token, account
  * header or query string.
  */
+@QueueServiceProcessTest
 @SpringBootTest(
         classes = GatewayApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
