@@ -25,7 +25,7 @@ usage: ./waitroom bench [--with-stack] [--quick] [--visitors N] [--connections C
   --quick                smoke run: 2000 visitors, 5 s phases, 30 s realistic
   --threads T            wrk threads (default 2)
   --nginx-workers W      worker_processes of the comparison nginx (default 1)
-environment: WAITROOM_JVM_FLAGS (with --with-stack; default "-XX:+UseParallelGC -Xss512k -Xmx512m"),
+environment: WAITROOM_JVM_FLAGS (with --with-stack; default the launcher's own, docs/operating/running.md#jvm),
   WAITROOM_DATA_DIR (where secrets.properties is, without --with-stack), WAITROOM_PORT_OFFSET (moves every port, with or without --with-stack), WAITROOM_BENCH_MANAGEMENT_URL
   (the gateway's management port, default http://127.0.0.1:9080 plus WAITROOM_PORT_OFFSET)
 EOF

@@ -39,9 +39,19 @@ final class ServiceJvms {
     /**
      * Serial GC: four services, two stores and the load share two cores, where a parallel collector's threads only
      * contend. Full tiered JIT: C1 alone (the old {@code -XX:TieredStopAtLevel=1}) started a little faster but capped
-     * a warm service at about a third of its speed.
+     * a warm service at about a third of its speed. C2 only for the hottest methods (tier-4 thresholds of 40,000
+     * invocations and 400,000 loop iterations; HotSpot's are 5,000 and 40,000): with HotSpot's own, the gateway's C2
+     * still took a third of a core 90 s into a load, compiling methods that run a few thousand times, while the
+     * requests waited for that core (docs/operating/running.md#jvm).
      */
-    static final List<String> DEFAULT_FLAGS = List.of("-XX:+UseSerialGC", "-Xss512k", "-Xmx384m");
+    static final List<String> DEFAULT_FLAGS = List.of(
+            "-XX:+UseSerialGC",
+            "-Xss512k",
+            "-Xmx384m",
+            "-XX:Tier4InvocationThreshold=40000",
+            "-XX:Tier4MinInvocationThreshold=20000",
+            "-XX:Tier4CompileThreshold=45000",
+            "-XX:Tier4BackEdgeThreshold=400000");
 
     /** The archive's own messages (classes it cannot hold, such as signed jars' classes) are not the service's log. */
     private static final List<String> QUIET = List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off");
