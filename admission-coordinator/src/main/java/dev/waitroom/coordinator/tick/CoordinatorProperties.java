@@ -14,6 +14,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param leaseDuration how long a lease on an event lasts unless renewed, within (0, 5s]; a stopped leader's events
  *     are taken over after it
  * @param renewEvery how often the leader renews its leases, shorter than the lease
+ * @param pausedTransactionTimeout how long PostgreSQL lets one of this instance's transactions sit idle before it ends
+ *     the session, shorter than the lease: a process paused while it holds row locks (a SIGSTOP, a frozen VM, a long
+ *     GC pause) loses them before its lease lapses, so the next leader is never stuck behind it; longer than a
+ *     queue-service call may take (connect and read timeouts), as archiving and deleting call it inside a transaction
  * @param pushEvery how often the leader pushes each event's state (phase, mode, rate, rules) to the queue-service even
  *     when nothing changed
  * @param expiryBatch the most overdue offers and sessions one tick expires
@@ -25,6 +29,7 @@ public record CoordinatorProperties(
         @DefaultValue("250ms") Duration tickInterval,
         @DefaultValue("5s") Duration leaseDuration,
         @DefaultValue("1s") Duration renewEvery,
+        @DefaultValue("3s") Duration pausedTransactionTimeout,
         @DefaultValue("3s") Duration pushEvery,
         @DefaultValue("500") int expiryBatch,
         @DefaultValue("true") boolean tickerEnabled) {
@@ -37,6 +42,10 @@ public record CoordinatorProperties(
         }
         if (renewEvery.compareTo(leaseDuration) >= 0) {
             throw new IllegalArgumentException("waitroom.coordinator.renew-every must be shorter than the lease");
+        }
+        if (pausedTransactionTimeout.toMillis() < 1 || pausedTransactionTimeout.compareTo(leaseDuration) >= 0) {
+            throw new IllegalArgumentException(
+                    "waitroom.coordinator.paused-transaction-timeout must be at least 1ms and shorter than the lease");
         }
         if (expiryBatch < 1) {
             throw new IllegalArgumentException("waitroom.coordinator.expiry-batch must be positive");
@@ -55,6 +64,7 @@ public record CoordinatorProperties(
                 this.tickInterval,
                 this.leaseDuration,
                 this.renewEvery,
+                this.pausedTransactionTimeout,
                 this.pushEvery,
                 this.expiryBatch,
                 this.tickerEnabled);
@@ -62,6 +72,13 @@ public record CoordinatorProperties(
 
     public CoordinatorProperties withInstance(String id, Duration lease, Duration renew) {
         return new CoordinatorProperties(
-                id, this.tickInterval, lease, renew, this.pushEvery, this.expiryBatch, this.tickerEnabled);
+                id,
+                this.tickInterval,
+                lease,
+                renew,
+                this.pausedTransactionTimeout.compareTo(lease) < 0 ? this.pausedTransactionTimeout : lease.dividedBy(2),
+                this.pushEvery,
+                this.expiryBatch,
+                this.tickerEnabled);
     }
 }

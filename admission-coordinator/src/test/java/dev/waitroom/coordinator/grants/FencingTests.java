@@ -1,6 +1,7 @@
 package dev.waitroom.coordinator.grants;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.waitroom.contract.AfterPurchase;
@@ -17,9 +18,16 @@ import dev.waitroom.tokens.VisitorId;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.TransactionSystemException;
+import org.springframework.transaction.support.TransactionTemplate;
 
 @CoordinatorTest
 class FencingTests {
@@ -32,6 +40,12 @@ class FencingTests {
 
     @Autowired
     Grants grants;
+
+    @Autowired
+    JdbcClient jdbc;
+
+    @Autowired
+    TransactionTemplate transactions;
 
     String eventId;
 
@@ -130,6 +144,64 @@ class FencingTests {
                         List.of(new Candidate(EntryId.ofSequence(1), new VisitorId("AAAAAAAAAAAAAAAAAAAAAA"), 1))))
                 .isEmpty();
         assertThat(this.grants.count(EventId.of(this.eventId)).live()).isEqualTo(1);
+    }
+
+    @Test
+    void aLeaderPausedWhileItHoldsTheEventLockLosesItBeforeTheNextLeaderAllocates() throws Exception {
+        FencingGeneration old = this.leases
+                .acquireOrRenew(EventId.of(this.eventId), "old", Duration.ofMillis(200))
+                .orElseThrow();
+        List<String> visitors = this.scenario.join(this.eventId, 2);
+        List<Candidate> batch = List.of(
+                new Candidate(EntryId.ofSequence(1), new VisitorId(visitors.get(0)), 1),
+                new Candidate(EntryId.ofSequence(2), new VisitorId(visitors.get(1)), 2));
+        CountDownLatch locked = new CountDownLatch(1);
+        CountDownLatch wake = new CountDownLatch(1);
+        // The old leader locks the event row to allocate, then stops sending anything (as a SIGSTOP leaves it), and
+        // wakes up only once the new leader is done: its transaction must be gone by then.
+        CompletableFuture<List<Grant>> paused =
+                CompletableFuture.supplyAsync(() -> this.transactions.execute(status -> {
+                    Grants.lockEvent(this.jdbc, EventId.of(this.eventId));
+                    locked.countDown();
+                    awaitQuietly(wake);
+                    return this.grants.allocate(
+                            Region.CENTRAL,
+                            EventId.of(this.eventId),
+                            "old",
+                            old,
+                            batch,
+                            this.scenario.now(),
+                            this.scenario.now().plusSeconds(30));
+                }));
+        assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
+        FencingGeneration current = await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () -> this.leases.acquireOrRenew(EventId.of(this.eventId), "new", Duration.ofSeconds(5)),
+                        Optional::isPresent)
+                .orElseThrow();
+
+        // Bounded for the test's sake only: without the cut-off this waits for as long as the old leader sleeps.
+        List<Grant> fresh = CompletableFuture.supplyAsync(() -> insert("new", current, batch))
+                .get(20, TimeUnit.SECONDS);
+        wake.countDown();
+
+        assertThat(fresh).hasSize(2).allSatisfy(g -> assertThat(g.generation()).isEqualTo(current));
+        assertThatThrownBy(() -> paused.get(20, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOfSatisfying(
+                        TransactionSystemException.class,
+                        ex -> assertThat(ex.getApplicationException())
+                                .hasStackTraceContaining("terminating connection due to idle-in-transaction timeout"));
+        assertThat(this.grants.count(EventId.of(this.eventId)).live()).isEqualTo(2);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private List<Grant> insert(String owner, FencingGeneration generation, List<Candidate> batch) {
