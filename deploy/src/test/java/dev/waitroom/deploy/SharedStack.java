@@ -28,7 +28,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * for the other kind stops it first (one idle stack at a time on the machine), and JUnit's root store stops the last
  * one once every test of the run is done; its logs are kept in {@code target/<name>} for a reader of a failure.
  * {@link ByStack} runs the classes of one kind one after another, those that {@link DisturbsIt disturb it} last. A
- * class that kills a process or starts the stack its own way starts its own.
+ * class that starts the stack its own way starts its own; one that kills a process shares a stack only if it starts
+ * that process again and runs last ({@code RegionsFaultTests}).
  */
 final class SharedStack implements ParameterResolver {
 
@@ -39,7 +40,8 @@ final class SharedStack implements ParameterResolver {
 
     /**
      * A class that disturbs the stack it shares for a moment (booking's fault injection, which the coordinator's rate
-     * control remembers for a while): it runs after the other classes of its stack, just before that stack stops.
+     * control remembers for a while; a coordinator killed and started again): it runs after the other classes of its
+     * stack, just before that stack stops.
      */
     @Target(ElementType.TYPE)
     @Retention(RetentionPolicy.RUNTIME)

@@ -57,7 +57,7 @@ record LoadParameters(
                 Duration.ofSeconds(intProperty("slowdownAtSeconds", ci ? 60 : 240)),
                 Duration.ofSeconds(intProperty("slowdownForSeconds", ci ? 10 : 20)),
                 intProperty("slowdownLatencyMs", 600),
-                Duration.ofSeconds(intProperty("maxDurationSeconds", ci ? 150 : 420)),
+                Duration.ofSeconds(intProperty("maxDurationSeconds", ci ? 120 : 420)),
                 Path.of(System.getProperty("reportDir", "target/onsale-verdict")));
     }
 
