@@ -12,6 +12,7 @@ import dev.waitroom.contract.ExpiredOfferPolicy;
 import dev.waitroom.contract.IdentityScope;
 import dev.waitroom.contract.PresaleOrdering;
 import dev.waitroom.gateway.testing.Axe;
+import dev.waitroom.gateway.testing.BrowserTest;
 import dev.waitroom.gateway.testing.BrowserTestChromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubCoordinator.ClaimRefusal;
@@ -40,6 +41,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * Skipped, with the reason printed, where no chromium is installed.
  */
 @GatewayIntegrationTest
+@BrowserTest
 class SaleRulesBrowserTests {
 
     private static final LocatorAssertions.ContainsTextOptions WAIT =

@@ -8,6 +8,7 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Route;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import dev.waitroom.gateway.testing.Axe;
+import dev.waitroom.gateway.testing.BrowserTest;
 import dev.waitroom.gateway.testing.BrowserTestChromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import java.util.UUID;
@@ -21,6 +22,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * in the browser here, as booking answers it with the simulator on and off. Skipped where no chromium is installed.
  */
 @GatewayIntegrationTest
+@BrowserTest
 class ShopPageSimulatedPaymentsBrowserTests {
 
     private static final LocatorAssertions.ContainsTextOptions WAIT =

@@ -8,6 +8,7 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import com.microsoft.playwright.options.AriaRole;
 import dev.waitroom.gateway.testing.Axe;
+import dev.waitroom.gateway.testing.BrowserTest;
 import dev.waitroom.gateway.testing.BrowserTestChromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubUpstreams;
@@ -24,6 +25,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * upstreams. Skipped, with the reason printed, where no chromium is installed.
  */
 @GatewayIntegrationTest
+@BrowserTest
 class WaitingPageBrowserTests {
 
     private static final LocatorAssertions.ContainsTextOptions WAIT =

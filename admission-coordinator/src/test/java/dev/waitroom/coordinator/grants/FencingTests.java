@@ -89,10 +89,7 @@ class FencingTests {
         FencingGeneration old = this.leases
                 .acquireOrRenew(EventId.of(this.eventId), "old", Duration.ofMillis(200))
                 .orElseThrow();
-        List<String> visitors = this.scenario.join(this.eventId, 3);
-        List<Candidate> batch = List.of(
-                new Candidate(EntryId.ofSequence(1), new VisitorId(visitors.get(0)), 1),
-                new Candidate(EntryId.ofSequence(2), new VisitorId(visitors.get(1)), 2));
+        List<Candidate> batch = twoCandidates(this.scenario.join(this.eventId, 3));
         FencingGeneration current = await().atMost(Duration.ofSeconds(5))
                 .until(
                         () -> this.leases.acquireOrRenew(EventId.of(this.eventId), "new", Duration.ofSeconds(5)),
@@ -151,10 +148,7 @@ class FencingTests {
         FencingGeneration old = this.leases
                 .acquireOrRenew(EventId.of(this.eventId), "old", Duration.ofMillis(200))
                 .orElseThrow();
-        List<String> visitors = this.scenario.join(this.eventId, 2);
-        List<Candidate> batch = List.of(
-                new Candidate(EntryId.ofSequence(1), new VisitorId(visitors.get(0)), 1),
-                new Candidate(EntryId.ofSequence(2), new VisitorId(visitors.get(1)), 2));
+        List<Candidate> batch = twoCandidates(this.scenario.join(this.eventId, 2));
         CountDownLatch locked = new CountDownLatch(1);
         CountDownLatch wake = new CountDownLatch(1);
         // The old leader locks the event row to allocate, then stops sending anything (as a SIGSTOP leaves it), and
@@ -164,14 +158,7 @@ class FencingTests {
                     Grants.lockEvent(this.jdbc, EventId.of(this.eventId));
                     locked.countDown();
                     awaitQuietly(wake);
-                    return this.grants.allocate(
-                            Region.CENTRAL,
-                            EventId.of(this.eventId),
-                            "old",
-                            old,
-                            batch,
-                            this.scenario.now(),
-                            this.scenario.now().plusSeconds(30));
+                    return insert("old", old, batch);
                 }));
         assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
         FencingGeneration current = await().atMost(Duration.ofSeconds(5))
@@ -202,6 +189,12 @@ class FencingTests {
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private static List<Candidate> twoCandidates(List<String> visitors) {
+        return List.of(
+                new Candidate(EntryId.ofSequence(1), new VisitorId(visitors.get(0)), 1),
+                new Candidate(EntryId.ofSequence(2), new VisitorId(visitors.get(1)), 2));
     }
 
     private List<Grant> insert(String owner, FencingGeneration generation, List<Candidate> batch) {

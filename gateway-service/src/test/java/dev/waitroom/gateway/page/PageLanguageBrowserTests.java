@@ -12,6 +12,7 @@ import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.Cookie;
 import com.microsoft.playwright.options.SameSiteAttribute;
 import dev.waitroom.gateway.testing.Axe;
+import dev.waitroom.gateway.testing.BrowserTest;
 import dev.waitroom.gateway.testing.BrowserTestChromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubUpstreams;
@@ -40,6 +41,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * English page. Skipped, with the reason printed, where no chromium is installed.
  */
 @GatewayIntegrationTest
+@BrowserTest
 class PageLanguageBrowserTests {
 
     private static final LocatorAssertions.ContainsTextOptions WAIT =

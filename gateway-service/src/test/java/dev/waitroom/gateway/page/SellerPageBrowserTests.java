@@ -10,6 +10,7 @@ import com.microsoft.playwright.Route;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import dev.waitroom.contract.page.PageDesign;
 import dev.waitroom.gateway.testing.Axe;
+import dev.waitroom.gateway.testing.BrowserTest;
 import dev.waitroom.gateway.testing.BrowserTestChromium;
 import dev.waitroom.gateway.testing.CoordinatorPushes;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
@@ -30,6 +31,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * the coordinator would never have, runs none of it. Skipped, with the reason printed, where no chromium is installed.
  */
 @GatewayIntegrationTest
+@BrowserTest
 class SellerPageBrowserTests {
 
     /** A 1x1 transparent PNG, the logo the cdn host answers with. */

@@ -7,6 +7,7 @@ import com.microsoft.playwright.Page;
 import com.microsoft.playwright.assertions.LocatorAssertions;
 import dev.waitroom.contract.queue.JoinGate;
 import dev.waitroom.gateway.testing.Axe;
+import dev.waitroom.gateway.testing.BrowserTest;
 import dev.waitroom.gateway.testing.BrowserTestChromium;
 import dev.waitroom.gateway.testing.GatewayIntegrationTest;
 import dev.waitroom.gateway.testing.StubUpstreams;
@@ -25,6 +26,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * join refused with 503 joins-throttled is retried by itself, with the reason said in plain words.
  */
 @GatewayIntegrationTest
+@BrowserTest
 class ProofOfWorkBrowserTests {
 
     private static final LocatorAssertions.ContainsTextOptions WAIT =
