@@ -26,7 +26,9 @@ import java.util.stream.Stream;
  * while a stack runs cannot pull classes out from under a live process. The first run of a build records its
  * classes ({@code -XX:ArchiveClassesAtExit}, written when the JVM exits after a stop) into a file of its own, made the
  * build's archive only after that JVM exited by itself; every later run maps it ({@code -XX:SharedArchiveFile}). A
- * JVM that cannot map an archive (another JDK, a damaged file) runs without it: the archive only ever saves time.
+ * JVM that cannot map an archive (another JDK, a damaged file) runs without it: the archive only ever saves time. On
+ * JDK 25 and later the same is done with an ahead-of-time cache ({@code -XX:AOTCacheOutput}, then {@code
+ * -XX:AOTCache}), which also carries the recording run's method profiles.
  *
  * <p>{@code WAITROOM_JVM_FLAGS} (whitespace-separated) replaces the heap, GC and JIT flags, never the archive's.
  */
@@ -56,7 +58,19 @@ final class ServiceJvms {
     /** The archive's own messages (classes it cannot hold, such as signed jars' classes) are not the service's log. */
     private static final List<String> QUIET = List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off");
 
+    /** JDK 25's messages of its ahead-of-time cache, under a tag older JDKs refuse. */
+    private static final List<String> QUIET_AOT = List.of("-Xlog:aot=off");
+
     private static final String ARCHIVE = "classes.jsa";
+
+    /**
+     * From JDK 25 on, the ahead-of-time cache (JEP 483, 514, 515) in place of the class-data-sharing archive: besides
+     * the loaded classes it holds them linked and the method profiles of the recording run, so the JIT compiles the
+     * hot paths from the first requests on instead of first profiling them (docs/operating/running.md#jvm).
+     */
+    static final int AOT_CACHE_FEATURE = 25;
+
+    private static final String AOT_CACHE = "app.aot";
 
     private static final String COMPLETE = ".extracted";
 
@@ -67,9 +81,17 @@ final class ServiceJvms {
 
     private final String javaExecutable;
 
+    /** The feature release of {@link #javaExecutable} (17, 25, ...): whether it records a cache or an archive. */
+    private final int javaFeature;
+
     ServiceJvms(Path root, String javaExecutable) {
+        this(root, javaExecutable, Runtime.version().feature());
+    }
+
+    ServiceJvms(Path root, String javaExecutable, int javaFeature) {
         this.root = root;
         this.javaExecutable = javaExecutable;
+        this.javaFeature = javaFeature;
     }
 
     static ServiceJvms fromEnvironment(String javaExecutable) {
@@ -94,13 +116,17 @@ final class ServiceJvms {
         Path application = build.resolve(jar.getFileName());
         List<String> flags = new ArrayList<>(jvmFlags());
         flags.addAll(QUIET);
-        Path archive = build.resolve(ARCHIVE);
+        boolean aot = javaFeature >= AOT_CACHE_FEATURE;
+        if (aot) {
+            flags.addAll(QUIET_AOT);
+        }
+        Path archive = build.resolve(aot ? AOT_CACHE : ARCHIVE);
         Path recording = null;
         if (Files.isRegularFile(archive) && Files.size(archive) > 0) {
-            flags.add("-XX:SharedArchiveFile=" + archive);
+            flags.add((aot ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + archive);
         } else {
-            recording = build.resolve(ARCHIVE + "." + UUID.randomUUID() + ".part");
-            flags.add("-XX:ArchiveClassesAtExit=" + recording);
+            recording = build.resolve(UUID.randomUUID() + ".part." + archive.getFileName());
+            flags.add((aot ? "-XX:AOTCacheOutput=" : "-XX:ArchiveClassesAtExit=") + recording);
         }
         List<String> command = new ArrayList<>();
         command.add(javaExecutable);

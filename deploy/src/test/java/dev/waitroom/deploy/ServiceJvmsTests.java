@@ -67,6 +67,27 @@ class ServiceJvmsTests {
     }
 
     @Test
+    void fromJdk25OnTheFirstRunRecordsAnAheadOfTimeCacheThatLaterRunsUse() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ServiceJvms jdk25 = new ServiceJvms(cache, java, 25);
+        ServiceJvms.Launch first = jdk25.prepare("booking-service", BOOKING_JAR);
+        assertThat(first.command()).contains("-XX:AOTCacheOutput=" + first.recording(), "-Xlog:aot=off");
+        assertThat(first.command()).noneMatch(flag -> flag.startsWith("-XX:ArchiveClassesAtExit"));
+        assertThat(first.archive().getFileName()).hasToString("app.aot");
+
+        Files.writeString(first.recording(), "cache");
+        first.exited(143);
+        ServiceJvms.Launch second = jdk25.prepare("booking-service", BOOKING_JAR);
+        assertThat(second.recording()).isNull();
+        assertThat(second.command()).contains("-XX:AOTCache=" + first.archive());
+
+        // JDK 17 on the same build neither maps the cache nor refuses to start over its log tag
+        ServiceJvms.Launch jdk17 = new ServiceJvms(cache, java, 17).prepare("booking-service", BOOKING_JAR);
+        assertThat(jdk17.command()).contains("-XX:ArchiveClassesAtExit=" + jdk17.recording());
+        assertThat(jdk17.command()).noneMatch(flag -> flag.contains("aot") || flag.contains("AOT"));
+    }
+
+    @Test
     void aRebuildIsANewBuildAndOnlyTheTwoNewestBuildsStay() throws Exception {
         Path jar = cache.resolve("booking-service-0.1.0-SNAPSHOT.jar");
         Files.copy(BOOKING_JAR, jar);
