@@ -55,22 +55,49 @@ final class ServiceJvms {
             "-XX:Tier4CompileThreshold=45000",
             "-XX:Tier4BackEdgeThreshold=400000");
 
-    /** The archive's own messages (classes it cannot hold, such as signed jars' classes) are not the service's log. */
-    private static final List<String> QUIET = List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off");
-
-    /** JDK 25's messages of its ahead-of-time cache, under a tag older JDKs refuse. */
-    private static final List<String> QUIET_AOT = List.of("-Xlog:aot=off");
-
-    private static final String ARCHIVE = "classes.jsa";
-
     /**
-     * From JDK 25 on, the ahead-of-time cache (JEP 483, 514, 515) in place of the class-data-sharing archive: besides
-     * the loaded classes it holds them linked and the method profiles of the recording run, so the JIT compiles the
-     * hot paths from the first requests on instead of first profiling them (docs/operating/running.md#jvm).
+     * What a build's first run records and later runs map, by JDK. The messages of either (classes it cannot hold,
+     * such as signed jars' classes) are not the service's log; JDK 25's come under a tag older JDKs refuse.
      */
-    static final int AOT_CACHE_FEATURE = 25;
+    private enum Archive {
+        /** The dynamic class-data-sharing archive of the classes a run loaded. */
+        CLASSES(
+                "classes.jsa",
+                "-XX:ArchiveClassesAtExit=",
+                "-XX:SharedArchiveFile=",
+                "-Xlog:cds=off",
+                "-Xlog:cds+dynamic=off"),
+        /**
+         * From JDK 25 on, the ahead-of-time cache (JEP 483, 514, 515): besides the loaded classes it holds them linked
+         * and the method profiles of the recording run, so the JIT compiles the hot paths from the first requests on
+         * instead of first profiling them (docs/operating/running.md#aot-cache).
+         */
+        AOT_CACHE(
+                "app.aot",
+                "-XX:AOTCacheOutput=",
+                "-XX:AOTCache=",
+                "-Xlog:cds=off",
+                "-Xlog:cds+dynamic=off",
+                "-Xlog:aot=off");
 
-    private static final String AOT_CACHE = "app.aot";
+        static final int AOT_CACHE_FEATURE = 25;
+
+        final String file;
+        final String recordFlag;
+        final String mapFlag;
+        final List<String> quiet;
+
+        Archive(String file, String recordFlag, String mapFlag, String... quiet) {
+            this.file = file;
+            this.recordFlag = recordFlag;
+            this.mapFlag = mapFlag;
+            this.quiet = List.of(quiet);
+        }
+
+        static Archive of(int javaFeature) {
+            return javaFeature >= AOT_CACHE_FEATURE ? AOT_CACHE : CLASSES;
+        }
+    }
 
     private static final String COMPLETE = ".extracted";
 
@@ -81,9 +108,10 @@ final class ServiceJvms {
 
     private final String javaExecutable;
 
-    /** The feature release of {@link #javaExecutable} (17, 25, ...): whether it records a cache or an archive. */
-    private final int javaFeature;
+    /** What {@link #javaExecutable}'s JDK records and maps. */
+    private final Archive kind;
 
+    /** For a {@code javaExecutable} of the launcher's own JDK, which is how the launcher runs the services. */
     ServiceJvms(Path root, String javaExecutable) {
         this(root, javaExecutable, Runtime.version().feature());
     }
@@ -91,7 +119,7 @@ final class ServiceJvms {
     ServiceJvms(Path root, String javaExecutable, int javaFeature) {
         this.root = root;
         this.javaExecutable = javaExecutable;
-        this.javaFeature = javaFeature;
+        this.kind = Archive.of(javaFeature);
     }
 
     static ServiceJvms fromEnvironment(String javaExecutable) {
@@ -115,18 +143,14 @@ final class ServiceJvms {
         }
         Path application = build.resolve(jar.getFileName());
         List<String> flags = new ArrayList<>(jvmFlags());
-        flags.addAll(QUIET);
-        boolean aot = javaFeature >= AOT_CACHE_FEATURE;
-        if (aot) {
-            flags.addAll(QUIET_AOT);
-        }
-        Path archive = build.resolve(aot ? AOT_CACHE : ARCHIVE);
+        flags.addAll(kind.quiet);
+        Path archive = build.resolve(kind.file);
         Path recording = null;
         if (Files.isRegularFile(archive) && Files.size(archive) > 0) {
-            flags.add((aot ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=") + archive);
+            flags.add(kind.mapFlag + archive);
         } else {
-            recording = build.resolve(UUID.randomUUID() + ".part." + archive.getFileName());
-            flags.add((aot ? "-XX:AOTCacheOutput=" : "-XX:ArchiveClassesAtExit=") + recording);
+            recording = build.resolve(UUID.randomUUID() + ".part." + kind.file);
+            flags.add(kind.recordFlag + recording);
         }
         List<String> command = new ArrayList<>();
         command.add(javaExecutable);
