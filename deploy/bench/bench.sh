@@ -14,13 +14,15 @@ for a in "$@"; do [ "$a" != --opening-minute ] || exec "$here/opening-minute.sh"
 usage() {
   cat >&2 <<'EOF'
 usage: ./waitroom bench [--with-stack] [--quick] [--visitors N] [--connections C] [--seconds S]
-                        [--realistic-seconds S] [--threads T] [--nginx-workers W]
+                        [--join-warmup S] [--realistic-seconds S] [--threads T] [--nginx-workers W]
        ./waitroom bench --opening-minute [--visitors N] [--seconds S] ... (--opening-minute --help)
   --with-stack           start the launcher's stack in a temp data dir (and stop it); otherwise use the
                          running stack on 127.0.0.1:8080 (plus WAITROOM_PORT_OFFSET)
   --visitors N           distinct visitors (default 10000, at most 131072)
   --connections C        connections / client threads (default 64)
   --seconds S            length of each throughput phase (default 20)
+  --join-warmup S        unmeasured joins before phase 1a (default 60, 5 with --quick); 0: none, so with
+                         --with-stack phase 1a measures the first S seconds of joins of a stack just started
   --realistic-seconds S  length of the realistic-interval phase (default 200)
   --quick                smoke run: 2000 visitors, 5 s phases, 30 s realistic
   --threads T            wrk threads (default 2)
@@ -31,7 +33,7 @@ environment: WAITROOM_JVM_FLAGS (with --with-stack; default the launcher's own, 
 EOF
 }
 
-visitors=10000; connections=64; seconds=20; realistic=200; threads=2; nginx_workers=1; with_stack=false
+visitors=10000; connections=64; seconds=20; realistic=200; threads=2; nginx_workers=1; with_stack=false; join_warmup=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --with-stack) with_stack=true ;;
@@ -39,6 +41,7 @@ while [ $# -gt 0 ]; do
     --visitors) visitors="${2:?}"; shift ;;
     --connections) connections="${2:?}"; shift ;;
     --seconds) seconds="${2:?}"; shift ;;
+    --join-warmup) join_warmup="${2:?}"; shift ;;
     --realistic-seconds) realistic="${2:?}"; shift ;;
     --threads) threads="${2:?}"; shift ;;
     --nginx-workers) nginx_workers="${2:?}"; shift ;;
@@ -50,6 +53,9 @@ done
 for v in visitors connections seconds realistic threads nginx_workers; do
   [[ "${!v}" =~ ^[1-9][0-9]*$ ]] || { echo "bench: --${v//_/-} must be a positive integer" >&2; exit 64; }
 done
+# C2 needs about a minute of joins (README, Performance); a smoke run warms for 5 s
+[ -n "$join_warmup" ] || join_warmup=$(( seconds < 10 ? 5 : 60 ))
+[[ "$join_warmup" =~ ^[0-9]+$ ]] || { echo "bench: --join-warmup must be 0 or a positive integer" >&2; exit 64; }
 [ "$visitors" -le 131072 ] || { echo "bench: at most 131072 visitors (one X-Forwarded-For each in 198.18.0.0/15)" >&2; exit 64; }
 [ "$visitors" -ge $((4 * connections)) ] || { echo "bench: need at least 4 visitors per connection" >&2; exit 64; }
 [ "$connections" -ge "$threads" ] || { echo "bench: need at least one connection per wrk thread" >&2; exit 64; }
@@ -247,12 +253,17 @@ join_limit=$((120 + visitors / 10))   # at least 10 joins a second, or the phase
 # --- warm-up, then phase 1a: join throughput with wrk ----------------------------------------------------------------
 # A JVM answers a path at full speed only after the JIT has compiled it (C2 takes tens of seconds of load): the
 # services first see unmeasured joins on an event of their own, so the figures are of a warm process, as in a sale
-# that has been running for a minute.
+# that has been running for a minute. --join-warmup 0 leaves it out: the figures are then of the first joins the stack
+# ever saw (with --with-stack, of a stack started the README's way a moment before), issue #29's first target.
 warm_event="$event-warm"
-open_event "$warm_event" || exit 1
-join_warmup=$(( seconds < 10 ? 5 : 60 ))   # C2 needs about a minute of joins (README, Performance)
-log "warm-up: ${join_warmup}s of joins (wrk) on $warm_event, unmeasured ..."
-wrk_join "$gateway" "$warm_event" "$join_warmup" 0 > /dev/null
+if [ "$join_warmup" -gt 0 ]; then
+  open_event "$warm_event" || exit 1
+  log "warm-up: ${join_warmup}s of joins (wrk) on $warm_event, unmeasured ..."
+  wrk_join "$gateway" "$warm_event" "$join_warmup" 0 > /dev/null
+  warmed="after ${join_warmup} s of unmeasured joins on $warm_event"
+else
+  warmed="no join warm-up (--join-warmup 0): the first joins this gateway answered"
+fi
 log "phase 1a: ${seconds}s of joins, each a new browser (wrk), then nginx ..."
 w0="$(wrk_join "$gateway" "$event" "$seconds" 1000000000)"
 n0="$(wrk_join "$nginx_url" "$event" "$seconds" 0)"
@@ -346,7 +357,7 @@ report="$here/target/bench-$(date +%Y%m%d-%H%M%S).txt"
   row "$w3" "$n3" "3 status, forwarded" "${seconds} s"
   row "$w4" "" "4 status, realistic" "${realistic} s"
   echo
-  echo "1a joins (wrk): statuses $(field "$w0" statuses); each request a new browser (no cookie, own X-Forwarded-For); after ${join_warmup} s of unmeasured joins on $warm_event"
+  echo "1a joins (wrk): statuses $(field "$w0" statuses); each request a new browser (no cookie, own X-Forwarded-For); $warmed"
   echo "1b joins (Java): statuses $(field "$w1" statuses), $recorded visitors kept wr_vid, $missing_tickets without a wr_qt ticket"
   echo "2 status, own cookies: statuses $(field "$w2" statuses); forwarded because: $(reasons_delta "$work/m2a" "$work/m2b"); tickets refreshed $(field "$w2" refreshed)"
   echo "3 status, forwarded:   statuses $(field "$w3" statuses); forwarded because: $(reasons_delta "$work/m3a" "$work/m3b"); tickets refreshed $(field "$w3" refreshed)"
