@@ -253,8 +253,9 @@ join_limit=$((120 + visitors / 10))   # at least 10 joins a second, or the phase
 # --- warm-up, then phase 1a: join throughput with wrk ----------------------------------------------------------------
 # A JVM answers a path at full speed only after the JIT has compiled it (C2 takes tens of seconds of load): the
 # services first see unmeasured joins on an event of their own, so the figures are of a warm process, as in a sale
-# that has been running for a minute. --join-warmup 0 leaves it out: the figures are then of the first joins the stack
-# ever saw (with --with-stack, of a stack started the README's way a moment before), issue #29's first target.
+# that has been running for a minute. --join-warmup 0 leaves it out: the figures are then of the first joins after
+# ready, with only the services' own warm-up before it (with --with-stack, of a stack started the README's way a
+# moment before), issue #29's first target.
 warm_event="$event-warm"
 if [ "$join_warmup" -gt 0 ]; then
   open_event "$warm_event" || exit 1
@@ -262,7 +263,7 @@ if [ "$join_warmup" -gt 0 ]; then
   wrk_join "$gateway" "$warm_event" "$join_warmup" 0 > /dev/null
   warmed="after ${join_warmup} s of unmeasured joins on $warm_event"
 else
-  warmed="no join warm-up (--join-warmup 0): the first joins this gateway answered"
+  warmed="no join warm-up (--join-warmup 0): the first joins after ready, with only the services' own warm-up before"
 fi
 log "phase 1a: ${seconds}s of joins, each a new browser (wrk), then nginx ..."
 w0="$(wrk_join "$gateway" "$event" "$seconds" 1000000000)"
